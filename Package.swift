@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "LifeSpec",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "lifespec", targets: ["lifespec"]),
+        // The shared engine: generated conformance suites and other programs import it.
+        .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
+        .library(name: "LifeSpec", targets: ["LifeSpec"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+    ],
+    targets: [
+        .target(name: "LifecycleEngine"),
+        .target(
+            name: "LifeSpec",
+            dependencies: ["LifecycleEngine", .product(name: "Yams", package: "Yams")]
+        ),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev", "pkg-config"])]
+        ),
+        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz"]),
+        .target(
+            name: "LifeSpecCLI",
+            dependencies: [
+                "LifeSpec", "LifeSpecRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "lifespec", dependencies: ["LifeSpecCLI"]),
+        .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
+        .testTarget(name: "LifeSpecTests", dependencies: ["LifeSpec"]),
+        .testTarget(
+            name: "LifeSpecRenderTests",
+            dependencies: ["LifeSpecRender", .product(name: "Ink", package: "Ink")]
+        ),
+        .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
+    ]
+)

@@ -1,0 +1,44 @@
+/// Every diagnostic code the tool emits. Codes are stable: once published, a code keeps its
+/// meaning, so scripts and editors can match on it. The README lists them.
+public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
+    // Input: files and YAML
+    case unreadableFile = "LS001"
+    case yamlSyntax = "LS002"
+    case inputLimit = "LS003"
+    case duplicateKey = "LS004"
+    // Structure
+    case unknownKey = "LS010"
+    case wrongType = "LS011"
+    case missingKey = "LS012"
+    case invalidValue = "LS013"
+    case unsupportedVersion = "LS014"
+    case duplicateID = "LS020"
+    // References
+    case unknownState = "LS101"
+    case unknownEvent = "LS102"
+    case unknownCallback = "LS103"
+    case unknownNotification = "LS104"
+    case unknownFlag = "LS105"
+    case unknownSource = "LS106"
+    case unknownLocale = "LS107"
+    case unknownPlatform = "LS108"
+    // State graph
+    case compoundWithoutInitial = "LS110"
+    case unreachableState = "LS120"
+    case deadEnd = "LS121"
+    case uncoverableTransition = "LS122"
+    case nondeterminism = "LS130"
+    case eventlessCycle = "LS131"
+    case unsatisfiableGuard = "LS132"
+    case guardSyntax = "LS133"
+    case notificationPostedTwice = "LS140"
+    // Text
+    case missingTranslation = "LS150"
+    // Scenarios
+    case scenarioMismatch = "LS160"
+    case scenarioFailed = "LS161"
+    // Platform API catalog
+    case unknownAPIName = "LS170"
+    // Rendering
+    case renderFailed = "LS200"
+}

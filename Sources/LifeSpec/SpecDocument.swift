@@ -1,0 +1,212 @@
+import LifecycleEngine
+
+/// A position in a spec file, 1-based. Columns count Unicode scalars, as libyaml does.
+public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let path: String
+    public let line: Int
+    public let column: Int
+
+    public init(path: String, line: Int, column: Int) {
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(path):\(line):\(column)" }
+
+    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        (lhs.path, lhs.line, lhs.column) < (rhs.path, rhs.line, rhs.column)
+    }
+}
+
+/// Text given either as one string or per locale (`{en: …, zh-Hans: …}`).
+public struct LocalizedText: Sendable, Hashable {
+    /// Locale → text, in the order written. A plain string is stored under `nil` locale.
+    public let translations: [(locale: String?, text: String)]
+
+    public init(_ text: String) { translations = [(nil, text)] }
+    public init(translations: [(locale: String?, text: String)]) { self.translations = translations }
+
+    /// The text for `locale`, falling back to the default locale, then to a plain string,
+    /// then to the first translation written.
+    public func text(for locale: String?, defaultLocale: String?) -> String {
+        if let locale, let match = translations.first(where: { $0.locale == locale }) { return match.text }
+        if let defaultLocale, let match = translations.first(where: { $0.locale == defaultLocale }) { return match.text }
+        if let plain = translations.first(where: { $0.locale == nil }) { return plain.text }
+        return translations.first?.text ?? ""
+    }
+
+    /// Whether a text exists for `locale` itself, with no fallback. A plain string counts for the
+    /// default locale only.
+    public func hasTranslation(for locale: String, defaultLocale: String?) -> Bool {
+        translations.contains { $0.locale == locale || ($0.locale == nil && locale == defaultLocale) }
+    }
+
+    public static func == (lhs: LocalizedText, rhs: LocalizedText) -> Bool {
+        lhs.translations.elementsEqual(rhs.translations) { $0.locale == $1.locale && $0.text == $1.text }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for item in translations {
+            hasher.combine(item.locale)
+            hasher.combine(item.text)
+        }
+    }
+}
+
+/// A fact value as written: docs render it as a table cell.
+public enum FactValue: Sendable, Hashable, CustomStringConvertible {
+    case bool(Bool)
+    case number(String)
+    case text(LocalizedText)
+
+    public var description: String {
+        switch self {
+        case .bool(let value): value ? "yes" : "no"
+        case .number(let value): value
+        case .text(let value): value.text(for: nil, defaultLocale: nil)
+        }
+    }
+}
+
+public struct SourceRef: Sendable, Hashable {
+    public let id: String
+    public let title: LocalizedText
+    public let url: String
+    public let location: SourceLocation
+}
+
+/// Everything a spec says, with locations, in document order. The engine's `Machine` is lowered
+/// from it; renderers read the prose (titles, descriptions, facts, sources) from here and the
+/// semantics from the machine.
+public struct SpecDocument: Sendable, Hashable {
+    public struct StateInfo: Sendable, Hashable {
+        public let id: String
+        public let title: LocalizedText?
+        public let description: LocalizedText?
+        /// Key → value in the order written.
+        public let facts: [(key: String, value: FactValue)]
+        public let source: String?
+        public let location: SourceLocation
+
+        public static func == (lhs: StateInfo, rhs: StateInfo) -> Bool {
+            lhs.id == rhs.id && lhs.title == rhs.title && lhs.description == rhs.description
+                && lhs.facts.elementsEqual(rhs.facts) { $0.key == $1.key && $0.value == $1.value }
+                && lhs.source == rhs.source && lhs.location == rhs.location
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(id); hasher.combine(location) }
+    }
+
+    public struct EventInfo: Sendable, Hashable {
+        public let id: String
+        public let title: LocalizedText?
+        public let kind: LifecycleEngine.Event.Kind
+        public let description: LocalizedText?
+        public let source: String?
+        public let location: SourceLocation
+    }
+
+    public struct FlagInfo: Sendable, Hashable {
+        public let id: String
+        public let defaultValue: Bool
+        public let description: LocalizedText?
+        public let source: String?
+        public let location: SourceLocation
+    }
+
+    public struct Deprecation: Sendable, Hashable {
+        public let since: String?
+        public let replacement: String?
+        public let note: LocalizedText?
+    }
+
+    public struct CallbackInfo: Sendable, Hashable {
+        public let id: String
+        public let swift: String?
+        public let objc: String?
+        public let returns: String?
+        public let description: LocalizedText?
+        public let usage: LocalizedText?
+        public let posts: PostedNotification?
+        public let deprecated: Deprecation?
+        /// As written, e.g. `5s`.
+        public let timeLimit: String?
+        public let source: String?
+        public let location: SourceLocation
+    }
+
+    public struct NotificationInfo: Sendable, Hashable {
+        public let id: String
+        public let swift: String?
+        public let objc: String?
+        public let description: LocalizedText?
+        public let source: String?
+        public let location: SourceLocation
+    }
+
+    public struct TransitionInfo: Sendable, Hashable {
+        /// Index into `Machine.transitions`.
+        public let index: Int
+        public let guardText: String?
+        public let description: LocalizedText?
+        public let source: String?
+        public let location: SourceLocation
+    }
+
+    public struct ScenarioInfo: Sendable, Hashable {
+        public let id: String
+        public let title: LocalizedText?
+        public let description: LocalizedText?
+        public let from: String?
+        public let flags: [String: Bool]
+        public let events: [String]
+        public let expect: [Observation]
+        public let end: String?
+        public let source: String?
+        public let location: SourceLocation
+    }
+
+    /// The file as given on the command line (relative paths stay relative).
+    public let path: String
+    public let formatVersion: Int
+    public let id: String
+    public let title: LocalizedText?
+    public let summary: LocalizedText?
+    public let platform: String?
+    /// Declared locales; the first is the default. Empty when the spec declares none.
+    public let locales: [String]
+    public let sources: [SourceRef]
+    /// States in document order, parents before children (same order as `Machine.states`).
+    public let states: [StateInfo]
+    public let events: [EventInfo]
+    public let flags: [FlagInfo]
+    public let callbacks: [CallbackInfo]
+    public let notifications: [NotificationInfo]
+    /// Same order as `Machine.transitions`.
+    public let transitions: [TransitionInfo]
+    public let scenarios: [ScenarioInfo]
+
+    public var defaultLocale: String? { locales.first }
+
+    public func state(_ id: String) -> StateInfo? { states.first { $0.id == id } }
+    public func event(_ id: String) -> EventInfo? { events.first { $0.id == id } }
+    public func callback(_ id: String) -> CallbackInfo? { callbacks.first { $0.id == id } }
+    public func notification(_ id: String) -> NotificationInfo? { notifications.first { $0.id == id } }
+    public func flag(_ id: String) -> FlagInfo? { flags.first { $0.id == id } }
+    public func source(_ id: String) -> SourceRef? { sources.first { $0.id == id } }
+    public func scenario(_ id: String) -> ScenarioInfo? { scenarios.first { $0.id == id } }
+
+    /// `text` in `locale`, falling back to the default locale.
+    public func text(_ text: LocalizedText?, locale: String? = nil) -> String? {
+        text.map { $0.text(for: locale ?? defaultLocale, defaultLocale: defaultLocale) }
+    }
+}
+
+/// A spec that loaded and lowered: its prose and its engine model, side by side.
+public struct LoadedSpec: Sendable {
+    public let document: SpecDocument
+    public let machine: Machine
+    /// The spec file's path relative to the directory it was loaded from (for "generated from" lines).
+    public var path: String { document.path }
+}

@@ -1,0 +1,182 @@
+/// A boolean expression over flags: identifiers, `true`, `false`, `!`, `&&`, `||` and parentheses.
+/// `!` binds tightest, then `&&`, then `||`.
+public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertible {
+    case flag(String)
+    case constant(Bool)
+    case not(GuardExpression)
+    case and(GuardExpression, GuardExpression)
+    case or(GuardExpression, GuardExpression)
+
+    public func evaluate(_ flags: [String: Bool]) -> Bool {
+        switch self {
+        case .flag(let id): flags[id] ?? false
+        case .constant(let value): value
+        case .not(let inner): !inner.evaluate(flags)
+        case .and(let lhs, let rhs): lhs.evaluate(flags) && rhs.evaluate(flags)
+        case .or(let lhs, let rhs): lhs.evaluate(flags) || rhs.evaluate(flags)
+        }
+    }
+
+    /// The flags the expression reads, in first-use order.
+    public var flags: [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        func walk(_ expression: GuardExpression) {
+            switch expression {
+            case .flag(let id): if seen.insert(id).inserted { result.append(id) }
+            case .constant: break
+            case .not(let inner): walk(inner)
+            case .and(let lhs, let rhs), .or(let lhs, let rhs):
+                walk(lhs)
+                walk(rhs)
+            }
+        }
+        walk(self)
+        return result
+    }
+
+    /// Canonical text with minimal parentheses; parsing it gives back the same expression.
+    public var description: String { render(precedence: 0) }
+
+    private func render(precedence: Int) -> String {
+        switch self {
+        case .flag(let id): return id
+        case .constant(let value): return value ? "true" : "false"
+        case .not(let inner): return "!" + inner.render(precedence: 3)
+        case .and(let lhs, let rhs):
+            let text = lhs.render(precedence: 2) + " && " + rhs.render(precedence: 2)
+            return precedence > 2 ? "(\(text))" : text
+        case .or(let lhs, let rhs):
+            let text = lhs.render(precedence: 1) + " || " + rhs.render(precedence: 1)
+            return precedence > 1 ? "(\(text))" : text
+        }
+    }
+
+    /// Some flag assignment makes `self` true. Exhaustive over the flags it reads, which is exact;
+    /// expressions reading more than `limit` flags are assumed satisfiable rather than enumerated.
+    public func isSatisfiable(limit: Int = 16) -> Bool {
+        Self.satisfiable(self, limit: limit)
+    }
+
+    /// Some flag assignment makes every expression true at once.
+    public static func satisfiable(_ expressions: GuardExpression..., limit: Int = 16) -> Bool {
+        satisfiable(all: expressions, limit: limit)
+    }
+
+    public static func satisfiable(all expressions: [GuardExpression], limit: Int = 16) -> Bool {
+        satisfyingAssignment(all: expressions, limit: limit) != nil
+    }
+
+    /// One assignment that makes every expression true, over the flags they read; `nil` when none does.
+    /// Above `limit` flags the search is skipped and an empty assignment returned (treated as satisfiable).
+    public static func satisfyingAssignment(all expressions: [GuardExpression], limit: Int = 16) -> [String: Bool]? {
+        var variables: [String] = []
+        var seen: Set<String> = []
+        for expression in expressions {
+            for flag in expression.flags where seen.insert(flag).inserted { variables.append(flag) }
+        }
+        guard variables.count <= limit else { return [:] }
+        for bits in 0..<(1 << variables.count) {
+            var assignment: [String: Bool] = [:]
+            for (offset, variable) in variables.enumerated() { assignment[variable] = bits & (1 << offset) != 0 }
+            if expressions.allSatisfy({ $0.evaluate(assignment) }) { return assignment }
+        }
+        return nil
+    }
+}
+
+public struct GuardParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Offset in characters from the start of the expression text.
+    public let offset: Int
+    public let message: String
+    public var description: String { message }
+}
+
+extension GuardExpression {
+    public init(parsing text: String) throws(GuardParseError) {
+        var parser = GuardParser(Array(text))
+        self = try parser.parseAll()
+    }
+}
+
+private struct GuardParser {
+    private let characters: [Character]
+    private var position = 0
+
+    init(_ characters: [Character]) { self.characters = characters }
+
+    mutating func parseAll() throws(GuardParseError) -> GuardExpression {
+        skipSpaces()
+        guard position < characters.count else { throw GuardParseError(offset: 0, message: "empty guard expression") }
+        let expression = try parseOr()
+        skipSpaces()
+        if position < characters.count {
+            throw GuardParseError(offset: position, message: "unexpected '\(characters[position])' in guard expression")
+        }
+        return expression
+    }
+
+    private mutating func skipSpaces() {
+        while position < characters.count, characters[position].isWhitespace { position += 1 }
+    }
+
+    private mutating func consume(_ token: String) -> Bool {
+        skipSpaces()
+        let tokenCharacters = Array(token)
+        guard position + tokenCharacters.count <= characters.count,
+              Array(characters[position..<position + tokenCharacters.count]) == tokenCharacters
+        else { return false }
+        position += tokenCharacters.count
+        return true
+    }
+
+    private mutating func parseOr() throws(GuardParseError) -> GuardExpression {
+        var lhs = try parseAnd()
+        while consume("||") { lhs = .or(lhs, try parseAnd()) }
+        return lhs
+    }
+
+    private mutating func parseAnd() throws(GuardParseError) -> GuardExpression {
+        var lhs = try parseUnary()
+        while consume("&&") { lhs = .and(lhs, try parseUnary()) }
+        return lhs
+    }
+
+    private mutating func parseUnary() throws(GuardParseError) -> GuardExpression {
+        if consume("!") { return .not(try parseUnary()) }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws(GuardParseError) -> GuardExpression {
+        skipSpaces()
+        guard position < characters.count else {
+            throw GuardParseError(offset: position, message: "guard expression ends where a flag was expected")
+        }
+        if consume("(") {
+            let inner = try parseOr()
+            guard consume(")") else {
+                throw GuardParseError(offset: min(position, characters.count), message: "missing ')' in guard expression")
+            }
+            return inner
+        }
+        let start = position
+        while position < characters.count, Self.isIdentifierCharacter(characters[position], first: position == start) {
+            position += 1
+        }
+        guard position > start else {
+            throw GuardParseError(offset: start, message: "expected a flag name, found '\(characters[start])'")
+        }
+        let name = String(characters[start..<position])
+        switch name {
+        case "true": return .constant(true)
+        case "false": return .constant(false)
+        default: return .flag(name)
+        }
+    }
+
+    private static func isIdentifierCharacter(_ character: Character, first: Bool) -> Bool {
+        guard character.isASCII else { return false }
+        if character.isLetter || character == "_" { return true }
+        return !first && (character.isNumber || character == "-")
+    }
+}

@@ -1,0 +1,2 @@
+import LifeSpecCLI
+LifeSpecCommand.main()
