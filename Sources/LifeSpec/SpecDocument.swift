@@ -101,7 +101,7 @@ public struct SpecDocument: Sendable, Hashable {
     public struct EventInfo: Sendable, Hashable {
         public let id: String
         public let title: LocalizedText?
-        public let kind: LifecycleEngine.Event.Kind
+        public let kind: LifecycleEvent.Kind
         public let description: LocalizedText?
         public let source: String?
         public let location: SourceLocation

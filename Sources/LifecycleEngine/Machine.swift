@@ -10,10 +10,10 @@ public struct Machine: Sendable, Hashable {
     public let states: [StateNode]
     /// The top-level initial state (possibly compound; `initialLeaf` resolves it).
     public let initial: String
-    public let events: [Event]
-    public let flags: [Flag]
-    public let callbacks: [Callback]
-    public let notifications: [Notification]
+    public let events: [LifecycleEvent]
+    public let flags: [LifecycleFlag]
+    public let callbacks: [LifecycleCallback]
+    public let notifications: [LifecycleNotification]
     /// Transitions in document order; `Transition.index` is the position in this array.
     public let transitions: [Transition]
 
@@ -29,10 +29,10 @@ public struct Machine: Sendable, Hashable {
         id: String,
         states: [StateNode],
         initial: String,
-        events: [Event] = [],
-        flags: [Flag] = [],
-        callbacks: [Callback] = [],
-        notifications: [Notification] = [],
+        events: [LifecycleEvent] = [],
+        flags: [LifecycleFlag] = [],
+        callbacks: [LifecycleCallback] = [],
+        notifications: [LifecycleNotification] = [],
         transitions: [Transition] = []
     ) throws(MachineError) {
         self.id = id
@@ -121,10 +121,10 @@ public struct Machine: Sendable, Hashable {
     // MARK: Lookup
 
     public func state(_ id: String) -> StateNode? { stateIndex[id].map { states[$0] } }
-    public func callback(_ id: String) -> Callback? { callbackIndex[id].map { callbacks[$0] } }
-    public func notification(_ id: String) -> Notification? { notificationIndex[id].map { notifications[$0] } }
-    public func event(_ id: String) -> Event? { eventIndex[id].map { events[$0] } }
-    public func flag(_ id: String) -> Flag? { flagIndex[id].map { flags[$0] } }
+    public func callback(_ id: String) -> LifecycleCallback? { callbackIndex[id].map { callbacks[$0] } }
+    public func notification(_ id: String) -> LifecycleNotification? { notificationIndex[id].map { notifications[$0] } }
+    public func event(_ id: String) -> LifecycleEvent? { eventIndex[id].map { events[$0] } }
+    public func flag(_ id: String) -> LifecycleFlag? { flagIndex[id].map { flags[$0] } }
 
     /// Transitions declared on exactly this state (not inherited from ancestors).
     public func transitions(declaredOn state: String) -> [Transition] {
@@ -227,7 +227,7 @@ public struct StateNode: Sendable, Hashable {
     public var isCompound: Bool { !children.isEmpty }
 }
 
-public struct Event: Sendable, Hashable {
+public struct LifecycleEvent: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable { case user, system, `internal` }
     public let id: String
     public let kind: Kind
@@ -237,7 +237,7 @@ public struct Event: Sendable, Hashable {
     }
 }
 
-public struct Flag: Sendable, Hashable {
+public struct LifecycleFlag: Sendable, Hashable {
     public let id: String
     public let defaultValue: Bool
     public init(id: String, defaultValue: Bool = false) {
@@ -246,7 +246,7 @@ public struct Flag: Sendable, Hashable {
     }
 }
 
-public struct Callback: Sendable, Hashable {
+public struct LifecycleCallback: Sendable, Hashable {
     public let id: String
     /// The Swift name, e.g. `applicationWillResignActive(_:)`.
     public let swiftName: String
@@ -273,7 +273,7 @@ public struct PostedNotification: Sendable, Hashable {
     }
 }
 
-public struct Notification: Sendable, Hashable {
+public struct LifecycleNotification: Sendable, Hashable {
     public let id: String
     public let swiftName: String
     public let objcName: String?

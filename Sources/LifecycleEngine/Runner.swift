@@ -142,6 +142,18 @@ public struct Runner: Sendable {
         return steps
     }
 
+    /// The eventless transition that would fire now, if any.
+    public var enabledEventlessTransition: Transition? { selectTransition(trigger: .always) }
+
+    /// Takes one eventless transition, if one is enabled, without processing what it raises.
+    @discardableResult
+    public mutating func takeEventlessTransition() -> [Step] {
+        guard let transition = selectTransition(trigger: .always) else { return [] }
+        var steps: [Step] = []
+        take(transition, event: nil, into: &steps)
+        return steps
+    }
+
     private mutating func process(event: String, into steps: inout [Step]) throws(RunError) {
         var queue: [String] = [event]
         var cursor = 0

@@ -1,0 +1,96 @@
+import LifecycleEngine
+
+/// The spec as read, before references are resolved: every id and reference keeps its location so
+/// the resolver can point at the exact token. Internal to the loader.
+struct RawSpec {
+    struct State {
+        var id: Located<String>
+        var parent: String?
+        var title: LocalizedText?
+        var description: LocalizedText?
+        var facts: [(key: String, value: FactValue)] = []
+        var children: [Located<String>] = []
+        var initial: Located<String>?
+        var isFinal = false
+        var source: Located<String>?
+    }
+
+    struct Callback {
+        var id: Located<String>
+        var swift: Located<String>?
+        var objc: Located<String>?
+        var returns: String?
+        var description: LocalizedText?
+        var usage: LocalizedText?
+        var posts: (notification: Located<String>, order: PostedNotification.Order)?
+        var deprecated: SpecDocument.Deprecation?
+        var timeLimit: String?
+        var source: Located<String>?
+    }
+
+    struct Notification {
+        var id: Located<String>
+        var swift: Located<String>?
+        var objc: Located<String>?
+        var description: LocalizedText?
+        var source: Located<String>?
+    }
+
+    enum ActionRef {
+        case callback(Located<String>)
+        case notify(Located<String>)
+    }
+
+    struct Transition {
+        var location: SourceLocation
+        var from: [Located<String>] = []
+        var on: Located<String>?
+        var always: Bool = false
+        var guardText: Located<String>?
+        var guardExpression: GuardExpression?
+        var to: Located<String>?
+        var actions: [ActionRef] = []
+        var set: [(flag: Located<String>, value: Bool)] = []
+        var raise: [Located<String>] = []
+        var description: LocalizedText?
+        var source: Located<String>?
+        /// False when the entry was too broken to lower.
+        var isComplete = true
+    }
+
+    struct Scenario {
+        var id: Located<String>
+        var location: SourceLocation
+        var title: LocalizedText?
+        var description: LocalizedText?
+        var from: Located<String>?
+        var flags: [(flag: Located<String>, value: Bool)] = []
+        var events: [Located<String>] = []
+        var expect: [(observation: Observation, location: SourceLocation)] = []
+        var expectGiven = false
+        var end: Located<String>?
+        var source: Located<String>?
+    }
+
+    var path: String
+    var formatVersion = 1
+    var id: Located<String>?
+    var title: LocalizedText?
+    var summary: LocalizedText?
+    var platform: Located<String>?
+    var locales: [Located<String>] = []
+    var sources: [SourceRef] = []
+    var states: [State] = []
+    var initial: Located<String>?
+    var events: [SpecDocument.EventInfo] = []
+    var flags: [SpecDocument.FlagInfo] = []
+    var callbacks: [Callback] = []
+    var notifications: [Notification] = []
+    var transitions: [Transition] = []
+    var scenarios: [Scenario] = []
+    /// Every `source:` reference, checked once all sources are known.
+    var sourceReferences: [Located<String>] = []
+    /// Every localized text with where it was written, for the translation check.
+    var localizedTexts: [(text: LocalizedText, what: String, location: SourceLocation)] = []
+    var rootLocation: SourceLocation
+}

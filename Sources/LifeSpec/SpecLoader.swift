@@ -1,0 +1,148 @@
+import Foundation
+import LifecycleEngine
+import Yams
+
+/// The result of loading one spec: the spec when it lowered, and every diagnostic found, sorted.
+public struct SpecLoadResult: Sendable {
+    public let spec: LoadedSpec?
+    public let diagnostics: [Diagnostic]
+    public var hasErrors: Bool { diagnostics.hasErrors }
+}
+
+/// Loads a spec file: YAML with locations → `SpecDocument` + engine `Machine`, then checks it
+/// against the engine (graph rules, guards, scenario replay, platform API names).
+public enum SpecLoader {
+    public static func load(path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        let start = SourceLocation(path: path, line: 1, column: 1)
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            var isDirectory: ObjCBool = false
+            let reason = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "does not exist"
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file \(reason)", at: start)])
+        }
+        defer { try? handle.close() }
+        // Read one byte past the limit so an oversized file is refused without reading all of it.
+        let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
+        guard data.count <= limits.maxFileBytes else {
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start)])
+        }
+        return load(data: data, path: path, limits: limits)
+    }
+
+    public static func load(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let location = firstInvalidUTF8(bytes, path: path)
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file is not valid UTF-8", at: location)])
+        }
+        return load(text: text, path: path, limits: limits)
+    }
+
+    public static func load(text: String, path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        let start = SourceLocation(path: path, line: 1, column: 1)
+        guard text.utf8.count <= limits.maxFileBytes else {
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.inputLimit, "spec is larger than \(limits.maxFileBytes) bytes", at: start)])
+        }
+        if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) {
+            return SpecLoadResult(spec: nil, diagnostics: [depthProblem])
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text, .basic, .default) else {
+                return SpecLoadResult(spec: nil, diagnostics: [.error(.missingKey, "spec file is empty", at: start)])
+            }
+            root = node
+        } catch let error as YamlError {
+            return SpecLoadResult(spec: nil, diagnostics: [diagnostic(for: error, path: path)])
+        } catch {
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.yamlSyntax, "\(error)", at: start)])
+        }
+        let reader = YAMLReader(path: path, limits: limits)
+        var parser = SpecParser(reader: reader, root: root)
+        let raw = parser.parse(root)
+        var diagnostics = reader.diagnostics
+        if reader.budgetExceeded {
+            return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+        }
+        diagnostics += SpecRules.check(raw: raw)
+        var resolver = SpecResolver(raw: raw)
+        let resolved = resolver.resolve()
+        diagnostics += resolver.diagnostics
+        guard let resolved, !diagnostics.hasErrors else {
+            return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+        }
+        diagnostics += SpecRules.check(resolved, raw: raw)
+        let spec = diagnostics.hasErrors ? nil : resolved
+        return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())
+    }
+
+    private static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
+        func at(_ mark: Mark) -> SourceLocation { SourceLocation(path: path, line: max(mark.line, 1), column: max(mark.column, 1)) }
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            let contextText = context.map { " \($0.text)" } ?? ""
+            var message = "YAML: \(problem)\(contextText)"
+            if problem.contains("tab") { message += " (YAML does not allow tabs for indentation)" }
+            return .error(.yamlSyntax, message, at: at(mark))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return .error(.duplicateKey, "duplicate key \(names) in one mapping", at: at(context.mark))
+        case let .reader(problem, offset, _, yaml):
+            let location = offset.map { offsetLocation($0, in: yaml, path: path) } ?? SourceLocation(path: path, line: 1, column: 1)
+            return .error(.unreadableFile, "YAML: \(problem)", at: location)
+        default:
+            return .error(.yamlSyntax, "YAML: \(error)", at: SourceLocation(path: path, line: 1, column: 1))
+        }
+    }
+
+    private static func offsetLocation(_ offset: Int, in text: String, path: String) -> SourceLocation {
+        var line = 1, column = 1
+        for (index, byte) in text.utf8.enumerated() {
+            if index >= offset { break }
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return SourceLocation(path: path, line: line, column: column)
+    }
+
+    private static func firstInvalidUTF8(_ bytes: [UInt8], path: String) -> SourceLocation {
+        var line = 1, lineStart = 0
+        var index = 0
+        while index < bytes.count {
+            var end = index + 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80, end - index < 4 { end += 1 }
+            if String(validating: bytes[index..<end], as: UTF8.self) == nil {
+                let column = (String(decoding: bytes[lineStart..<index], as: UTF8.self).unicodeScalars.count) + 1
+                return SourceLocation(path: path, line: line, column: column)
+            }
+            if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
+            index = end
+        }
+        return SourceLocation(path: path, line: line, column: 1)
+    }
+
+    /// libyaml recurses per nesting level; refuse absurd nesting before handing it the text.
+    private static func nestingProblem(_ text: String, path: String, limit: Int) -> Diagnostic? {
+        var depth = 0, line = 1, column = 0
+        var inSingle = false, inDouble = false, inComment = false
+        for scalar in text.unicodeScalars {
+            column += 1
+            switch scalar {
+            case "\n": line += 1; column = 0; inComment = false; inSingle = false
+            case "#" where !inSingle && !inDouble: inComment = true
+            case "'" where !inDouble && !inComment: inSingle.toggle()
+            case "\"" where !inSingle && !inComment: inDouble.toggle()
+            case "[", "{":
+                guard !inSingle, !inDouble, !inComment else { continue }
+                depth += 1
+                if depth > limit {
+                    return .error(.inputLimit, "nesting deeper than \(limit) levels", at: SourceLocation(path: path, line: line, column: column))
+                }
+            case "]", "}":
+                if !inSingle, !inDouble, !inComment, depth > 0 { depth -= 1 }
+            default: break
+            }
+        }
+        return nil
+    }
+}

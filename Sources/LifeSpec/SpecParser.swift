@@ -1,0 +1,462 @@
+import LifecycleEngine
+import Yams
+
+/// Reads a composed YAML document into a `RawSpec`, reporting structural problems.
+struct SpecParser {
+    static let topLevelKeys = [
+        "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
+        "events", "flags", "callbacks", "notifications", "transitions", "scenarios",
+    ]
+    static let stateKeys = ["title", "description", "facts", "states", "initial", "final", "source"]
+    static let eventKeys = ["title", "kind", "description", "source"]
+    static let flagKeys = ["default", "description", "source"]
+    static let callbackKeys = ["swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit", "source"]
+    static let notificationKeys = ["swift", "objc", "description", "source"]
+    static let transitionKeys = ["from", "on", "always", "guard", "to", "do", "set", "raise", "description", "source"]
+    static let scenarioKeys = ["id", "title", "description", "from", "flags", "events", "expect", "end", "source"]
+    static let sourceKeys = ["title", "url"]
+
+    let reader: YAMLReader
+    var raw: RawSpec
+    private var locales: [String] { raw.locales.map(\.value) }
+
+    init(reader: YAMLReader, root: Node) {
+        self.reader = reader
+        raw = RawSpec(path: reader.path, rootLocation: reader.location(root))
+    }
+
+    mutating func parse(_ root: Node) -> RawSpec {
+        guard let pairs = reader.mapping(root, what: "the spec", allowedKeys: Self.topLevelKeys) else { return raw }
+        let byKey = Dictionary(pairs.map { ($0.key.value, $0) }, uniquingKeysWith: { first, _ in first })
+        // Locales first: every localized text is checked against them.
+        if let entry = byKey["locales"], let items = reader.sequence(entry.value, what: "'locales'") {
+            for item in items {
+                guard let locale = reader.string(item, what: "a locale") else { continue }
+                if !YAMLReader.looksLikeLocale(locale.value) {
+                    reader.report(.error(.invalidValue, "'\(locale.value)' is not a locale identifier such as 'en' or 'zh-Hans'", at: locale.location))
+                } else if raw.locales.contains(where: { $0.value == locale.value }) {
+                    reader.report(.error(.duplicateID, "locale '\(locale.value)' is listed twice", at: locale.location))
+                } else {
+                    raw.locales.append(locale)
+                }
+            }
+        }
+        if let entry = byKey["lifespec"] {
+            if let version = reader.int(entry.value, what: "'lifespec'") {
+                raw.formatVersion = version.value
+                if version.value != 1 {
+                    reader.report(.error(.unsupportedVersion, "spec format version \(version.value) is not supported; this lifespec reads version 1", at: version.location))
+                }
+            }
+        } else {
+            reader.report(.error(.missingKey, "missing 'lifespec: 1' (the format version) at the top of the spec", at: raw.rootLocation))
+        }
+        if let entry = byKey["id"] {
+            if let id = reader.string(entry.value, what: "'id'") {
+                if Self.isValidSpecID(id.value) {
+                    raw.id = id
+                } else {
+                    reader.report(.error(.invalidValue, "spec id '\(id.value)' must be lowercase letters, digits and '-', starting with a letter (it names Output/<id>/)", at: id.location))
+                }
+            }
+        } else {
+            reader.report(.error(.missingKey, "missing 'id' (it names Output/<id>/)", at: raw.rootLocation))
+        }
+        if let entry = byKey["title"] { raw.title = text(entry.value, what: "the spec's title") }
+        if let entry = byKey["summary"] { raw.summary = text(entry.value, what: "the spec's summary") }
+        if let entry = byKey["platform"] { raw.platform = reader.string(entry.value, what: "'platform'") }
+        if let entry = byKey["sources"] { parseSources(entry.value) }
+        if let entry = byKey["states"] {
+            parseStates(entry.value, parent: nil)
+        } else {
+            reader.report(.error(.missingKey, "missing 'states'", at: raw.rootLocation))
+        }
+        if let entry = byKey["initial"] {
+            raw.initial = reader.string(entry.value, what: "'initial'")
+        } else {
+            reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)", at: raw.rootLocation))
+        }
+        if let entry = byKey["events"] { parseEvents(entry.value) }
+        if let entry = byKey["flags"] { parseFlags(entry.value) }
+        if let entry = byKey["notifications"] { parseNotifications(entry.value) }
+        if let entry = byKey["callbacks"] { parseCallbacks(entry.value) }
+        if let entry = byKey["transitions"] { parseTransitions(entry.value) }
+        if let entry = byKey["scenarios"] { parseScenarios(entry.value) }
+        return raw
+    }
+
+    static func isValidSpecID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    /// Element ids become DOT ids, Swift identifiers and file names: keep them to a safe alphabet.
+    static func isValidElementID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-" || $0 == "." }
+            && id.unicodeScalars.allSatisfy { $0.isASCII }
+    }
+
+    private func checkElementID(_ id: Located<String>, kind: String) -> Bool {
+        guard Self.isValidElementID(id.value) else {
+            reader.report(.error(.invalidValue, "\(kind) id '\(id.value)' must start with an ASCII letter or '_' and contain only ASCII letters, digits, '_', '-' and '.'", at: id.location))
+            return false
+        }
+        return true
+    }
+
+    private mutating func text(_ node: Node, what: String) -> LocalizedText? {
+        guard let text = reader.localized(node, what: what, locales: locales) else { return nil }
+        raw.localizedTexts.append((text, what, reader.location(node)))
+        return text
+    }
+
+    private mutating func sourceRef(_ node: Node) -> Located<String>? {
+        guard let id = reader.string(node, what: "'source'") else { return nil }
+        raw.sourceReferences.append(id)
+        return id
+    }
+
+    /// An id → body mapping section, with duplicate ids reported at the second occurrence.
+    private func entries(_ node: Node, what: String) -> [(id: Located<String>, body: Node)] {
+        guard let pairs = reader.mapping(node, what: what, allowedKeys: nil) else { return [] }
+        return pairs.map { (id: $0.key, body: $0.value) }
+    }
+
+    private mutating func parseSources(_ node: Node) {
+        for (id, body) in entries(node, what: "'sources'") {
+            guard checkElementID(id, kind: "source"),
+                  let pairs = reader.mapping(body, what: "source '\(id.value)'", allowedKeys: Self.sourceKeys) else { continue }
+            var title: LocalizedText?
+            var url: Located<String>?
+            for (key, value) in pairs {
+                switch key.value {
+                case "title": title = text(value, what: "the title of source '\(id.value)'")
+                case "url": url = reader.string(value, what: "the url of source '\(id.value)'")
+                default: break
+                }
+            }
+            guard let url else {
+                reader.report(.error(.missingKey, "source '\(id.value)' has no 'url'", at: id.location))
+                continue
+            }
+            if !(url.value.hasPrefix("https://") || url.value.hasPrefix("http://")) || url.value.contains(where: { $0.isWhitespace }) {
+                reader.report(.error(.invalidValue, "the url of source '\(id.value)' must be an http(s) address without spaces", at: url.location))
+                continue
+            }
+            raw.sources.append(SourceRef(id: id.value, title: title ?? LocalizedText(id.value), url: url.value, location: id.location))
+        }
+    }
+
+    private mutating func parseStates(_ node: Node, parent: String?) {
+        for (id, body) in entries(node, what: parent.map { "the states of '\($0)'" } ?? "'states'") {
+            guard checkElementID(id, kind: "state") else { continue }
+            var state = RawSpec.State(id: id, parent: parent)
+            let stateIndex = raw.states.count
+            raw.states.append(state)
+            if let parentIndex = raw.states.firstIndex(where: { $0.id.value == parent }) {
+                raw.states[parentIndex].children.append(id)
+            }
+            // An empty body (`active:` or `active: {}`) is a plain leaf state.
+            if YAMLReader.isNull(body) { continue }
+            guard let pairs = reader.mapping(body, what: "state '\(id.value)'", allowedKeys: Self.stateKeys) else { continue }
+            var childNode: Node?
+            for (key, value) in pairs {
+                switch key.value {
+                case "title": state.title = text(value, what: "the title of state '\(id.value)'")
+                case "description": state.description = text(value, what: "the description of state '\(id.value)'")
+                case "facts": state.facts = parseFacts(value, state: id.value)
+                case "states": childNode = value
+                case "initial": state.initial = reader.string(value, what: "the initial child of '\(id.value)'")
+                case "final": state.isFinal = reader.bool(value, what: "'final'")?.value ?? false
+                case "source": state.source = sourceRef(value)
+                default: break
+                }
+            }
+            state.children = raw.states[stateIndex].children
+            raw.states[stateIndex] = state
+            if let childNode { parseStates(childNode, parent: id.value) }
+        }
+    }
+
+    private mutating func parseFacts(_ node: Node, state: String) -> [(key: String, value: FactValue)] {
+        guard let pairs = reader.mapping(node, what: "the facts of '\(state)'", allowedKeys: nil) else { return [] }
+        var facts: [(key: String, value: FactValue)] = []
+        for (key, value) in pairs {
+            switch value {
+            case .scalar(let scalar) where scalar.style == .plain && ["true", "false"].contains(scalar.string.lowercased()):
+                facts.append((key.value, .bool(scalar.string.lowercased() == "true")))
+            case .scalar(let scalar) where scalar.style == .plain && Double(scalar.string) != nil:
+                facts.append((key.value, .number(scalar.string)))
+            default:
+                if let text = text(value, what: "fact '\(key.value)' of '\(state)'") { facts.append((key.value, .text(text))) }
+            }
+        }
+        return facts
+    }
+
+    private mutating func parseEvents(_ node: Node) {
+        for (id, body) in entries(node, what: "'events'") {
+            guard checkElementID(id, kind: "event") else { continue }
+            var title: LocalizedText?, description: LocalizedText?, source: Located<String>?
+            var kind = LifecycleEvent.Kind.system
+            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "event '\(id.value)'", allowedKeys: Self.eventKeys) {
+                for (key, value) in pairs {
+                    switch key.value {
+                    case "title": title = text(value, what: "the title of event '\(id.value)'")
+                    case "description": description = text(value, what: "the description of event '\(id.value)'")
+                    case "source": source = sourceRef(value)
+                    case "kind":
+                        guard let text = reader.string(value, what: "'kind'") else { continue }
+                        if let parsed = LifecycleEvent.Kind(rawValue: text.value) {
+                            kind = parsed
+                        } else {
+                            let options = LifecycleEvent.Kind.allCases.map(\.rawValue)
+                            reader.report(.error(.invalidValue, "event kind '\(text.value)' must be one of \(options.joined(separator: ", "))\(Suggestion.didYouMean(text.value, among: options))", at: text.location))
+                        }
+                    default: break
+                    }
+                }
+            }
+            raw.events.append(.init(id: id.value, title: title, kind: kind, description: description, source: source?.value, location: id.location))
+        }
+    }
+
+    private mutating func parseFlags(_ node: Node) {
+        for (id, body) in entries(node, what: "'flags'") {
+            guard checkElementID(id, kind: "flag") else { continue }
+            if ["true", "false"].contains(id.value) {
+                reader.report(.error(.invalidValue, "a flag cannot be named '\(id.value)': guards read it as a constant", at: id.location))
+                continue
+            }
+            var defaultValue = false, description: LocalizedText?, source: Located<String>?
+            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "flag '\(id.value)'", allowedKeys: Self.flagKeys) {
+                for (key, value) in pairs {
+                    switch key.value {
+                    case "default": defaultValue = reader.bool(value, what: "the default of flag '\(id.value)'")?.value ?? false
+                    case "description": description = text(value, what: "the description of flag '\(id.value)'")
+                    case "source": source = sourceRef(value)
+                    default: break
+                    }
+                }
+            }
+            raw.flags.append(.init(id: id.value, defaultValue: defaultValue, description: description, source: source?.value, location: id.location))
+        }
+    }
+
+    private mutating func parseNotifications(_ node: Node) {
+        for (id, body) in entries(node, what: "'notifications'") {
+            guard checkElementID(id, kind: "notification") else { continue }
+            var notification = RawSpec.Notification(id: id)
+            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "notification '\(id.value)'", allowedKeys: Self.notificationKeys) {
+                for (key, value) in pairs {
+                    switch key.value {
+                    case "swift": notification.swift = reader.string(value, what: "'swift'")
+                    case "objc": notification.objc = reader.string(value, what: "'objc'")
+                    case "description": notification.description = text(value, what: "the description of notification '\(id.value)'")
+                    case "source": notification.source = sourceRef(value)
+                    default: break
+                    }
+                }
+            }
+            raw.notifications.append(notification)
+        }
+    }
+
+    private mutating func parseCallbacks(_ node: Node) {
+        for (id, body) in entries(node, what: "'callbacks'") {
+            guard checkElementID(id, kind: "callback") else { continue }
+            var callback = RawSpec.Callback(id: id)
+            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "callback '\(id.value)'", allowedKeys: Self.callbackKeys) {
+                for (key, value) in pairs {
+                    switch key.value {
+                    case "swift": callback.swift = reader.string(value, what: "'swift'")
+                    case "objc": callback.objc = reader.string(value, what: "'objc'")
+                    case "returns": callback.returns = reader.string(value, what: "'returns'")?.value
+                    case "description": callback.description = text(value, what: "the description of callback '\(id.value)'")
+                    case "usage": callback.usage = text(value, what: "the usage of callback '\(id.value)'")
+                    case "posts": callback.posts = parsePosts(value)
+                    case "deprecated": callback.deprecated = parseDeprecation(value, callback: id.value)
+                    case "timeLimit":
+                        guard let limit = reader.string(value, what: "'timeLimit'") else { continue }
+                        if Self.isDuration(limit.value) {
+                            callback.timeLimit = limit.value
+                        } else {
+                            reader.report(.error(.invalidValue, "time limit '\(limit.value)' must be a duration such as '5s', '500ms' or '2min'", at: limit.location))
+                        }
+                    case "source": callback.source = sourceRef(value)
+                    default: break
+                    }
+                }
+            }
+            raw.callbacks.append(callback)
+        }
+    }
+
+    static func isDuration(_ text: String) -> Bool {
+        for unit in ["ms", "min", "s"] where text.hasSuffix(unit) {
+            let number = text.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
+            if let value = Double(number), value >= 0 { return true }
+        }
+        return false
+    }
+
+    private mutating func parsePosts(_ node: Node) -> (notification: Located<String>, order: PostedNotification.Order)? {
+        if case .scalar = node {
+            return reader.string(node, what: "'posts'").map { ($0, .after) }
+        }
+        guard let pairs = reader.mapping(node, what: "'posts'", allowedKeys: ["notification", "order"]) else { return nil }
+        var notification: Located<String>?
+        var order = PostedNotification.Order.after
+        for (key, value) in pairs {
+            switch key.value {
+            case "notification": notification = reader.string(value, what: "the posted notification")
+            case "order":
+                guard let text = reader.string(value, what: "'order'") else { continue }
+                if let parsed = PostedNotification.Order(rawValue: text.value) {
+                    order = parsed
+                } else {
+                    reader.report(.error(.invalidValue, "order '\(text.value)' must be 'before' or 'after'\(Suggestion.didYouMean(text.value, among: ["before", "after"]))", at: text.location))
+                }
+            default: break
+            }
+        }
+        guard let notification else {
+            reader.error(.missingKey, "'posts' needs a 'notification'", at: node)
+            return nil
+        }
+        return (notification, order)
+    }
+
+    private mutating func parseDeprecation(_ node: Node, callback: String) -> SpecDocument.Deprecation? {
+        if case .scalar = node, let flag = reader.bool(node, what: "'deprecated'") {
+            return flag.value ? SpecDocument.Deprecation(since: nil, replacement: nil, note: nil) : nil
+        }
+        guard let pairs = reader.mapping(node, what: "'deprecated'", allowedKeys: ["since", "replacement", "note"]) else { return nil }
+        var since: String?, replacement: String?, note: LocalizedText?
+        for (key, value) in pairs {
+            switch key.value {
+            case "since": since = reader.string(value, what: "'since'")?.value
+            case "replacement": replacement = reader.string(value, what: "'replacement'")?.value
+            case "note": note = text(value, what: "the deprecation note of '\(callback)'")
+            default: break
+            }
+        }
+        return SpecDocument.Deprecation(since: since, replacement: replacement, note: note)
+    }
+
+    private mutating func parseTransitions(_ node: Node) {
+        guard let items = reader.sequence(node, what: "'transitions'") else { return }
+        for item in items {
+            var transition = RawSpec.Transition(location: reader.location(item))
+            guard let pairs = reader.mapping(item, what: "a transition", allowedKeys: Self.transitionKeys) else { continue }
+            for (key, value) in pairs {
+                switch key.value {
+                case "from": transition.from = reader.oneOrMany(value).compactMap { reader.string($0, what: "'from'") }
+                case "on": transition.on = reader.string(value, what: "'on'")
+                case "always": transition.always = reader.bool(value, what: "'always'")?.value ?? false
+                case "guard":
+                    guard let text = reader.string(value, what: "'guard'") else { transition.isComplete = false; continue }
+                    transition.guardText = text
+                    do {
+                        transition.guardExpression = try GuardExpression(parsing: text.value)
+                    } catch {
+                        let column = text.location.column + Self.columnOffset(of: error.offset, in: value)
+                        reader.report(.error(.guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
+                        transition.isComplete = false
+                    }
+                case "to": transition.to = reader.string(value, what: "'to'")
+                case "do": transition.actions = parseActions(value)
+                case "set":
+                    guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
+                    for (flag, flagValue) in setPairs {
+                        if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") { transition.set.append((flag, bool.value)) }
+                    }
+                case "raise": transition.raise = reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
+                case "description": transition.description = text(value, what: "the description of a transition")
+                case "source": transition.source = sourceRef(value)
+                default: break
+                }
+            }
+            if transition.from.isEmpty {
+                reader.report(.error(.missingKey, "transition has no 'from'", at: transition.location))
+                transition.isComplete = false
+            }
+            if transition.on == nil && !transition.always {
+                reader.report(.error(.missingKey, "transition needs 'on: <event>' or 'always: true'", at: transition.location))
+                transition.isComplete = false
+            } else if let on = transition.on, transition.always {
+                reader.report(.error(.invalidValue, "a transition cannot have both 'on' and 'always: true'", at: on.location))
+                transition.isComplete = false
+            }
+            raw.transitions.append(transition)
+        }
+    }
+
+    /// Columns in a quoted scalar start after the quote.
+    private static func columnOffset(of offset: Int, in node: Node) -> Int {
+        if case .scalar(let scalar) = node, scalar.style == .singleQuoted || scalar.style == .doubleQuoted { return offset + 1 }
+        return offset
+    }
+
+    private mutating func parseActions(_ node: Node) -> [RawSpec.ActionRef] {
+        var actions: [RawSpec.ActionRef] = []
+        for item in reader.oneOrMany(node) {
+            if case .mapping = item {
+                guard let pairs = reader.mapping(item, what: "an action", allowedKeys: ["notify", "callback"]) else { continue }
+                for (key, value) in pairs {
+                    guard let id = reader.string(value, what: "'\(key.value)'") else { continue }
+                    actions.append(key.value == "notify" ? .notify(id) : .callback(id))
+                }
+            } else if let id = reader.string(item, what: "an action (a callback id or {notify: id})") {
+                actions.append(.callback(id))
+            }
+        }
+        return actions
+    }
+
+    private mutating func parseScenarios(_ node: Node) {
+        guard let items = reader.sequence(node, what: "'scenarios'") else { return }
+        for item in items {
+            guard let pairs = reader.mapping(item, what: "a scenario", allowedKeys: Self.scenarioKeys) else { continue }
+            guard let idPair = pairs.first(where: { $0.key.value == "id" }), let id = reader.string(idPair.value, what: "the scenario id") else {
+                reader.error(.missingKey, "scenario has no 'id'", at: item)
+                continue
+            }
+            guard checkElementID(id, kind: "scenario") else { continue }
+            var scenario = RawSpec.Scenario(id: id, location: reader.location(item))
+            for (key, value) in pairs {
+                switch key.value {
+                case "title": scenario.title = text(value, what: "the title of scenario '\(id.value)'")
+                case "description": scenario.description = text(value, what: "the description of scenario '\(id.value)'")
+                case "from": scenario.from = reader.string(value, what: "'from'")
+                case "flags":
+                    guard let flagPairs = reader.mapping(value, what: "'flags'", allowedKeys: nil) else { continue }
+                    for (flag, flagValue) in flagPairs {
+                        if let bool = reader.bool(flagValue, what: "the value of flag '\(flag.value)'") { scenario.flags.append((flag, bool.value)) }
+                    }
+                case "events": scenario.events = reader.oneOrMany(value).compactMap { reader.string($0, what: "an event") }
+                case "expect":
+                    scenario.expectGiven = true
+                    if YAMLReader.isNull(value) { continue }
+                    guard let expectItems = reader.sequence(value, what: "'expect'") else { continue }
+                    for expected in expectItems {
+                        if case .mapping = expected {
+                            guard let notify = reader.mapping(expected, what: "an expected item", allowedKeys: ["notify", "callback"]) else { continue }
+                            for (key, item) in notify {
+                                guard let itemID = reader.string(item, what: "'\(key.value)'") else { continue }
+                                scenario.expect.append((key.value == "notify" ? .notification(itemID.value) : .callback(itemID.value), itemID.location))
+                            }
+                        } else if let callback = reader.string(expected, what: "an expected callback") {
+                            scenario.expect.append((.callback(callback.value), callback.location))
+                        }
+                    }
+                case "end": scenario.end = reader.string(value, what: "'end'")
+                case "source": scenario.source = sourceRef(value)
+                default: break
+                }
+            }
+            raw.scenarios.append(scenario)
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import LifecycleEngine
+
+/// Second phase of loading: every id is known, so references resolve (forward references just
+/// work), and the spec lowers into `SpecDocument` + `Machine`.
+struct SpecResolver {
+    let raw: RawSpec
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(raw: RawSpec) { self.raw = raw }
+
+    private mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []) {
+        diagnostics.append(.error(code, message, at: location, notes: notes))
+    }
+
+    /// Reports duplicates (at every later occurrence) and returns the set of ids.
+    private mutating func ids(_ items: [(String, SourceLocation)], kind: String) -> Set<String> {
+        var first: [String: SourceLocation] = [:]
+        for (id, location) in items {
+            if let previous = first[id] {
+                error(.duplicateID, "\(kind) '\(id)' is declared twice", at: location,
+                      notes: ["first declared at \(previous)"])
+            } else {
+                first[id] = location
+            }
+        }
+        return Set(first.keys)
+    }
+
+    private mutating func check(_ reference: Located<String>, in known: Set<String>, kind: String, code: DiagnosticCode) -> Bool {
+        if known.contains(reference.value) { return true }
+        let hint = Suggestion.didYouMean(reference.value, among: known.sorted())
+        error(code, "\(kind) '\(reference.value)' is not declared\(hint)", at: reference.location)
+        return false
+    }
+
+    mutating func resolve() -> LoadedSpec? {
+        let stateIDs = ids(raw.states.map { ($0.id.value, $0.id.location) }, kind: "state")
+        let eventIDs = ids(raw.events.map { ($0.id, $0.location) }, kind: "event")
+        let flagIDs = ids(raw.flags.map { ($0.id, $0.location) }, kind: "flag")
+        let callbackIDs = ids(raw.callbacks.map { ($0.id.value, $0.id.location) }, kind: "callback")
+        let notificationIDs = ids(raw.notifications.map { ($0.id.value, $0.id.location) }, kind: "notification")
+        let sourceIDs = ids(raw.sources.map { ($0.id, $0.location) }, kind: "source")
+        _ = ids(raw.scenarios.map { ($0.id.value, $0.id.location) }, kind: "scenario")
+
+        for reference in raw.sourceReferences {
+            _ = check(reference, in: sourceIDs, kind: "source", code: .unknownSource)
+        }
+        if let platform = raw.platform, APICatalog.catalog(for: platform.value) == nil {
+            let known = APICatalog.platforms
+            error(.unknownPlatform, "unknown platform '\(platform.value)' (known: \(known.joined(separator: ", ")))\(Suggestion.didYouMean(platform.value, among: known))", at: platform.location)
+        }
+
+        // States: compound states need an initial child.
+        for state in raw.states {
+            let childIDs = state.children.map(\.value)
+            if let initial = state.initial {
+                if childIDs.isEmpty {
+                    error(.compoundWithoutInitial, "state '\(state.id.value)' has 'initial' but no child states", at: initial.location)
+                } else if !childIDs.contains(initial.value) {
+                    let hint = Suggestion.didYouMean(initial.value, among: childIDs)
+                    error(.compoundWithoutInitial, "initial '\(initial.value)' of '\(state.id.value)' is not one of its child states (\(childIDs.joined(separator: ", ")))\(hint)", at: initial.location)
+                }
+            } else if !childIDs.isEmpty {
+                error(.compoundWithoutInitial, "compound state '\(state.id.value)' needs 'initial: <child>' (one of \(childIDs.joined(separator: ", ")))", at: state.id.location)
+            }
+            if state.isFinal, !childIDs.isEmpty {
+                error(.invalidValue, "compound state '\(state.id.value)' cannot be final; mark a child final instead", at: state.id.location)
+            }
+        }
+        if let initial = raw.initial { _ = check(initial, in: stateIDs, kind: "initial state", code: .unknownState) }
+
+        // Callbacks and notifications.
+        var postedBy: [String: Located<String>] = [:]
+        for callback in raw.callbacks {
+            guard let posts = callback.posts else { continue }
+            guard check(posts.notification, in: notificationIDs, kind: "notification", code: .unknownNotification) else { continue }
+            if let other = postedBy[posts.notification.value] {
+                diagnostics.append(.warning(.notificationPostedTwice, "notification '\(posts.notification.value)' is posted by both '\(other.value)' and '\(callback.id.value)'; docs and ordering tests will attribute it to both", at: posts.notification.location))
+            } else {
+                postedBy[posts.notification.value] = callback.id
+            }
+        }
+
+        // Transitions.
+        for transition in raw.transitions {
+            for source in transition.from { _ = check(source, in: stateIDs, kind: "state", code: .unknownState) }
+            if let to = transition.to { _ = check(to, in: stateIDs, kind: "state", code: .unknownState) }
+            if let on = transition.on { _ = check(on, in: eventIDs, kind: "event", code: .unknownEvent) }
+            for action in transition.actions {
+                switch action {
+                case .callback(let id):
+                    if !callbackIDs.contains(id.value), notificationIDs.contains(id.value) {
+                        error(.unknownCallback, "'\(id.value)' is a notification, not a callback; write '{notify: \(id.value)}'", at: id.location)
+                    } else {
+                        _ = check(id, in: callbackIDs, kind: "callback", code: .unknownCallback)
+                    }
+                case .notify(let id): _ = check(id, in: notificationIDs, kind: "notification", code: .unknownNotification)
+                }
+            }
+            if let guardText = transition.guardText, let expression = transition.guardExpression {
+                for flag in expression.flags where !flagIDs.contains(flag) {
+                    let hint = Suggestion.didYouMean(flag, among: flagIDs.sorted())
+                    error(.unknownFlag, "flag '\(flag)' in guard is not declared\(hint)", at: guardText.location)
+                }
+            }
+            for (flag, _) in transition.set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
+            for event in transition.raise { _ = check(event, in: eventIDs, kind: "event", code: .unknownEvent) }
+        }
+
+        // Scenarios.
+        for scenario in raw.scenarios {
+            if let from = scenario.from { _ = check(from, in: stateIDs, kind: "state", code: .unknownState) }
+            if let end = scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
+            for (flag, _) in scenario.flags { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
+            for event in scenario.events { _ = check(event, in: eventIDs, kind: "event", code: .unknownEvent) }
+            for (observation, location) in scenario.expect {
+                switch observation {
+                case .callback(let id):
+                    if !callbackIDs.contains(id), notificationIDs.contains(id) {
+                        error(.unknownCallback, "'\(id)' is a notification, not a callback; write '{notify: \(id)}'", at: location)
+                    } else {
+                        _ = check(Located(id, at: location), in: callbackIDs, kind: "callback", code: .unknownCallback)
+                    }
+                case .notification(let id):
+                    _ = check(Located(id, at: location), in: notificationIDs, kind: "notification", code: .unknownNotification)
+                }
+            }
+        }
+
+        checkTranslations()
+
+        guard !diagnostics.hasErrors, let id = raw.id, let initial = raw.initial, !raw.states.isEmpty else { return nil }
+        return lower(id: id.value, initial: initial.value)
+    }
+
+    /// A declared locale with no text falls back to the default one: worth a warning, not an error.
+    private mutating func checkTranslations() {
+        let locales = raw.locales.map(\.value)
+        guard locales.count > 1 else { return }
+        let defaultLocale = locales.first
+        for (text, what, location) in raw.localizedTexts {
+            let missing = locales.filter { !text.hasTranslation(for: $0, defaultLocale: defaultLocale) }
+            guard !missing.isEmpty else { continue }
+            let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+            diagnostics.append(.warning(.missingTranslation, "\(what) has no \(list) translation; the default locale's text is used", at: location))
+        }
+    }
+
+    private func lower(id: String, initial: String) -> LoadedSpec? {
+        let states = raw.states.map { state in
+            StateNode(id: state.id.value, parent: state.parent, children: state.children.map(\.value),
+                      initial: state.initial?.value, isFinal: state.isFinal)
+        }
+        let callbacks = raw.callbacks.map { callback in
+            LifecycleCallback(id: callback.id.value, swiftName: callback.swift?.value, objcName: callback.objc?.value,
+                     posts: callback.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) })
+        }
+        let notifications = raw.notifications.map {
+            LifecycleNotification(id: $0.id.value, swiftName: $0.swift?.value, objcName: $0.objc?.value)
+        }
+        let transitions = raw.transitions.map { transition in
+            Transition(
+                sources: transition.from.map(\.value),
+                trigger: transition.on.map { .event($0.value) } ?? .always,
+                guardExpression: transition.guardExpression,
+                target: transition.to?.value,
+                actions: transition.actions.map { action in
+                    switch action {
+                    case .callback(let id): .callback(id.value)
+                    case .notify(let id): .notify(id.value)
+                    }
+                },
+                assignments: transition.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
+                raises: transition.raise.map(\.value)
+            )
+        }
+        let machine: Machine
+        do {
+            machine = try Machine(
+                id: id, states: states, initial: initial,
+                events: raw.events.map { LifecycleEvent(id: $0.id, kind: $0.kind) },
+                flags: raw.flags.map { LifecycleFlag(id: $0.id, defaultValue: $0.defaultValue) },
+                callbacks: callbacks, notifications: notifications, transitions: transitions
+            )
+        } catch {
+            // Every MachineError has a located diagnostic above; reaching here is a loader bug.
+            return nil
+        }
+        let document = SpecDocument(
+            path: raw.path,
+            formatVersion: raw.formatVersion,
+            id: id,
+            title: raw.title,
+            summary: raw.summary,
+            platform: raw.platform?.value,
+            locales: raw.locales.map(\.value),
+            sources: raw.sources,
+            states: raw.states.map {
+                .init(id: $0.id.value, title: $0.title, description: $0.description, facts: $0.facts,
+                      source: $0.source?.value, location: $0.id.location)
+            },
+            events: raw.events,
+            flags: raw.flags,
+            callbacks: raw.callbacks.map {
+                .init(id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, returns: $0.returns,
+                      description: $0.description, usage: $0.usage,
+                      posts: $0.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) },
+                      deprecated: $0.deprecated, timeLimit: $0.timeLimit, source: $0.source?.value, location: $0.id.location)
+            },
+            notifications: raw.notifications.map {
+                .init(id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, description: $0.description,
+                      source: $0.source?.value, location: $0.id.location)
+            },
+            transitions: raw.transitions.enumerated().map { index, transition in
+                .init(index: index, guardText: transition.guardText?.value, description: transition.description,
+                      source: transition.source?.value, location: transition.location)
+            },
+            scenarios: raw.scenarios.map { scenario in
+                .init(id: scenario.id.value, title: scenario.title, description: scenario.description,
+                      from: scenario.from?.value,
+                      flags: Dictionary(scenario.flags.map { ($0.flag.value, $0.value) }, uniquingKeysWith: { _, last in last }),
+                      events: scenario.events.map(\.value), expect: scenario.expect.map(\.observation),
+                      end: scenario.end?.value, source: scenario.source?.value, location: scenario.id.location)
+            }
+        )
+        return LoadedSpec(document: document, machine: machine)
+    }
+}

@@ -1,0 +1,279 @@
+import LifecycleEngine
+
+/// What a rule sees: the lowered spec, the raw one (for the locations of individual tokens), and
+/// the engine's exploration of the machine, computed once for every rule.
+struct RuleContext {
+    let spec: LoadedSpec
+    let raw: RawSpec
+    let space: StateSpace
+    var machine: Machine { spec.machine }
+    var document: SpecDocument { spec.document }
+
+    func location(ofTransition index: Int) -> SourceLocation { raw.transitions[index].location }
+    func location(ofState id: String) -> SourceLocation? { document.state(id)?.location }
+
+    func describe(_ transition: Transition) -> String {
+        let trigger = transition.trigger.eventID.map { "on '\($0)'" } ?? "always"
+        let target = transition.target.map { " → '\($0)'" } ?? " (internal)"
+        return "transition from \(transition.sources.map { "'\($0)'" }.joined(separator: ", ")) \(trigger)\(target)"
+    }
+}
+
+/// One check over a lowered spec. Each rule owns its messages.
+protocol SpecRule: Sendable {
+    static func check(_ context: RuleContext) -> [Diagnostic]
+}
+
+/// One check that needs only the spec as read, so it runs even when references are broken.
+protocol RawSpecRule: Sendable {
+    static func check(_ raw: RawSpec) -> [Diagnostic]
+}
+
+enum SpecRules {
+    static var all: [any SpecRule.Type] {
+        [
+            NondeterminismRule.self,
+            EventlessCycleRule.self,
+            ReachabilityRule.self,
+            DeadEndRule.self,
+            ScenarioReplayRule.self,
+        ]
+    }
+
+    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self] }
+
+    static func check(raw: RawSpec) -> [Diagnostic] {
+        rawRules.flatMap { $0.check(raw) }
+    }
+
+    static func check(_ spec: LoadedSpec, raw: RawSpec) -> [Diagnostic] {
+        let context = RuleContext(spec: spec, raw: raw, space: StateSpace(machine: spec.machine))
+        return all.flatMap { $0.check(context) }
+    }
+}
+
+/// A guard no flag assignment makes true: the transition can never be taken.
+struct UnsatisfiableGuardRule: RawSpecRule {
+    static func check(_ raw: RawSpec) -> [Diagnostic] {
+        raw.transitions.compactMap { transition in
+            guard let expression = transition.guardExpression, let text = transition.guardText, !expression.isSatisfiable() else { return nil }
+            return .error(.unsatisfiableGuard, "guard '\(expression)' can never hold, so this transition is never taken", at: text.location)
+        }
+    }
+}
+
+/// Two transitions declared on the same state for the same trigger whose guards can hold at once.
+struct NondeterminismRule: SpecRule {
+    static func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var reported: Set<Int> = []
+        for state in context.machine.states {
+            let declared = context.machine.transitions(declaredOn: state.id)
+            for (offset, first) in declared.enumerated() {
+                for second in declared[(offset + 1)...] where second.trigger == first.trigger && !reported.contains(second.index) {
+                    let guards = [first.guardExpression, second.guardExpression].compactMap { $0 }
+                    guard let witness = GuardExpression.satisfyingAssignment(all: guards) else { continue }
+                    reported.insert(second.index)
+                    let trigger = first.trigger.eventID.map { "event '\($0)'" } ?? "eventless transitions"
+                    let when = witness.isEmpty ? "" : " (e.g. when " + witness.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+                    diagnostics.append(.error(
+                        .nondeterminism,
+                        "nondeterministic: state '\(state.id)' has two transitions for \(trigger) whose guards can both hold\(when); make the guards exclusive",
+                        at: context.location(ofTransition: second.index),
+                        notes: ["the other transition is at \(context.location(ofTransition: first.index))"]
+                    ))
+                }
+            }
+        }
+        return diagnostics
+    }
+}
+
+/// Eventless transitions that can fire forever. Checked from every leaf under every flag
+/// assignment (reachable or not) by running the engine, so the verdict is the engine's own.
+struct EventlessCycleRule: SpecRule {
+    static let maxFlags = 10
+
+    static func check(_ context: RuleContext) -> [Diagnostic] {
+        let machine = context.machine
+        guard machine.transitions.contains(where: \.isEventless) else { return [] }
+        let flagIDs = machine.flags.map(\.id)
+        guard flagIDs.count <= maxFlags else { return staticCheck(context) }
+        let budget = machine.leafStates.count * (1 << flagIDs.count) + 1
+        var reported: Set<Int> = []
+        var diagnostics: [Diagnostic] = []
+        for leaf in machine.leafStates {
+            for bits in 0..<(1 << flagIDs.count) {
+                var flags: [String: Bool] = [:]
+                for (offset, id) in flagIDs.enumerated() { flags[id] = bits & (1 << offset) != 0 }
+                guard var runner = try? Runner(machine: machine, state: leaf.id, flags: flags) else { continue }
+                runner.eventlessLimit = budget
+                var probe = runner
+                guard case .failure = Result(catching: { () throws(RunError) in try probe.settle() }) else { continue }
+                // Walk the loop once more to name the transition that re-enters it first.
+                var seen: Set<Configuration> = []
+                var cycleStart: Int?
+                while let transition = runner.enabledEventlessTransition {
+                    let configuration = Configuration(state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
+                    if !seen.insert(configuration).inserted {
+                        cycleStart = transition.index
+                        break
+                    }
+                    runner.takeEventlessTransition()
+                }
+                guard let index = cycleStart, reported.insert(index).inserted else { continue }
+                diagnostics.append(.error(
+                    .eventlessCycle,
+                    "eventless transitions can loop forever starting from state '\(leaf.id)'\(describe(flags))",
+                    at: context.location(ofTransition: index)
+                ))
+            }
+        }
+        return diagnostics
+    }
+
+    private static func describe(_ flags: [String: Bool]) -> String {
+        guard !flags.isEmpty else { return "" }
+        return " with " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+    }
+
+    /// Too many flags to enumerate: a cycle among eventless transitions with satisfiable guards.
+    private static func staticCheck(_ context: RuleContext) -> [Diagnostic] {
+        let machine = context.machine
+        var successors: [String: [(target: String, index: Int)]] = [:]
+        for leaf in machine.leafStates {
+            for id in machine.ancestry(of: leaf.id) {
+                for transition in machine.transitions(declaredOn: id) where transition.isEventless && transition.guardExpression?.isSatisfiable() ?? true {
+                    successors[leaf.id, default: []].append((transition.target.map(machine.leaf(entering:)) ?? leaf.id, transition.index))
+                }
+            }
+        }
+        var color: [String: Int] = [:]
+        var diagnostics: [Diagnostic] = []
+        func visit(_ state: String) {
+            color[state] = 1
+            for (target, index) in successors[state] ?? [] {
+                if color[target] == 1 {
+                    diagnostics.append(.error(.eventlessCycle, "eventless transitions form a cycle through state '\(target)' and may loop forever", at: context.location(ofTransition: index)))
+                } else if color[target] == nil {
+                    visit(target)
+                }
+            }
+            color[state] = 2
+        }
+        for leaf in machine.leafStates where color[leaf.id] == nil { visit(leaf.id) }
+        return diagnostics
+    }
+}
+
+/// States no sequence of events reaches, and transitions no run can take.
+struct ReachabilityRule: SpecRule {
+    static func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for state in context.document.states where !context.space.isReachable(state.id) {
+            diagnostics.append(.error(.unreachableState, "state '\(state.id)' cannot be reached from the initial state '\(context.machine.initial)'", at: state.location))
+        }
+        let unreachableStates = Set(context.machine.states.map(\.id).filter { !context.space.isReachable($0) })
+        for transition in context.machine.transitions where !context.space.takenTransitions.contains(transition.index) {
+            // Already explained by an unreachable source state or an impossible guard.
+            if transition.sources.allSatisfy(unreachableStates.contains) { continue }
+            if let expression = transition.guardExpression, !expression.isSatisfiable() { continue }
+            diagnostics.append(.warning(.uncoverableTransition, "\(context.describe(transition)) is never taken: no reachable state and flag values enable it (an inner state handles the event first, or its guard never holds where it applies)", at: context.location(ofTransition: transition.index)))
+        }
+        return diagnostics
+    }
+}
+
+/// A non-final leaf with no transition that leaves it: the lifecycle would be stuck there.
+struct DeadEndRule: SpecRule {
+    static func check(_ context: RuleContext) -> [Diagnostic] {
+        let machine = context.machine
+        return machine.leafStates.compactMap { leaf in
+            guard !leaf.isFinal else { return nil }
+            let exits = machine.ancestry(of: leaf.id).contains { id in
+                machine.transitions(declaredOn: id).contains { transition in
+                    guard let target = transition.target else { return false }
+                    return machine.leaf(entering: target) != leaf.id
+                }
+            }
+            guard !exits, let location = context.location(ofState: leaf.id) else { return nil }
+            return .error(.deadEnd, "state '\(leaf.id)' is not final but no transition leaves it; add one or mark it 'final: true'", at: location)
+        }
+    }
+}
+
+/// Every scenario replayed through the engine; the trace must match exactly.
+struct ScenarioReplayRule: SpecRule {
+    static func check(_ context: RuleContext) -> [Diagnostic] {
+        context.document.scenarios.enumerated().compactMap { index, scenario in
+            replay(scenario, raw: context.raw.scenarios[index], machine: context.machine)
+        }
+    }
+
+    static func replay(_ scenario: SpecDocument.ScenarioInfo, raw: RawSpec.Scenario, machine: Machine) -> Diagnostic? {
+        var runner: Runner
+        do {
+            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+        } catch {
+            return .error(.scenarioFailed, "scenario '\(scenario.id)' cannot start: \(error)", at: scenario.location)
+        }
+        var observed: [Observation] = []
+        for (offset, event) in scenario.events.enumerated() {
+            do {
+                observed += try runner.send(event).compactMap(\.observation)
+            } catch {
+                return .error(.scenarioFailed, "scenario '\(scenario.id)' step \(offset + 1): \(error)", at: raw.events[offset].location,
+                              notes: ["trace so far: " + (observed.isEmpty ? "(nothing)" : observed.map(\.description).joined(separator: ", "))])
+            }
+        }
+        var problems: [String] = []
+        if raw.expectGiven, observed != scenario.expect {
+            problems.append("the trace differs from 'expect'")
+        }
+        if let end = scenario.end, machine.leaf(entering: end) != runner.state, !machine.ancestry(of: runner.state).contains(end) {
+            problems.append("it ends in '\(runner.state)', not '\(end)'")
+        }
+        guard !problems.isEmpty else { return nil }
+        return .error(.scenarioMismatch, "scenario '\(scenario.id)' does not replay: " + problems.joined(separator: "; "),
+                      at: scenario.location, notes: sideBySide(expected: scenario.expect, actual: observed))
+    }
+
+    /// Expected and actual traces in two columns, the first differing row marked.
+    static func sideBySide(expected: [Observation], actual: [Observation]) -> [String] {
+        let width = max(8, (expected.map(\.description.count).max() ?? 0))
+        var lines = ["   " + "expected".padding(toLength: width, withPad: " ", startingAt: 0) + "  actual"]
+        var marked = false
+        for row in 0..<max(expected.count, actual.count) {
+            let left = row < expected.count ? expected[row].description : "—"
+            let right = row < actual.count ? actual[row].description : "—"
+            let differs = left != right
+            let marker = differs && !marked ? "→ " : "  "
+            if differs { marked = true }
+            lines.append(marker + " " + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + right)
+        }
+        return lines
+    }
+}
+
+/// With a platform, every callback and notification name must be one the platform really has.
+struct PlatformNamesRule: RawSpecRule {
+    static func check(_ raw: RawSpec) -> [Diagnostic] {
+        guard let platform = raw.platform?.value, let catalog = APICatalog.catalog(for: platform) else { return [] }
+        var diagnostics: [Diagnostic] = []
+        func verify(_ name: Located<String>?, known: Set<String>, kind: String) {
+            guard let name, !known.contains(name.value) else { return }
+            let hint = Suggestion.closest(to: name.value, among: known.sorted()).map { "; did you mean '\($0)'?" }
+                ?? " (not in the \(catalog.name) catalog)"
+            diagnostics.append(.error(.unknownAPIName, "\(catalog.name) has no \(kind) named '\(name.value)'\(hint)", at: name.location))
+        }
+        for callback in raw.callbacks {
+            verify(callback.swift, known: catalog.callbackSwiftNames, kind: "method")
+            verify(callback.objc, known: catalog.callbackObjCNames, kind: "selector")
+        }
+        for notification in raw.notifications {
+            verify(notification.swift, known: catalog.notificationSwiftNames, kind: "notification")
+            verify(notification.objc, known: catalog.notificationObjCNames, kind: "notification")
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,242 @@
+import Yams
+
+/// A value with the place it was written.
+public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
+    public let value: Value
+    public let location: SourceLocation
+    public init(_ value: Value, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}
+
+/// Limits that keep hostile input from hanging or exhausting the loader.
+public struct LoaderLimits: Sendable, Hashable {
+    public var maxFileBytes = 8 * 1024 * 1024
+    /// Nodes visited while reading; bounds YAML alias expansion ("billion laughs").
+    public var maxNodes = 500_000
+    public var maxDepth = 64
+    public var maxScalarLength = 64 * 1024
+    public init() {}
+}
+
+/// Walks a composed YAML tree, typing values and collecting diagnostics as it goes.
+/// Every accessor reports the problem it finds and returns `nil`, so one pass finds every problem.
+final class YAMLReader {
+    let path: String
+    let limits: LoaderLimits
+    private(set) var diagnostics: [Diagnostic] = []
+    private var visitedNodes = 0
+    private(set) var budgetExceeded = false
+
+    init(path: String, limits: LoaderLimits) {
+        self.path = path
+        self.limits = limits
+    }
+
+    func location(_ node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(path: path, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    func error(_ code: DiagnosticCode, _ message: String, at node: Node, notes: [String] = []) {
+        diagnostics.append(.error(code, message, at: location(node), notes: notes))
+    }
+
+    func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// Counts a visit; false once the node budget is spent (reported once).
+    func visit(_ node: Node) -> Bool {
+        guard !budgetExceeded else { return false }
+        visitedNodes += 1
+        if visitedNodes > limits.maxNodes {
+            budgetExceeded = true
+            error(.inputLimit, "the document expands to more than \(limits.maxNodes) YAML nodes (aliases?); refusing to read further", at: node)
+            return false
+        }
+        return true
+    }
+
+    static func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): scalar.style == .plain && scalar.string.isEmpty ? "null" : "a scalar"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    static func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    // MARK: Typed access
+
+    /// The pairs of a mapping, with unknown keys reported (and "did you mean" suggested).
+    func mapping(_ node: Node, what: String, allowedKeys: [String]?) -> [(key: Located<String>, value: Node)]? {
+        guard visit(node) else { return nil }
+        guard case .mapping(let mapping) = node else {
+            error(.wrongType, "\(what) must be a mapping, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        var result: [(key: Located<String>, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard visit(keyNode) else { return nil }
+            guard case .scalar(let keyScalar) = keyNode else {
+                error(.wrongType, "keys in \(what) must be scalars, found \(Self.describe(keyNode))", at: keyNode)
+                continue
+            }
+            let key = Located(keyScalar.string, at: location(keyNode))
+            if let allowedKeys, !allowedKeys.contains(key.value) {
+                let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
+                error(.unknownKey, "unknown key '\(key.value)' in \(what)\(hint)", at: keyNode,
+                      notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
+                continue
+            }
+            result.append((key, value))
+        }
+        return result
+    }
+
+    func sequence(_ node: Node, what: String) -> [Node]? {
+        guard visit(node) else { return nil }
+        guard case .sequence(let sequence) = node else {
+            error(.wrongType, "\(what) must be a list, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    /// A list, or a single item standing for a one-item list.
+    func oneOrMany(_ node: Node) -> [Node] {
+        if case .sequence(let sequence) = node {
+            guard visit(node) else { return [] }
+            return Array(sequence)
+        }
+        return [node]
+    }
+
+    func string(_ node: Node, what: String) -> Located<String>? {
+        guard visit(node) else { return nil }
+        guard case .scalar(let scalar) = node, !Self.isNull(node) || scalar.style != .plain else {
+            error(.wrongType, "\(what) must be a string, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        guard scalar.string.unicodeScalars.count <= limits.maxScalarLength else {
+            error(.inputLimit, "\(what) is longer than \(limits.maxScalarLength) characters", at: node)
+            return nil
+        }
+        return Located(scalar.string, at: location(node))
+    }
+
+    func bool(_ node: Node, what: String) -> Located<Bool>? {
+        guard visit(node) else { return nil }
+        if case .scalar(let scalar) = node, scalar.style == .plain {
+            switch scalar.string.lowercased() {
+            case "true": return Located(true, at: location(node))
+            case "false": return Located(false, at: location(node))
+            default: break
+            }
+        }
+        error(.wrongType, "\(what) must be true or false, found \(Self.describe(node))\(Self.quoted(node))", at: node)
+        return nil
+    }
+
+    func int(_ node: Node, what: String) -> Located<Int>? {
+        guard visit(node) else { return nil }
+        if case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) {
+            return Located(value, at: location(node))
+        }
+        error(.wrongType, "\(what) must be an integer, found \(Self.describe(node))\(Self.quoted(node))", at: node)
+        return nil
+    }
+
+    private static func quoted(_ node: Node) -> String {
+        if case .scalar(let scalar) = node, !scalar.string.isEmpty { return " '\(scalar.string)'" }
+        return ""
+    }
+
+    /// A string, or a map locale → string.
+    func localized(_ node: Node, what: String, locales: [String]) -> LocalizedText? {
+        guard visit(node) else { return nil }
+        switch node {
+        case .scalar:
+            return string(node, what: what).map { LocalizedText($0.value) }
+        case .mapping:
+            guard let pairs = mapping(node, what: what, allowedKeys: nil) else { return nil }
+            var translations: [(locale: String?, text: String)] = []
+            for (key, value) in pairs {
+                if !locales.isEmpty, !locales.contains(key.value) {
+                    let hint = Suggestion.didYouMean(key.value, among: locales)
+                    report(.error(.unknownLocale, "locale '\(key.value)' in \(what) is not declared in 'locales'\(hint)", at: key.location))
+                    continue
+                }
+                if locales.isEmpty, !Self.looksLikeLocale(key.value) {
+                    report(.error(.unknownLocale, "'\(key.value)' in \(what) is not a locale identifier (declare 'locales' at the top)", at: key.location))
+                    continue
+                }
+                if let text = string(value, what: "\(what) (\(key.value))") {
+                    translations.append((key.value, text.value))
+                }
+            }
+            return translations.isEmpty ? nil : LocalizedText(translations: translations)
+        default:
+            error(.wrongType, "\(what) must be a string or a map of locale to string, found \(Self.describe(node))", at: node)
+            return nil
+        }
+    }
+
+    static func looksLikeLocale(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
+            return false
+        }
+        return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+}
+
+/// "Did you mean" suggestions by edit distance.
+public enum Suggestion {
+    /// The closest candidate, or `nil` if none is close enough to be a plausible typo.
+    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let lowered = word.lowercased()
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.candidate) {
+                best = (candidate, distance)
+            }
+        }
+        guard let best else { return nil }
+        let allowed = max(1, min(word.count, best.candidate.count) / 3)
+        return best.distance <= allowed ? best.candidate : nil
+    }
+
+    /// `"; did you mean 'x'?"` or the empty string.
+    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+        closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs.unicodeScalars), b = Array(rhs.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                // A swapped pair of letters is one typo, not two (optimal string alignment).
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = Swift.min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[b.count]
+    }
+}

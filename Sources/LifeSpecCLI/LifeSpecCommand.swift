@@ -1,0 +1,18 @@
+import ArgumentParser
+
+public struct LifeSpecCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "lifespec",
+        abstract: "Turn a lifecycle spec into diagrams, reference docs and conformance tests.",
+        discussion: """
+        Exit status: 0 when clean, 1 when a spec has errors (or a check fails), 64 for usage errors.
+        """,
+        version: "0.1.0",
+        subcommands: [
+            ValidateCommand.self,
+            SimulateCommand.self,
+        ]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+import LifeSpec
+
+/// Loads one spec for a command that needs a valid one: diagnostics go to standard error, and a
+/// spec with errors stops the command with exit status 1.
+func loadValidSpec(_ path: String) throws -> LoadedSpec {
+    let result = SpecLoader.load(path: path)
+    guard let spec = result.spec, !result.hasErrors else {
+        StandardStreams.err(DiagnosticPrinter.text(result.diagnostics))
+        StandardStreams.err("\(path): error: the spec has errors; run 'lifespec validate \(path)' after fixing them\n")
+        throw ExitCode(1)
+    }
+    return spec
+}

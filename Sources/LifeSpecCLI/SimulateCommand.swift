@@ -1,0 +1,111 @@
+import ArgumentParser
+import LifeSpec
+import LifecycleEngine
+
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Send events through the shared engine and print the trace, one step a line.",
+        discussion: "Example: lifespec simulate Spec/ios-app-lifecycle.yaml pressHome --from active"
+    )
+
+    @Argument(help: "The spec file.")
+    var spec: String
+
+    @Argument(help: "Events to send, in order.")
+    var events: [String] = []
+
+    @Option(help: "Start in this state instead of the spec's initial state.")
+    var from: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a flag before the first event.", valueName: "FLAG=true|false"))
+    var assignments: [String] = []
+
+    @ArgumentParser.Flag(help: "Print the trace as JSON.")
+    var json = false
+
+    func validate() throws {
+        for assignment in assignments { _ = try Self.parse(assignment) }
+    }
+
+    static func parse(_ assignment: String) throws -> (String, Bool) {
+        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let value = Bool(parts[1].lowercased()) else {
+            throw ValidationError("--set takes FLAG=true or FLAG=false, not '\(assignment)'")
+        }
+        return (parts[0], value)
+    }
+
+    func run() throws {
+        let loaded = try loadValidSpec(spec)
+        let machine = loaded.machine
+        var flags: [String: Bool] = [:]
+        for assignment in assignments {
+            let (flag, value) = try Self.parse(assignment)
+            guard machine.flag(flag) != nil else {
+                throw ValidationError("unknown flag '\(flag)'\(Suggestion.didYouMean(flag, among: machine.flags.map(\.id))); flags: \(machine.flags.map(\.id).joined(separator: ", "))")
+            }
+            flags[flag] = value
+        }
+        if let from, machine.state(from) == nil {
+            throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id))); states: \(machine.states.map(\.id).joined(separator: ", "))")
+        }
+        for event in events where machine.event(event) == nil {
+            throw ValidationError("unknown event '\(event)'\(Suggestion.didYouMean(event, among: machine.events.map(\.id))); events: \(machine.events.map(\.id).joined(separator: ", "))")
+        }
+        var runner = try Runner(machine: machine, state: from, flags: flags)
+        let start = runner.state
+        var steps: [Step] = []
+        for event in events {
+            do {
+                steps += try runner.send(event)
+            } catch {
+                if !json { StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: nil)) }
+                StandardStreams.err("error: \(error)\n")
+                throw ExitCode(1)
+            }
+        }
+        if json {
+            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state))
+        } else {
+            StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.state))
+        }
+    }
+}
+
+enum SimulationText {
+    static func render(_ steps: [Step], machine: Machine, start: String, final: String?) -> String {
+        var lines = ["start: \(start)"]
+        for step in steps {
+            switch step {
+            case .transition(let transition):
+                let trigger = transition.event ?? "(eventless)"
+                let change = transition.isInternal ? "stays in \(transition.from)" : "\(transition.from) → \(transition.to)"
+                lines.append("\(trigger): \(change)")
+            case .callback(let id):
+                lines.append("    callback      \(machine.callback(id)?.swiftName ?? id)")
+            case .notification(let id):
+                lines.append("    notification  \(machine.notification(id)?.swiftName ?? id)")
+            }
+        }
+        if let final { lines.append("final state: \(final)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ steps: [Step], machine: Machine, final: String) -> String {
+        let items = steps.map { step -> JSONValue in
+            switch step {
+            case .transition(let transition):
+                .object([
+                    ("kind", .string("transition")), ("event", .optional(transition.event)),
+                    ("from", .string(transition.from)), ("to", .string(transition.to)),
+                ])
+            case .callback(let id):
+                .object([("kind", .string("callback")), ("id", .string(id)), ("name", .string(machine.callback(id)?.swiftName ?? id))])
+            case .notification(let id):
+                .object([("kind", .string("notification")), ("id", .string(id)), ("name", .string(machine.notification(id)?.swiftName ?? id))])
+            }
+        }
+        return JSONValue.object([("steps", .array(items)), ("finalState", .string(final))]).text + "\n"
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import LifeSpec
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check specs against the shared engine and report every problem with its location."
+    )
+
+    @Argument(help: "Spec files (default: every spec in Spec/).")
+    var specs: [String] = []
+
+    @Option(help: "Output format: text or json.")
+    var format: DiagnosticFormat = .text
+
+    @ArgumentParser.Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    func run() throws {
+        let paths = try SpecFiles.resolve(specs)
+        let diagnostics = paths.flatMap { SpecLoader.load(path: $0).diagnostics }
+        switch format {
+        case .text:
+            StandardStreams.out(DiagnosticPrinter.text(diagnostics))
+            StandardStreams.out(DiagnosticPrinter.summary(diagnostics, files: paths.count))
+        case .json:
+            StandardStreams.out(DiagnosticPrinter.json(diagnostics))
+        }
+        if diagnostics.hasErrors || (strict && !diagnostics.isEmpty) { throw ExitCode(1) }
+    }
+}
