@@ -11,6 +11,7 @@ public struct LifeSpecCommand: ParsableCommand {
         subcommands: [
             ValidateCommand.self,
             SimulateCommand.self,
+            CheckTraceCommand.self,
         ]
     )
 

@@ -1,0 +1,83 @@
+import Foundation
+import LifecycleEngine
+
+/// Reads a log of callbacks and notifications, one per line, as an app records it: Swift names or
+/// Objective-C selectors and notification names (spec ids work too), an optional leading
+/// timestamp, `#` comments and blank lines ignored.
+public struct TraceVocabulary: Sendable {
+    private var names: [String: Observation] = [:]
+    public let knownNames: [String]
+
+    public init(machine: Machine) {
+        var names: [String: Observation] = [:]
+        for callback in machine.callbacks {
+            for name in [callback.id, callback.swiftName, callback.objcName].compactMap({ $0 }) {
+                names[name] = names[name] ?? .callback(callback.id)
+                // Logs often drop the argument labels: `viewDidLoad` for `viewDidLoad()`.
+                if let bare = name.split(separator: "(").first.map(String.init), bare != name { names[bare] = names[bare] ?? .callback(callback.id) }
+            }
+        }
+        for notification in machine.notifications {
+            for name in [notification.id, notification.swiftName, notification.objcName].compactMap({ $0 }) {
+                names[name] = names[name] ?? .notification(notification.id)
+                // `UIApplication.didBecomeActiveNotification` is also logged as `didBecomeActiveNotification`.
+                if let last = name.split(separator: ".").last.map(String.init), last != name { names[last] = names[last] ?? .notification(notification.id) }
+            }
+        }
+        self.names = names
+        knownNames = names.keys.sorted()
+    }
+
+    public func observation(named name: String) -> Observation? { names[name] }
+
+    /// The name on a log line, or `nil` for a blank or comment line.
+    public static func name(onLine line: Substring) -> Substring? {
+        var text = line
+        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
+        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        // Leading timestamps: `12:00:01.234`, `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`.
+        while tokens.count > 1, let first = tokens.first, looksLikeTimestamp(first) { tokens.removeFirst() }
+        return tokens.last
+    }
+
+    static func looksLikeTimestamp(_ token: Substring) -> Bool {
+        guard let first = token.unicodeScalars.first else { return false }
+        return first == "[" || first == "+" || ("0"..."9").contains(first)
+    }
+}
+
+/// Streams a file's lines with a fixed-size buffer, so memory stays flat on huge logs.
+public struct LineReader: Sequence, IteratorProtocol {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var finished = false
+    public private(set) var lineNumber = 0
+
+    public init?(path: String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        self.handle = handle
+    }
+
+    public mutating func next() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                lineNumber += 1
+                return line
+            }
+            if finished {
+                guard start < buffer.count else { return nil }
+                let line = String(decoding: buffer[start...], as: UTF8.self)
+                start = buffer.count
+                lineNumber += 1
+                return line
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
+            if let chunk, !chunk.isEmpty { buffer += chunk } else { finished = true }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import LifeSpec
+import LifecycleEngine
+
+struct CheckTraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-trace",
+        abstract: "Check a real app's log of callbacks and notifications against a spec.",
+        discussion: """
+        The log has one callback or notification name per line (Swift names or Objective-C \
+        selectors and notification names), an optional leading timestamp, '#' comments and blank \
+        lines. The tool decides whether some sequence of events explains the log; on the first \
+        deviation it prints the line, the states the app could be in and what the spec allows next.
+        """
+    )
+
+    @Argument(help: "The spec file.")
+    var spec: String
+
+    @Argument(help: "The trace file.")
+    var trace: String
+
+    @Option(help: "The state the app is in when the log starts (default: not yet launched).")
+    var from: String?
+
+    func run() throws {
+        let loaded = try loadValidSpec(spec)
+        let machine = loaded.machine
+        if let from, machine.state(from) == nil {
+            throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id)))")
+        }
+        guard var lines = LineReader(path: trace) else {
+            throw ValidationError("cannot read trace file '\(trace)'")
+        }
+        let vocabulary = TraceVocabulary(machine: machine)
+        var checker = try TraceChecker(machine: machine, from: from)
+        func name(of observation: Observation) -> String {
+            switch observation {
+            case .callback(let id): machine.callback(id)?.swiftName ?? id
+            case .notification(let id): machine.notification(id)?.swiftName ?? id
+            }
+        }
+        while let line = lines.next() {
+            guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
+            let location = "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)"
+            guard let observation = vocabulary.observation(named: String(token)) else {
+                StandardStreams.err("\(location): error: '\(token)' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
+                throw ExitCode(1)
+            }
+            if let deviation = checker.feed(observation) {
+                var message = "\(location): error: '\(token)' does not conform: the spec does not allow \(name(of: observation)) here\n"
+                message += "    the app could be in: \(deviation.possibleStates.joined(separator: ", "))\n"
+                let allowed = deviation.allowedNext.map(name(of:))
+                message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a callback or notification here)" : allowed.joined(separator: ", "))\n"
+                StandardStreams.err(message)
+                throw ExitCode(1)
+            }
+        }
+        var summary = "\(trace): conforms: \(checker.observationCount) observations"
+        if !checker.isAtEventBoundary {
+            summary += " (the log ends in the middle of an event's callbacks)"
+        }
+        summary += "\n  could now be in: \(checker.possibleStates.joined(separator: ", "))\n"
+        let inferred = checker.inferredEvents
+        summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
+        summary += inferred.total > inferred.events.count ? " …\n" : "\n"
+        StandardStreams.out(summary)
+    }
+}
