@@ -44,10 +44,12 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         case .constant(let value): return value ? "true" : "false"
         case .not(let inner): return "!" + inner.render(precedence: 3)
         case .and(let lhs, let rhs):
-            let text = lhs.render(precedence: 2) + " && " + rhs.render(precedence: 2)
+            // The parser associates to the left, so a right operand of the same operator keeps
+            // its parentheses: `a && (b && c)` must not print as `a && b && c`.
+            let text = lhs.render(precedence: 2) + " && " + rhs.render(precedence: 3)
             return precedence > 2 ? "(\(text))" : text
         case .or(let lhs, let rhs):
-            let text = lhs.render(precedence: 1) + " || " + rhs.render(precedence: 1)
+            let text = lhs.render(precedence: 1) + " || " + rhs.render(precedence: 2)
             return precedence > 1 ? "(\(text))" : text
         }
     }

@@ -69,11 +69,19 @@ public struct StateSpace: Sendable {
             isExact = false
         }
         if isExact {
-            reachableLeaves = Set(configurations.map(\.state))
             var taken: Set<Int> = []
             for edge in edges { taken.formUnion(edge.transitions) }
             taken.formUnion(startTransitions)
             takenTransitions = taken
+            // Settled configurations miss leaves that eventless transitions pass straight through
+            // (the initial state included): every run starts in the initial leaf, and every taken
+            // transition lands in its target's initial leaf.
+            var leaves = Set(configurations.map(\.state))
+            leaves.insert(machine.initialLeaf)
+            for index in taken {
+                if let target = machine.transitions[index].target { leaves.insert(machine.leaf(entering: target)) }
+            }
+            reachableLeaves = leaves
         } else {
             (reachableLeaves, takenTransitions) = Self.approximate(machine)
         }
