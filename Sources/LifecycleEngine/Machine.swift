@@ -180,16 +180,16 @@ public struct Machine: Sendable, Hashable {
         }
     }
 
-    /// Events handled (by some transition, guard permitting) in a state or its ancestors.
+    /// Events handled (by some transition, guard permitting) in a state or its ancestors, in
+    /// declaration order. Cost is in the transitions on the way up, not in the number of events.
     public func handledEvents(in state: String) -> [String] {
         var seen: Set<String> = []
-        var result: [String] = []
         for id in ancestry(of: state) {
-            for transition in transitions(declaredOn: id) {
-                if case .event(let event) = transition.trigger, seen.insert(event).inserted { result.append(event) }
+            for index in transitionsBySource[id] ?? [] {
+                if case .event(let event) = transitions[index].trigger { seen.insert(event) }
             }
         }
-        return events.map(\.id).filter(seen.contains)
+        return seen.sorted { (eventIndex[$0] ?? 0) < (eventIndex[$1] ?? 0) }
     }
 }
 

@@ -107,7 +107,7 @@ public struct Runner: Sendable {
 
     /// Events that have an enabled transition in the current state.
     public var acceptedEvents: [String] {
-        machine.events.map(\.id).filter(accepts)
+        machine.handledEvents(in: state).filter(accepts)
     }
 
     @discardableResult

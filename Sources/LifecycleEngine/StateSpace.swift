@@ -122,7 +122,8 @@ public struct StateSpace: Sendable {
             let current = queue[cursor]
             cursor += 1
             guard let runner = try? Runner(machine: machine, state: current.state, flags: current.flags(in: machine)) else { continue }
-            for event in machine.events.map(\.id) {
+            // Only events some transition on the way up handles can do anything here.
+            for event in machine.handledEvents(in: current.state) {
                 var next = runner
                 let steps: [Step]
                 do {

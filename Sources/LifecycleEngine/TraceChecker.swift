@@ -53,7 +53,7 @@ public struct TraceChecker: Sendable {
     public let machine: Machine
     private let flagIDs: [String]
     private var frontier: [Hypothesis]
-    private var cache: [Configuration: [String: Outcome]] = [:]
+    private var cache: [Configuration: [(String, Outcome)]] = [:]
     public private(set) var observationCount = 0
     /// Beyond this many events, only counts are kept: memory stays flat on long logs.
     public var historyLimit = 1_000
@@ -157,19 +157,17 @@ public struct TraceChecker: Sendable {
 
     /// Each event's output and resulting configuration, computed once per configuration by the engine.
     private mutating func outcomes(from configuration: Configuration) -> [(String, Outcome)] {
-        if let cached = cache[configuration] {
-            return machine.events.compactMap { event in cached[event.id].map { (event.id, $0) } }
-        }
-        var table: [String: Outcome] = [:]
+        if let cached = cache[configuration] { return cached }
+        var table: [(String, Outcome)] = []
         if let runner = try? Runner(machine: machine, state: configuration.state, flags: configuration.flags(in: machine)) {
-            for event in machine.events {
+            for event in machine.handledEvents(in: configuration.state) {
                 var copy = runner
-                guard let steps = try? copy.send(event.id) else { continue }
+                guard let steps = try? copy.send(event) else { continue }
                 let next = Configuration(state: copy.state, flagValues: flagIDs.map { copy.flags[$0] ?? false })
-                table[event.id] = Outcome(observations: steps.compactMap(\.observation), next: next)
+                table.append((event, Outcome(observations: steps.compactMap(\.observation), next: next)))
             }
         }
         cache[configuration] = table
-        return machine.events.compactMap { event in table[event.id].map { (event.id, $0) } }
+        return table
     }
 }
