@@ -1,0 +1,57 @@
+/// How `MarkdownRenderer` renders one page.
+public struct MarkdownOptions: Sendable, Hashable {
+    /// The page's locale: fixed phrases come from `MarkdownStrings`, spec text from its localized
+    /// maps, both falling back to the spec's default locale (English for the phrases). `nil` means
+    /// the spec's default locale.
+    public var locale: String?
+    /// The spec path shown in the "generated from" line, as given (keep it relative, e.g.
+    /// `Spec/ios-app-lifecycle.yaml`). `nil` uses `LoadedSpec.path`. An absolute path is cut to its
+    /// file name so no machine path leaks into the page.
+    public var specPath: String?
+    /// Relative link to the rendered diagram; `nil` leaves the image out.
+    public var diagramPath: String?
+    /// Mermaid source to embed (from the Mermaid renderer); `nil` leaves the block out.
+    public var mermaid: String?
+    /// Relative link to a scenario's highlighted diagram; `{id}` is replaced by the scenario id
+    /// (percent-encoded). `nil` leaves the links out.
+    public var scenarioDiagramPattern: String?
+    /// The locale variants of this page, in the order to list them (this page's own locale
+    /// included, shown unlinked). Empty or a single entry: no language switcher.
+    public var localeLinks: [LocaleLink]
+
+    public init(
+        locale: String? = nil,
+        specPath: String? = nil,
+        diagramPath: String? = "diagram.svg",
+        mermaid: String? = nil,
+        scenarioDiagramPattern: String? = "scenarios/{id}.svg",
+        localeLinks: [LocaleLink] = []
+    ) {
+        self.locale = locale
+        self.specPath = specPath
+        self.diagramPath = diagramPath
+        self.mermaid = mermaid
+        self.scenarioDiagramPattern = scenarioDiagramPattern
+        self.localeLinks = localeLinks
+    }
+}
+
+/// One locale variant of a page and the relative path it lives at.
+public struct LocaleLink: Sendable, Hashable {
+    public var locale: String
+    public var path: String
+
+    public init(locale: String, path: String) {
+        self.locale = locale
+        self.path = path
+    }
+}
+
+/// A rendered page and the file name it should be written to inside `Output/<spec-id>/`.
+public struct MarkdownPage: Sendable, Hashable {
+    /// The page's locale (`nil` when the spec declares no locales).
+    public let locale: String?
+    /// `README.md` for the default locale, `README.<locale>.md` for the others.
+    public let fileName: String
+    public let text: String
+}

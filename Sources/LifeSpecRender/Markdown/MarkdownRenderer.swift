@@ -1,0 +1,527 @@
+import LifeSpec
+import LifecycleEngine
+
+/// Renders the Markdown reference page of one spec, in one locale.
+///
+/// Prose (titles, descriptions, facts, sources) comes from `SpecDocument`; everything about
+/// behaviour (what a transition does, what each event does in each state, each scenario's trace)
+/// is asked of the engine: `Machine.expand`, `Machine.leaf(entering:)` and `Runner`.
+/// The output is deterministic: document order everywhere, no dates, no absolute paths.
+public enum MarkdownRenderer {
+    /// The page for `options.locale` (default: the spec's default locale).
+    public static func render(_ spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions()) -> String {
+        MarkdownPageBuilder(spec: spec, options: options).render()
+    }
+
+    /// One page per locale the spec declares (one page when it declares none), each linking to the
+    /// others. `options.locale` and `options.localeLinks` are set per page; the rest is kept.
+    public static func pages(for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions()) -> [MarkdownPage] {
+        let document = spec.document
+        let locales: [String?] = document.locales.isEmpty ? [nil] : document.locales
+        let links = document.locales.map {
+            LocaleLink(locale: $0, path: fileName(locale: $0, defaultLocale: document.defaultLocale))
+        }
+        return locales.map { locale in
+            var pageOptions = options
+            pageOptions.locale = locale
+            pageOptions.localeLinks = links
+            return MarkdownPage(
+                locale: locale,
+                fileName: fileName(locale: locale, defaultLocale: document.defaultLocale),
+                text: render(spec, options: pageOptions)
+            )
+        }
+    }
+
+    /// `README.md` for the default locale (or none), `README.<locale>.md` for the others.
+    public static func fileName(locale: String?, defaultLocale: String?) -> String {
+        guard let locale, locale != defaultLocale else { return "README.md" }
+        let safe = String(locale.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
+        return "README.\(safe).md"
+    }
+}
+
+/// Assembles one page. Every spec string goes through `MarkdownText`; the only raw Markdown is
+/// the page's own frame and the phrases of `MarkdownStrings`.
+struct MarkdownPageBuilder {
+    let document: SpecDocument
+    let machine: Machine
+    let options: MarkdownOptions
+    let locale: String?
+    let strings: MarkdownStrings
+    /// Source id → its 1-based number in the Sources list.
+    let sourceNumbers: [String: Int]
+
+    init(spec: LoadedSpec, options: MarkdownOptions) {
+        document = spec.document
+        machine = spec.machine
+        self.options = options
+        locale = options.locale ?? spec.document.defaultLocale
+        strings = MarkdownStrings(locale: locale)
+        var numbers: [String: Int] = [:]
+        for (offset, source) in spec.document.sources.enumerated() where numbers[source.id] == nil {
+            numbers[source.id] = offset + 1
+        }
+        sourceNumbers = numbers
+    }
+
+    // MARK: Page
+
+    func render() -> String {
+        var blocks: [String] = []
+        blocks.append("<!-- generated from \(MarkdownText.comment(specPath)) by lifespec — do not edit -->")
+        if let switcher = localeSwitcher() { blocks.append(switcher) }
+        blocks.append("# " + MarkdownText.singleLine(title))
+        if let summary = text(document.summary) { blocks += MarkdownText.paragraphs(summary) }
+        blocks.append("> " + strings.generatedNote(spec: MarkdownText.code(specPath)))
+
+        let sections: [(heading: String, body: [String])] = [
+            (strings.diagramHeading, diagramSection()),
+            (strings.statesHeading, statesSection()),
+            (strings.callbacksHeading, callbacksSection()),
+            (strings.notificationsHeading, notificationsSection()),
+            (strings.scenariosHeading, scenariosSection()),
+            (strings.eventsHeading, eventsSection()),
+            (strings.flagsHeading, flagsSection()),
+            (strings.transitionsHeading, transitionsSection()),
+            (strings.matrixHeading, matrixSection()),
+            (strings.sourcesHeading, sourcesSection()),
+        ].filter { !$0.body.isEmpty }
+
+        // GitHub's anchors, in heading order, so repeated heading texts get their -1, -2 suffixes.
+        var anchors = AnchorRegistry()
+        _ = anchors.add(title)
+        var sectionAnchors: [String] = []
+        var scenarioAnchors: [String] = []
+        for section in sections {
+            sectionAnchors.append(anchors.add(section.heading))
+            if section.heading == strings.scenariosHeading {
+                scenarioAnchors = document.scenarios.map { anchors.add(scenarioTitle($0)) }
+            }
+        }
+
+        blocks.append("**\(strings.contents):** " + zip(sections, sectionAnchors).map { "[\($0.heading)](#\($1))" }
+            .joined(separator: strings.separator))
+        for section in sections {
+            blocks.append("## " + section.heading)
+            var body = section.body
+            if section.heading == strings.scenariosHeading, document.scenarios.count > 1 {
+                // A numbered index of the walkthroughs, after the section's introduction.
+                let index = zip(document.scenarios, scenarioAnchors).enumerated().map { offset, item in
+                    "\(offset + 1). [\(MarkdownText.singleLine(scenarioTitle(item.0)))](#\(item.1))"
+                }
+                body.insert(index.joined(separator: "\n"), at: min(1, body.count))
+            }
+            blocks += body
+        }
+        blocks += referenceDefinitions()
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    var specPath: String {
+        let path = options.specPath ?? document.path
+        guard path.hasPrefix("/") else { return path }
+        return String(path.split(separator: "/").last ?? "")
+    }
+
+    var title: String { text(document.title) ?? document.id }
+
+    private func localeSwitcher() -> String? {
+        guard options.localeLinks.count > 1 else { return nil }
+        return options.localeLinks.map { link in
+            let name = MarkdownText.singleLine(MarkdownStrings.displayName(of: link.locale))
+            if link.locale == locale { return "**\(name)**" }
+            return "[\(name)](\(MarkdownText.url(link.path) ?? ""))"
+        }.joined(separator: strings.separator)
+    }
+
+    private func scenarioTitle(_ scenario: SpecDocument.ScenarioInfo) -> String { text(scenario.title) ?? scenario.id }
+
+    /// GitHub's heading anchor: lowercased, punctuation and symbols dropped, spaces as hyphens.
+    /// (Characters in the anchor are letters, digits, `-` and `_`, so it is a safe URL fragment.)
+    static func anchor(_ heading: String) -> String {
+        String(heading.lowercased().compactMap { character -> Character? in
+            if character == " " { return "-" }
+            if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
+            return nil
+        })
+    }
+
+    /// Anchors of the headings of one page, in order; a repeated anchor gets `-1`, `-2`… like GitHub.
+    struct AnchorRegistry {
+        private var counts: [String: Int] = [:]
+
+        mutating func add(_ heading: String) -> String {
+            let original = MarkdownPageBuilder.anchor(heading)
+            var slug = original
+            while counts[slug] != nil {
+                let next = (counts[original] ?? 0) + 1
+                counts[original] = next
+                slug = "\(original)-\(next)"
+            }
+            counts[slug] = 0
+            return slug
+        }
+    }
+
+    // MARK: Sections
+
+    private func diagramSection() -> [String] {
+        var body: [String] = []
+        if let path = options.diagramPath, let url = MarkdownText.url(path) {
+            body.append("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(url))")
+        }
+        if let mermaid = options.mermaid, !mermaid.isEmpty {
+            body.append("<details>\n<summary>\(MarkdownText.singleLine(strings.mermaidSummary))</summary>\n\n"
+                + MarkdownText.fencedBlock(mermaid, language: "mermaid") + "\n\n</details>")
+        }
+        return body
+    }
+
+    private func statesSection() -> [String] {
+        guard !machine.states.isEmpty else { return [] }
+        var factKeys: [String] = []
+        for state in document.states {
+            for fact in state.facts where !factKeys.contains(fact.key) { factKeys.append(fact.key) }
+        }
+        var table = MarkdownTable([strings.stateColumn, strings.groupColumn, strings.descriptionColumn]
+            + factKeys.map(MarkdownText.inline))
+        for state in machine.states {
+            let info = document.state(state.id)
+            var label = stateLabel(state.id)
+            var markers: [String] = []
+            if state.id == machine.initial { markers.append(strings.initialMarker) }
+            if state.isFinal { markers.append(strings.finalMarker) }
+            if state.isCompound { markers.append(strings.groupOf(state.children.map(code).joined(separator: strings.listSeparator))) }
+            if !markers.isEmpty { label += "<br/>*" + markers.joined(separator: strings.listSeparator) + "*" }
+            let facts = factKeys.map { key in
+                info?.facts.first { $0.key == key }.map { factText($0.value) } ?? ""
+            }
+            table.add([
+                label,
+                state.parent.map(stateLabel) ?? strings.none,
+                described(info?.description, source: info?.source),
+            ] + facts)
+        }
+        return [strings.statesIntro(initial: code(machine.initialLeaf)), table.render()]
+    }
+
+    private func callbacksSection() -> [String] {
+        guard !machine.callbacks.isEmpty else { return [] }
+        var table = MarkdownTable([
+            strings.methodColumn, strings.notificationColumn, strings.calledWhenColumn,
+            strings.purposeColumn, strings.notesColumn,
+        ])
+        for callback in machine.callbacks {
+            let info = document.callback(callback.id)
+            var method = code(info?.swift ?? callback.swiftName)
+            if let objc = info?.objc ?? callback.objcName {
+                method += "<br/>" + strings.objcLabel + " " + code(objc)
+            }
+            let notification = callback.posts.map { posted in
+                notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
+            } ?? strings.none
+            let callers = machine.transitions.filter { $0.actions.contains(.callback(callback.id)) }
+            let calledWhen = callers.isEmpty ? "*\(strings.notCalled)*" : callers.map(when).joined(separator: "<br/>")
+            var purpose: [String] = []
+            if let description = text(info?.description) { purpose.append(MarkdownText.inline(description)) }
+            if let usage = text(info?.usage) { purpose.append("**\(strings.typicalUse)** " + MarkdownText.inline(usage)) }
+            var notes: [String] = []
+            if let returns = info?.returns { notes.append(strings.returns(code(returns))) }
+            if let limit = info?.timeLimit { notes.append(strings.timeLimit(MarkdownText.inline(limit))) }
+            if let deprecation = info?.deprecated {
+                var note = "⚠️ " + strings.deprecated(since: deprecation.since.map(MarkdownText.inline))
+                if let replacement = deprecation.replacement { note += strings.sentenceSeparator + strings.replacement(code(replacement)) }
+                if let extra = text(deprecation.note) { note += strings.sentenceSeparator + MarkdownText.inline(extra) }
+                notes.append(note)
+            }
+            table.add([
+                method, notification, calledWhen,
+                joinedOrNone(purpose) + sourceMark(info?.source),
+                joinedOrNone(notes),
+            ])
+        }
+        return [strings.callbacksIntro, table.render()]
+    }
+
+    private func notificationsSection() -> [String] {
+        guard !machine.notifications.isEmpty else { return [] }
+        var table = MarkdownTable([strings.notificationColumn, strings.postedColumn, strings.descriptionColumn])
+        for notification in machine.notifications {
+            let info = document.notification(notification.id)
+            var name = code(info?.swift ?? notification.swiftName)
+            if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objcLabel + " " + code(objc) }
+            var posted: [String] = machine.callbacks.compactMap { callback in
+                guard let posts = callback.posts, posts.notification == notification.id else { return nil }
+                return strings.postedWith(posts.order, callback: callbackName(callback.id))
+            }
+            posted += machine.transitions.filter { $0.actions.contains(.notify(notification.id)) }
+                .map { strings.postedDirectly(when($0)) }
+            table.add([
+                name,
+                posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "<br/>"),
+                described(info?.description, source: info?.source),
+            ])
+        }
+        return [strings.notificationsIntro, table.render()]
+    }
+
+    private func scenariosSection() -> [String] {
+        guard !document.scenarios.isEmpty else { return [] }
+        var body = [strings.scenariosIntro]
+        for scenario in document.scenarios {
+            body.append("### " + MarkdownText.singleLine(scenarioTitle(scenario)))
+            if let description = text(scenario.description) { body += MarkdownText.paragraphs(description) }
+            let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
+
+            var start = strings.startsIn(code(walkthrough.start))
+            let flags = orderedFlags(walkthrough.flags)
+            if !flags.isEmpty {
+                start += strings.withFlags(flags.map { code($0.key) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator))
+            }
+            var header = "*" + start + "*"
+            if let pattern = options.scenarioDiagramPattern,
+               let url = MarkdownText.url(pattern.replacingOccurrences(of: "{id}", with: MarkdownText.percentEncoded(scenario.id))) {
+                header += strings.separator + "[\(MarkdownText.singleLine(strings.highlightedDiagram))](\(url))"
+            }
+            header += sourceMark(scenario.source)
+            body.append(header)
+
+            var list: [String] = []
+            for (offset, item) in walkthrough.items.enumerated() {
+                let marker = "\(offset + 1). "
+                let indent = String(repeating: " ", count: marker.count)
+                var lines = [marker + eventLabel(item.event)]
+                for move in item.moves { lines.append(indent + "- " + moveText(move, event: item.event)) }
+                list.append(lines.joined(separator: "\n"))
+            }
+            if !list.isEmpty { body.append(list.joined(separator: "\n")) }
+            switch walkthrough.stop {
+            case .cannotStart(let error):
+                body.append(strings.cannotRun(MarkdownText.inline(error.description)))
+            case .failed(let event, .unhandledEvent(_, let state, _)):
+                body.append(strings.notHandled(event: code(event), state: code(state)))
+            case .failed(_, let error):
+                body.append(strings.cannotRun(MarkdownText.inline(error.description)))
+            case nil:
+                break
+            }
+            body.append(strings.endsIn(code(walkthrough.end)))
+        }
+        return body
+    }
+
+    private func eventsSection() -> [String] {
+        guard !machine.events.isEmpty else { return [] }
+        var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
+        for event in machine.events {
+            let info = document.event(event.id)
+            var label = code(event.id)
+            if let title = text(info?.title) { label = "**\(MarkdownText.inline(title))**<br/>" + label }
+            table.add([label, strings.kind(event.kind), described(info?.description, source: info?.source)])
+        }
+        return [strings.eventsIntro, table.render()]
+    }
+
+    private func flagsSection() -> [String] {
+        guard !machine.flags.isEmpty else { return [] }
+        var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
+        for flag in machine.flags {
+            let info = document.flag(flag.id)
+            table.add([code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)])
+        }
+        return [strings.flagsIntro, table.render()]
+    }
+
+    private func transitionsSection() -> [String] {
+        guard !machine.transitions.isEmpty else { return [] }
+        let infos = document.transitions
+        let hasDescriptions = infos.contains { text($0.description) != nil || $0.source != nil }
+        var headers = [
+            strings.numberColumn, strings.fromColumn, strings.eventColumn, strings.guardColumn,
+            strings.toColumn, strings.effectsColumn,
+        ]
+        if hasDescriptions { headers.append(strings.descriptionColumn) }
+        var table = MarkdownTable(headers)
+        for transition in machine.transitions {
+            let info = infos.first { $0.index == transition.index }
+            var to = strings.stays
+            if let target = transition.target {
+                to = code(target)
+                let leaf = machine.leaf(entering: target)
+                if leaf != target { to += "<br/>" + strings.enters(code(leaf)) }
+            }
+            var effects: [String] = transition.actions.flatMap(machine.expand).enumerated().map { offset, step in
+                "\(offset + 1). " + stepText(step)
+            }
+            if !transition.assignments.isEmpty {
+                effects.append(strings.sets(transition.assignments
+                    .map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)))
+            }
+            if !transition.raises.isEmpty { effects.append(strings.raises(transition.raises.map(code).joined(separator: strings.listSeparator))) }
+            var row = [
+                String(transition.index + 1),
+                transition.sources.map(code).joined(separator: strings.listSeparator),
+                transition.trigger.eventID.map(code) ?? strings.always,
+                transition.guardExpression.map { code($0.description) } ?? strings.none,
+                to,
+                joinedOrNone(effects),
+            ]
+            if hasDescriptions { row.append(described(info?.description, source: info?.source)) }
+            table.add(row)
+        }
+        return [strings.transitionsIntro, table.render()]
+    }
+
+    private func matrixSection() -> [String] {
+        let matrix = EventStateMatrix(machine: machine)
+        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
+        var table = MarkdownTable([strings.eventColumn] + matrix.leaves.map(code))
+        for row in matrix.rows {
+            table.add([row.event.map(code) ?? strings.alwaysRow] + row.cells.map(cellText))
+        }
+        var intro = strings.matrixIntro
+        if matrix.rows.contains(where: { $0.event == nil }) { intro += strings.sentenceSeparator + strings.alwaysRowNote }
+        return [intro, table.render()]
+    }
+
+    private func sourcesSection() -> [String] {
+        guard !document.sources.isEmpty else { return [] }
+        let items = document.sources.enumerated().map { offset, source in
+            let name = MarkdownText.inline(text(source.title) ?? source.id)
+            if let url = MarkdownText.url(source.url) { return "\(offset + 1). [\(name)](\(url))" }
+            return "\(offset + 1). \(name) — \(code(source.url))"
+        }
+        return [items.joined(separator: "\n")]
+    }
+
+    /// `[src-N]: url` for every source the page cites with a reference link.
+    private func referenceDefinitions() -> [String] {
+        let lines = document.sources.enumerated().compactMap { offset, source -> String? in
+            guard sourceNumbers[source.id] == offset + 1, let url = MarkdownText.url(source.url) else { return nil }
+            return "[src-\(offset + 1)]: \(url)"
+        }
+        return lines.isEmpty ? [] : [lines.joined(separator: "\n")]
+    }
+
+    // MARK: Pieces
+
+    private func text(_ value: LocalizedText?) -> String? {
+        guard let string = document.text(value, locale: locale), !string.isEmpty else { return nil }
+        return string
+    }
+
+    private func code(_ string: String) -> String { MarkdownText.code(string) }
+
+    private func stateLabel(_ id: String) -> String {
+        guard let title = text(document.state(id)?.title) else { return code(id) }
+        return "**\(MarkdownText.inline(title))**<br/>" + code(id)
+    }
+
+    private func callbackName(_ id: String) -> String { code(machine.callback(id)?.swiftName ?? id) }
+    private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
+
+    private func eventLabel(_ id: String) -> String {
+        guard let title = text(document.event(id)?.title) else { return "**" + code(id) + "**" }
+        return strings.labelled(MarkdownText.inline(title), id: code(id))
+    }
+
+    private func stepText(_ step: Step) -> String {
+        switch step {
+        case .callback(let id): callbackName(id)
+        case .notification(let id): strings.notifyPrefix + " " + notificationName(id)
+        case .transition(let taken): code(taken.from) + " → " + code(taken.to)
+        }
+    }
+
+    /// A transition as "from → to on event if guard", with the target resolved to the leaf entered.
+    private func when(_ transition: Transition) -> String {
+        strings.when(
+            from: transition.sources.map(code).joined(separator: strings.listSeparator),
+            to: transition.target.map { code(machine.leaf(entering: $0)) },
+            event: transition.trigger.eventID.map(code),
+            guard: transition.guardExpression.map { code($0.description) }
+        )
+    }
+
+    private func moveText(_ move: ScenarioWalkthrough.Move, event: String) -> String {
+        var text: String
+        if move.step.isInternal {
+            text = strings.staysIn(code(move.step.from))
+        } else {
+            text = code(move.step.from) + " → " + code(move.step.to)
+        }
+        if move.step.event == nil {
+            text += strings.automatically
+        } else if let raised = move.step.event, raised != event {
+            text += strings.raised(code(raised))
+        }
+        let observed = move.observations.map { observation in
+            switch observation {
+            case .callback(let id): strings.calls(callbackName(id))
+            case .notification(let id): strings.posts(notificationName(id))
+            }
+        }
+        return text + strings.colon + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
+    }
+
+    private func cellText(_ branches: [EventStateMatrix.Branch]) -> String {
+        func outcome(_ steps: [TransitionStep]?) -> String {
+            guard let steps else { return strings.none }
+            return steps.map { $0.isInternal ? strings.stays : code($0.to) }.joined(separator: strings.arrow)
+        }
+        func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
+            literals.map { ($0.value ? "" : "!") + $0.flag }.joined(separator: " && ")
+        }
+        return branches.map { branch in
+            switch branch.condition {
+            case .always:
+                return outcome(branch.steps)
+            case .when(let literals):
+                return strings.branch(outcome(branch.steps), condition: code(conjunction(literals)))
+            case .whenAny(let terms):
+                let condition = terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")
+                return strings.branch(outcome(branch.steps), condition: code(condition))
+            case .otherwise:
+                return strings.otherwise(outcome(branch.steps))
+            }
+        }.joined(separator: "<br/>")
+    }
+
+    private func factText(_ value: FactValue) -> String {
+        switch value {
+        case .bool(let flag): flag ? strings.yes : strings.no
+        case .number(let number): MarkdownText.inline(number)
+        case .text(let localized): text(localized).map(MarkdownText.inline) ?? ""
+        }
+    }
+
+    /// Description text plus its source mark, or "—".
+    private func described(_ description: LocalizedText?, source: String?) -> String {
+        let body = text(description).map(MarkdownText.inline)
+        let mark = sourceMark(source)
+        if body == nil, mark.isEmpty { return strings.none }
+        return (body ?? "") + mark
+    }
+
+    /// ` [n]` linking to the cited source, or "" when there is none (or it is unknown).
+    private func sourceMark(_ id: String?) -> String {
+        guard let id, let number = sourceNumbers[id] else { return "" }
+        let source = document.sources[number - 1]
+        guard MarkdownText.url(source.url) != nil else {
+            return " [&#91;\(number)&#93;](#\(Self.anchor(strings.sourcesHeading)))"
+        }
+        return " [&#91;\(number)&#93;][src-\(number)]"
+    }
+
+    private func joinedOrNone(_ parts: [String]) -> String {
+        parts.isEmpty ? strings.none : parts.joined(separator: "<br/>")
+    }
+
+    /// Scenario flags in declaration order (unknown ones after, sorted), so output is stable.
+    private func orderedFlags(_ flags: [String: Bool]) -> [(key: String, value: Bool)] {
+        let declared = machine.flags.compactMap { flag in flags[flag.id].map { (key: flag.id, value: $0) } }
+        let unknown = flags.keys.filter { machine.flag($0) == nil }.sorted().map { (key: $0, value: flags[$0]!) }
+        return declared + unknown
+    }
+}

@@ -1,0 +1,30 @@
+/// A GFM pipe table built from cells that are already inline Markdown.
+///
+/// Cells are forced onto one line (a line break would end the table) and rows are padded or cut to
+/// the header's column count, so the table's shape cannot depend on its content. Pipes inside
+/// cells must already be escaped; `MarkdownText` never emits a raw one.
+struct MarkdownTable {
+    var headers: [String]
+    var rows: [[String]] = []
+
+    init(_ headers: [String]) { self.headers = headers }
+
+    mutating func add(_ cells: [String]) { rows.append(cells) }
+
+    func render() -> String {
+        func line(_ cells: [String]) -> String {
+            let fitted = (0..<headers.count).map { index in
+                index < cells.count ? cells[index] : ""
+            }
+            return "| " + fitted.map(clean).joined(separator: " | ") + " |"
+        }
+        var lines = [line(headers), "|" + String(repeating: " --- |", count: headers.count)]
+        lines += rows.map(line)
+        return lines.joined(separator: "\n")
+    }
+
+    private func clean(_ cell: String) -> String {
+        let flat = cell.split(whereSeparator: \.isNewline).joined(separator: "<br/>")
+        return flat.isEmpty ? " " : flat
+    }
+}

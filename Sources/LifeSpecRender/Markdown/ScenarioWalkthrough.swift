@@ -1,0 +1,76 @@
+import LifeSpec
+import LifecycleEngine
+
+/// A scenario replayed by the engine, grouped for reading: per event, the transitions taken, each
+/// with the callbacks and notifications it produced.
+struct ScenarioWalkthrough: Sendable, Hashable {
+    struct Move: Sendable, Hashable {
+        let step: TransitionStep
+        /// Callbacks and notifications, in the order the engine emitted them.
+        let observations: [Observation]
+    }
+
+    struct Item: Sendable, Hashable {
+        let event: String
+        let moves: [Move]
+    }
+
+    enum Stop: Sendable, Hashable {
+        /// The runner could not be created (unknown start state or flag).
+        case cannotStart(RunError)
+        /// An event failed; the walkthrough ends before it.
+        case failed(event: String, error: RunError)
+    }
+
+    let start: String
+    let flags: [String: Bool]
+    let items: [Item]
+    let end: String
+    let stop: Stop?
+
+    init(scenario: SpecDocument.ScenarioInfo, machine: Machine) {
+        flags = scenario.flags
+        let runner: Runner
+        do {
+            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+        } catch {
+            start = scenario.from ?? machine.initial
+            items = []
+            end = start
+            stop = .cannotStart(error)
+            return
+        }
+        var current = runner
+        start = current.state
+        var items: [Item] = []
+        var stop: Stop?
+        for event in scenario.events {
+            do {
+                let steps = try current.send(event)
+                items.append(Item(event: event, moves: Self.group(steps)))
+            } catch {
+                stop = .failed(event: event, error: error)
+                break
+            }
+        }
+        self.items = items
+        self.stop = stop
+        end = current.state
+    }
+
+    private static func group(_ steps: [Step]) -> [Move] {
+        var moves: [Move] = []
+        var pending: (step: TransitionStep, observations: [Observation])?
+        for step in steps {
+            switch step {
+            case .transition(let taken):
+                if let pending { moves.append(Move(step: pending.step, observations: pending.observations)) }
+                pending = (taken, [])
+            case .callback, .notification:
+                if let observation = step.observation { pending?.observations.append(observation) }
+            }
+        }
+        if let pending { moves.append(Move(step: pending.step, observations: pending.observations)) }
+        return moves
+    }
+}
