@@ -432,6 +432,7 @@ private func decodeEntities(_ text: String) -> String {
         #expect(MarkdownText.url("scenarios/a b.svg") == "scenarios/a%20b.svg")
         #expect(MarkdownText.url("https://x.example/é") == "https://x.example/%C3%A9")
         #expect(MarkdownText.paragraphs("one\ntwo\n\n\nthree") == ["one<br/>two", "three"])
+        #expect(MarkdownText.firstParagraph("\n one\ntwo *x*\n\nthree") == "one two &#42;x&#42;")
         #expect(MarkdownText.inline("- a") == "&#45; a")
         #expect(MarkdownText.inline("12) a") == "12&#41; a")
         #expect(MarkdownText.inline("v1.2") == "v1.2")

@@ -1,7 +1,7 @@
 import LifeSpec
 
 /// Renders `Output/README.md`: one line per spec, its title linking to `<id>/README.md` (or the
-/// page of `locale`), then its summary. Specs are sorted by id, so the input order never matters.
+/// page of `locale`), then the first paragraph of its summary. Specs are sorted by id, so the input order never matters.
 public enum MarkdownIndexRenderer {
     public static func render(_ specs: [LoadedSpec], locale: String? = nil) -> String {
         let strings = MarkdownStrings(locale: locale)
@@ -19,7 +19,7 @@ public enum MarkdownIndexRenderer {
             let link = MarkdownText.url(MarkdownText.percentEncoded(document.id) + "/" + page) ?? page
             var line = "- [\(MarkdownText.singleLine(title))](\(link))"
             if let summary = document.text(document.summary, locale: locale), !summary.isEmpty {
-                line += " — " + MarkdownText.singleLine(summary)
+                line += " — " + MarkdownText.firstParagraph(summary)
             }
             return line
         }

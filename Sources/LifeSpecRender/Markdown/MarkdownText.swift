@@ -33,6 +33,12 @@ enum MarkdownText {
         escapeLine(lines(of: text).joined(separator: " "))
     }
 
+    /// The first paragraph only, on one line (line breaks as spaces): for one-line summaries.
+    static func firstParagraph(_ text: String) -> String {
+        let paragraph = lines(of: text, keepEmpty: true).drop { $0.isEmpty }.prefix { !$0.isEmpty }
+        return escapeLine(paragraph.joined(separator: " "))
+    }
+
     /// Prose for block context: paragraphs separated by blank lines stay paragraphs, single line
     /// breaks become `<br/>`. Returns the paragraphs, each one line of Markdown.
     static func paragraphs(_ text: String) -> [String] {
