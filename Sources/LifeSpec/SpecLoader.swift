@@ -14,10 +14,11 @@ public struct SpecLoadResult: Sendable {
 public enum SpecLoader {
     public static func load(path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
         let start = SourceLocation(path: path, line: 1, column: 1)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            var isDirectory: ObjCBool = false
-            let reason = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "does not exist"
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        // On Linux a directory opens for reading and reads as empty, so ask before opening.
+        guard exists, !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = exists ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "does not exist"
             return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file \(reason)", at: start)])
         }
         defer { try? handle.close() }
@@ -54,7 +55,7 @@ public enum SpecLoader {
             }
             root = node
         } catch let error as YamlError {
-            return SpecLoadResult(spec: nil, diagnostics: [diagnostic(for: error, path: path)])
+            return SpecLoadResult(spec: nil, diagnostics: [diagnostic(for: error, text: text, path: path)])
         } catch {
             return SpecLoadResult(spec: nil, diagnostics: [.error(.yamlSyntax, "\(error)", at: start)])
         }
@@ -77,23 +78,65 @@ public enum SpecLoader {
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())
     }
 
-    private static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
+    private static func diagnostic(for error: YamlError, text: String, path: String) -> Diagnostic {
         func at(_ mark: Mark) -> SourceLocation { SourceLocation(path: path, line: max(mark.line, 1), column: max(mark.column, 1)) }
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             let contextText = context.map { " \($0.text)" } ?? ""
             var message = "YAML: \(problem)\(contextText)"
-            if problem.contains("tab") { message += " (YAML does not allow tabs for indentation)" }
+            // libyaml rarely names the tab it trips over ("found character that cannot start any token").
+            if problem.contains("tab") || character(at: mark, in: text) == "\t" {
+                message += " (YAML does not allow tabs for indentation)"
+            }
             return .error(.yamlSyntax, message, at: at(mark))
         case let .duplicatedKeysInMapping(duplicates, context):
             let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            return .error(.duplicateKey, "duplicate key \(names) in one mapping", at: at(context.mark))
+            // Yams marks the first occurrence; point at the repeated one, as duplicate ids do.
+            let first = at(context.mark)
+            guard let key = duplicates.first, let repeated = repeatedKey(key, after: first, in: text) else {
+                return .error(.duplicateKey, "duplicate key \(names) in one mapping", at: first)
+            }
+            return .error(.duplicateKey, "duplicate key \(names) in one mapping", at: repeated, notes: ["first written at \(first)"])
         case let .reader(problem, offset, _, yaml):
             let location = offset.map { offsetLocation($0, in: yaml, path: path) } ?? SourceLocation(path: path, line: 1, column: 1)
             return .error(.unreadableFile, "YAML: \(problem)", at: location)
         default:
             return .error(.yamlSyntax, "YAML: \(error)", at: SourceLocation(path: path, line: 1, column: 1))
         }
+    }
+
+    /// Lines as libyaml counts them (LF, CR and CRLF all end a line).
+    private static func sourceLines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    /// The character at a 1-based line and column (columns count Unicode scalars, as libyaml does).
+    private static func character(at mark: Mark, in text: String) -> Unicode.Scalar? {
+        let lines = sourceLines(text)
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+        let scalars = Array(lines[mark.line - 1].unicodeScalars)
+        return mark.column >= 1 && mark.column <= scalars.count ? scalars[mark.column - 1] : nil
+    }
+
+    /// In a block mapping, the next line after `first` that starts with `key:` at the same column,
+    /// before the mapping ends (a less indented line). `nil` for flow mappings and anything unusual.
+    private static func repeatedKey(_ key: String, after first: SourceLocation, in text: String) -> SourceLocation? {
+        let lines = sourceLines(text)
+        guard first.line >= 1, first.line < lines.count else { return nil }
+        let spellings = [key, "\"\(key)\"", "'\(key)'"]
+        for index in first.line..<lines.count {
+            let line = lines[index]
+            let body = line.drop { $0 == " " }
+            if body.isEmpty || body.hasPrefix("#") { continue }
+            let column = line.count - body.count + 1
+            if column < first.column { return nil }
+            guard column == first.column else { continue }
+            for spelling in spellings where body.hasPrefix(spelling) {
+                let rest = body.dropFirst(spelling.count).drop { $0 == " " }
+                if rest.hasPrefix(":") { return SourceLocation(path: first.path, line: index + 1, column: column) }
+            }
+        }
+        return nil
     }
 
     private static func offsetLocation(_ offset: Int, in text: String, path: String) -> SourceLocation {

@@ -110,18 +110,23 @@ struct EventlessCycleRule: SpecRule {
                 runner.eventlessLimit = budget
                 var probe = runner
                 guard case .failure = Result(catching: { () throws(RunError) in try probe.settle() }) else { continue }
-                // Walk the loop once more to name the transition that re-enters it first.
-                var seen: Set<Configuration> = []
-                var cycleStart: Int?
+                // Walk the loop once more to find the transitions that form it. The same cycle is
+                // met again from each of its states: report it once, at its first transition in
+                // document order.
+                var seen: [Configuration: Int] = [:]
+                var taken: [Int] = []
+                var cycle: [Int]?
                 while let transition = runner.enabledEventlessTransition {
                     let configuration = Configuration(state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
-                    if !seen.insert(configuration).inserted {
-                        cycleStart = transition.index
+                    if let start = seen[configuration] {
+                        cycle = Array(taken[start...])
                         break
                     }
+                    seen[configuration] = taken.count
+                    taken.append(transition.index)
                     runner.takeEventlessTransition()
                 }
-                guard let index = cycleStart, reported.insert(index).inserted else { continue }
+                guard let cycle, let index = cycle.min(), reported.insert(index).inserted else { continue }
                 diagnostics.append(.error(
                     .eventlessCycle,
                     "eventless transitions can loop forever starting from state '\(leaf.id)'\(describe(flags))",
@@ -169,6 +174,9 @@ struct EventlessCycleRule: SpecRule {
 /// States no sequence of events reaches, and transitions no run can take.
 struct ReachabilityRule: SpecRule {
     static func check(_ context: RuleContext) -> [Diagnostic] {
+        // A run that never settles is not explored past the loop, so what lies beyond it would be
+        // misreported as unreachable; the eventless cycle (LS131) is the problem to fix first.
+        guard context.space.eventlessLoops.isEmpty else { return [] }
         var diagnostics: [Diagnostic] = []
         for state in context.document.states where !context.space.isReachable(state.id) {
             diagnostics.append(.error(.unreachableState, "state '\(state.id)' cannot be reached from the initial state '\(context.machine.initial)'", at: state.location))

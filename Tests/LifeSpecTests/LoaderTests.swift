@@ -1,0 +1,154 @@
+import Foundation
+import LifeSpec
+import Testing
+
+@Suite("Spec loader")
+struct LoaderTests {
+    private static let lamp = """
+        lifespec: 1
+        id: lamp
+        states:
+          off:
+          lit:
+        initial: off
+        events:
+          flip:
+        transitions:
+          - {from: off, on: flip, to: lit}
+          - {from: lit, on: flip, to: off}
+
+        """
+
+    private func positions(_ result: SpecLoadResult) -> [String] {
+        result.diagnostics.map { "\($0.code.rawValue) \($0.location.line):\($0.location.column)" }
+    }
+
+    @Test func everyCodeTheLoaderEmitsIsInTheCorpus() throws {
+        var covered: Set<String> = []
+        for name in Fixtures.names(in: "Invalid") {
+            let header = FixtureHeader(bytes: try Data(contentsOf: Fixtures.url("Invalid", name)))
+            covered.formUnion(header.diagnostics.map(\.code))
+        }
+        // Rendering failures come from renderers, not from loading.
+        let loaderCodes = Set(DiagnosticCode.allCases.map(\.rawValue)).subtracting([DiagnosticCode.renderFailed.rawValue])
+        #expect(loaderCodes.subtracting(covered).sorted() == [])
+    }
+
+    @Test func plainLampIsClean() {
+        let result = SpecLoader.load(text: Self.lamp, path: "lamp.yaml")
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.spec?.machine.states.map(\.id) == ["off", "lit"])
+        #expect(result.spec?.path == "lamp.yaml")
+    }
+
+    @Test func missingFileAndDirectoryAreUnreadable() throws {
+        let missing = SpecLoader.load(path: Fixtures.path("Invalid", "no-such-spec.yaml"))
+        #expect(positions(missing) == ["LS001 1:1"])
+        #expect(missing.diagnostics.first?.message == "spec file does not exist")
+        let directory = SpecLoader.load(path: Fixtures.root.appendingPathComponent("Invalid").path)
+        #expect(positions(directory) == ["LS001 1:1"])
+        #expect(directory.diagnostics.first?.message == "spec file is a directory")
+    }
+
+    @Test func inputLimitsAreEnforced() throws {
+        var small = LoaderLimits()
+        small.maxFileBytes = 64
+        let tooBig = SpecLoader.load(path: Fixtures.path("Valid", "door.yaml"), limits: small)
+        #expect(positions(tooBig) == ["LS003 1:1"])
+        #expect(tooBig.diagnostics.first?.message.contains("larger than 64 bytes") == true)
+        #expect(positions(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: small)) == ["LS003 1:1"])
+
+        var shortScalars = LoaderLimits()
+        shortScalars.maxScalarLength = 3
+        // 'lamp' is the first string longer than three characters.
+        #expect(positions(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: shortScalars)).contains("LS003 2:5"))
+
+        var fewNodes = LoaderLimits()
+        fewNodes.maxNodes = 10
+        let budget = SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: fewNodes)
+        #expect(budget.diagnostics.count == 1)
+        #expect(budget.diagnostics.first?.code == .inputLimit)
+        #expect(budget.spec == nil)
+
+        var shallow = LoaderLimits()
+        shallow.maxDepth = 1
+        // `{from: off, ...}` is one level; `[lit]` inside it is the second.
+        let nested = Self.lamp.replacingOccurrences(of: "to: lit}", with: "to: [lit]}")
+        #expect(positions(SpecLoader.load(text: nested, path: "lamp.yaml", limits: shallow)) == ["LS003 10:31"])
+        // Brackets inside quotes and comments are not nesting.
+        let quoted = Self.lamp.replacingOccurrences(of: "id: lamp", with: "id: lamp # [[ not nesting\ntitle: \"[[{\"")
+        #expect(SpecLoader.load(text: quoted, path: "lamp.yaml", limits: shallow).diagnostics.isEmpty)
+    }
+
+    @Test func invalidUTF8IsLocatedInScalarsNotBytes() {
+        var bytes = Array("lifespec: 1\ntitle: 台灯 ".utf8)
+        bytes.append(0xFF)
+        let result = SpecLoader.load(data: Data(bytes), path: "bad.yaml")
+        // "title: " is 7 scalars, 台灯 and the space 3 more: the bad byte is the 11th.
+        #expect(positions(result) == ["LS001 2:11"])
+    }
+
+    @Test func byteOrderMarkIsSkippedInData() {
+        let result = SpecLoader.load(data: Data([0xEF, 0xBB, 0xBF] + Array(Self.lamp.utf8)), path: "bom.yaml")
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func diagnosticsPrintAsPathLineColumn() throws {
+        let result = Fixtures.load("Invalid", "unknown-state.yaml")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.description == "\(Fixtures.path("Invalid", "unknown-state.yaml")):13:31: error: [LS101] state 'of' is not declared; did you mean 'off'?")
+        #expect(diagnostic.severity == .error)
+    }
+
+    @Test func duplicateKeyPointsAtTheRepeatAndNotesTheFirst() throws {
+        let diagnostic = try #require(Fixtures.load("Invalid", "duplicate-key.yaml").diagnostics.first)
+        #expect(diagnostic.notes == ["first written at \(Fixtures.path("Invalid", "duplicate-key.yaml")):8:1"])
+        // In a nested block mapping and a flow mapping (where only the first is known).
+        let nested = Self.lamp.replacingOccurrences(of: "  lit:\n", with: "  lit:\n    title: Lit\n    title: Lamp\n")
+        #expect(positions(SpecLoader.load(text: nested, path: "lamp.yaml")) == ["LS004 7:5"])
+        let flow = Self.lamp.replacingOccurrences(of: "{from: off, on: flip, to: lit}", with: "{from: off, on: flip, on: flip, to: lit}")
+        #expect(positions(SpecLoader.load(text: flow, path: "lamp.yaml")) == ["LS004 10:17"])
+    }
+
+    @Test func tabsAreExplained() throws {
+        let result = Fixtures.load("Invalid", "yaml-tab-indentation.yaml")
+        #expect(result.diagnostics.first?.message.hasSuffix("(YAML does not allow tabs for indentation)") == true)
+    }
+
+    @Test func duplicateIDsNoteTheFirstDeclaration() throws {
+        let diagnostic = try #require(Fixtures.load("Invalid", "duplicate-nested-state-id.yaml").diagnostics.first)
+        #expect(diagnostic.notes == ["first declared at \(Fixtures.path("Invalid", "duplicate-nested-state-id.yaml")):6:3"])
+    }
+
+    @Test func nondeterminismNotesTheOtherTransition() throws {
+        let diagnostic = try #require(Fixtures.load("Invalid", "nondeterminism.yaml").diagnostics.first)
+        #expect(diagnostic.notes == ["the other transition is at \(Fixtures.path("Invalid", "nondeterminism.yaml")):16:5"])
+    }
+
+    @Test func scenarioMismatchShowsBothTracesSideBySide() throws {
+        let diagnostic = try #require(Fixtures.load("Invalid", "scenario-mismatch.yaml").diagnostics.first)
+        #expect(diagnostic.notes.count == 3)
+        #expect(diagnostic.notes.first?.contains("expected") == true)
+        #expect(diagnostic.notes.first?.contains("actual") == true)
+        // The first differing row is marked; the expected column comes first.
+        #expect(diagnostic.notes[1].hasPrefix("→ "))
+        #expect(diagnostic.notes[1].contains("notify: lampDidTurnOnNote"))
+        #expect(diagnostic.notes[1].hasSuffix("lampDidTurnOn"))
+        #expect(diagnostic.notes[2].hasPrefix("  "))
+    }
+
+    @Test func scenarioFailureShowsTheTraceSoFar() throws {
+        let diagnostic = try #require(Fixtures.load("Invalid", "scenario-unhandled-event.yaml").diagnostics.first)
+        #expect(diagnostic.notes == ["trace so far: (nothing)"])
+        #expect(diagnostic.message.hasSuffix("(it accepts: flip)"))
+    }
+
+    @Test func suggestionsUseEditDistanceWithTranspositions() {
+        #expect(Suggestion.editDistance("off", "of") == 1)
+        #expect(Suggestion.editDistance("Trun", "Turn") == 1)
+        #expect(Suggestion.closest(to: "backgroud", among: ["background", "foreground"]) == "background")
+        #expect(Suggestion.closest(to: "xyz", among: ["background"]) == nil)
+        #expect(Suggestion.didYouMean("intial", among: ["initial", "states"]) == "; did you mean 'initial'?")
+        #expect(Suggestion.didYouMean("zzz", among: ["initial"]) == "")
+    }
+}
