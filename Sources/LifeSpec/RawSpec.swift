@@ -47,6 +47,8 @@ struct RawSpec {
         var on: Located<String>?
         var always: Bool = false
         var guardText: Located<String>?
+        /// Columns from the guard scalar's mark to its first character (1 when quoted).
+        var guardColumnShift = 0
         var guardExpression: GuardExpression?
         var to: Located<String>?
         var actions: [ActionRef] = []

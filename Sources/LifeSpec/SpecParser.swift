@@ -358,6 +358,7 @@ struct SpecParser {
                 case "guard":
                     guard let text = reader.string(value, what: "'guard'") else { transition.isComplete = false; continue }
                     transition.guardText = text
+                    transition.guardColumnShift = Self.columnOffset(of: 0, in: value)
                     do {
                         transition.guardExpression = try GuardExpression(parsing: text.value)
                     } catch {

@@ -100,7 +100,10 @@ struct SpecResolver {
             if let guardText = transition.guardText, let expression = transition.guardExpression {
                 for flag in expression.flags where !flagIDs.contains(flag) {
                     let hint = Suggestion.didYouMean(flag, among: flagIDs.sorted())
-                    error(.unknownFlag, "flag '\(flag)' in guard is not declared\(hint)", at: guardText.location)
+                    // Point at the flag itself inside the guard text.
+                    let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transition.guardColumnShift + $0 }
+                    let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
+                    error(.unknownFlag, "flag '\(flag)' in guard is not declared\(hint)", at: location)
                 }
             }
             for (flag, _) in transition.set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
@@ -131,6 +134,22 @@ struct SpecResolver {
 
         guard !diagnostics.hasErrors, let id = raw.id, let initial = raw.initial, !raw.states.isEmpty else { return nil }
         return lower(id: id.value, initial: initial.value)
+    }
+
+    /// Where `flag` is first written in a guard's text as a whole identifier, in characters.
+    static func offset(ofFlag flag: String, in text: String) -> Int? {
+        let characters = Array(text)
+        func isIdentifier(_ character: Character, first: Bool) -> Bool {
+            character.isASCII && (character.isLetter || character == "_" || (!first && (character.isNumber || character == "-")))
+        }
+        var index = 0
+        while index < characters.count {
+            guard isIdentifier(characters[index], first: true) else { index += 1; continue }
+            let start = index
+            while index < characters.count, isIdentifier(characters[index], first: index == start) { index += 1 }
+            if String(characters[start..<index]) == flag { return start }
+        }
+        return nil
     }
 
     /// A declared locale with no text falls back to the default one: worth a warning, not an error.
