@@ -42,5 +42,11 @@ let package = Package(
             dependencies: ["LifeSpecRender", .product(name: "Ink", package: "Ink")]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
+        // Compiles and runs the generated conformance suites: Generated/ (one per spec in Spec/) and
+        // Fixtures/ (a link to the Swift-suite goldens), against the engine loaded from each spec.
+        .testTarget(
+            name: "GeneratedConformanceTests",
+            dependencies: ["LifecycleEngine", "LifeSpec", "LifeSpecRender"]
+        ),
     ]
 )

@@ -1,0 +1,94 @@
+/// Safe spellings of arbitrary spec strings inside generated Swift source. Nothing a spec says can
+/// end a string literal or a comment early, start an interpolation, add a line, or hide text
+/// (bidirectional overrides and other invisible characters are written as `\u{…}` escapes).
+public enum SwiftSource {
+    /// A double-quoted Swift string literal whose value is exactly `text`.
+    public static func stringLiteral(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default: result += isVisible(scalar) ? String(scalar) : escape(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Text for one `//` comment line: newlines and invisible characters become `\u{…}` escapes, so
+    /// the comment cannot end early or carry code onto a line of its own.
+    public static func commentText(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            result += isVisible(scalar) ? String(scalar) : escape(scalar)
+        }
+        return result
+    }
+
+    /// A Swift identifier fragment for `text`: ASCII letters, digits and `_` kept, other ASCII as
+    /// `_`, anything else as `uXXXX`. Prefix it with something that starts with a letter to get an
+    /// identifier (never a keyword, never starting with a digit).
+    public static func identifierFragment(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" {
+                result.unicodeScalars.append(scalar)
+            } else if scalar.isASCII {
+                result += "_"
+            } else {
+                result += "u" + hex(scalar)
+            }
+        }
+        return result
+    }
+
+    /// An UpperCamelCase type name: `ios-app-lifecycle` → `IosAppLifecycle`. Words split at ASCII
+    /// characters that cannot appear in identifiers; a name that would start with a digit, or is empty,
+    /// gets the prefix `Spec`.
+    public static func typeName(_ text: String) -> String {
+        var result = ""
+        var capitalizeNext = true
+        for scalar in text.unicodeScalars {
+            let isWordCharacter = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+            if isWordCharacter {
+                result += capitalizeNext ? String(scalar).uppercased() : String(scalar)
+                capitalizeNext = false
+            } else if scalar.isASCII {
+                capitalizeNext = true
+            } else {
+                result += "U" + hex(scalar)
+                capitalizeNext = true
+            }
+        }
+        if result.isEmpty || result.first!.isNumber || result.first == "_" { result = "Spec" + result }
+        return result
+    }
+
+    /// Printable and unambiguous: ASCII printable characters, and letters, digits, punctuation and
+    /// symbols beyond ASCII. Controls, format characters (bidi overrides, zero-width), separators
+    /// other than the ASCII space, combining marks, private-use and unassigned scalars are not.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value >= 0x20 && scalar.value < 0x7F }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber,
+             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation,
+             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func escape(_ scalar: Unicode.Scalar) -> String { "\\u{" + hex(scalar) + "}" }
+
+    static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,187 @@
+/// A scenario as the conformance planner needs it: where it starts and which events it sends. Its
+/// expected trace and final state come from replaying it through the engine.
+public struct ConformanceScenario: Sendable, Hashable {
+    public let id: String
+    public let title: String?
+    /// The state the scenario starts in; `nil` for the machine's initial state.
+    public let from: String?
+    public let flags: [String: Bool]
+    public let events: [String]
+
+    public init(id: String, title: String? = nil, from: String? = nil, flags: [String: Bool] = [:], events: [String]) {
+        self.id = id
+        self.title = title
+        self.from = from
+        self.flags = flags
+        self.events = events
+    }
+}
+
+/// Every case of a machine's conformance suite, planned and replayed by the engine:
+/// - one per scenario (exact trace and final state);
+/// - one per path of the transition-coverage plan (`CoveragePlan`), every step checked;
+/// - one per reachable leaf state: every event it does not handle is rejected and changes nothing,
+///   internal events aside (they are the machine's own, never sent by a test),
+///   then one event it does handle still behaves (so a rejection cannot have changed hidden state);
+/// - one per callback that posts a notification: the notification is on the declared side.
+///
+/// Cases are in that order, each group in document order, so the plan is deterministic.
+public struct ConformancePlan: Sendable {
+    public let machine: Machine
+    public let coverage: CoveragePlan
+    public let cases: [ConformanceCase]
+    /// What the plan could not test and why, for the generated header.
+    public let notes: [String]
+
+    public init(machine: Machine, scenarios: [ConformanceScenario] = []) {
+        self.init(space: StateSpace(machine: machine), scenarios: scenarios)
+    }
+
+    public init(space: StateSpace, scenarios: [ConformanceScenario] = []) {
+        var builder = Builder(space: space)
+        for scenario in scenarios { builder.addScenario(scenario) }
+        builder.addCoverage()
+        builder.addRejections()
+        builder.addOrderings()
+        machine = space.machine
+        coverage = builder.coverage
+        cases = builder.cases
+        notes = builder.notes
+    }
+
+    private struct Builder {
+        let space: StateSpace
+        let machine: Machine
+        let graph: CoverageGraph
+        let coverage: CoveragePlan
+        var cases: [ConformanceCase] = []
+        var notes: [String] = []
+        var usedIDs: Set<String> = []
+
+        init(space: StateSpace) {
+            self.space = space
+            machine = space.machine
+            graph = CoverageGraph(space: space)
+            coverage = CoveragePlan(space: space)
+        }
+
+        mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: Configuration,
+                             steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
+            append(id, kind, summary, start: start.state, flags: start.flags(in: machine), steps: steps, checks: checks)
+        }
+
+        mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: String,
+                             flags: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
+            var unique = id
+            var counter = 2
+            while !usedIDs.insert(unique).inserted {
+                unique = "\(id)#\(counter)"
+                counter += 1
+            }
+            let defaults = machine.flagValues()
+            let overrides = flags.filter { defaults[$0.key] != $0.value }
+            cases.append(ConformanceCase(id: unique, kind: kind, summary: summary, start: start, flags: overrides, steps: steps, checks: checks))
+        }
+
+        mutating func addScenario(_ scenario: ConformanceScenario) {
+            let title = scenario.title ?? scenario.id
+            var runner: Runner
+            do {
+                runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+            } catch {
+                notes.append("scenario '\(scenario.id)' is not tested: it cannot start (\(error))")
+                return
+            }
+            let start = runner.state
+            var steps: [ConformanceStep] = []
+            var trace: [Observation] = []
+            for event in scenario.events {
+                do {
+                    trace += try runner.send(event).compactMap(\.observation)
+                    steps.append(.send(event))
+                } catch .unhandledEvent {
+                    notes.append("scenario '\(scenario.id)': the engine rejects '\(event)' in '\(runner.state)'; the case expects that rejection")
+                    steps.append(.reject(event))
+                    break
+                } catch {
+                    notes.append("scenario '\(scenario.id)' is not tested: \(error)")
+                    return
+                }
+            }
+            append("scenario:\(scenario.id)", .scenario, "Scenario: \(title)", start: start, flags: scenario.flags,
+                   steps: steps, checks: [.trace(trace), .state(runner.state)])
+        }
+
+        mutating func addCoverage() {
+            for (offset, path) in coverage.paths.enumerated() {
+                guard var runner = try? Runner(machine: machine, state: path.start.state, flags: path.start.flags(in: machine)) else {
+                    notes.append("coverage path \(offset + 1) cannot start in '\(path.start.state)'")
+                    continue
+                }
+                var steps: [ConformanceStep] = []
+                for step in path.steps {
+                    guard let observed = try? runner.send(step.event).compactMap(\.observation) else { break }
+                    steps.append(.send(step.event, expect: observed, state: runner.state))
+                }
+                let count = path.newlyCovered.count
+                let summary = "Coverage path \(offset + 1) of \(coverage.paths.count): \(steps.count) event\(steps.count == 1 ? "" : "s") from '\(path.start.state)'\(ConformanceCase.describe(overrides(path.start))), first to take \(count) transition\(count == 1 ? "" : "s")"
+                append("coverage:\(offset + 1)", .coverage, summary, start: path.start, steps: steps)
+            }
+        }
+
+        mutating func addRejections() {
+            let defaults = machine.flags.map(\.defaultValue)
+            func distance(_ configuration: Configuration) -> Int {
+                zip(configuration.flagValues, defaults).filter { $0 != $1 }.count
+            }
+            for leaf in machine.leafStates {
+                let candidates = graph.nodes.enumerated().filter { $0.element.state == leaf.id }
+                guard let chosen = candidates.min(by: { (distance($0.element), $0.offset) < (distance($1.element), $1.offset) })?.element else {
+                    if space.isExact { notes.append("state '\(leaf.id)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
+                    continue
+                }
+                guard let runner = try? Runner(machine: machine, state: chosen.state, flags: chosen.flags(in: machine)) else { continue }
+                let external = machine.events.filter { $0.kind != .internal }.map(\.id)
+                let rejected = external.filter { runner.transition(for: $0) == nil }
+                guard !rejected.isEmpty else { continue }
+                var steps = rejected.map(ConformanceStep.reject)
+                // One handled event afterwards: a rejection must not have changed flags or anything else.
+                for event in external where runner.accepts(event) {
+                    var probe = runner
+                    guard let observed = try? probe.send(event).compactMap(\.observation) else { continue }
+                    steps.append(.send(event, expect: observed, state: probe.state))
+                    break
+                }
+                let summary = "In '\(leaf.id)'\(ConformanceCase.describe(overrides(chosen))), unhandled events are rejected and change nothing: \(rejected.joined(separator: ", "))"
+                append("rejection:\(leaf.id)", .rejection, summary, start: chosen, steps: steps)
+            }
+        }
+
+        mutating func addOrderings() {
+            for callback in machine.callbacks {
+                guard let posted = callback.posts else { continue }
+                let calling = Set(machine.transitions.filter { $0.actions.contains(.callback(callback.id)) }.map(\.index))
+                var best: (start: Int, route: [Int])?
+                for start in graph.orderedStarts {
+                    guard let route = graph.route(from: start, toAnyOf: calling) else { continue }
+                    if best == nil || route.count < best!.route.count { best = (start, route) }
+                }
+                guard let (start, route) = best else {
+                    notes.append("callback '\(callback.id)' is never called on a reachable path; no ordering test for it")
+                    continue
+                }
+                let steps = route.map { edge in
+                    ConformanceStep.send(graph.edges[edge].event, state: graph.nodes[graph.edges[edge].to].state)
+                }
+                let summary = "'\(posted.notification)' is observed \(posted.order.rawValue) '\(callback.id)'"
+                append("ordering:\(callback.id)", .ordering, summary, start: graph.nodes[start], steps: steps,
+                       checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
+            }
+        }
+
+        func overrides(_ configuration: Configuration) -> [String: Bool] {
+            let defaults = machine.flagValues()
+            return configuration.flags(in: machine).filter { defaults[$0.key] != $0.value }
+        }
+    }
+}

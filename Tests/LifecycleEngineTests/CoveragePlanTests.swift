@@ -1,0 +1,192 @@
+import LifecycleEngine
+import Testing
+
+@Suite("Coverage plan: paths that take every transition")
+struct CoveragePlanTests {
+    /// A player: a compound state, a guard that needs a non-default start, `set`, an eventless
+    /// transition out of a compound, a raised internal event, an internal transition.
+    static func player() throws -> Machine {
+        try Machine(
+            id: "player",
+            states: [
+                StateNode(id: "off"),
+                StateNode(id: "on", children: ["idle", "playing"], initial: "idle"),
+                StateNode(id: "idle", parent: "on"),
+                StateNode(id: "playing", parent: "on"),
+            ],
+            initial: "off",
+            events: [
+                LifecycleEvent(id: "power", kind: .user), LifecycleEvent(id: "play", kind: .user),
+                LifecycleEvent(id: "stop", kind: .user), LifecycleEvent(id: "tick", kind: .system),
+                LifecycleEvent(id: "rewind", kind: .internal), LifecycleEvent(id: "vipOnly", kind: .user),
+            ],
+            flags: [LifecycleFlag(id: "charged", defaultValue: true), LifecycleFlag(id: "vip")],
+            callbacks: [LifecycleCallback(id: "didPowerOn"), LifecycleCallback(id: "willPlay")],
+            notifications: [LifecycleNotification(id: "rewound")],
+            transitions: [
+                Transition(sources: ["off"], trigger: .event("power"), guardExpression: .flag("charged"), target: "on", actions: [.callback("didPowerOn")]),
+                Transition(sources: ["on"], trigger: .event("power"), target: "off"),
+                Transition(sources: ["idle"], trigger: .event("play"), target: "playing", actions: [.callback("willPlay")]),
+                Transition(sources: ["playing"], trigger: .event("stop"), target: "idle", raises: ["rewind"]),
+                Transition(sources: ["idle"], trigger: .event("rewind"), target: nil, actions: [.notify("rewound")]),
+                Transition(sources: ["playing"], trigger: .event("tick"), target: nil, assignments: [FlagAssignment(flag: "charged", value: false)]),
+                Transition(sources: ["on"], trigger: .always, guardExpression: .not(.flag("charged")), target: "off"),
+                Transition(sources: ["idle"], trigger: .event("vipOnly"), guardExpression: .flag("vip"), target: "playing"),
+            ]
+        )
+    }
+
+    /// Replays every path with a fresh `Runner` and returns the transitions taken.
+    static func replay(_ plan: CoveragePlan, on machine: Machine) throws -> Set<Int> {
+        var taken: Set<Int> = []
+        for path in plan.paths {
+            var runner = try Runner(machine: machine, state: path.start.state, flags: path.start.flags(in: machine))
+            for step in path.steps {
+                #expect(runner.state == step.from.state)
+                let steps = try runner.send(step.event)
+                let indices = steps.compactMap { step -> Int? in
+                    if case .transition(let transition) = step { transition.transitionIndex } else { nil }
+                }
+                #expect(indices == step.transitions)
+                #expect(runner.state == step.to.state)
+                #expect(runner.flags == step.to.flags(in: machine))
+                taken.formUnion(indices)
+            }
+        }
+        return taken
+    }
+
+    @Test func replayingThePathsTakesEveryTransitionIncludingEventlessAndInternalOnes() throws {
+        let machine = try Self.player()
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.isComplete)
+        #expect(plan.covered == Array(machine.transitions.indices))
+        #expect(try Self.replay(plan, on: machine) == Set(machine.transitions.indices))
+        // Internal events are never sent: the internal transition is covered through `raise`.
+        #expect(plan.paths.allSatisfy { $0.steps.allSatisfy { $0.event != "rewind" } })
+    }
+
+    @Test func aGuardNoTransitionSatisfiesNeedsARestartWithOtherFlags() throws {
+        let machine = try Self.player()
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.paths.count == 2)
+        #expect(plan.paths[0].start.flags(in: machine) == ["charged": true, "vip": false])
+        #expect(plan.paths[1].start.flags(in: machine)["vip"] == true)
+        #expect(plan.paths[1].newlyCovered == [7])
+        #expect(plan.paths.allSatisfy { !$0.newlyCovered.isEmpty })
+    }
+
+    @Test func aCycleIsCoveredByOnePathOfMinimalLength() throws {
+        let machine = try makeMachine(
+            [.leaf("a"), .leaf("b"), .leaf("c"), .leaf("d")],
+            initial: "a",
+            transitions: [
+                T("a", on: "ab", to: "b"), T("b", on: "bc", to: "c"),
+                T("c", on: "cd", to: "d"), T("d", on: "da", to: "a"),
+            ]
+        )
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.paths.count == 1)
+        #expect(plan.paths[0].steps.map(\.event) == ["ab", "bc", "cd", "da"])
+        #expect(plan.lowerBound == 4)
+        #expect(plan.stepCount == plan.lowerBound)
+    }
+
+    @Test func aBranchIsCoveredByWalkingOnNotByOnePathPerTransition() throws {
+        let machine = try makeMachine(
+            [.leaf("a"), .leaf("b"), .leaf("c"), .leaf("d")],
+            initial: "a",
+            events: ["go", "near", "back"],
+            transitions: [
+                T("a", on: "go", to: "b"), T("b", on: "go", to: "c"), T("c", on: "go", to: "d"),
+                T("a", on: "near", to: nil), T("d", on: "back", to: "a"),
+            ]
+        )
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.isComplete)
+        #expect(plan.paths.count == 1)
+        #expect(plan.paths[0].steps.map(\.event) == ["go", "go", "go", "back", "near"])
+        #expect(plan.stepCount == plan.lowerBound)
+    }
+
+    @Test func amongTheNearestTheEventTakingMoreNewTransitionsWins() throws {
+        // From a, `plain` and `chain` are both one event away; `chain` also takes an eventless
+        // transition and a raised one, so the walk sends it first.
+        let machine = try makeMachine(
+            [.leaf("a"), .leaf("b"), .leaf("c")],
+            initial: "a",
+            events: ["plain", "chain", "ping", "back"],
+            transitions: [
+                T("a", on: "plain", to: nil),
+                T("a", on: "chain", to: "b", raise: ["ping"]),
+                T("b", to: "c"),
+                T("c", on: "ping", to: nil),
+                T("c", on: "back", to: "a"),
+            ]
+        )
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.paths.count == 1)
+        #expect(plan.paths[0].steps.map(\.event) == ["chain", "back", "plain"])
+        #expect(plan.paths[0].steps[0].transitions == [1, 2, 3])
+    }
+
+    @Test func theLowerBoundNeverExceedsTheEventsSentAndDiscountsRaisedEvents() throws {
+        let machine = try Self.player()
+        let plan = CoveragePlan(machine: machine)
+        // Transitions on sent events: power ×2, play, stop, tick, vipOnly. `rewind` is raised and the
+        // eventless one follows another transition, so neither needs an event of its own.
+        #expect(plan.lowerBound == 6)
+        #expect(plan.stepCount >= plan.lowerBound)
+    }
+
+    @Test func everyUncoverableTransitionIsNamedWithItsReason() throws {
+        let machine = try Machine(
+            id: "stuck",
+            states: [
+                StateNode(id: "boot"), StateNode(id: "main"), StateNode(id: "island"),
+                StateNode(id: "outer", children: ["inner"], initial: "inner"), StateNode(id: "inner", parent: "outer"),
+                StateNode(id: "armed"),
+            ],
+            initial: "boot",
+            events: [LifecycleEvent(id: "go", kind: .user), LifecycleEvent(id: "fire", kind: .user), LifecycleEvent(id: "tick", kind: .internal)],
+            flags: [LifecycleFlag(id: "ready"), LifecycleFlag(id: "x")],
+            transitions: [
+                Transition(sources: ["boot"], trigger: .always, target: "main"),                                             // 0 only while starting
+                Transition(sources: ["main"], trigger: .event("go"), target: "outer"),                                       // 1
+                Transition(sources: ["inner"], trigger: .event("go"), target: "armed", assignments: [FlagAssignment(flag: "ready", value: false)]), // 2
+                Transition(sources: ["outer"], trigger: .event("go"), target: "main"),                                       // 3 preempted by 2
+                Transition(sources: ["island"], trigger: .event("go"), target: "main"),                                      // 4 unreachable
+                Transition(sources: ["armed"], trigger: .event("fire"), guardExpression: .flag("ready"), target: "main"),   // 5 never enabled
+                Transition(sources: ["armed"], trigger: .event("go"), guardExpression: .and(.flag("x"), .not(.flag("x"))), target: "main"), // 6
+                Transition(sources: ["armed"], trigger: .event("tick"), target: "main"),                                     // 7 internal, never raised
+                Transition(sources: ["armed"], trigger: .event("go"), guardExpression: .not(.flag("ready")), target: "main"), // 8
+            ]
+        )
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.covered == [1, 2, 8])
+        let reasons = Dictionary(uniqueKeysWithValues: plan.uncoverable.map { ($0.transition, $0.reason) })
+        #expect(reasons[0] == .onlyWhileStarting)
+        #expect(reasons[3] == .preempted(by: [2]))
+        #expect(reasons[4] == .unreachableSource)
+        #expect(reasons[5] == .neverEnabled)
+        #expect(reasons[6] == .unsatisfiableGuard(.and(.flag("x"), .not(.flag("x")))))
+        #expect(reasons[7] == .internalEventNeverRaised("tick"))
+        #expect(plan.uncoverable.map(\.transition) == [0, 3, 4, 5, 6, 7])
+        #expect(CoveragePlan.uncoverableTransitions(in: machine) == plan.uncoverable)
+        #expect(reasons[3]?.description.contains("transition 2") == true)
+        #expect(reasons[6]?.description.contains("x && !x") == true)
+    }
+
+    @Test func thePlanIsDeterministic() throws {
+        let machine = try Self.player()
+        #expect(CoveragePlan(machine: machine) == CoveragePlan(machine: machine))
+    }
+
+    @Test func aMachineWithoutTransitionsHasNothingToCover() throws {
+        let machine = try makeMachine([.leaf("only")], initial: "only", transitions: [])
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.paths.isEmpty)
+        #expect(plan.isComplete)
+        #expect(plan.transitionCount == 0)
+    }
+}
