@@ -349,11 +349,19 @@ struct SpecParser {
         guard let items = reader.sequence(node, what: "'transitions'") else { return }
         for item in items {
             var transition = RawSpec.Transition(location: reader.location(item))
+            var onGiven = false
             guard let pairs = reader.mapping(item, what: "a transition", allowedKeys: Self.transitionKeys) else { continue }
             for (key, value) in pairs {
                 switch key.value {
                 case "from": transition.from = reader.oneOrMany(value).compactMap { reader.string($0, what: "'from'") }
-                case "on": transition.on = reader.string(value, what: "'on'")
+                case "on":
+                    onGiven = true
+                    if case .sequence = value {
+                        reader.error(.wrongType, "'on' names one event; write one transition per event (a YAML anchor can share the rest)", at: value)
+                        transition.isComplete = false
+                    } else {
+                        transition.on = reader.string(value, what: "'on'")
+                    }
                 case "always": transition.always = reader.bool(value, what: "'always'")?.value ?? false
                 case "guard":
                     guard let text = reader.string(value, what: "'guard'") else { transition.isComplete = false; continue }
@@ -383,7 +391,7 @@ struct SpecParser {
                 reader.report(.error(.missingKey, "transition has no 'from'", at: transition.location))
                 transition.isComplete = false
             }
-            if transition.on == nil && !transition.always {
+            if transition.on == nil && !transition.always && !onGiven {
                 reader.report(.error(.missingKey, "transition needs 'on: <event>' or 'always: true'", at: transition.location))
                 transition.isComplete = false
             } else if let on = transition.on, transition.always {

@@ -88,7 +88,7 @@ public struct StateSpace: Sendable {
     }
 
     private static func explore(_ machine: Machine, flagIDs: [String], limit: Int)
-        -> (configurations: [Configuration], starts: [Configuration], edges: [Edge], loops: [Configuration], startTransitions: Set<Int>)?
+        -> (configurations: [Configuration], starts: [Configuration], edges: [Edge], loops: [Configuration], startTransitions: Set<Int>, passedThrough: Set<String>)?
     {
         var seen: Set<Configuration> = []
         var order: [Configuration] = []
@@ -97,6 +97,7 @@ public struct StateSpace: Sendable {
         var loops: [Configuration] = []
         var queue: [Configuration] = []
         var startTransitions: Set<Int> = []
+        var passedThrough: Set<String> = [machine.initialLeaf]
         func configuration(of runner: Runner) -> Configuration {
             Configuration(state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
         }
@@ -105,7 +106,10 @@ public struct StateSpace: Sendable {
             for (offset, id) in flagIDs.enumerated() { assignment[id] = bits & (1 << offset) != 0 }
             guard var runner = try? Runner(machine: machine, flags: assignment) else { continue }
             do {
-                for case .transition(let taken) in try runner.settle() { startTransitions.insert(taken.transitionIndex) }
+                for case .transition(let taken) in try runner.settle() {
+                    startTransitions.insert(taken.transitionIndex)
+                    passedThrough.insert(taken.to)
+                }
             } catch {
                 loops.append(configuration(of: runner))
                 continue
@@ -134,8 +138,10 @@ public struct StateSpace: Sendable {
                 } catch {
                     continue
                 }
-                let transitions = steps.compactMap { step -> Int? in
-                    if case .transition(let taken) = step { taken.transitionIndex } else { nil }
+                var transitions: [Int] = []
+                for case .transition(let taken) in steps {
+                    transitions.append(taken.transitionIndex)
+                    passedThrough.insert(taken.to)
                 }
                 let target = configuration(of: next)
                 edges.append(Edge(from: current, event: event, to: target, transitions: transitions))
@@ -146,7 +152,7 @@ public struct StateSpace: Sendable {
                 }
             }
         }
-        return (order, starts, edges, loops, startTransitions)
+        return (order, starts, edges, loops, startTransitions, passedThrough)
     }
 
     /// Guard-free reachability: every transition counts as enabled.
