@@ -88,7 +88,7 @@ public struct StateSpace: Sendable {
     }
 
     private static func explore(_ machine: Machine, flagIDs: [String], limit: Int)
-        -> (configurations: [Configuration], starts: [Configuration], edges: [Edge], loops: [Configuration], startTransitions: Set<Int>, passedThrough: Set<String>)?
+        -> (configurations: [Configuration], starts: [Configuration], edges: [Edge], loops: [Configuration], startTransitions: Set<Int>)?
     {
         var seen: Set<Configuration> = []
         var order: [Configuration] = []
@@ -97,7 +97,6 @@ public struct StateSpace: Sendable {
         var loops: [Configuration] = []
         var queue: [Configuration] = []
         var startTransitions: Set<Int> = []
-        var passedThrough: Set<String> = [machine.initialLeaf]
         func configuration(of runner: Runner) -> Configuration {
             Configuration(state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
         }
@@ -106,10 +105,7 @@ public struct StateSpace: Sendable {
             for (offset, id) in flagIDs.enumerated() { assignment[id] = bits & (1 << offset) != 0 }
             guard var runner = try? Runner(machine: machine, flags: assignment) else { continue }
             do {
-                for case .transition(let taken) in try runner.settle() {
-                    startTransitions.insert(taken.transitionIndex)
-                    passedThrough.insert(taken.to)
-                }
+                for case .transition(let taken) in try runner.settle() { startTransitions.insert(taken.transitionIndex) }
             } catch {
                 loops.append(configuration(of: runner))
                 continue
@@ -139,10 +135,7 @@ public struct StateSpace: Sendable {
                     continue
                 }
                 var transitions: [Int] = []
-                for case .transition(let taken) in steps {
-                    transitions.append(taken.transitionIndex)
-                    passedThrough.insert(taken.to)
-                }
+                for case .transition(let taken) in steps { transitions.append(taken.transitionIndex) }
                 let target = configuration(of: next)
                 edges.append(Edge(from: current, event: event, to: target, transitions: transitions))
                 if seen.insert(target).inserted {
@@ -152,7 +145,7 @@ public struct StateSpace: Sendable {
                 }
             }
         }
-        return (order, starts, edges, loops, startTransitions, passedThrough)
+        return (order, starts, edges, loops, startTransitions)
     }
 
     /// Guard-free reachability: every transition counts as enabled.
