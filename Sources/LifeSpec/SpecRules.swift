@@ -181,12 +181,24 @@ struct ReachabilityRule: SpecRule {
         for state in context.document.states where !context.space.isReachable(state.id) {
             diagnostics.append(.error(.unreachableState, "state '\(state.id)' cannot be reached from the initial state '\(context.machine.initial)'", at: state.location))
         }
-        let unreachableStates = Set(context.machine.states.map(\.id).filter { !context.space.isReachable($0) })
-        for transition in context.machine.transitions where !context.space.takenTransitions.contains(transition.index) {
-            // Already explained by an unreachable source state or an impossible guard.
-            if transition.sources.allSatisfy(unreachableStates.contains) { continue }
-            if let expression = transition.guardExpression, !expression.isSatisfiable() { continue }
-            diagnostics.append(.warning(.uncoverableTransition, "\(context.describe(transition)) is never taken: no reachable state and flag values enable it (an inner state handles the event first, or its guard never holds where it applies)", at: context.location(ofTransition: transition.index)))
+        // The coverage planner's own verdict, so validate warns exactly where a generated suite
+        // reports a transition it cannot cover.
+        for item in CoveragePlan.uncoverableTransitions(in: context.space) {
+            switch item.reason {
+            case .unreachableSource, .unsatisfiableGuard, .explorationIncomplete:
+                continue  // reported as errors above, or unknown on a machine too large to explore
+            default:
+                let transition = context.machine.transitions[item.transition]
+                var reason = item.reason.description
+                if case .preempted(let winners) = item.reason {
+                    let lines = winners.map { String(context.location(ofTransition: $0).line) }.joined(separator: ", ")
+                    reason = winners.count == 1
+                        ? "wherever it applies, the transition at line \(lines) handles the event first"
+                        : "wherever it applies, the transitions at lines \(lines) handle the event first"
+                }
+                diagnostics.append(.warning(.uncoverableTransition, "\(context.describe(transition)) can never be taken: \(reason)",
+                                            at: context.location(ofTransition: item.transition)))
+            }
         }
         return diagnostics
     }

@@ -99,7 +99,16 @@ public struct CoveragePlan: Sendable, Hashable {
 
     /// The transitions of `machine` that no sequence of events can take, with reasons (LS122).
     public static func uncoverableTransitions(in machine: Machine) -> [Uncoverable] {
-        CoveragePlan(machine: machine).uncoverable
+        uncoverableTransitions(in: StateSpace(machine: machine))
+    }
+
+    /// The same from an explored space, without planning the covering walk (the validator's path).
+    public static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
+        let graph = CoverageGraph(space: space)
+        let coverable = Set(graph.edges.flatMap(\.transitions))
+        return space.machine.transitions.indices.filter { !coverable.contains($0) }.map { index in
+            Uncoverable(transition: index, reason: UncoverableReason.explain(index, in: space, graph: graph))
+        }
     }
 }
 
