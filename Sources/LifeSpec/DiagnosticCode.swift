@@ -22,6 +22,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownSource = "LS106"
     case unknownLocale = "LS107"
     case unknownPlatform = "LS108"
+    case unknownRelatedSpec = "LS109"
     // State graph
     case compoundWithoutInitial = "LS110"
     case unreachableState = "LS120"

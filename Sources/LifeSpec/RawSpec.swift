@@ -90,6 +90,7 @@ struct RawSpec {
     var notifications: [Notification] = []
     var transitions: [Transition] = []
     var scenarios: [Scenario] = []
+    var related: [SpecDocument.RelatedSpec] = []
     /// Every `source:` reference, checked once all sources are known.
     var sourceReferences: [Located<String>] = []
     /// Every localized text with where it was written, for the translation check.

@@ -167,6 +167,13 @@ public struct SpecDocument: Sendable, Hashable {
         public let location: SourceLocation
     }
 
+    /// Another lifecycle this one refers to (restoration happens during app launch, say).
+    public struct RelatedSpec: Sendable, Hashable {
+        public let id: String
+        public let description: LocalizedText?
+        public let location: SourceLocation
+    }
+
     /// The file as given on the command line (relative paths stay relative).
     public let path: String
     public let formatVersion: Int
@@ -186,6 +193,8 @@ public struct SpecDocument: Sendable, Hashable {
     /// Same order as `Machine.transitions`.
     public let transitions: [TransitionInfo]
     public let scenarios: [ScenarioInfo]
+    /// Other specs this one refers to, checked across specs by `SpecRelations`.
+    public internal(set) var related: [RelatedSpec] = []
 
     public var defaultLocale: String? { locales.first }
 

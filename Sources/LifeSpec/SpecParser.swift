@@ -5,7 +5,7 @@ import Yams
 struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
-        "events", "flags", "callbacks", "notifications", "transitions", "scenarios",
+        "events", "flags", "callbacks", "notifications", "transitions", "scenarios", "related",
     ]
     static let stateKeys = ["title", "description", "facts", "states", "initial", "final", "source"]
     static let eventKeys = ["title", "kind", "description", "source"]
@@ -82,6 +82,7 @@ struct SpecParser {
         if let entry = byKey["callbacks"] { parseCallbacks(entry.value) }
         if let entry = byKey["transitions"] { parseTransitions(entry.value) }
         if let entry = byKey["scenarios"] { parseScenarios(entry.value) }
+        if let entry = byKey["related"] { parseRelated(entry.value) }
         return raw
     }
 
@@ -422,6 +423,27 @@ struct SpecParser {
             }
         }
         return actions
+    }
+
+    private mutating func parseRelated(_ node: Node) {
+        guard let items = reader.sequence(node, what: "'related'") else { return }
+        for item in items {
+            guard let pairs = reader.mapping(item, what: "a related spec", allowedKeys: ["spec", "description"]) else { continue }
+            var id: Located<String>?
+            var description: LocalizedText?
+            for (key, value) in pairs {
+                switch key.value {
+                case "spec": id = reader.string(value, what: "'spec'")
+                case "description": description = text(value, what: "the description of a related spec")
+                default: break
+                }
+            }
+            guard let id else {
+                reader.error(.missingKey, "a related entry needs 'spec: <spec id>'", at: item)
+                continue
+            }
+            raw.related.append(.init(id: id.value, description: description, location: id.location))
+        }
     }
 
     private mutating func parseScenarios(_ node: Node) {

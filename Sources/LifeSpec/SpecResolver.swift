@@ -242,6 +242,8 @@ struct SpecResolver {
                       end: scenario.end?.value, source: scenario.source?.value, location: scenario.id.location)
             }
         )
-        return LoadedSpec(document: document, machine: machine)
+        var withRelations = document
+        withRelations.related = raw.related
+        return LoadedSpec(document: withRelations, machine: machine)
     }
 }

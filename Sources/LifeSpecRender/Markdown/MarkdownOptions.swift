@@ -18,6 +18,9 @@ public struct MarkdownOptions: Sendable, Hashable {
     /// The locale variants of this page, in the order to list them (this page's own locale
     /// included, shown unlinked). Empty or a single entry: no language switcher.
     public var localeLinks: [LocaleLink]
+    /// Pages of the specs this one names under `related:`, by spec id; an id without a page is
+    /// listed unlinked.
+    public var relatedPages: [String: RelatedPage] = [:]
 
     public init(
         locale: String? = nil,
@@ -33,6 +36,18 @@ public struct MarkdownOptions: Sendable, Hashable {
         self.mermaid = mermaid
         self.scenarioDiagramPattern = scenarioDiagramPattern
         self.localeLinks = localeLinks
+    }
+}
+
+/// Another spec's page, as this page links to it.
+public struct RelatedPage: Sendable, Hashable {
+    public var title: String
+    /// Relative to this page, e.g. `../ios-app-lifecycle/README.md`.
+    public var path: String
+
+    public init(title: String, path: String) {
+        self.title = title
+        self.path = path
     }
 }
 

@@ -15,7 +15,10 @@ public enum MarkdownRenderer {
 
     /// One page per locale the spec declares (one page when it declares none), each linking to the
     /// others. `options.locale` and `options.localeLinks` are set per page; the rest is kept.
-    public static func pages(for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions()) -> [MarkdownPage] {
+    ///
+    /// `others` are the specs generated beside this one: the `related:` ones are linked, in the
+    /// page's locale where the other spec has it.
+    public static func pages(for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []) -> [MarkdownPage] {
         let document = spec.document
         let locales: [String?] = document.locales.isEmpty ? [nil] : document.locales
         let links = document.locales.map {
@@ -25,6 +28,14 @@ public enum MarkdownRenderer {
             var pageOptions = options
             pageOptions.locale = locale
             pageOptions.localeLinks = links
+            for related in document.related {
+                guard let other = others.first(where: { $0.document.id == related.id }) else { continue }
+                let otherDocument = other.document
+                let otherLocale = locale.flatMap { otherDocument.locales.contains($0) ? $0 : nil } ?? otherDocument.defaultLocale
+                let title = otherDocument.text(otherDocument.title, locale: otherLocale) ?? otherDocument.id
+                let page = fileName(locale: otherLocale, defaultLocale: otherDocument.defaultLocale)
+                pageOptions.relatedPages[related.id] = RelatedPage(title: title, path: "../\(otherDocument.id)/\(page)")
+            }
             return MarkdownPage(
                 locale: locale,
                 fileName: fileName(locale: locale, defaultLocale: document.defaultLocale),
@@ -85,6 +96,7 @@ struct MarkdownPageBuilder {
             (strings.flagsHeading, flagsSection()),
             (strings.transitionsHeading, transitionsSection()),
             (strings.matrixHeading, matrixSection()),
+            (strings.relatedHeading, relatedSection()),
             (strings.sourcesHeading, sourcesSection()),
         ].filter { !$0.body.isEmpty }
 
@@ -383,6 +395,22 @@ struct MarkdownPageBuilder {
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) { intro += strings.sentenceSeparator + strings.alwaysRowNote }
         return [intro, table.render()]
+    }
+
+    private func relatedSection() -> [String] {
+        guard !document.related.isEmpty else { return [] }
+        let items = document.related.map { related -> String in
+            let page = options.relatedPages[related.id]
+            var item = "- "
+            if let page, let url = MarkdownText.url(page.path) {
+                item += "[\(MarkdownText.inline(page.title))](\(url))"
+            } else {
+                item += code(related.id)
+            }
+            if let description = text(related.description) { item += " — " + MarkdownText.inline(description) }
+            return item
+        }
+        return [items.joined(separator: "\n")]
     }
 
     private func sourcesSection() -> [String] {

@@ -82,6 +82,7 @@ public struct MarkdownStrings: Sendable, Hashable {
     var matrixHeading: String { pick("Events in each state", "各状态下的事件") }
     var scenariosHeading: String { pick("Walkthroughs", "场景演练") }
     var sourcesHeading: String { pick("Sources", "参考资料") }
+    var relatedHeading: String { pick("Related lifecycles", "相关的生命周期") }
 
     // MARK: Diagram
 
