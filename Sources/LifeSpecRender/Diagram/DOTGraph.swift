@@ -1,0 +1,175 @@
+/// A pure-Swift model of a Graphviz DOT graph: values only, no C library.
+///
+/// `DOTEncoder.encode(_:)` turns it into DOT text with every string escaped for the place it
+/// goes, and attributes written in a fixed (alphabetical) order, so equal graphs give equal bytes.
+public struct DOTGraph: Sendable, Hashable {
+    public var id: String
+    public var isDirected: Bool
+    public var isStrict: Bool
+    /// `graph [...]` defaults: layout, fonts, labels.
+    public var attributes: DOTAttributes
+    /// `node [...]` defaults.
+    public var nodeDefaults: DOTAttributes
+    /// `edge [...]` defaults.
+    public var edgeDefaults: DOTAttributes
+    /// Nodes, edges and subgraphs, written in this order.
+    public var statements: [DOTStatement]
+
+    public init(
+        id: String,
+        isDirected: Bool = true,
+        isStrict: Bool = false,
+        attributes: DOTAttributes = [:],
+        nodeDefaults: DOTAttributes = [:],
+        edgeDefaults: DOTAttributes = [:],
+        statements: [DOTStatement] = []
+    ) {
+        self.id = id
+        self.isDirected = isDirected
+        self.isStrict = isStrict
+        self.attributes = attributes
+        self.nodeDefaults = nodeDefaults
+        self.edgeDefaults = edgeDefaults
+        self.statements = statements
+    }
+
+    /// Every node declared anywhere in the graph, depth first, in statement order.
+    public var allNodes: [DOTNode] { DOTStatement.nodes(in: statements) }
+    /// Every edge anywhere in the graph, depth first, in statement order.
+    public var allEdges: [DOTEdge] { DOTStatement.edges(in: statements) }
+    /// Every subgraph anywhere in the graph, depth first (a parent before its children).
+    public var allSubgraphs: [DOTSubgraph] { DOTStatement.subgraphs(in: statements) }
+}
+
+/// A `subgraph`; named `cluster…` it is drawn as a box around its nodes.
+public struct DOTSubgraph: Sendable, Hashable {
+    public var id: String
+    public var attributes: DOTAttributes
+    public var nodeDefaults: DOTAttributes
+    public var edgeDefaults: DOTAttributes
+    public var statements: [DOTStatement]
+
+    public init(
+        id: String,
+        attributes: DOTAttributes = [:],
+        nodeDefaults: DOTAttributes = [:],
+        edgeDefaults: DOTAttributes = [:],
+        statements: [DOTStatement] = []
+    ) {
+        self.id = id
+        self.attributes = attributes
+        self.nodeDefaults = nodeDefaults
+        self.edgeDefaults = edgeDefaults
+        self.statements = statements
+    }
+
+    /// Graphviz draws a subgraph as a cluster box only when its name starts with `cluster`.
+    public var isCluster: Bool { id.hasPrefix("cluster") }
+}
+
+public struct DOTNode: Sendable, Hashable {
+    public var id: String
+    public var attributes: DOTAttributes
+
+    public init(_ id: String, attributes: DOTAttributes = [:]) {
+        self.id = id
+        self.attributes = attributes
+    }
+}
+
+public struct DOTEdge: Sendable, Hashable {
+    public var from: String
+    public var to: String
+    public var attributes: DOTAttributes
+
+    public init(from: String, to: String, attributes: DOTAttributes = [:]) {
+        self.from = from
+        self.to = to
+        self.attributes = attributes
+    }
+}
+
+public enum DOTStatement: Sendable, Hashable {
+    case node(DOTNode)
+    case edge(DOTEdge)
+    case subgraph(DOTSubgraph)
+
+    static func nodes(in statements: [DOTStatement]) -> [DOTNode] {
+        statements.flatMap { statement -> [DOTNode] in
+            switch statement {
+            case .node(let node): [node]
+            case .edge: []
+            case .subgraph(let subgraph): nodes(in: subgraph.statements)
+            }
+        }
+    }
+
+    static func edges(in statements: [DOTStatement]) -> [DOTEdge] {
+        statements.flatMap { statement -> [DOTEdge] in
+            switch statement {
+            case .node: []
+            case .edge(let edge): [edge]
+            case .subgraph(let subgraph): edges(in: subgraph.statements)
+            }
+        }
+    }
+
+    static func subgraphs(in statements: [DOTStatement]) -> [DOTSubgraph] {
+        statements.flatMap { statement -> [DOTSubgraph] in
+            if case .subgraph(let subgraph) = statement { [subgraph] + subgraphs(in: subgraph.statements) } else { [] }
+        }
+    }
+}
+
+/// An attribute value, tagged with how it must be escaped.
+public enum DOTValue: Sendable, Hashable {
+    /// Label-like text (`label`, `xlabel`, `tooltip`, …): shown exactly as given. Backslashes,
+    /// quotes and `&` are escaped, a newline becomes a centred line break, control characters go.
+    case text(String)
+    /// Text for a `record`/`Mrecord` label: like `.text`, and `{ } | < >` are escaped too, so the
+    /// text cannot open fields or ports.
+    case recordText(String)
+    /// A plain value: colour, font name, style list, enum (`LR`, `true`, …). Written bare when it
+    /// is a DOT identifier or number, otherwise quoted with `"` and `\` escaped.
+    case string(String)
+    /// A number, written in Swift's shortest round-trip form (deterministic).
+    case number(Double)
+    case bool(Bool)
+    /// An HTML-like label (`<…>`); its text is entity-escaped by construction.
+    case html(DOTHTML)
+}
+
+extension DOTValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// Attributes keyed by name. Insertion order does not matter: the encoder writes them sorted by
+/// name, so the same attributes always give the same text.
+public struct DOTAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    public private(set) var values: [String: DOTValue]
+
+    public init(_ values: [String: DOTValue] = [:]) { self.values = values }
+    public init(dictionaryLiteral elements: (String, DOTValue)...) {
+        values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
+
+    public subscript(key: String) -> DOTValue? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// Attributes in the order they are written: by name.
+    public var sorted: [(key: String, value: DOTValue)] {
+        values.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// `self` with `other`'s values winning.
+    public func merging(_ other: DOTAttributes) -> DOTAttributes {
+        DOTAttributes(values.merging(other.values) { _, new in new })
+    }
+}

@@ -1,0 +1,108 @@
+import LifeSpec
+import LifecycleEngine
+
+/// Turns a loaded spec into a `DOTGraph` state diagram.
+///
+/// - Compound states are clusters, nested as deep as the spec nests; each has a filled dot
+///   pointing at its initial child, and so does the machine. Final states are double circles.
+/// - Every transition is one arrow per declared source, labelled `event [guard]` and, at `full`
+///   detail, the callbacks and notifications it triggers in the order the engine emits them
+///   (`Machine.expand`). Eventless transitions are dashed. A transition declared on a compound
+///   state leaves the cluster's border once (`ltail`), rather than being copied to each child.
+/// - Internal transitions (no state change) are listed inside their state, not drawn as loops;
+///   a compound state's transitions into itself or its own children are listed in its header.
+/// - With a scenario, the scenario is run with the engine's `Runner`: the arrows it takes carry
+///   their step numbers and everything it does not touch is faded.
+public enum DiagramBuilder {
+    /// Decides the detail the diagram can be drawn at, without building it.
+    public static func plan(for spec: LoadedSpec, options: DiagramOptions) -> DiagramPlan {
+        DiagramPlan(size: DiagramSize(spec: spec, options: options), requested: options.detail)
+    }
+
+    /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
+    /// the machine is too large to draw even at `states` detail.
+    public static func build(for spec: LoadedSpec, options: DiagramOptions) throws(DiagramError) -> Diagram {
+        let plan = plan(for: spec, options: options)
+        guard !plan.isRefused else { throw .tooLarge(plan) }
+        var effective = options
+        effective.detail = plan.effectiveDetail
+        let path = try options.scenario.map { id throws(DiagramError) in try ScenarioPath(spec: spec, scenario: id, locale: options.locale) }
+        let graph = DiagramComposer(spec: spec, options: effective, path: path).graph()
+        return Diagram(plan: plan, graph: graph)
+    }
+
+    /// The graph alone (at the plan's effective detail).
+    public static func graph(for spec: LoadedSpec, options: DiagramOptions) throws(DiagramError) -> DOTGraph {
+        try build(for: spec, options: options).graph
+    }
+}
+
+/// A built diagram: what was decided and what was drawn.
+public struct Diagram: Sendable, Hashable {
+    public let plan: DiagramPlan
+    public let graph: DOTGraph
+    public var dot: String { DOTEncoder.encode(graph) }
+}
+
+// MARK: - Scenario path
+
+/// The steps a scenario takes, found by running it with the engine.
+struct ScenarioPath {
+    struct EdgeKey: Hashable {
+        let transition: Int
+        let source: String
+    }
+
+    let id: String
+    let title: String?
+    let startsAtInitial: Bool
+    let start: String
+    let end: String
+    let flags: [(String, Bool)]
+    /// Step numbers (1-based) per drawn transition element.
+    var numbers: [EdgeKey: [Int]] = [:]
+    /// Leaf states the scenario is in at some point.
+    var visited: Set<String> = []
+    var stepCount = 0
+
+    init(spec: LoadedSpec, scenario id: String, locale: String?) throws(DiagramError) {
+        let document = spec.document
+        let machine = spec.machine
+        guard let scenario = document.scenario(id) else {
+            throw .unknownScenario(id, available: document.scenarios.map(\.id))
+        }
+        self.id = id
+        title = document.text(scenario.title, locale: locale)
+        startsAtInitial = scenario.from == nil
+        flags = scenario.flags.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var runner: Runner
+        do {
+            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+        } catch {
+            throw .scenarioFailed(scenario: id, step: 0, message: error.description)
+        }
+        start = runner.state
+        visited.insert(runner.state)
+        var number = 0
+        for (offset, event) in scenario.events.enumerated() {
+            let steps: [Step]
+            do {
+                steps = try runner.send(event)
+            } catch {
+                throw .scenarioFailed(scenario: id, step: offset + 1, message: error.description)
+            }
+            for case .transition(let step) in steps {
+                number += 1
+                visited.insert(step.from)
+                visited.insert(step.to)
+                let transition = machine.transitions[step.transitionIndex]
+                // The source that matched is the innermost declared source around the state left.
+                let ancestry = machine.ancestry(of: step.from)
+                let source = ancestry.first(where: transition.sources.contains) ?? transition.sources[0]
+                numbers[EdgeKey(transition: step.transitionIndex, source: source), default: []].append(number)
+            }
+        }
+        stepCount = number
+        end = runner.state
+    }
+}

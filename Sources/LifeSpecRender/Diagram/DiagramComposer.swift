@@ -1,0 +1,430 @@
+import LifeSpec
+import LifecycleEngine
+
+/// Colours and fonts of the diagrams. Fixed names only: a font Graphviz cannot find falls back
+/// silently, so these are the PostScript core names every Graphviz install maps (Helvetica →
+/// Liberation Sans/Arial/Helvetica, Courier → Liberation Mono/Courier New/Courier).
+enum DiagramStyle {
+    static let font = "Helvetica"
+    static let monoFont = "Courier"
+    static let ink = "#1D1D1F"
+    static let secondary = "#6E6E73"
+    static let tertiary = "#8E8E93"
+    static let line = "#3A3A3C"
+    static let clusterLine = "#C7C7CC"
+    static let clusterFills = ["#F5F5F7", "#EBEBF0", "#E1E1E8", "#D8D8E0"]
+    static let accent = "#0071E3"
+    static let faded = "#D1D1D6"
+    static let fadedText = "#AEAEB2"
+    static let stateSize = 11.0
+    static let clusterSize = 11.0
+    static let edgeSize = 9.0
+    static let codeSize = 8.5
+    static let idSize = 8.0
+}
+
+/// Builds the `DOTGraph` for one spec at one (already planned) detail level.
+struct DiagramComposer {
+    let spec: LoadedSpec
+    let options: DiagramOptions
+    let path: ScenarioPath?
+    let topology: DiagramTopology
+    private let guardTexts: [Int: String]
+
+    private var machine: Machine { spec.machine }
+    private var document: SpecDocument { spec.document }
+
+    init(spec: LoadedSpec, options: DiagramOptions, path: ScenarioPath?) {
+        self.spec = spec
+        self.options = options
+        self.path = path
+        topology = DiagramTopology(machine: spec.machine)
+        var texts: [Int: String] = [:]
+        for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
+        guardTexts = texts
+    }
+
+    func graph() -> DOTGraph {
+        var statements = states(in: nil, depth: 0)
+        for group in topology.arrows {
+            if let edge = arrow(group) { statements.append(.edge(edge)) }
+        }
+        var attributes: DOTAttributes = [
+            "rankdir": .string(options.direction.rawValue),
+            "compound": true,
+            "fontname": .string(DiagramStyle.font),
+            "fontsize": 10,
+            "fontcolor": .string(DiagramStyle.ink),
+            "bgcolor": "white",
+            "pad": 0.3,
+            "nodesep": 0.45,
+            "ranksep": .string(options.detail == .states ? "0.45" : "0.35"),
+            "outputorder": "edgesfirst",
+            // Bounds on the network-simplex and crossing-minimisation passes: they keep large
+            // machines from taking minutes without changing small diagrams (see DiagramPlan).
+            "nslimit": 8,
+            "nslimit1": 8,
+            "mclimit": 0.5,
+            "searchsize": 30,
+            "remincross": true,
+        ]
+        if options.legend {
+            attributes["label"] = .html(legend())
+            attributes["labelloc"] = "b"
+            attributes["labeljust"] = "l"
+        }
+        return DOTGraph(
+            id: machine.id,
+            attributes: attributes,
+            nodeDefaults: [
+                "fontname": .string(DiagramStyle.font),
+                "fontsize": .number(DiagramStyle.stateSize),
+                "fontcolor": .string(DiagramStyle.ink),
+                "shape": "box",
+                "style": "rounded,filled",
+                "fillcolor": "white",
+                "color": .string(DiagramStyle.line),
+                "penwidth": 1.2,
+                "margin": "0.14,0.06",
+            ],
+            edgeDefaults: [
+                "fontname": .string(DiagramStyle.font),
+                "fontsize": .number(DiagramStyle.edgeSize),
+                "fontcolor": .string(DiagramStyle.ink),
+                "color": .string(DiagramStyle.line),
+                "arrowsize": 0.7,
+                "penwidth": 1.1,
+            ],
+            statements: statements
+        )
+    }
+
+    // MARK: States
+
+    /// The states whose parent is `parent` (top level for `nil`), with `parent`'s initial marker.
+    private func states(in parent: String?, depth: Int) -> [DOTStatement] {
+        var statements: [DOTStatement] = []
+        let initial = parent.flatMap { machine.state($0)?.initial } ?? (parent == nil ? machine.initial : nil)
+        if let initial {
+            let marker = DiagramTopology.markerID(parent)
+            let onPath = markerOnPath(parent)
+            statements.append(.node(DOTNode(marker, attributes: [
+                "shape": "point", "width": 0.13, "height": 0.13, "style": "filled",
+                "color": .string(onPath ? DiagramStyle.accent : (path == nil ? DiagramStyle.ink : DiagramStyle.fadedText)),
+                "fillcolor": .string(onPath ? DiagramStyle.accent : (path == nil ? DiagramStyle.ink : DiagramStyle.fadedText)),
+                "label": .text(""),
+                "id": .string("initial-" + (parent ?? machine.id)),
+            ])))
+            var edge: DOTAttributes = ["arrowsize": 0.6]
+            let isCompound = machine.state(initial)?.isCompound ?? false
+            if isCompound { edge["lhead"] = .string(DiagramTopology.clusterID(initial)) }
+            if path != nil {
+                edge["color"] = .string(onPath ? DiagramStyle.accent : DiagramStyle.faded)
+                if onPath { edge["penwidth"] = 2 }
+            }
+            let head = isCompound ? DiagramTopology.markerID(initial) : DiagramTopology.nodeID(initial)
+            // Written after the children so the head node is first declared inside its cluster.
+            statements += children(of: parent, depth: depth)
+            statements.append(.edge(DOTEdge(from: marker, to: head, attributes: edge)))
+            return statements
+        }
+        return children(of: parent, depth: depth)
+    }
+
+    private func children(of parent: String?, depth: Int) -> [DOTStatement] {
+        machine.states.filter { $0.parent == parent }.map { state in
+            state.isCompound ? .subgraph(cluster(state, depth: depth)) : .node(leaf(state))
+        }
+    }
+
+    private func cluster(_ state: StateNode, depth: Int) -> DOTSubgraph {
+        let fill = DiagramStyle.clusterFills[min(depth, DiagramStyle.clusterFills.count - 1)]
+        let attributes: DOTAttributes = [
+            "label": .html(stateLabel(state, titleSize: DiagramStyle.clusterSize, alignLeft: true)),
+            "labeljust": "l",
+            "labelloc": "t",
+            "style": "rounded,filled",
+            "fillcolor": .string(fill),
+            "color": .string(DiagramStyle.clusterLine),
+            "penwidth": 1,
+            "margin": 12,
+            "id": .string("state-" + state.id),
+        ]
+        return DOTSubgraph(id: DiagramTopology.clusterID(state.id), attributes: attributes, statements: states(in: state.id, depth: depth + 1))
+    }
+
+    private func leaf(_ state: StateNode) -> DOTNode {
+        var attributes: DOTAttributes = [
+            "label": .html(stateLabel(state, titleSize: nil, alignLeft: false)),
+            "id": .string("state-" + state.id),
+        ]
+        if state.isFinal {
+            attributes["shape"] = "doublecircle"
+            attributes["style"] = "filled"
+            attributes["margin"] = "0.04"
+        }
+        if let path {
+            if path.visited.contains(state.id) {
+                attributes["color"] = .string(DiagramStyle.accent)
+                attributes["penwidth"] = 2.2
+            } else {
+                attributes["color"] = .string(DiagramStyle.faded)
+                attributes["fontcolor"] = .string(DiagramStyle.fadedText)
+            }
+        }
+        return DOTNode(DiagramTopology.nodeID(state.id), attributes: attributes)
+    }
+
+    /// Title (with the id beneath when the title does not already say it), then the internal
+    /// transitions and, for a compound, its transitions into itself.
+    private func stateLabel(_ state: StateNode, titleSize: Double?, alignLeft: Bool) -> DOTHTML {
+        let faded = path.map { !$0.visited.contains(state.id) && state.isLeaf } ?? false
+        let align = alignLeft ? "LEFT" : "CENTER"
+        let stateTitle = title(of: state.id)
+        var rows: [DOTHTMLRow] = [
+            .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: ["ALIGN": align])]),
+        ]
+        if !Self.titleSaysID(stateTitle, state.id) {
+            rows.append(.cells([DOTHTMLCell(
+                styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.tertiary),
+                attributes: ["ALIGN": align]
+            )]))
+        }
+        if options.detail > .states {
+            let listed = topology.listed(on: state.id)
+            if !listed.isEmpty {
+                rows.append(.cells([Self.spacer]))
+                rows += labelLines(listed).map { .cells([$0]) }
+            }
+        }
+        return .table(DOTHTMLTable(
+            attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"],
+            rows: rows
+        ))
+    }
+
+    private static let spacer = DOTHTMLCell(.font(DOTHTMLFont(pointSize: 4), .text(" ")))
+
+    // MARK: Transitions
+
+    /// One arrow for a group of transitions. A backward arrow is written head first with
+    /// `dir=back`, so Graphviz ranks it with the flow while still drawing the arrowhead at the
+    /// real target.
+    private func arrow(_ group: DiagramTopology.ArrowGroup) -> DOTEdge? {
+        guard case let .arrow(tail, head, ltail, lhead, backward) = group.placement, let first = group.entries.first else { return nil }
+        var attributes: DOTAttributes = [
+            "id": .string("transition-\(first.transition.index)-\(first.source)"),
+        ]
+        if let ltail { attributes[backward ? "lhead" : "ltail"] = .string(ltail) }
+        if let lhead { attributes[backward ? "ltail" : "lhead"] = .string(lhead) }
+        if backward { attributes["dir"] = "back" }
+        if group.isEventless { attributes["style"] = "dashed" }
+        if path != nil {
+            let onPath = group.entries.contains { !numbers(of: $0).isEmpty }
+            attributes["color"] = .string(onPath ? DiagramStyle.accent : DiagramStyle.faded)
+            if onPath { attributes["penwidth"] = 2.2 }
+        }
+        let lines = labelLines(group.entries)
+        if !lines.isEmpty {
+            attributes["label"] = .html(.table(DOTHTMLTable(
+                attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"],
+                rows: lines.map { .cells([$0]) }
+            )))
+        }
+        return backward ? DOTEdge(from: head, to: tail, attributes: attributes) : DOTEdge(from: tail, to: head, attributes: attributes)
+    }
+
+    private func numbers(of entry: DiagramTopology.Entry) -> [Int] {
+        path?.numbers[ScenarioPath.EdgeKey(transition: entry.transition.index, source: entry.source)] ?? []
+    }
+
+    /// One line of a transition's effect, as the engine orders it.
+    private enum EffectLine: Hashable {
+        case callback(String)
+        case notification(String)
+        case note(String)
+    }
+
+    private func effect(of transition: Transition) -> [EffectLine] {
+        guard options.detail == .full else { return [] }
+        var lines: [EffectLine] = []
+        for action in transition.actions {
+            for step in machine.expand(action) {
+                switch step {
+                case .callback(let id): lines.append(.callback(machine.callback(id)?.swiftName ?? id))
+                case .notification(let id): if options.showNotifications { lines.append(.notification(machine.notification(id)?.swiftName ?? id)) }
+                case .transition: break
+                }
+            }
+        }
+        lines += transition.assignments.map { .note("set \($0.flag) = \($0.value)") }
+        lines += transition.raises.map { .note("raise " + eventTitle($0)) }
+        return lines
+    }
+
+    /// The label lines for transitions drawn or listed together. Transitions with the same effect
+    /// share one block: a line per event (`event [guard]`, with `→ target` for a compound's
+    /// transition into itself; a guard common to the whole block gets its own line), then the
+    /// callbacks, notifications, `set` and `raise` once, in engine order. A scenario's step
+    /// numbers lead the line of the transition they took.
+    private func labelLines(_ entries: [DiagramTopology.Entry]) -> [DOTHTMLCell] {
+        if options.detail == .states {
+            let all = entries.flatMap(numbers(of:)).sorted()
+            guard !all.isEmpty else { return [] }
+            return [DOTHTMLCell(badge(all), attributes: ["ALIGN": "LEFT"])]
+        }
+        struct Block {
+            let key: [EffectLine]
+            var entries: [DiagramTopology.Entry]
+        }
+        var blocks: [Block] = []
+        for entry in entries {
+            var key = effect(of: entry.transition)
+            if case .headerRow = entry.placement, let target = entry.transition.target { key.insert(.note("→ " + title(of: target)), at: 0) }
+            if let index = blocks.firstIndex(where: { $0.key == key }) {
+                blocks[index].entries.append(entry)
+            } else {
+                blocks.append(Block(key: key, entries: [entry]))
+            }
+        }
+        var cells: [DOTHTMLCell] = []
+        for (offset, block) in blocks.enumerated() {
+            if offset > 0 { cells.append(Self.spacer) }
+            let blockFaded = path != nil && block.entries.allSatisfy { numbers(of: $0).isEmpty }
+            let guards = block.entries.map { guardText($0.transition) }
+            let sharedGuard: String? = block.entries.count > 1 && Set(guards).count == 1 && block.entries[0].transition.trigger.eventID != nil ? guards[0] : nil
+            for (entry, guardText) in zip(block.entries, guards) {
+                let stepNumbers = numbers(of: entry)
+                let faded = path != nil && stepNumbers.isEmpty
+                var parts: [DOTHTML] = []
+                if !stepNumbers.isEmpty { parts.append(badge(stepNumbers)) }
+                if let event = entry.transition.trigger.eventID { parts.append(.bold(.text(eventTitle(event)))) }
+                if let guardText, sharedGuard == nil {
+                    if entry.transition.trigger.eventID != nil { parts.append(.text(" ")) }
+                    parts.append(.italic(.text("[" + guardText + "]")))
+                }
+                guard !parts.isEmpty else { continue }
+                cells.append(DOTHTMLCell(styled(.concat(parts), color: faded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: ["ALIGN": "LEFT"]))
+            }
+            if let sharedGuard {
+                cells.append(DOTHTMLCell(styled(.italic(.text("[" + sharedGuard + "]")), color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: ["ALIGN": "LEFT"]))
+            }
+            for line in block.key {
+                let content: DOTHTML
+                switch line {
+                case .callback(let name):
+                    content = styled(.text(name), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink)
+                case .notification(let name):
+                    content = styled(.text("→ " + name), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.tertiary)
+                case .note(let text):
+                    content = styled(.italic(.text(text)), size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.secondary)
+                }
+                cells.append(DOTHTMLCell(content, attributes: ["ALIGN": "LEFT"]))
+            }
+        }
+        return cells
+    }
+
+    private func badge(_ numbers: [Int]) -> DOTHTML {
+        styled(.bold(.text(numbers.map(String.init).joined(separator: ", ") + "  ")), color: DiagramStyle.accent)
+    }
+
+    // MARK: Scenario
+
+    /// The machine's initial dot and those of the compounds entered on the way to the initial
+    /// leaf are on the path when the scenario starts from the machine's initial state.
+    private func markerOnPath(_ compound: String?) -> Bool {
+        guard let path, path.startsAtInitial else { return false }
+        guard let compound else { return true }
+        var current = machine.initial
+        while true {
+            if current == compound { return true }
+            guard let node = machine.state(current), node.isCompound, let next = node.initial else { return false }
+            current = next
+        }
+    }
+
+    // MARK: Legend
+
+    private func legend() -> DOTHTML {
+        let hasFinal = machine.states.contains(where: \.isFinal)
+        let hasEventless = machine.transitions.contains(where: \.isEventless)
+        let hasListed = options.detail > .states && topology.entries.contains { entry in
+            if case .arrow = entry.placement { false } else { true }
+        }
+        let hasCompoundSource = topology.entries.contains { entry in
+            if case .arrow(_, _, let ltail?, _, _) = entry.placement { ltail.isEmpty == false } else { false }
+        }
+        var rows: [(DOTHTML, String)] = []
+        func sample(_ text: String, color: String = DiagramStyle.ink, face: String? = nil, bold: Bool = false) -> DOTHTML {
+            let inner: DOTHTML = bold ? .bold(.text(text)) : .text(text)
+            return styled(inner, face: face, color: color)
+        }
+        rows.append((sample("●"), "initial state"))
+        if hasFinal { rows.append((sample("◎"), "final state")) }
+        switch options.detail {
+        case .states:
+            rows.append((sample("───►"), "transition"))
+        case .events, .full:
+            rows.append((.concat([sample("event", bold: true), .text(" "), .italic(.text("[guard]"))]), "transition on an event, taken when the guard holds"))
+        }
+        if hasEventless { rows.append((sample("- - ►"), "eventless transition, taken as soon as its guard holds")) }
+        if hasCompoundSource { rows.append((sample("□──►"), "arrow leaving a group’s border: applies in every state inside it")) }
+        if options.detail == .full {
+            rows.append((sample("callback(_:)", face: DiagramStyle.monoFont), "delegate callbacks, in call order"))
+            if options.showNotifications {
+                rows.append((sample("→ notification", color: DiagramStyle.tertiary, face: DiagramStyle.monoFont), "notification posted"))
+            }
+        }
+        if hasListed { rows.append((sample("event", bold: true), "listed inside a state: handled there without leaving it")) }
+        if let path {
+            rows.append((sample("1, 2", color: DiagramStyle.accent, bold: true), "steps of scenario “\(path.title ?? path.id)”"))
+        }
+        var tableRows: [DOTHTMLRow] = []
+        if let path {
+            var caption = "Scenario: " + (path.title ?? path.id)
+            if !path.startsAtInitial { caption += " (starts in " + title(of: path.start) + ")" }
+            if !path.flags.isEmpty { caption += ", with " + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: ", ") }
+            tableRows.append(.cells([DOTHTMLCell(.bold(.text(caption)), attributes: ["ALIGN": "LEFT", "COLSPAN": "2"])]))
+        }
+        for (symbol, meaning) in rows {
+            tableRows.append(.cells([
+                DOTHTMLCell(symbol, attributes: ["ALIGN": "LEFT"]),
+                DOTHTMLCell(styled(.text(meaning), color: DiagramStyle.secondary), attributes: ["ALIGN": "LEFT"]),
+            ]))
+        }
+        return .table(DOTHTMLTable(
+            attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "2"],
+            rows: tableRows
+        ))
+    }
+
+    // MARK: Text
+
+    /// `html` in a `<FONT>` only for what differs from the defaults (Helvetica, ink): Graphviz
+    /// 2.43 leaks a little memory for every font element it parses, and the DOT stays shorter.
+    private func styled(_ html: DOTHTML, face: String? = nil, size: Double? = nil, color: String? = nil) -> DOTHTML {
+        let face = face == DiagramStyle.font ? nil : face
+        let color = color == DiagramStyle.ink ? nil : color
+        guard face != nil || size != nil || color != nil else { return html }
+        return .font(DOTHTMLFont(face: face, pointSize: size, color: color), html)
+    }
+
+    private func title(of state: String) -> String {
+        document.text(document.state(state)?.title, locale: options.locale) ?? state
+    }
+
+    private func eventTitle(_ event: String) -> String {
+        document.text(document.event(event)?.title, locale: options.locale) ?? event
+    }
+
+    private func guardText(_ transition: Transition) -> String? {
+        guardTexts[transition.index] ?? transition.guardExpression?.description
+    }
+
+    /// "Not Running" says `notRunning`; "未运行" does not, so the id is shown beneath it.
+    static func titleSaysID(_ title: String, _ id: String) -> Bool {
+        func squash(_ text: String) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        return squash(title) == squash(id)
+    }
+}

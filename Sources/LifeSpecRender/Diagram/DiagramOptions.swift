@@ -1,0 +1,76 @@
+/// What a state diagram shows and how it is laid out.
+public struct DiagramOptions: Sendable, Hashable {
+    /// How much each transition says.
+    public enum Detail: String, Sendable, Hashable, CaseIterable, Comparable {
+        /// States and arrows only: no transition labels, no internal transitions.
+        case states
+        /// Each arrow labelled `event [guard]`; internal transitions listed by event.
+        case events
+        /// As `events`, plus the callbacks (and notifications) each transition triggers, in order.
+        case full
+
+        public static func < (lhs: Detail, rhs: Detail) -> Bool { lhs.rank < rhs.rank }
+        private var rank: Int {
+            switch self {
+            case .states: 0
+            case .events: 1
+            case .full: 2
+            }
+        }
+    }
+
+    public enum Direction: String, Sendable, Hashable, CaseIterable {
+        case topToBottom = "TB"
+        case leftToRight = "LR"
+    }
+
+    public var detail: Detail
+    public var direction: Direction
+    /// At `full` detail, list the notifications callbacks post (and `notify` actions).
+    public var showNotifications: Bool
+    /// Highlight one scenario's path (by scenario id), numbering its steps.
+    public var scenario: String?
+    /// The locale for titles; `nil` uses the spec's default locale.
+    public var locale: String?
+    /// Draw the legend under the diagram.
+    public var legend: Bool
+
+    public init(
+        detail: Detail = .full,
+        direction: Direction = .topToBottom,
+        showNotifications: Bool = true,
+        scenario: String? = nil,
+        locale: String? = nil,
+        legend: Bool = true
+    ) {
+        self.detail = detail
+        self.direction = direction
+        self.showNotifications = showNotifications
+        self.scenario = scenario
+        self.locale = locale
+        self.legend = legend
+    }
+}
+
+/// Why a diagram could not be built.
+public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownScenario(String, available: [String])
+    /// The scenario does not run on the machine (the spec validator reports this too).
+    case scenarioFailed(scenario: String, step: Int, message: String)
+    /// The machine is too large for Graphviz to lay out in reasonable time, even at `states`.
+    case tooLarge(DiagramPlan)
+
+    public var description: String {
+        switch self {
+        case let .unknownScenario(id, available):
+            let list = available.isEmpty ? "the spec has no scenarios" : "scenarios: " + available.joined(separator: ", ")
+            return "unknown scenario '\(id)' (\(list))"
+        case let .scenarioFailed(scenario, step, message):
+            return step == 0
+                ? "scenario '\(scenario)' cannot start: \(message)"
+                : "scenario '\(scenario)' step \(step): \(message)"
+        case .tooLarge(let plan):
+            return plan.message ?? "the diagram is too large to lay out"
+        }
+    }
+}

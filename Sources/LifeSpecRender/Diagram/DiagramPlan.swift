@@ -1,0 +1,92 @@
+import LifeSpec
+import LifecycleEngine
+
+/// How big a diagram is, in the units that drive Graphviz's `dot` layout time.
+public struct DiagramSize: Sendable, Hashable {
+    /// Drawn nodes: leaf states plus initial dots.
+    public let nodes: Int
+    /// Clusters (compound states).
+    public let clusters: Int
+    /// Drawn arrows: transitions (once per source) plus initial arrows.
+    public let arrows: Int
+    /// Label lines on arrows and in states at `events` and at `full` detail.
+    public let eventLines: Int
+    public let fullLines: Int
+
+    init(spec: LoadedSpec, options: DiagramOptions) {
+        let machine = spec.machine
+        let topology = DiagramTopology(machine: machine)
+        nodes = machine.leafStates.count + topology.compounds.count + 1
+        clusters = topology.compounds.count
+        let arrows = topology.compounds.count + 1 + topology.arrows.count
+        var eventLines = 0
+        var fullLines = 0
+        for entry in topology.entries {
+            let actionLines = entry.transition.actions.reduce(0) { count, action in
+                count + machine.expand(action).filter { step in
+                    if case .notification = step { return options.showNotifications }
+                    return true
+                }.count
+            }
+            let head = entry.transition.trigger.eventID != nil || entry.transition.guardExpression != nil ? 1 : 0
+            eventLines += head
+            fullLines += head + actionLines + entry.transition.assignments.count + entry.transition.raises.count
+        }
+        self.arrows = arrows
+        self.eventLines = eventLines
+        self.fullLines = fullLines
+    }
+
+    /// A layout-cost estimate. `dot` puts a virtual node for every labelled arrow in its own rank,
+    /// so labels roughly double the graph; tall labels widen ranks, which costs less.
+    public func weight(at detail: DiagramOptions.Detail) -> Int {
+        switch detail {
+        case .states: nodes + arrows + clusters
+        case .events: nodes + 2 * arrows + clusters + eventLines / 2
+        case .full: nodes + 2 * arrows + clusters + fullLines / 2
+        }
+    }
+}
+
+/// What will be drawn: the detail asked for, the detail that keeps layout fast, and why they
+/// differ. The CLI prints `message` when there is one.
+public struct DiagramPlan: Sendable, Hashable {
+    /// Above this weight a detail level is dropped for a coarser one. Measured with Graphviz 2.43
+    /// `dot` and the layout bounds the composer sets, on `lifespec synth` machines (about four
+    /// transitions per state, nested groups): weight ≈1,100 lays out in 0.4 s, ≈2,300 in 0.9 s,
+    /// ≈3,200–4,500 in 2.5–3.5 s, ≈6,500 at `events` in 31 s.
+    public static let comfortableWeight = 2_500
+    /// Above this weight even `states` detail is refused: ≈4,800 took 7.5 s, ≈6,400 took 99 s
+    /// and Graphviz reported errors ("lost edge").
+    public static let maximumWeight = 5_000
+
+    public let size: DiagramSize
+    public let requestedDetail: DiagramOptions.Detail
+    public let effectiveDetail: DiagramOptions.Detail
+    public let isRefused: Bool
+    public let message: String?
+
+    init(size: DiagramSize, requested: DiagramOptions.Detail) {
+        self.size = size
+        requestedDetail = requested
+        let levels = DiagramOptions.Detail.allCases.filter { $0 <= requested }.reversed()
+        let fitting = levels.first { size.weight(at: $0) <= Self.comfortableWeight }
+        let describe = "\(size.nodes) nodes, \(size.clusters) groups and \(size.arrows) arrows"
+        if let fitting {
+            effectiveDetail = fitting
+            isRefused = false
+            message = fitting == requested ? nil
+                : "the diagram has \(describe): drawing it at '\(fitting.rawValue)' detail instead of '\(requested.rawValue)' to keep the layout fast"
+        } else if size.weight(at: .states) <= Self.maximumWeight {
+            effectiveDetail = .states
+            isRefused = false
+            message = requested == .states ? "the diagram has \(describe): the layout may take several seconds"
+                : "the diagram has \(describe): drawing it at 'states' detail instead of '\(requested.rawValue)'; the layout may take several seconds"
+        } else {
+            effectiveDetail = .states
+            isRefused = true
+            message = "the diagram has \(describe), too many for Graphviz to lay out in reasonable time even at 'states' detail; "
+                + "split the spec into smaller specs (one per group of states), or use the Mermaid or Markdown output"
+        }
+    }
+}

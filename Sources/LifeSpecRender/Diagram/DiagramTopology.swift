@@ -1,0 +1,174 @@
+import LifecycleEngine
+
+/// Where each transition goes in the drawing, and the DOT names of states, clusters and initial
+/// markers. Shared by the composer and the size estimate so both count the same arrows.
+struct DiagramTopology {
+    enum Placement: Hashable {
+        /// An arrow from `tail` to `head`; `ltail`/`lhead` name the clusters it is clipped to.
+        /// `backward` arrows go against the lifecycle's flow (see `flowOrder`).
+        case arrow(tail: String, head: String, ltail: String?, lhead: String?, backward: Bool)
+        /// Listed inside `owner` (a leaf's node or a compound's header): no state change.
+        case internalRow(owner: String)
+        /// A compound state's transition into itself or one of its own descendants: Graphviz
+        /// cannot draw an arrow from a cluster's border to something inside it, so it is listed
+        /// in the compound's header with its target.
+        case headerRow(owner: String)
+    }
+
+    struct Entry {
+        let transition: Transition
+        let source: String
+        let placement: Placement
+    }
+
+    /// Arrows that share their ends, clipping, direction and style are drawn as one arrow whose
+    /// label lists every transition: a lifecycle often has several events with the same effect
+    /// (the flagship has four ways from Inactive to Background), and parallel arrows with long
+    /// labels would spread the layout and cross each other.
+    struct ArrowGroup {
+        let placement: Placement
+        let isEventless: Bool
+        var entries: [Entry]
+    }
+
+    let machine: Machine
+    /// Every transition once per declared source, in document order.
+    let entries: [Entry]
+    /// The arrows to draw, in order of their first transition.
+    let arrows: [ArrowGroup]
+    /// Compound states in document order.
+    let compounds: [StateNode]
+
+    /// Each state's position in the lifecycle's flow: leaves by their distance (in transitions)
+    /// from the initial state, ties and unreachable states by document order; a compound state
+    /// spans from its first to its last leaf.
+    let flowOrder: [String: (first: Int, last: Int)]
+
+    init(machine: Machine) {
+        self.machine = machine
+        compounds = machine.states.filter(\.isCompound)
+        flowOrder = Self.flowOrder(machine)
+        var entries: [Entry] = []
+        for transition in machine.transitions {
+            for source in transition.sources {
+                entries.append(Entry(transition: transition, source: source, placement: Self.place(transition, source: source, machine: machine, flow: flowOrder)))
+            }
+        }
+        self.entries = entries
+        var arrows: [ArrowGroup] = []
+        for entry in entries {
+            guard case .arrow = entry.placement else { continue }
+            if let index = arrows.firstIndex(where: { $0.placement == entry.placement && $0.isEventless == entry.transition.isEventless }) {
+                arrows[index].entries.append(entry)
+            } else {
+                arrows.append(ArrowGroup(placement: entry.placement, isEventless: entry.transition.isEventless, entries: [entry]))
+            }
+        }
+        self.arrows = arrows
+    }
+
+    /// Entries listed inside `state` (a leaf's node or a compound's header).
+    func listed(on state: String) -> [Entry] {
+        entries.filter { entry in
+            switch entry.placement {
+            case .internalRow(let owner), .headerRow(let owner): owner == state
+            case .arrow: false
+            }
+        }
+    }
+
+    /// Breadth-first distances over leaf states (a transition declared on a compound leaves from
+    /// each of its leaves; entering a compound enters its initial leaf), turned into one ordinal
+    /// per leaf. Arrows from a later to an earlier state are drawn as `backward`: Graphviz then
+    /// ranks them against their direction, so the layout reads from the initial state onwards
+    /// instead of depending on which cycle edge `dot` happens to reverse.
+    private static func flowOrder(_ machine: Machine) -> [String: (first: Int, last: Int)] {
+        let leaves = machine.leafStates.map(\.id)
+        let documentIndex = Dictionary(uniqueKeysWithValues: machine.states.enumerated().map { ($0.element.id, $0.offset) })
+        var successors: [String: [String]] = [:]
+        for transition in machine.transitions {
+            guard let target = transition.target else { continue }
+            let entered = machine.leaf(entering: target)
+            for source in transition.sources {
+                for leaf in leaves where machine.ancestry(of: leaf).contains(source) {
+                    successors[leaf, default: []].append(entered)
+                }
+            }
+        }
+        var distance: [String: Int] = [machine.initialLeaf: 0]
+        var queue = [machine.initialLeaf]
+        var cursor = 0
+        while cursor < queue.count {
+            let current = queue[cursor]
+            cursor += 1
+            for next in successors[current] ?? [] where distance[next] == nil {
+                distance[next] = distance[current]! + 1
+                queue.append(next)
+            }
+        }
+        let ordered = leaves.sorted { lhs, rhs in
+            let left = (distance[lhs] ?? Int.max, documentIndex[lhs] ?? 0)
+            let right = (distance[rhs] ?? Int.max, documentIndex[rhs] ?? 0)
+            return left < right
+        }
+        var order: [String: (first: Int, last: Int)] = [:]
+        for (position, leaf) in ordered.enumerated() {
+            for id in machine.ancestry(of: leaf) {
+                let current = order[id] ?? (position, position)
+                order[id] = (min(current.first, position), max(current.last, position))
+            }
+        }
+        return order
+    }
+
+    private static func place(_ transition: Transition, source: String, machine: Machine, flow: [String: (first: Int, last: Int)]) -> Placement {
+        guard let target = transition.target else { return .internalRow(owner: source) }
+        let sourceIsCompound = machine.state(source)?.isCompound ?? false
+        let targetIsCompound = machine.state(target)?.isCompound ?? false
+        if sourceIsCompound, machine.ancestry(of: target).contains(source) { return .headerRow(owner: source) }
+        let from = flow[source] ?? (0, 0)
+        let to = flow[target] ?? (0, 0)
+        let backward = to.first <= from.last && source != target
+        // Re-entering an enclosing compound: the arrow goes to its initial dot, not its border.
+        let reentering = targetIsCompound && machine.ancestry(of: source).contains(target)
+        // Arrows clipped to a cluster border start and end at a node inside the cluster that is
+        // near the other end in the flow, so the clipped-away part (and with it the offset
+        // between the visible arrow and its label, which dot places on the unclipped path) stays
+        // short.
+        // Going back up, the arrow leaves from the compound's initial dot, which sits at the top
+        // of its cluster; going on, from its last leaf.
+        let tail = !sourceIsCompound ? nodeID(source)
+            : backward ? markerID(source)
+            : nodeID(Self.leaf(in: source, atFlowPosition: from.last, flow: flow, machine: machine))
+        let head: String
+        if !targetIsCompound {
+            head = nodeID(target)
+        } else if backward && !reentering {
+            head = nodeID(Self.leaf(in: target, atFlowPosition: to.last, flow: flow, machine: machine))
+        } else {
+            head = markerID(target)
+        }
+        let ltail = sourceIsCompound ? clusterID(source) : nil
+        let lhead = targetIsCompound && !reentering ? clusterID(target) : nil
+        return .arrow(tail: tail, head: head, ltail: ltail, lhead: lhead, backward: backward)
+    }
+
+    /// The leaf inside `compound` at a flow position (its first or last), falling back to the
+    /// compound's last leaf in document order.
+    private static func leaf(in compound: String, atFlowPosition position: Int, flow: [String: (first: Int, last: Int)], machine: Machine) -> String {
+        let leaves = machine.leafStates.filter { machine.ancestry(of: $0.id).contains(compound) }
+        if let match = leaves.first(where: { flow[$0.id]?.first == position }) { return match.id }
+        return leaves.last?.id ?? compound
+    }
+
+    // MARK: Names
+    //
+    // State nodes are named by their id (so SVG titles read naturally); the synthetic initial
+    // markers start with "@", and a state id that itself starts with "@" gets a second one, so
+    // the two never collide. Clusters live in their own namespace.
+
+    static func nodeID(_ state: String) -> String { state.hasPrefix("@") ? "@" + state : state }
+    /// The filled dot pointing at `compound`'s initial child; `nil` for the machine's own.
+    static func markerID(_ compound: String?) -> String { compound.map { "@initial:" + $0 } ?? "@initial" }
+    static func clusterID(_ compound: String) -> String { "cluster_" + compound }
+}

@@ -1,0 +1,259 @@
+import LifeSpec
+import LifecycleEngine
+import Testing
+@testable import LifeSpecRender
+
+@Suite("State diagrams from specs")
+struct DiagramBuilderTests {
+    // MARK: Goldens
+
+    @Test("DOT goldens", arguments: [
+        ("app-lifecycle", "full-tb", DiagramOptions()),
+        ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
+        ("app-lifecycle", "states", DiagramOptions(detail: .states, legend: false)),
+        ("app-lifecycle", "no-notifications", DiagramOptions(showNotifications: false)),
+        ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
+        ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
+        ("app-lifecycle", "scenario-backgroundLaunch", DiagramOptions(scenario: "backgroundLaunch")),
+        ("hostile-labels", "full", DiagramOptions()),
+        ("hostile-labels", "scenario-walk", DiagramOptions(scenario: "walk")),
+    ])
+    func dotGoldens(fixture: String, variation: String, options: DiagramOptions) throws {
+        let spec = try DiagramFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
+        let diagram = try DiagramBuilder.build(for: spec, options: options)
+        #expect(diagram.plan.message == nil)
+        try assertDiagramGolden(diagram.dot, named: "\(fixture)-\(variation).dot")
+    }
+
+    @Test("flagship iOS app life cycle: DOT goldens", arguments: [
+        ("full", DiagramOptions()),
+        ("scenario-\(flagshipScenario)", DiagramOptions(scenario: flagshipScenario)),
+    ])
+    func flagshipGoldens(variation: String, options: DiagramOptions) throws {
+        let diagram = try DiagramBuilder.build(for: DiagramFixtures.flagship, options: options)
+        try assertDiagramGolden(diagram.dot, named: "ios-app-lifecycle-\(variation).dot")
+        // It must also lay out cleanly: no Graphviz warnings.
+        let output = try GraphvizRenderer.shared.renderWithWarnings(dot: diagram.dot, format: .svg)
+        #expect(output.warnings.isEmpty)
+    }
+
+    static let flagshipScenario = "coldLaunch"
+
+    // MARK: Structure
+
+    @Test("compound states are clusters nested as deep as the spec, each with its initial dot")
+    func clusters() throws {
+        let graph = try DiagramBuilder.graph(for: DiagramFixtures.appLifecycle, options: DiagramOptions())
+        let running = try #require(graph.allSubgraphs.first { $0.id == "cluster_running" })
+        let foreground = try #require(DOTStatement.subgraphs(in: running.statements).first { $0.id == "cluster_foreground" })
+        #expect(DOTStatement.nodes(in: foreground.statements).map(\.id) == ["@initial:foreground", "inactive", "active"])
+        #expect(graph.allSubgraphs.map(\.id) == ["cluster_running", "cluster_foreground", "cluster_background"])
+        // One initial dot for the machine and one per compound state, each pointing at its initial child.
+        let markers = graph.allNodes.filter { $0.attributes["shape"] == "point" }.map(\.id)
+        #expect(markers == ["@initial", "@initial:running", "@initial:foreground", "@initial:background"])
+        let initialEdges = graph.allEdges.filter { $0.from.hasPrefix("@initial") && $0.attributes["id"] == nil }
+        #expect(Set(initialEdges.map { "\($0.from)->\($0.to)" }) == [
+            "@initial->notRunning", "@initial:running->@initial:foreground", "@initial:foreground->inactive", "@initial:background->executing",
+        ])
+        let toForeground = try #require(initialEdges.first { $0.from == "@initial:running" })
+        #expect(toForeground.attributes["lhead"] == "cluster_foreground")
+    }
+
+    @Test("every transition is drawn from each declared source; one declared on a compound state leaves its border once")
+    func transitionPlacement() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
+        let edges = graph.allEdges.filter { $0.attributes["id"] != nil }
+        func index(on event: String) -> Int { spec.machine.transitions.firstIndex { $0.trigger == .event(event) }! }
+        // `terminate` is declared `from: [executing, inactive]`: two arrows.
+        let terminate = edges.filter { edge in
+            guard case .string(let id)? = edge.attributes["id"] else { return false }
+            return id.hasPrefix("transition-\(index(on: "terminate"))-")
+        }
+        #expect(terminate.count == 2)
+        // `purge` is declared on the compound `background`: one arrow, clipped to its cluster.
+        let purge = edges.filter { $0.attributes["id"] == .string("transition-\(index(on: "purge"))-background") }
+        #expect(purge.count == 1)
+        let clip = purge.first.flatMap { $0.attributes["ltail"] ?? $0.attributes["lhead"] }
+        #expect(clip == "cluster_background")
+        #expect(!edges.contains { edge in
+            guard case .html(let label)? = edge.attributes["label"] else { return false }
+            return label.markup.contains("purge") && edge.attributes["id"] != .string("transition-\(index(on: "purge"))-background")
+        })
+        // Internal transitions are listed in their state, not drawn: `taskFinished` on a leaf,
+        // `memoryWarning` on the compound `running`.
+        #expect(!edges.contains { edge in
+            guard case .html(let label)? = edge.attributes["label"] else { return false }
+            return label.markup.contains("taskFinished") || label.markup.contains("memoryWarning")
+        })
+        let executing = try #require(graph.allNodes.first { $0.id == "executing" })
+        guard case .html(let executingLabel)? = executing.attributes["label"] else { Issue.record("no HTML label"); return }
+        #expect(executingLabel.markup.contains("taskFinished") && executingLabel.markup.contains("set backgroundTask = false"))
+        let running = try #require(graph.allSubgraphs.first { $0.id == "cluster_running" })
+        guard case .html(let runningLabel)? = running.attributes["label"] else { Issue.record("no HTML label"); return }
+        #expect(runningLabel.markup.contains("memoryWarning") && runningLabel.markup.contains("applicationDidReceiveMemoryWarning(_:)"))
+        // The eventless transition is dashed and labelled with its guard only.
+        let eventless = try #require(edges.first { $0.attributes["style"] == "dashed" })
+        guard case .html(let eventlessLabel)? = eventless.attributes["label"] else { Issue.record("no label"); return }
+        #expect(eventlessLabel.markup.contains("[!backgroundTask]"))
+        #expect(edges.filter { $0.attributes["style"] == "dashed" }.count == 1)
+    }
+
+    @Test("callbacks and notifications are listed in the order the engine emits them")
+    func actionOrder() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
+        let index = spec.machine.transitions.firstIndex { $0.trigger == .event("enterForeground") }!
+        let edge = try #require(graph.allEdges.first { $0.attributes["id"] == .string("transition-\(index)-background") })
+        guard case .html(let label)? = edge.attributes["label"] else { Issue.record("no label"); return }
+        // willEnterForeground posts its notification *before* the callback runs.
+        let expected = spec.machine.transitions[index].actions.flatMap(spec.machine.expand).map { step -> String in
+            switch step {
+            case .callback(let id): spec.machine.callback(id)!.swiftName
+            case .notification(let id): spec.machine.notification(id)!.swiftName
+            case .transition: ""
+            }
+        }
+        #expect(expected == ["UIApplication.willEnterForegroundNotification", "applicationWillEnterForeground(_:)"])
+        let positions = expected.map { label.markup.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil })
+        #expect(positions[0]! < positions[1]!)
+    }
+
+    @Test("transitions with the same ends share one arrow whose label lists each of them")
+    func parallelTransitionsMerge() throws {
+        let spec = try DiagramFixtures.flagship
+        let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
+        // Every transition appears in exactly one drawn or listed place.
+        let arrows = graph.allEdges.filter { $0.attributes["id"] != nil }
+        let topology = DiagramTopology(machine: spec.machine)
+        #expect(arrows.count == topology.arrows.count)
+        #expect(topology.arrows.map(\.entries.count).reduce(0, +) + topology.entries.filter { if case .arrow = $0.placement { false } else { true } }.count
+            == spec.machine.transitions.map(\.sources.count).reduce(0, +))
+        #expect(arrows.count < spec.machine.transitions.count)
+        // No two arrows share ends, clipping and style.
+        let keys = arrows.map { edge in
+            ["ltail", "lhead", "style", "dir"].reduce("\(edge.from)|\(edge.to)") { key, name in key + "|" + String(describing: edge.attributes[name]) }
+        }
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test("detail levels: states has no labels, events names events and guards, full adds callbacks")
+    func detailLevels() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let states = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .states)).dot
+        let events = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events)).dot
+        let full = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .full)).dot
+        let quiet = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .full, showNotifications: false)).dot
+        for text in [states, events, full] { #expect(text.contains("Inactive")) }
+        #expect(!states.contains("becomeActive") && !states.contains("[!backgroundTask]") && !states.contains("memoryWarning"))
+        #expect(events.contains("becomeActive") && events.contains("[!backgroundTask]") && events.contains("memoryWarning"))
+        #expect(!events.contains("applicationDidBecomeActive(_:)"))
+        #expect(full.contains("applicationDidBecomeActive(_:)") && full.contains("UIApplication.didBecomeActiveNotification"))
+        #expect(quiet.contains("applicationDidBecomeActive(_:)") && !quiet.contains("UIApplication.didBecomeActiveNotification"))
+        let statesGraph = try DiagramBuilder.graph(for: spec, options: DiagramOptions(detail: .states))
+        #expect(statesGraph.allEdges.allSatisfy { $0.attributes["label"] == nil })
+    }
+
+    @Test("direction, locale and legend options")
+    func options() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let lr = try DiagramBuilder.graph(for: spec, options: DiagramOptions(direction: .leftToRight))
+        #expect(lr.attributes["rankdir"] == "LR")
+        let tb = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
+        #expect(tb.attributes["rankdir"] == "TB")
+        #expect(tb.attributes["compound"] == true)
+        let chinese = try DiagramBuilder.build(for: spec, options: DiagramOptions(locale: "zh-Hans")).dot
+        #expect(chinese.contains("未运行") && chinese.contains("变为活跃"))
+        // A Chinese title does not say the id, so the id is shown beneath it.
+        #expect(chinese.contains(">notRunning</FONT>"))
+        let english = try DiagramBuilder.build(for: spec, options: DiagramOptions()).dot
+        #expect(!english.contains(">notRunning</FONT>"))
+        let bare = try DiagramBuilder.graph(for: spec, options: DiagramOptions(legend: false))
+        #expect(bare.attributes["label"] == nil)
+        #expect(tb.attributes["label"] != nil)
+    }
+
+    @Test("a scenario's steps are numbered on the arrows it takes, in the engine's order; the rest is faded")
+    func scenarioPath() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions(scenario: "coldLaunch"))
+        // Replay with the engine to know which transitions carry which numbers.
+        let scenario = try #require(spec.document.scenario("coldLaunch"))
+        var runner = try Runner(machine: spec.machine, state: scenario.from, flags: scenario.flags)
+        var expected: [Int: [Int]] = [:]
+        var number = 0
+        for event in scenario.events {
+            for case .transition(let step) in try runner.send(event) {
+                number += 1
+                expected[step.transitionIndex, default: []].append(number)
+            }
+        }
+        #expect(number == 5)
+        #expect(expected.values.contains([3, 5]), "becomeActive is taken twice")
+        for edge in graph.allEdges {
+            guard case .string(let id)? = edge.attributes["id"], id.hasPrefix("transition-") else { continue }
+            let index = Int(id.split(separator: "-")[1])!
+            guard case .html(let label)? = edge.attributes["label"] else { continue }
+            if let numbers = expected[index] {
+                #expect(label.markup.contains(numbers.map(String.init).joined(separator: ", ") + "  "), "\(id) lacks its step numbers")
+                #expect(edge.attributes["color"] == .string(DiagramStyle.accent))
+            } else {
+                #expect(edge.attributes["color"] == .string(DiagramStyle.faded), "\(id) should be faded")
+            }
+        }
+        let suspended = try #require(graph.allNodes.first { $0.id == "suspended" })
+        #expect(suspended.attributes["color"] == .string(DiagramStyle.faded))
+        let active = try #require(graph.allNodes.first { $0.id == "active" })
+        #expect(active.attributes["color"] == .string(DiagramStyle.accent))
+    }
+
+    @Test("an unknown scenario is an error naming the scenarios there are")
+    func scenarioErrors() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        #expect(throws: DiagramError.unknownScenario("nope", available: ["coldLaunch", "backgroundLaunch", "returnFromBackground"])) {
+            try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "nope"))
+        }
+    }
+
+    @Test("marker names never collide with state ids")
+    func names() {
+        #expect(DiagramTopology.nodeID("idle") == "idle")
+        #expect(DiagramTopology.nodeID("@initial") == "@@initial")
+        #expect(DiagramTopology.markerID(nil) == "@initial")
+        #expect(DiagramTopology.markerID("a") == "@initial:a")
+        #expect(DiagramTopology.nodeID("@initial:a") != DiagramTopology.markerID("a"))
+    }
+
+    // MARK: Large machines
+
+    @Test("a small machine is drawn as asked")
+    func smallPlan() throws {
+        let plan = DiagramBuilder.plan(for: try DiagramFixtures.appLifecycle, options: DiagramOptions())
+        #expect(plan.effectiveDetail == .full && plan.message == nil && !plan.isRefused)
+    }
+
+    @Test("a large machine falls back to a coarser detail, and a huge one is refused with advice")
+    func largePlans() throws {
+        let medium = try DiagramFixtures.load(yaml: SyntheticSpec(states: 300, seed: 7, scenarios: 0).yaml(), path: "synthetic-300.yaml")
+        let mediumPlan = DiagramBuilder.plan(for: medium, options: DiagramOptions())
+        #expect(mediumPlan.size.weight(at: .full) > DiagramPlan.comfortableWeight)
+        #expect(mediumPlan.effectiveDetail < .full)
+        #expect(!mediumPlan.isRefused)
+        let message = try #require(mediumPlan.message)
+        #expect(message.contains("'\(mediumPlan.effectiveDetail.rawValue)' detail instead of 'full'"))
+        let built = try DiagramBuilder.build(for: medium, options: DiagramOptions())
+        #expect(built.plan == mediumPlan)
+        if mediumPlan.effectiveDetail == .states {
+            #expect(built.graph.allEdges.allSatisfy { $0.attributes["label"] == nil })
+        }
+
+        let huge = try DiagramFixtures.load(yaml: SyntheticSpec(states: 1600, seed: 7, scenarios: 0).yaml(), path: "synthetic-1600.yaml")
+        let hugePlan = DiagramBuilder.plan(for: huge, options: DiagramOptions(detail: .states))
+        #expect(hugePlan.isRefused)
+        #expect(hugePlan.message?.contains("split the spec") == true)
+        #expect(throws: DiagramError.tooLarge(hugePlan)) {
+            try DiagramBuilder.build(for: huge, options: DiagramOptions(detail: .states))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LifeSpec
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Fixtures and goldens for the diagram tests (DOT, Graphviz, Mermaid).
+enum DiagramFixtures {
+    /// The package root, found from this file (no bundles).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func url(_ relativePath: String) -> URL { packageRoot.appendingPathComponent(relativePath) }
+
+    /// Loads a spec by its package-relative path.
+    static func load(_ relativePath: String) throws -> LoadedSpec {
+        let text = try String(contentsOf: url(relativePath), encoding: .utf8)
+        return try load(yaml: text, path: relativePath)
+    }
+
+    static func load(yaml: String, path: String = "Tests/Fixtures/Diagram/inline.yaml") throws -> LoadedSpec {
+        let result = SpecLoader.load(text: yaml, path: path)
+        guard let spec = result.spec else {
+            throw FixtureError(description: "\(path) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        return spec
+    }
+
+    static var appLifecycle: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/app-lifecycle.yaml") } }
+    static var hostile: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/hostile-labels.yaml") } }
+    static var flagship: LoadedSpec { get throws { try load("Spec/ios-app-lifecycle.yaml") } }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// Compares generated text with `Tests/Fixtures/Diagram/Golden/<name>`. `LIFESPEC_RECORD=1`
+/// rewrites the golden and fails, so a re-record is never silent. (Same contract as the Markdown
+/// goldens' helper; a separate folder so each renderer's goldens stay together.)
+func assertDiagramGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let golden = DiagramFixtures.url("Tests/Fixtures/Diagram/Golden/\(name)")
+    if ProcessInfo.processInfo.environment["LIFESPEC_RECORD"] == "1" {
+        try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: golden, atomically: true, encoding: .utf8)
+        Issue.record("recorded \(name); unset LIFESPEC_RECORD and run the tests again", sourceLocation: sourceLocation)
+        return
+    }
+    guard let expected = try? String(contentsOf: golden, encoding: .utf8) else {
+        Issue.record("missing golden \(name); run with LIFESPEC_RECORD=1 to create it", sourceLocation: sourceLocation)
+        return
+    }
+    guard text != expected else { return }
+    let actualLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(actualLines.count, expectedLines.count)
+    let expectedLine = first < expectedLines.count ? String(expectedLines[first]) : "<end of file>"
+    let actualLine = first < actualLines.count ? String(actualLines[first]) : "<end of file>"
+    Issue.record(
+        "\(name) differs from its golden at line \(first + 1):\n  expected: \(expectedLine.prefix(400))\n  actual:   \(actualLine.prefix(400))\n(LIFESPEC_RECORD=1 re-records)",
+        sourceLocation: sourceLocation
+    )
+}
+
+/// SVG from Graphviz, parsed with Foundation's XML parser.
+struct ParsedSVG {
+    let document: XMLDocument
+
+    init(_ bytes: [UInt8]) throws {
+        document = try XMLDocument(data: Data(bytes), options: [])
+    }
+
+    /// Text of every element with the given local name, in document order.
+    func texts(of element: String) throws -> [String] {
+        try document.nodes(forXPath: "//*[local-name()='\(element)']").map { $0.stringValue ?? "" }
+    }
+
+    /// Every `<text>` drawn, with the invisible word joiner the HTML escaping inserts removed.
+    var drawnTexts: [String] {
+        get throws { try texts(of: "text").map { $0.replacingOccurrences(of: "\u{2060}", with: "") } }
+    }
+
+    /// The `id` attribute of every element that has one.
+    var ids: [String] {
+        get throws { try document.nodes(forXPath: "//@id").compactMap(\.stringValue) }
+    }
+}
+
+/// Reads the resident set size from /proc (Linux); nil elsewhere.
+func residentBytes() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
