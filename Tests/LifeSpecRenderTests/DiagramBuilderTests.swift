@@ -233,27 +233,40 @@ struct DiagramBuilderTests {
         #expect(plan.effectiveDetail == .full && plan.message == nil && !plan.isRefused)
     }
 
-    @Test("a large machine falls back to a coarser detail, and a huge one is refused with advice")
+    @Test("a machine over the layout budget is drawn at a coarser detail, and one far over it is refused with advice")
     func largePlans() throws {
-        let medium = try DiagramFixtures.load(yaml: SyntheticSpec(states: 300, seed: 7, scenarios: 0).yaml(), path: "synthetic-300.yaml")
-        let mediumPlan = DiagramBuilder.plan(for: medium, options: DiagramOptions())
-        #expect(mediumPlan.size.weight(at: .full) > DiagramPlan.comfortableWeight)
-        #expect(mediumPlan.effectiveDetail < .full)
-        #expect(!mediumPlan.isRefused)
-        let message = try #require(mediumPlan.message)
-        #expect(message.contains("'\(mediumPlan.effectiveDetail.rawValue)' detail instead of 'full'"))
-        let built = try DiagramBuilder.build(for: medium, options: DiagramOptions())
-        #expect(built.plan == mediumPlan)
-        if mediumPlan.effectiveDetail == .states {
-            #expect(built.graph.allEdges.allSatisfy { $0.attributes["label"] == nil })
+        let spec = try DiagramFixtures.flagship
+        let size = DiagramBuilder.plan(for: spec, options: DiagramOptions()).size
+        #expect(size.weight(at: .states) < size.weight(at: .events) && size.weight(at: .events) < size.weight(at: .full))
+        // A budget between the `events` and `full` weights: drawn at `events`, saying why.
+        let tight = DiagramLimits(comfortableWeight: size.weight(at: .events), maximumWeight: 100_000)
+        let fallback = try DiagramBuilder.build(for: spec, options: DiagramOptions(), limits: tight)
+        #expect(fallback.plan.effectiveDetail == .events && !fallback.plan.isRefused)
+        #expect(fallback.plan.message?.contains("drawing it at 'events' detail instead of 'full'") == true)
+        #expect(!fallback.dot.contains("applicationDidBecomeActive(_:)") && fallback.dot.contains("Open the app"))
+        // Over every comfortable level but under the maximum: `states`, with a warning.
+        let slow = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events), limits: DiagramLimits(comfortableWeight: 1, maximumWeight: size.weight(at: .states)))
+        #expect(slow.plan.effectiveDetail == .states && slow.plan.message?.contains("several seconds") == true)
+        #expect(slow.graph.allEdges.allSatisfy { $0.attributes["label"] == nil })
+        // Over the maximum: refused, and the error says what to do.
+        let refusing = DiagramLimits(comfortableWeight: 1, maximumWeight: size.weight(at: .states) - 1)
+        let plan = DiagramBuilder.plan(for: spec, options: DiagramOptions(), limits: refusing)
+        #expect(plan.isRefused)
+        #expect(throws: DiagramError.tooLarge(plan)) {
+            try DiagramBuilder.build(for: spec, options: DiagramOptions(), limits: refusing)
         }
+        #expect(DiagramError.tooLarge(plan).description.contains("split the spec"))
+    }
 
-        let huge = try DiagramFixtures.load(yaml: SyntheticSpec(states: 1600, seed: 7, scenarios: 0).yaml(), path: "synthetic-1600.yaml")
-        let hugePlan = DiagramBuilder.plan(for: huge, options: DiagramOptions(detail: .states))
-        #expect(hugePlan.isRefused)
-        #expect(hugePlan.message?.contains("split the spec") == true)
-        #expect(throws: DiagramError.tooLarge(hugePlan)) {
-            try DiagramBuilder.build(for: huge, options: DiagramOptions(detail: .states))
-        }
+    @Test("the standard budget: measured sizes of synthetic machines")
+    func standardBudget() {
+        // Sizes of `lifespec synth` machines: 100 states lays out in 0.4 s at full detail,
+        // 1,200 in 7.5 s at states detail, 1,600 ran for 99 s.
+        let hundred = DiagramPlan(size: DiagramSize(nodes: 117, clusters: 16, arrows: 276, eventLines: 294, fullLines: 917), requested: .full)
+        #expect(hundred.effectiveDetail == .full && hundred.message == nil)
+        let twelveHundred = DiagramPlan(size: DiagramSize(nodes: 1381, clusters: 180, arrows: 3237, eventLines: 3480, fullLines: 11009), requested: .full)
+        #expect(!twelveHundred.isRefused && twelveHundred.effectiveDetail == .states)
+        let sixteenHundred = DiagramPlan(size: DiagramSize(nodes: 1841, clusters: 240, arrows: 4313, eventLines: 4617, fullLines: 14626), requested: .states)
+        #expect(sixteenHundred.isRefused)
     }
 }

@@ -15,14 +15,14 @@ import LifecycleEngine
 ///   their step numbers and everything it does not touch is faded.
 public enum DiagramBuilder {
     /// Decides the detail the diagram can be drawn at, without building it.
-    public static func plan(for spec: LoadedSpec, options: DiagramOptions) -> DiagramPlan {
-        DiagramPlan(size: DiagramSize(spec: spec, options: options), requested: options.detail)
+    public static func plan(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) -> DiagramPlan {
+        DiagramPlan(size: DiagramSize(spec: spec, options: options), requested: options.detail, limits: limits)
     }
 
     /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
     /// the machine is too large to draw even at `states` detail.
-    public static func build(for spec: LoadedSpec, options: DiagramOptions) throws(DiagramError) -> Diagram {
-        let plan = plan(for: spec, options: options)
+    public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> Diagram {
+        let plan = plan(for: spec, options: options, limits: limits)
         guard !plan.isRefused else { throw .tooLarge(plan) }
         var effective = options
         effective.detail = plan.effectiveDetail
@@ -32,8 +32,8 @@ public enum DiagramBuilder {
     }
 
     /// The graph alone (at the plan's effective detail).
-    public static func graph(for spec: LoadedSpec, options: DiagramOptions) throws(DiagramError) -> DOTGraph {
-        try build(for: spec, options: options).graph
+    public static func graph(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> DOTGraph {
+        try build(for: spec, options: options, limits: limits).graph
     }
 }
 

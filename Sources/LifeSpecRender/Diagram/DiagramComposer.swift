@@ -346,45 +346,86 @@ struct DiagramComposer {
 
     // MARK: Legend
 
+    /// The legend's own words, in English or Chinese (the other locale the project writes);
+    /// other locales get English.
+    private struct LegendText: Sendable {
+        let initial, final, transition, eventTransition, eventless, groupArrow, callbacks, notification, listed: String
+        let event, guardWord: String
+        let steps: @Sendable (String) -> String
+        let scenario: @Sendable (String) -> String
+        let startsIn: @Sendable (String) -> String
+        let with: String
+
+        static let english = LegendText(
+            initial: "initial state", final: "final state", transition: "transition",
+            eventTransition: "transition on an event, taken when the guard holds",
+            eventless: "eventless transition, taken as soon as its guard holds",
+            groupArrow: "arrow leaving a group’s border: applies in every state inside it",
+            callbacks: "delegate callbacks, in call order", notification: "notification posted",
+            listed: "listed inside a state: handled there without leaving it",
+            event: "event", guardWord: "guard",
+            steps: { "steps of scenario “\($0)”" }, scenario: { "Scenario: " + $0 },
+            startsIn: { " (starts in " + $0 + ")" }, with: ", with "
+        )
+
+        static let chinese = LegendText(
+            initial: "初始状态", final: "终止状态", transition: "转换",
+            eventTransition: "由事件触发的转换,守卫条件成立时发生",
+            eventless: "无事件转换,守卫条件一成立即发生",
+            groupArrow: "从分组边框出发的箭头:适用于组内每个状态",
+            callbacks: "代理回调,按调用顺序", notification: "发布的通知",
+            listed: "列在状态内:在该状态中处理,不离开该状态",
+            event: "事件", guardWord: "守卫",
+            steps: { "场景“\($0)”的步骤" }, scenario: { "场景:" + $0 },
+            startsIn: { "(从“" + $0 + "”开始)" }, with: ",其中 "
+        )
+    }
+
+    private var legendText: LegendText {
+        let locale = options.locale ?? document.defaultLocale ?? "en"
+        return locale.lowercased().hasPrefix("zh") ? .chinese : .english
+    }
+
     private func legend() -> DOTHTML {
+        let words = legendText
         let hasFinal = machine.states.contains(where: \.isFinal)
         let hasEventless = machine.transitions.contains(where: \.isEventless)
         let hasListed = options.detail > .states && topology.entries.contains { entry in
             if case .arrow = entry.placement { false } else { true }
         }
         let hasCompoundSource = topology.entries.contains { entry in
-            if case .arrow(_, _, let ltail?, _, _) = entry.placement { ltail.isEmpty == false } else { false }
+            if case .arrow(_, _, .some, _, _) = entry.placement { true } else { false }
         }
         var rows: [(DOTHTML, String)] = []
         func sample(_ text: String, color: String = DiagramStyle.ink, face: String? = nil, bold: Bool = false) -> DOTHTML {
             let inner: DOTHTML = bold ? .bold(.text(text)) : .text(text)
             return styled(inner, face: face, color: color)
         }
-        rows.append((sample("●"), "initial state"))
-        if hasFinal { rows.append((sample("◎"), "final state")) }
+        rows.append((sample("●"), words.initial))
+        if hasFinal { rows.append((sample("◎"), words.final)) }
         switch options.detail {
         case .states:
-            rows.append((sample("───►"), "transition"))
+            rows.append((sample("───►"), words.transition))
         case .events, .full:
-            rows.append((.concat([sample("event", bold: true), .text(" "), .italic(.text("[guard]"))]), "transition on an event, taken when the guard holds"))
+            rows.append((.concat([sample(words.event, bold: true), .text(" "), .italic(.text("[" + words.guardWord + "]"))]), words.eventTransition))
         }
-        if hasEventless { rows.append((sample("- - ►"), "eventless transition, taken as soon as its guard holds")) }
-        if hasCompoundSource { rows.append((sample("□──►"), "arrow leaving a group’s border: applies in every state inside it")) }
+        if hasEventless { rows.append((sample("- - ►"), words.eventless)) }
+        if hasCompoundSource { rows.append((sample("□──►"), words.groupArrow)) }
         if options.detail == .full {
-            rows.append((sample("callback(_:)", face: DiagramStyle.monoFont), "delegate callbacks, in call order"))
+            rows.append((sample("callback(_:)", face: DiagramStyle.monoFont), words.callbacks))
             if options.showNotifications {
-                rows.append((sample("→ notification", color: DiagramStyle.tertiary, face: DiagramStyle.monoFont), "notification posted"))
+                rows.append((sample("→ notification", color: DiagramStyle.tertiary, face: DiagramStyle.monoFont), words.notification))
             }
         }
-        if hasListed { rows.append((sample("event", bold: true), "listed inside a state: handled there without leaving it")) }
+        if hasListed { rows.append((sample(words.event, bold: true), words.listed)) }
         if let path {
-            rows.append((sample("1, 2", color: DiagramStyle.accent, bold: true), "steps of scenario “\(path.title ?? path.id)”"))
+            rows.append((sample("1, 2", color: DiagramStyle.accent, bold: true), words.steps(path.title ?? path.id)))
         }
         var tableRows: [DOTHTMLRow] = []
         if let path {
-            var caption = "Scenario: " + (path.title ?? path.id)
-            if !path.startsAtInitial { caption += " (starts in " + title(of: path.start) + ")" }
-            if !path.flags.isEmpty { caption += ", with " + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: ", ") }
+            var caption = words.scenario(path.title ?? path.id)
+            if !path.startsAtInitial { caption += words.startsIn(title(of: path.start)) }
+            if !path.flags.isEmpty { caption += words.with + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: ", ") }
             tableRows.append(.cells([DOTHTMLCell(.bold(.text(caption)), attributes: ["ALIGN": "LEFT", "COLSPAN": "2"])]))
         }
         for (symbol, meaning) in rows {

@@ -13,6 +13,14 @@ public struct DiagramSize: Sendable, Hashable {
     public let eventLines: Int
     public let fullLines: Int
 
+    init(nodes: Int, clusters: Int, arrows: Int, eventLines: Int, fullLines: Int) {
+        self.nodes = nodes
+        self.clusters = clusters
+        self.arrows = arrows
+        self.eventLines = eventLines
+        self.fullLines = fullLines
+    }
+
     init(spec: LoadedSpec, options: DiagramOptions) {
         let machine = spec.machine
         let topology = DiagramTopology(machine: machine)
@@ -48,36 +56,46 @@ public struct DiagramSize: Sendable, Hashable {
     }
 }
 
-/// What will be drawn: the detail asked for, the detail that keeps layout fast, and why they
-/// differ. The CLI prints `message` when there is one.
-public struct DiagramPlan: Sendable, Hashable {
+/// The layout budget a plan is made against.
+public struct DiagramLimits: Sendable, Hashable {
     /// Above this weight a detail level is dropped for a coarser one. Measured with Graphviz 2.43
     /// `dot` and the layout bounds the composer sets, on `lifespec synth` machines (about four
     /// transitions per state, nested groups): weight ≈1,100 lays out in 0.4 s, ≈2,300 in 0.9 s,
     /// ≈3,200–4,500 in 2.5–3.5 s, ≈6,500 at `events` in 31 s.
-    public static let comfortableWeight = 2_500
+    public var comfortableWeight: Int
     /// Above this weight even `states` detail is refused: ≈4,800 took 7.5 s, ≈6,400 took 99 s
     /// and Graphviz reported errors ("lost edge").
-    public static let maximumWeight = 5_000
+    public var maximumWeight: Int
 
+    public init(comfortableWeight: Int = 2_500, maximumWeight: Int = 5_000) {
+        self.comfortableWeight = comfortableWeight
+        self.maximumWeight = maximumWeight
+    }
+
+    public static let standard = DiagramLimits()
+}
+
+/// What will be drawn: the detail asked for, the detail that keeps layout fast, and why they
+/// differ. The CLI prints `message` when there is one.
+public struct DiagramPlan: Sendable, Hashable {
     public let size: DiagramSize
     public let requestedDetail: DiagramOptions.Detail
     public let effectiveDetail: DiagramOptions.Detail
     public let isRefused: Bool
     public let message: String?
 
-    init(size: DiagramSize, requested: DiagramOptions.Detail) {
+    init(size: DiagramSize, requested: DiagramOptions.Detail, limits: DiagramLimits = .standard) {
         self.size = size
         requestedDetail = requested
         let levels = DiagramOptions.Detail.allCases.filter { $0 <= requested }.reversed()
-        let fitting = levels.first { size.weight(at: $0) <= Self.comfortableWeight }
+        let fitting = levels.first { size.weight(at: $0) <= limits.comfortableWeight }
         let describe = "\(size.nodes) nodes, \(size.clusters) groups and \(size.arrows) arrows"
         if let fitting {
             effectiveDetail = fitting
             isRefused = false
             message = fitting == requested ? nil
                 : "the diagram has \(describe): drawing it at '\(fitting.rawValue)' detail instead of '\(requested.rawValue)' to keep the layout fast"
-        } else if size.weight(at: .states) <= Self.maximumWeight {
+        } else if size.weight(at: .states) <= limits.maximumWeight {
             effectiveDetail = .states
             isRefused = false
             message = requested == .states ? "the diagram has \(describe): the layout may take several seconds"
