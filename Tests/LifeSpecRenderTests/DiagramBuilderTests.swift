@@ -216,6 +216,30 @@ struct DiagramBuilderTests {
         }
     }
 
+    @Test("one group drawn alone: its states, and dashed stand-ins for the states its transitions reach outside it")
+    func groupRendering() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let diagram = try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "background"))
+        try assertDiagramGolden(diagram.dot, named: "app-lifecycle-group-background.dot")
+        let graph = diagram.graph
+        #expect(graph.allSubgraphs.map(\.id) == ["cluster_background"])
+        let nodes = graph.allNodes.map(\.id)
+        #expect(nodes.contains("executing") && nodes.contains("suspended") && !nodes.contains("inactive") && !nodes.contains("@initial"))
+        #expect(Set(nodes.filter { $0.hasPrefix("@outside:") }) == ["@outside:launching", "@outside:inactive", "@outside:foreground", "@outside:notRunning"])
+        // Transitions wholly outside the group, or declared on an enclosing state, are not drawn.
+        #expect(!diagram.dot.contains("becomeActive") && !diagram.dot.contains("memoryWarning"))
+        #expect(diagram.dot.contains("enterForeground") && diagram.dot.contains("purge") && diagram.dot.contains("taskFinished"))
+        #expect(diagram.plan.size.clusters == 1)
+        #expect(throws: DiagramError.unknownGroup("executing", available: ["running", "foreground", "background"])) {
+            try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "executing"))
+        }
+        #expect(throws: DiagramError.unknownGroup("nope", available: ["running", "foreground", "background"])) {
+            try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "nope"))
+        }
+        let svg = try ParsedSVG(GraphvizRenderer.shared.render(dot: diagram.dot, format: .svg))
+        #expect(try svg.drawnTexts.contains("Not Running"))
+    }
+
     @Test("marker names never collide with state ids")
     func names() {
         #expect(DiagramTopology.nodeID("idle") == "idle")

@@ -22,6 +22,9 @@ public enum DiagramBuilder {
     /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
     /// the machine is too large to draw even at `states` detail.
     public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> Diagram {
+        if let group = options.group, spec.machine.state(group)?.isCompound != true {
+            throw .unknownGroup(group, available: spec.machine.states.filter(\.isCompound).map(\.id))
+        }
         let plan = plan(for: spec, options: options, limits: limits)
         guard !plan.isRefused else { throw .tooLarge(plan) }
         var effective = options

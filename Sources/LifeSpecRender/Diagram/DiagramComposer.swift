@@ -38,14 +38,20 @@ struct DiagramComposer {
         self.spec = spec
         self.options = options
         self.path = path
-        topology = DiagramTopology(machine: spec.machine)
+        topology = DiagramTopology(machine: spec.machine, group: options.group)
         var texts: [Int: String] = [:]
         for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
         guardTexts = texts
     }
 
     func graph() -> DOTGraph {
-        var statements = states(in: nil, depth: 0)
+        var statements: [DOTStatement]
+        if let group = options.group, let node = machine.state(group) {
+            statements = [node.isCompound ? .subgraph(cluster(node, depth: 0)) : .node(leaf(node))]
+            statements += topology.outsideStates.compactMap { machine.state($0) }.map { .node(outside($0)) }
+        } else {
+            statements = states(in: nil, depth: 0)
+        }
         for group in topology.arrows {
             if let edge = arrow(group) { statements.append(.edge(edge)) }
         }
@@ -173,6 +179,22 @@ struct DiagramComposer {
             }
         }
         return DOTNode(DiagramTopology.nodeID(state.id), attributes: attributes)
+    }
+
+    /// A dashed stand-in for a state outside the group being drawn.
+    private func outside(_ state: StateNode) -> DOTNode {
+        let visited = path?.visited.contains(state.id) ?? false
+        let stateTitle = title(of: state.id)
+        var rows: [DOTHTMLRow] = [.cells([DOTHTMLCell(styled(.italic(.text(stateTitle)), color: DiagramStyle.secondary))])]
+        if !Self.titleSaysID(stateTitle, state.id) {
+            rows.append(.cells([DOTHTMLCell(styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: DiagramStyle.tertiary))]))
+        }
+        return DOTNode(DiagramTopology.outsideID(state.id), attributes: [
+            "label": .html(.table(DOTHTMLTable(attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"], rows: rows))),
+            "style": "rounded,dashed",
+            "color": .string(visited ? DiagramStyle.accent : DiagramStyle.tertiary),
+            "id": .string("outside-" + state.id),
+        ])
     }
 
     /// Title (with the id beneath when the title does not already say it), then the internal
@@ -349,7 +371,7 @@ struct DiagramComposer {
     /// The legend's own words, in English or Chinese (the other locale the project writes);
     /// other locales get English.
     private struct LegendText: Sendable {
-        let initial, final, transition, eventTransition, eventless, groupArrow, callbacks, notification, listed: String
+        let initial, final, transition, eventTransition, eventless, groupArrow, callbacks, notification, listed, outside: String
         let event, guardWord: String
         let steps: @Sendable (String) -> String
         let scenario: @Sendable (String) -> String
@@ -363,6 +385,7 @@ struct DiagramComposer {
             groupArrow: "arrow leaving a group’s border: applies in every state inside it",
             callbacks: "delegate callbacks, in call order", notification: "notification posted",
             listed: "listed inside a state: handled there without leaving it",
+            outside: "dashed: a state outside the group drawn here",
             event: "event", guardWord: "guard",
             steps: { "steps of scenario “\($0)”" }, scenario: { "Scenario: " + $0 },
             startsIn: { " (starts in " + $0 + ")" }, with: ", with "
@@ -375,6 +398,7 @@ struct DiagramComposer {
             groupArrow: "从分组边框出发的箭头:适用于组内每个状态",
             callbacks: "代理回调,按调用顺序", notification: "发布的通知",
             listed: "列在状态内:在该状态中处理,不离开该状态",
+            outside: "虚线框:本图所画分组之外的状态",
             event: "事件", guardWord: "守卫",
             steps: { "场景“\($0)”的步骤" }, scenario: { "场景:" + $0 },
             startsIn: { "(从“" + $0 + "”开始)" }, with: ",其中 "
@@ -388,8 +412,8 @@ struct DiagramComposer {
 
     private func legend() -> DOTHTML {
         let words = legendText
-        let hasFinal = machine.states.contains(where: \.isFinal)
-        let hasEventless = machine.transitions.contains(where: \.isEventless)
+        let hasFinal = machine.states.contains { $0.isFinal && options.group.map(machine.ancestry(of: $0.id).contains) ?? true }
+        let hasEventless = topology.entries.contains { $0.transition.isEventless }
         let hasListed = options.detail > .states && topology.entries.contains { entry in
             if case .arrow = entry.placement { false } else { true }
         }
@@ -402,6 +426,7 @@ struct DiagramComposer {
             return styled(inner, face: face, color: color)
         }
         rows.append((sample("●"), words.initial))
+        if !topology.outsideStates.isEmpty { rows.append((styled(.italic(.text("▢")), color: DiagramStyle.secondary), words.outside)) }
         if hasFinal { rows.append((sample("◎"), words.final)) }
         switch options.detail {
         case .states:

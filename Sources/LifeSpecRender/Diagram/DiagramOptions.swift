@@ -34,6 +34,10 @@ public struct DiagramOptions: Sendable, Hashable {
     public var locale: String?
     /// Draw the legend under the diagram.
     public var legend: Bool
+    /// Draw only this compound state and what is inside it (per-group rendering, for machines
+    /// too large to draw whole); the states its transitions lead to or come from outside it
+    /// appear as dashed stand-ins. Graphviz diagrams only; Mermaid always draws the whole machine.
+    public var group: String?
 
     public init(
         detail: Detail = .full,
@@ -41,7 +45,8 @@ public struct DiagramOptions: Sendable, Hashable {
         showNotifications: Bool = true,
         scenario: String? = nil,
         locale: String? = nil,
-        legend: Bool = true
+        legend: Bool = true,
+        group: String? = nil
     ) {
         self.detail = detail
         self.direction = direction
@@ -49,12 +54,15 @@ public struct DiagramOptions: Sendable, Hashable {
         self.scenario = scenario
         self.locale = locale
         self.legend = legend
+        self.group = group
     }
 }
 
 /// Why a diagram could not be built.
 public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownScenario(String, available: [String])
+    /// The group to draw alone is not a compound state of the machine.
+    case unknownGroup(String, available: [String])
     /// The scenario does not run on the machine (the spec validator reports this too).
     case scenarioFailed(scenario: String, step: Int, message: String)
     /// The machine is too large for Graphviz to lay out in reasonable time, even at `states`.
@@ -65,6 +73,9 @@ public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unknownScenario(id, available):
             let list = available.isEmpty ? "the spec has no scenarios" : "scenarios: " + available.joined(separator: ", ")
             return "unknown scenario '\(id)' (\(list))"
+        case let .unknownGroup(id, available):
+            let list = available.isEmpty ? "the spec has no compound states" : "compound states: " + available.joined(separator: ", ")
+            return "'\(id)' is not a compound state (\(list))"
         case let .scenarioFailed(scenario, step, message):
             return step == 0
                 ? "scenario '\(scenario)' cannot start: \(message)"

@@ -23,10 +23,12 @@ public struct DiagramSize: Sendable, Hashable {
 
     init(spec: LoadedSpec, options: DiagramOptions) {
         let machine = spec.machine
-        let topology = DiagramTopology(machine: machine)
-        nodes = machine.leafStates.count + topology.compounds.count + 1
+        let topology = DiagramTopology(machine: machine, group: options.group)
+        let leaves = machine.leafStates.filter { leaf in options.group.map { machine.ancestry(of: leaf.id).contains($0) } ?? true }
+        let rootMarker = options.group == nil ? 1 : 0
+        nodes = leaves.count + topology.compounds.count + rootMarker + topology.outsideStates.count
         clusters = topology.compounds.count
-        let arrows = topology.compounds.count + 1 + topology.arrows.count
+        let arrows = topology.compounds.count + rootMarker + topology.arrows.count
         var eventLines = 0
         var fullLines = 0
         for entry in topology.entries {
@@ -104,7 +106,7 @@ public struct DiagramPlan: Sendable, Hashable {
             effectiveDetail = .states
             isRefused = true
             message = "the diagram has \(describe), too many for Graphviz to lay out in reasonable time even at 'states' detail; "
-                + "split the spec into smaller specs (one per group of states), or use the Mermaid or Markdown output"
+                + "draw one group of states at a time (the group option), split the spec, or use the Mermaid or Markdown output"
         }
     }
 }

@@ -32,7 +32,13 @@ struct DiagramTopology {
     }
 
     let machine: Machine
-    /// Every transition once per declared source, in document order.
+    /// The compound state drawn alone (per-group rendering), or `nil` for the whole machine.
+    let group: String?
+    /// With a group: the states outside it that its transitions come from or go to, in
+    /// document order. They are drawn as small stand-in boxes.
+    let outsideStates: [String]
+    /// Every transition once per declared source, in document order (with a group, only those
+    /// that leave from or arrive in it).
     let entries: [Entry]
     /// The arrows to draw, in order of their first transition.
     let arrows: [ArrowGroup]
@@ -44,16 +50,28 @@ struct DiagramTopology {
     /// spans from its first to its last leaf.
     let flowOrder: [String: (first: Int, last: Int)]
 
-    init(machine: Machine) {
+    init(machine: Machine, group: String? = nil) {
         self.machine = machine
-        compounds = machine.states.filter(\.isCompound)
+        self.group = group
+        let included = group.map { group in Set(machine.states.map(\.id).filter { machine.ancestry(of: $0).contains(group) }) }
+        func isIncluded(_ state: String) -> Bool { included?.contains(state) ?? true }
+        compounds = machine.states.filter { $0.isCompound && isIncluded($0.id) }
         flowOrder = Self.flowOrder(machine)
         var entries: [Entry] = []
+        var outside: Set<String> = []
         for transition in machine.transitions {
             for source in transition.sources {
-                entries.append(Entry(transition: transition, source: source, placement: Self.place(transition, source: source, machine: machine, flow: flowOrder)))
+                let sourceInside = isIncluded(source)
+                let targetInside = transition.target.map(isIncluded) ?? sourceInside
+                guard sourceInside || targetInside else { continue }
+                if !sourceInside { outside.insert(source) }
+                if !targetInside, let target = transition.target { outside.insert(target) }
+                let placement = Self.place(transition, source: source, machine: machine, flow: flowOrder,
+                                           sourceOutside: !sourceInside, targetOutside: !targetInside)
+                entries.append(Entry(transition: transition, source: source, placement: placement))
             }
         }
+        outsideStates = machine.states.map(\.id).filter(outside.contains)
         self.entries = entries
         var arrows: [ArrowGroup] = []
         for entry in entries {
@@ -121,10 +139,14 @@ struct DiagramTopology {
         return order
     }
 
-    private static func place(_ transition: Transition, source: String, machine: Machine, flow: [String: (first: Int, last: Int)]) -> Placement {
+    private static func place(
+        _ transition: Transition, source: String, machine: Machine, flow: [String: (first: Int, last: Int)],
+        sourceOutside: Bool = false, targetOutside: Bool = false
+    ) -> Placement {
         guard let target = transition.target else { return .internalRow(owner: source) }
-        let sourceIsCompound = machine.state(source)?.isCompound ?? false
-        let targetIsCompound = machine.state(target)?.isCompound ?? false
+        // A state outside the drawn group is one stand-in node, never a cluster.
+        let sourceIsCompound = !sourceOutside && (machine.state(source)?.isCompound ?? false)
+        let targetIsCompound = !targetOutside && (machine.state(target)?.isCompound ?? false)
         if sourceIsCompound, machine.ancestry(of: target).contains(source) { return .headerRow(owner: source) }
         let from = flow[source] ?? (0, 0)
         let to = flow[target] ?? (0, 0)
@@ -137,11 +159,14 @@ struct DiagramTopology {
         // short.
         // Going back up, the arrow leaves from the compound's initial dot, which sits at the top
         // of its cluster; going on, from its last leaf.
-        let tail = !sourceIsCompound ? nodeID(source)
+        let tail = sourceOutside ? outsideID(source)
+            : !sourceIsCompound ? nodeID(source)
             : backward ? markerID(source)
             : nodeID(Self.leaf(in: source, atFlowPosition: from.last, flow: flow, machine: machine))
         let head: String
-        if !targetIsCompound {
+        if targetOutside {
+            head = outsideID(target)
+        } else if !targetIsCompound {
             head = nodeID(target)
         } else if backward && !reentering {
             head = nodeID(Self.leaf(in: target, atFlowPosition: to.last, flow: flow, machine: machine))
@@ -171,4 +196,6 @@ struct DiagramTopology {
     /// The filled dot pointing at `compound`'s initial child; `nil` for the machine's own.
     static func markerID(_ compound: String?) -> String { compound.map { "@initial:" + $0 } ?? "@initial" }
     static func clusterID(_ compound: String) -> String { "cluster_" + compound }
+    /// The stand-in for a state outside the drawn group.
+    static func outsideID(_ state: String) -> String { "@outside:" + state }
 }
