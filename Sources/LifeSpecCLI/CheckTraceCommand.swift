@@ -49,7 +49,7 @@ struct CheckTraceCommand: ParsableCommand {
             }
             if let deviation = checker.feed(observation) {
                 var message = "\(location): error: '\(token)' does not conform: the spec does not allow \(name(of: observation)) here\n"
-                message += "    the app could be in: \(deviation.possibleStates.joined(separator: ", "))\n"
+                message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
                 let allowed = deviation.allowedNext.map(name(of:))
                 message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a callback or notification here)" : allowed.joined(separator: ", "))\n"
                 StandardStreams.err(message)

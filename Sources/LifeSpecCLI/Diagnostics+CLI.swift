@@ -67,4 +67,22 @@ enum SpecFiles {
         }
         return specs.map { "\(specDirectory)/\($0)" }
     }
+
+    /// `related:` references checked against the given specs and the other specs beside them.
+    static func relationDiagnostics(for loaded: [LoadedSpec], paths: [String]) -> [Diagnostic] {
+        let known = loaded + neighbours(of: loaded, paths: paths)
+        let loadedPaths = Set(loaded.map(\.path))
+        return SpecRelations.check(known).filter { loadedPaths.contains($0.location.path) }
+    }
+
+    /// The specs beside `paths` that `loaded` names under `related:` but that were not given.
+    /// Siblings are read only when such a name exists, so a plain run never pays for them.
+    static func neighbours(of loaded: [LoadedSpec], paths: [String]) -> [LoadedSpec] {
+        let given = Set(loaded.map(\.document.id))
+        let wanted = Set(loaded.flatMap { $0.document.related.map(\.id) }).subtracting(given)
+        guard !wanted.isEmpty else { return [] }
+        return SpecRelations.siblings(of: paths, extensions: extensions)
+            .compactMap { SpecLoader.load(path: $0).spec }
+            .filter { wanted.contains($0.document.id) }
+    }
 }

@@ -11,7 +11,14 @@ public struct LifeSpecCommand: ParsableCommand {
         subcommands: [
             ValidateCommand.self,
             SimulateCommand.self,
+            DiagramCommand.self,
+            DocsCommand.self,
+            TestsCommand.self,
+            GenerateCommand.self,
+            WatchCommand.self,
             CheckTraceCommand.self,
+            RecorderCommand.self,
+            SynthCommand.self,
         ]
     )
 

@@ -18,7 +18,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let paths = try SpecFiles.resolve(specs)
-        let diagnostics = paths.flatMap { SpecLoader.load(path: $0).diagnostics }
+        let results = paths.map { SpecLoader.load(path: $0) }
+        var diagnostics = results.flatMap(\.diagnostics)
+        diagnostics += SpecFiles.relationDiagnostics(for: results.compactMap(\.spec), paths: paths)
         switch format {
         case .text:
             StandardStreams.out(DiagnosticPrinter.text(diagnostics))

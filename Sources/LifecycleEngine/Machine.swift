@@ -24,6 +24,10 @@ public struct Machine: Sendable, Hashable {
     private let flagIndex: [String: Int]
     /// For every state, the transitions declared on it, in document order.
     private let transitionsBySource: [String: [Int]]
+    /// Precomputed per state: the runner asks these on every event, renderers for every cell.
+    private let ancestryByState: [String: [String]]
+    private let leafByState: [String: String]
+    private let handledEventsByState: [String: [String]]
 
     public init(
         id: String,
@@ -57,6 +61,39 @@ public struct Machine: Sendable, Hashable {
             for source in transition.sources { bySource[source, default: []].append(transition.index) }
         }
         transitionsBySource = bySource
+        var ancestries: [String: [String]] = [:]
+        var parents: [String: String] = [:]
+        for state in states { if let parent = state.parent { parents[state.id] = parent } }
+        for state in states {
+            var chain = [state.id]
+            var seen: Set<String> = [state.id]
+            while let parent = parents[chain[chain.count - 1]], seen.insert(parent).inserted { chain.append(parent) }
+            ancestries[state.id] = chain
+        }
+        ancestryByState = ancestries
+        var leaves: [String: String] = [:]
+        let byID = Dictionary(states.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for state in states {
+            var current = state.id
+            var seen: Set<String> = []
+            while let node = byID[current], let child = node.initial, !node.children.isEmpty, seen.insert(current).inserted {
+                current = child
+            }
+            leaves[state.id] = current
+        }
+        leafByState = leaves
+        let eventOrder = Dictionary(events.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var handled: [String: [String]] = [:]
+        for state in states {
+            var seenEvents: Set<String> = []
+            for id in ancestries[state.id] ?? [] {
+                for index in bySource[id] ?? [] {
+                    if case .event(let event) = self.transitions[index].trigger { seenEvents.insert(event) }
+                }
+            }
+            handled[state.id] = seenEvents.sorted { (eventOrder[$0] ?? 0) < (eventOrder[$1] ?? 0) }
+        }
+        handledEventsByState = handled
         try validateReferences()
     }
 
@@ -133,23 +170,12 @@ public struct Machine: Sendable, Hashable {
 
     /// The state and its ancestors, innermost first.
     public func ancestry(of state: String) -> [String] {
-        var chain: [String] = []
-        var current: String? = state
-        while let id = current, let node = self.state(id) {
-            chain.append(id)
-            current = node.parent
-        }
-        return chain
+        ancestryByState[state] ?? []
     }
 
     /// Entering a state enters its `initial` child, recursively, until a leaf.
     public func leaf(entering state: String) -> String {
-        var current = state
-        var seen: Set<String> = []
-        while let node = self.state(current), let child = node.initial, !node.children.isEmpty, seen.insert(current).inserted {
-            current = child
-        }
-        return current
+        leafByState[state] ?? state
     }
 
     public var initialLeaf: String { leaf(entering: initial) }
@@ -183,14 +209,9 @@ public struct Machine: Sendable, Hashable {
     /// Events handled (by some transition, guard permitting) in a state or its ancestors, in
     /// declaration order. Cost is in the transitions on the way up, not in the number of events.
     public func handledEvents(in state: String) -> [String] {
-        var seen: Set<String> = []
-        for id in ancestry(of: state) {
-            for index in transitionsBySource[id] ?? [] {
-                if case .event(let event) = transitions[index].trigger { seen.insert(event) }
-            }
-        }
-        return seen.sorted { (eventIndex[$0] ?? 0) < (eventIndex[$1] ?? 0) }
+        handledEventsByState[state] ?? []
     }
+
 }
 
 public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import LifeSpec
+import LifeSpecRender
+
+extension DiagramOptions.Detail: ExpressibleByArgument {}
+
+struct DiagramCommand: ParsableCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case dot, svg, png, pdf, mermaid
+        var isBinary: Bool { self == .png || self == .pdf }
+    }
+
+    enum Layout: String, ExpressibleByArgument, CaseIterable {
+        case tb, lr
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "diagram",
+        abstract: "Draw a spec's state diagram (rendered in-process by Graphviz) or its Mermaid source."
+    )
+
+    @Argument(help: "The spec file.")
+    var spec: String
+
+    @Option(help: "Output format: dot, svg, png, pdf or mermaid.")
+    var format: Format = .svg
+
+    @Option(help: "Highlight one scenario's path, numbering its steps.")
+    var scenario: String?
+
+    @Option(help: "How much each arrow says: states, events or full.")
+    var detail: DiagramOptions.Detail = .full
+
+    @Option(help: "Layout direction: tb (top to bottom) or lr (left to right).")
+    var layout: Layout = .tb
+
+    @Option(help: "Locale for titles (default: the spec's first locale).")
+    var locale: String?
+
+    @ArgumentParser.Flag(help: "Leave notifications out of the transition labels.")
+    var hideNotifications = false
+
+    @ArgumentParser.Flag(help: "Leave the legend out.")
+    var noLegend = false
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        if output == nil, format.isBinary, isatty(STDOUT_FILENO) != 0 {
+            throw ValidationError("refusing to write \(format.rawValue.uppercased()) to a terminal; use -o FILE or redirect standard output")
+        }
+    }
+
+    func run() throws {
+        let loaded = try loadValidSpec(spec)
+        if let locale, !loaded.document.locales.isEmpty, !loaded.document.locales.contains(locale) {
+            throw ValidationError("the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))")
+        }
+        let options = DiagramOptions(
+            detail: detail, direction: layout == .lr ? .leftToRight : .topToBottom,
+            showNotifications: !hideNotifications, scenario: scenario, locale: locale, legend: !noLegend
+        )
+        let bytes: [UInt8]
+        do {
+            if format == .mermaid {
+                if let scenario, loaded.document.scenario(scenario) == nil {
+                    throw DiagramError.unknownScenario(scenario, available: loaded.document.scenarios.map(\.id))
+                }
+                bytes = Array(MermaidRenderer.render(loaded, options: options).utf8)
+            } else {
+                let diagram = try DiagramBuilder.build(for: loaded, options: options)
+                if let message = diagram.plan.message { StandardStreams.err("note: \(message)\n") }
+                switch format {
+                case .dot: bytes = Array(diagram.dot.utf8)
+                case .svg: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .svg)
+                case .png: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .png)
+                case .pdf: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .pdf)
+                case .mermaid: bytes = []
+                }
+            }
+        } catch let error as DiagramError {
+            StandardStreams.err("\(spec): error: \(error)\n")
+            throw ExitCode(1)
+        } catch {
+            StandardStreams.err("\(spec):1:1: error: [\(DiagnosticCode.renderFailed.rawValue)] \(error)\n")
+            throw ExitCode(1)
+        }
+        try writeOutput(bytes, to: output)
+    }
+}
+
+/// Writes a command's result to a file (atomically) or to standard output.
+func writeOutput(_ bytes: [UInt8], to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(bytes))
+        return
+    }
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lifespec-tmp")
+    do {
+        try Data(bytes).write(to: temporary)
+        guard rename(temporary.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    } catch {
+        StandardStreams.err("error: cannot write '\(path)': \(error.localizedDescription)\n")
+        throw ExitCode(1)
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import LifeSpec
+import LifeSpecRender
+
+struct DocsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docs",
+        abstract: "Write a spec's Markdown reference page."
+    )
+
+    @Argument(help: "The spec file.")
+    var spec: String
+
+    @Option(help: "The page's locale (default: the spec's first locale).")
+    var locale: String?
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let loaded = try loadValidSpec(spec)
+        if let locale, !loaded.document.locales.contains(locale) {
+            let known = loaded.document.locales.isEmpty ? "the spec declares none" : loaded.document.locales.joined(separator: ", ")
+            throw ValidationError("the spec has no locale '\(locale)' (locales: \(known))\(Suggestion.didYouMean(locale, among: loaded.document.locales))")
+        }
+        let mermaid = MermaidRenderer.render(loaded, options: DiagramOptions(locale: locale))
+        let others = SpecFiles.neighbours(of: [loaded], paths: [spec])
+        let pages = MarkdownRenderer.pages(for: loaded, options: MarkdownOptions(specPath: spec, mermaid: mermaid), others: others)
+        let page = pages.first { $0.locale == (locale ?? loaded.document.defaultLocale) } ?? pages[0]
+        let text = page.text
+        try writeOutput(Array(text.utf8), to: output)
+    }
+}
