@@ -66,6 +66,13 @@ public enum SpecLoader {
         if reader.budgetExceeded {
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
         }
+        if raw.states.count > limits.maxStates || raw.transitions.count > limits.maxTransitions {
+            let what = raw.states.count > limits.maxStates
+                ? "\(raw.states.count) states (the limit is \(limits.maxStates))"
+                : "\(raw.transitions.count) transitions (the limit is \(limits.maxTransitions))"
+            diagnostics.append(.error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation))
+            return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+        }
         diagnostics += SpecRules.check(raw: raw)
         var resolver = SpecResolver(raw: raw)
         let resolved = resolver.resolve()

@@ -17,6 +17,9 @@ public struct LoaderLimits: Sendable, Hashable {
     public var maxNodes = 500_000
     public var maxDepth = 64
     public var maxScalarLength = 64 * 1024
+    /// Beyond these, a spec is refused before the engine explores it.
+    public var maxStates = 50_000
+    public var maxTransitions = 250_000
     public init() {}
 }
 

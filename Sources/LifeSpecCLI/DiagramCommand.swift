@@ -35,6 +35,9 @@ struct DiagramCommand: ParsableCommand {
     @Option(help: "Layout direction: tb (top to bottom) or lr (left to right).")
     var layout: Layout = .tb
 
+    @Option(help: "Draw one compound state alone (for machines too large to draw whole).")
+    var group: String?
+
     @Option(help: "Locale for titles (default: the spec's first locale).")
     var locale: String?
 
@@ -60,7 +63,7 @@ struct DiagramCommand: ParsableCommand {
         }
         let options = DiagramOptions(
             detail: detail, direction: layout == .lr ? .leftToRight : .topToBottom,
-            showNotifications: !hideNotifications, scenario: scenario, locale: locale, legend: !noLegend
+            showNotifications: !hideNotifications, scenario: scenario, locale: locale, legend: !noLegend, group: group
         )
         let bytes: [UInt8]
         do {

@@ -72,6 +72,16 @@ struct LoaderTests {
         #expect(budget.diagnostics.first?.code == .inputLimit)
         #expect(budget.spec == nil)
 
+        var fewStates = LoaderLimits()
+        fewStates.maxStates = 1
+        let states = SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: fewStates)
+        #expect(positions(states) == ["LS003 1:1"])
+        #expect(states.diagnostics.first?.message.contains("2 states (the limit is 1)") == true)
+        var fewTransitions = LoaderLimits()
+        fewTransitions.maxTransitions = 1
+        #expect(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: fewTransitions).diagnostics.first?.message
+            .contains("transitions (the limit is 1)") == true)
+
         var shallow = LoaderLimits()
         shallow.maxDepth = 1
         // `{from: off, ...}` is one level; `[lit]` inside it is the second.
