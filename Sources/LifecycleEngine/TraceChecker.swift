@@ -55,8 +55,9 @@ public struct TraceChecker: Sendable {
     private var frontier: [Hypothesis]
     private var cache: [Configuration: [(String, Outcome)]] = [:]
     public private(set) var observationCount = 0
-    /// Beyond this many events, only counts are kept: memory stays flat on long logs.
-    public var historyLimit = 1_000
+    /// Only the first events of an explanation are kept (for the summary); after that, only the
+    /// count: memory and time per line stay flat on long logs.
+    public var historyLimit = 24
 
     /// Starts in `state` under any flag assignment, or at the initial state when `nil`.
     public init(machine: Machine, from state: String? = nil) throws(RunError) {
