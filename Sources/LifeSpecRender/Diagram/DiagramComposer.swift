@@ -30,6 +30,10 @@ struct DiagramComposer {
     let path: ScenarioPath?
     let topology: DiagramTopology
     private let guardTexts: [Int: String]
+    /// Built once per diagram: titles are asked for every state and event, and children for
+    /// every compound (scanning the document or the state list each time was quadratic).
+    private let lookup: DocumentIndex
+    private let childrenByParent: [String?: [StateNode]]
 
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
@@ -42,6 +46,8 @@ struct DiagramComposer {
         var texts: [Int: String] = [:]
         for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
         guardTexts = texts
+        lookup = DocumentIndex(spec.document)
+        childrenByParent = DiagramTopology.childrenByParent(spec.machine)
     }
 
     func graph() -> DOTGraph {
@@ -138,7 +144,7 @@ struct DiagramComposer {
     }
 
     private func children(of parent: String?, depth: Int) -> [DOTStatement] {
-        machine.states.filter { $0.parent == parent }.map { state in
+        (childrenByParent[parent] ?? []).map { state in
             state.isCompound ? .subgraph(cluster(state, depth: depth)) : .node(leaf(state))
         }
     }
@@ -477,11 +483,11 @@ struct DiagramComposer {
     }
 
     private func title(of state: String) -> String {
-        document.text(document.state(state)?.title, locale: options.locale) ?? state
+        document.text(lookup.state(state)?.title, locale: options.locale) ?? state
     }
 
     private func eventTitle(_ event: String) -> String {
-        document.text(document.event(event)?.title, locale: options.locale) ?? event
+        document.text(lookup.event(event)?.title, locale: options.locale) ?? event
     }
 
     private func guardText(_ transition: Transition) -> String? {

@@ -50,13 +50,20 @@ struct DiagramTopology {
     /// spans from its first to its last leaf.
     let flowOrder: [String: (first: Int, last: Int)]
 
+    /// Entries listed inside each state (internal rows and header rows), in entry order. Built
+    /// once: the composer and the Mermaid writer ask for every state.
+    private let listedByOwner: [String: [Entry]]
+
     init(machine: Machine, group: String? = nil) {
         self.machine = machine
         self.group = group
         let included = group.map { group in Set(machine.states.map(\.id).filter { machine.ancestry(of: $0).contains(group) }) }
         func isIncluded(_ state: String) -> Bool { included?.contains(state) ?? true }
         compounds = machine.states.filter { $0.isCompound && isIncluded($0.id) }
-        flowOrder = Self.flowOrder(machine)
+        let leaves = Self.leavesByState(machine)
+        let flow = Self.flowOrder(machine, leavesByState: leaves)
+        flowOrder = flow.order
+        let context = PlacementContext(machine: machine, flow: flow.order, flowLeaves: flow.leaves, leavesByState: leaves)
         var entries: [Entry] = []
         var outside: Set<String> = []
         for transition in machine.transitions {
@@ -66,33 +73,62 @@ struct DiagramTopology {
                 guard sourceInside || targetInside else { continue }
                 if !sourceInside { outside.insert(source) }
                 if !targetInside, let target = transition.target { outside.insert(target) }
-                let placement = Self.place(transition, source: source, machine: machine, flow: flowOrder,
+                let placement = Self.place(transition, source: source, context: context,
                                            sourceOutside: !sourceInside, targetOutside: !targetInside)
                 entries.append(Entry(transition: transition, source: source, placement: placement))
             }
         }
         outsideStates = machine.states.map(\.id).filter(outside.contains)
         self.entries = entries
+        // Grouping by a hashed key keeps this linear; the groups stay in order of first entry.
+        struct ArrowKey: Hashable {
+            let placement: Placement
+            let isEventless: Bool
+        }
         var arrows: [ArrowGroup] = []
+        var arrowIndex: [ArrowKey: Int] = [:]
+        var listed: [String: [Entry]] = [:]
         for entry in entries {
-            guard case .arrow = entry.placement else { continue }
-            if let index = arrows.firstIndex(where: { $0.placement == entry.placement && $0.isEventless == entry.transition.isEventless }) {
-                arrows[index].entries.append(entry)
-            } else {
-                arrows.append(ArrowGroup(placement: entry.placement, isEventless: entry.transition.isEventless, entries: [entry]))
+            switch entry.placement {
+            case .arrow:
+                let key = ArrowKey(placement: entry.placement, isEventless: entry.transition.isEventless)
+                if let index = arrowIndex[key] {
+                    arrows[index].entries.append(entry)
+                } else {
+                    arrowIndex[key] = arrows.count
+                    arrows.append(ArrowGroup(placement: entry.placement, isEventless: key.isEventless, entries: [entry]))
+                }
+            case .internalRow(let owner), .headerRow(let owner):
+                listed[owner, default: []].append(entry)
             }
         }
         self.arrows = arrows
+        listedByOwner = listed
     }
 
     /// Entries listed inside `state` (a leaf's node or a compound's header).
     func listed(on state: String) -> [Entry] {
-        entries.filter { entry in
-            switch entry.placement {
-            case .internalRow(let owner), .headerRow(let owner): owner == state
-            case .arrow: false
-            }
+        listedByOwner[state] ?? []
+    }
+
+    /// What placing an arrow needs to know about the machine, computed once per topology.
+    private struct PlacementContext {
+        let machine: Machine
+        let flow: [String: (first: Int, last: Int)]
+        /// The leaf at each flow position.
+        let flowLeaves: [String]
+        /// Every state's leaves (itself for a leaf), in document order.
+        let leavesByState: [String: [String]]
+    }
+
+    /// Every state's leaves in document order, from one pass over the leaves' ancestries (asking
+    /// each compound "which leaves are mine?" made the topology quadratic).
+    private static func leavesByState(_ machine: Machine) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for state in machine.states where state.isLeaf {
+            for id in machine.ancestry(of: state.id) { result[id, default: []].append(state.id) }
         }
+        return result
     }
 
     /// Breadth-first distances over leaf states (a transition declared on a compound leaves from
@@ -100,15 +136,18 @@ struct DiagramTopology {
     /// per leaf. Arrows from a later to an earlier state are drawn as `backward`: Graphviz then
     /// ranks them against their direction, so the layout reads from the initial state onwards
     /// instead of depending on which cycle edge `dot` happens to reverse.
-    private static func flowOrder(_ machine: Machine) -> [String: (first: Int, last: Int)] {
-        let leaves = machine.leafStates.map(\.id)
-        let documentIndex = Dictionary(uniqueKeysWithValues: machine.states.enumerated().map { ($0.element.id, $0.offset) })
+    private static func flowOrder(
+        _ machine: Machine, leavesByState: [String: [String]]
+    ) -> (order: [String: (first: Int, last: Int)], leaves: [String]) {
+        let leaves = machine.states.filter(\.isLeaf).map(\.id)
+        var documentIndex: [String: Int] = [:]
+        for (offset, state) in machine.states.enumerated() { documentIndex[state.id] = offset }
         var successors: [String: [String]] = [:]
         for transition in machine.transitions {
             guard let target = transition.target else { continue }
             let entered = machine.leaf(entering: target)
             for source in transition.sources {
-                for leaf in leaves where machine.ancestry(of: leaf).contains(source) {
+                for leaf in leavesByState[source] ?? [] {
                     successors[leaf, default: []].append(entered)
                 }
             }
@@ -124,11 +163,10 @@ struct DiagramTopology {
                 queue.append(next)
             }
         }
-        let ordered = leaves.sorted { lhs, rhs in
-            let left = (distance[lhs] ?? Int.max, documentIndex[lhs] ?? 0)
-            let right = (distance[rhs] ?? Int.max, documentIndex[rhs] ?? 0)
-            return left < right
-        }
+        // Sort keys computed once rather than looked up on every comparison.
+        let ordered = leaves.map { (leaf: $0, key: (distance[$0] ?? Int.max, documentIndex[$0] ?? 0)) }
+            .sorted { $0.key < $1.key }
+            .map(\.leaf)
         var order: [String: (first: Int, last: Int)] = [:]
         for (position, leaf) in ordered.enumerated() {
             for id in machine.ancestry(of: leaf) {
@@ -136,13 +174,15 @@ struct DiagramTopology {
                 order[id] = (min(current.first, position), max(current.last, position))
             }
         }
-        return order
+        return (order, ordered)
     }
 
     private static func place(
-        _ transition: Transition, source: String, machine: Machine, flow: [String: (first: Int, last: Int)],
+        _ transition: Transition, source: String, context: PlacementContext,
         sourceOutside: Bool = false, targetOutside: Bool = false
     ) -> Placement {
+        let machine = context.machine
+        let flow = context.flow
         guard let target = transition.target else { return .internalRow(owner: source) }
         // A state outside the drawn group is one stand-in node, never a cluster.
         let sourceIsCompound = !sourceOutside && (machine.state(source)?.isCompound ?? false)
@@ -162,14 +202,14 @@ struct DiagramTopology {
         let tail = sourceOutside ? outsideID(source)
             : !sourceIsCompound ? nodeID(source)
             : backward ? markerID(source)
-            : nodeID(Self.leaf(in: source, atFlowPosition: from.last, flow: flow, machine: machine))
+            : nodeID(Self.leaf(in: source, atFlowPosition: from.last, context: context))
         let head: String
         if targetOutside {
             head = outsideID(target)
         } else if !targetIsCompound {
             head = nodeID(target)
         } else if backward && !reentering {
-            head = nodeID(Self.leaf(in: target, atFlowPosition: to.last, flow: flow, machine: machine))
+            head = nodeID(Self.leaf(in: target, atFlowPosition: to.last, context: context))
         } else {
             head = markerID(target)
         }
@@ -179,11 +219,22 @@ struct DiagramTopology {
     }
 
     /// The leaf inside `compound` at a flow position (its first or last), falling back to the
-    /// compound's last leaf in document order.
-    private static func leaf(in compound: String, atFlowPosition position: Int, flow: [String: (first: Int, last: Int)], machine: Machine) -> String {
-        let leaves = machine.leafStates.filter { machine.ancestry(of: $0.id).contains(compound) }
-        if let match = leaves.first(where: { flow[$0.id]?.first == position }) { return match.id }
-        return leaves.last?.id ?? compound
+    /// compound's last leaf in document order. Each flow position holds exactly one leaf, so the
+    /// answer is that leaf when it lies inside `compound`.
+    private static func leaf(in compound: String, atFlowPosition position: Int, context: PlacementContext) -> String {
+        if context.flowLeaves.indices.contains(position) {
+            let candidate = context.flowLeaves[position]
+            if context.machine.ancestry(of: candidate).contains(compound) { return candidate }
+        }
+        return context.leavesByState[compound]?.last ?? compound
+    }
+
+    /// Each state's children in document order, keyed by parent (`nil`: the top level), so
+    /// walking the tree does not scan every state for every compound.
+    static func childrenByParent(_ machine: Machine) -> [String?: [StateNode]] {
+        var result: [String?: [StateNode]] = [:]
+        for state in machine.states { result[state.parent, default: []].append(state) }
+        return result
     }
 
     // MARK: Names

@@ -42,6 +42,14 @@ private struct MermaidWriter {
     let ids: [String: String]
     let path: ScenarioPath?
     let guardTexts: [Int: String]
+    /// Built once per render: titles are asked for every state and event, children for every
+    /// block, and each transition's effect text for every arrow it might merge with.
+    let lookup: DocumentIndex
+    let childrenByParent: [String?: [StateNode]]
+    /// What each block (`nil`: the top level) draws or notes, in entry order.
+    let blockItems: [String?: [BlockItem]]
+    /// `effect(of:)` per transition index.
+    private var effects: [String] = []
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
 
@@ -54,6 +62,57 @@ private struct MermaidWriter {
         var texts: [Int: String] = [:]
         for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
         guardTexts = texts
+        lookup = DocumentIndex(spec.document)
+        childrenByParent = DiagramTopology.childrenByParent(spec.machine)
+        blockItems = Self.blockItems(topology: topology, machine: spec.machine)
+        effects = spec.machine.transitions.map(effectText)
+    }
+
+    /// An arrow drawn in a block: between the block's children that separate its real ends,
+    /// with notes naming the real ends where they differ.
+    struct Drawn {
+        let from: String
+        let to: String
+        let fromNote: String?
+        let toNote: String?
+        let entry: DiagramTopology.Entry
+    }
+
+    enum BlockItem {
+        case drawn(Drawn)
+        /// A state into its enclosing composite: kept as a comment in that composite's block.
+        case intoEnclosing(DiagramTopology.Entry, target: String)
+    }
+
+    /// Assigns each transition to the one block that draws (or notes) it, in a single pass: each
+    /// block scanning every transition made the writer quadratic in the machine's size.
+    private static func blockItems(topology: DiagramTopology, machine: Machine) -> [String?: [BlockItem]] {
+        var result: [String?: [BlockItem]] = [:]
+        for entry in topology.entries {
+            guard let target = entry.transition.target else { continue }
+            if case .headerRow = entry.placement { continue }
+            let source = entry.source
+            if source == target {
+                let parent = machine.state(source)?.parent
+                result[parent, default: []].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entry)))
+                continue
+            }
+            let sourceChain = Array(machine.ancestry(of: source).reversed())
+            let targetChain = Array(machine.ancestry(of: target).reversed())
+            var common = 0
+            while common < min(sourceChain.count, targetChain.count), sourceChain[common] == targetChain[common] { common += 1 }
+            let scope = common == 0 ? nil : sourceChain[common - 1]
+            // One end encloses the other: Mermaid cannot draw an edge across its own border.
+            if common == sourceChain.count || common == targetChain.count {
+                guard sourceChain.count > targetChain.count, scope == target else { continue }
+                result[scope, default: []].append(.intoEnclosing(entry, target: target))
+                continue
+            }
+            let from = sourceChain[common]
+            let to = targetChain[common]
+            result[scope, default: []].append(.drawn(Drawn(from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entry)))
+        }
+        return result
     }
 
     static func identifiers(_ states: [String]) -> [String: String] { MermaidIdentifiers.make(states) }
@@ -106,7 +165,7 @@ extension MermaidWriter {
     private func block(for parent: String?, depth: Int) -> [String] {
         let indent = String(repeating: "    ", count: depth)
         var lines: [String] = []
-        let children = machine.states.filter { $0.parent == parent }
+        let children = childrenByParent[parent] ?? []
         for child in children {
             let id = ids[child.id]!
             let title = self.title(child.id)
@@ -136,51 +195,30 @@ extension MermaidWriter {
         }
         // Arrows drawn in this block, then merged: transitions between the same two boxes with
         // the same effect become one arrow labelled with all their events.
-        struct Drawn {
+        struct MergeKey: Hashable {
             let from: String
             let to: String
             let fromNote: String?
             let toNote: String?
-            let entry: DiagramTopology.Entry
-        }
-        var drawn: [Drawn] = []
-        for entry in topology.entries {
-            guard let target = entry.transition.target else { continue }
-            if case .headerRow = entry.placement { continue }
-            let source = entry.source
-            let sourceChain = Array(machine.ancestry(of: source).reversed())
-            let targetChain = Array(machine.ancestry(of: target).reversed())
-            var common = 0
-            while common < min(sourceChain.count, targetChain.count), sourceChain[common] == targetChain[common] { common += 1 }
-            let scope = common == 0 ? nil : sourceChain[common - 1]
-            if source == target {
-                guard machine.state(source)?.parent == parent else { continue }
-                drawn.append(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entry))
-                continue
-            }
-            // One end encloses the other: Mermaid cannot draw an edge across its own border.
-            if common == sourceChain.count || common == targetChain.count {
-                guard scope == parent, sourceChain.count > targetChain.count, scope == target else { continue }
-                lines.append(indent + "%% " + ids[source]! + " --> " + ids[target]! + " : " + label([entry])
-                    + " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
-                continue
-            }
-            guard scope == parent else { continue }
-            let from = sourceChain[common]
-            let to = targetChain[common]
-            drawn.append(Drawn(from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entry))
+            let isEventless: Bool
+            let effect: String
         }
         var groups: [[Drawn]] = []
-        for item in drawn {
-            if let index = groups.firstIndex(where: { group in
-                let first = group[0]
-                return first.from == item.from && first.to == item.to && first.fromNote == item.fromNote && first.toNote == item.toNote
-                    && first.entry.transition.isEventless == item.entry.transition.isEventless
-                    && effect(of: first.entry.transition) == effect(of: item.entry.transition)
-            }) {
-                groups[index].append(item)
-            } else {
-                groups.append([item])
+        var groupIndex: [MergeKey: Int] = [:]
+        for item in blockItems[parent] ?? [] {
+            switch item {
+            case .intoEnclosing(let entry, let target):
+                lines.append(indent + "%% " + ids[entry.source]! + " --> " + ids[target]! + " : " + label([entry])
+                    + " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
+            case .drawn(let drawn):
+                let key = MergeKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
+                                   isEventless: drawn.entry.transition.isEventless, effect: effects[drawn.entry.transition.index])
+                if let index = groupIndex[key] {
+                    groups[index].append(drawn)
+                } else {
+                    groupIndex[key] = groups.count
+                    groups.append([drawn])
+                }
             }
         }
         for group in groups {
@@ -198,16 +236,15 @@ extension MermaidWriter {
     /// Transitions listed inside a state: internal ones, and a compound's transitions into itself.
     private func listed(on state: String) -> [DiagramTopology.Entry] {
         guard options.detail > .states else { return [] }
-        return topology.entries.filter { entry in
-            switch entry.placement {
-            case .internalRow(let owner), .headerRow(let owner): owner == state
-            case .arrow: false
-            }
-        }
+        return topology.listed(on: state)
     }
 
     /// What a transition does, as label text: `/ callback(), → notification, set f = true`.
     private func effect(of transition: Transition) -> String {
+        effects[transition.index]
+    }
+
+    private func effectText(_ transition: Transition) -> String {
         guard options.detail == .full else { return "" }
         var actions: [String] = []
         for action in transition.actions {
@@ -250,11 +287,11 @@ extension MermaidWriter {
     }
 
     private func title(_ state: String) -> String {
-        document.text(document.state(state)?.title, locale: options.locale) ?? state
+        document.text(lookup.state(state)?.title, locale: options.locale) ?? state
     }
 
     private func eventTitle(_ event: String) -> String {
-        document.text(document.event(event)?.title, locale: options.locale) ?? event
+        document.text(lookup.event(event)?.title, locale: options.locale) ?? event
     }
 
     static func fileName(_ path: String) -> String {

@@ -55,20 +55,70 @@ struct EventStateMatrix: Sendable, Hashable {
         let guardFlags = Set(machine.transitions.flatMap { $0.guardExpression?.flags ?? [] })
         let allFlags = machine.flags.map(\.id).filter(guardFlags.contains)
         flags = allFlags.count <= Self.flagLimit ? allFlags : []
-        var rows: [Row] = machine.events.map { event in
-            Row(event: event.id, cells: machine.leafStates.map { leaf in
-                Self.branches(machine: machine, leaf: leaf.id, event: event.id, flags: allFlags)
+        let events: [String?] = machine.events.map(\.id) + (machine.transitions.contains(where: \.isEventless) ? [nil] : [])
+        // Column by column (one leaf, every event), so each leaf's runners are placed once and
+        // dropped before the next leaf; then turned into rows.
+        var columns: [[[Branch]]] = []
+        for leaf in leaves {
+            var runners = LeafRunners(machine: machine, leaf: leaf)
+            columns.append(events.map { event in
+                Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, runners: &runners)
             })
         }
-        if machine.transitions.contains(where: \.isEventless) {
-            rows.append(Row(event: nil, cells: machine.leafStates.map { leaf in
-                Self.branches(machine: machine, leaf: leaf.id, event: nil, flags: allFlags)
-            }))
+        rows = events.indices.map { row in
+            Row(event: events[row], cells: columns.map { $0[row] })
         }
-        self.rows = rows
     }
 
-    static func branches(machine: Machine, leaf: String, event: String?, flags allFlags: [String]) -> [Branch] {
+    /// Runners placed in one leaf, one per flag assignment, each copied for every event sent:
+    /// placing a runner costs about as much as a short run, and a leaf's column asks for the
+    /// same assignments for every event. Which assignments leave the leaf at rest does not
+    /// depend on the event either, so it is asked once too.
+    struct LeafRunners {
+        let machine: Machine
+        let leaf: String
+        /// Per flag list, a runner (or `nil` when the engine refuses to place one) per bit mask.
+        private var placed: [[String]: [Runner?]] = [:]
+        private var resting: [[String]: [Int]] = [:]
+
+        init(machine: Machine, leaf: String) {
+            self.machine = machine
+            self.leaf = leaf
+        }
+
+        mutating func runners(flags: [String]) -> [Runner?] {
+            if let runners = placed[flags] { return runners }
+            let runners = (0..<(1 << flags.count)).map { mask in
+                try? Runner(machine: machine, state: leaf, flags: EventStateMatrix.assignment(mask, flags: flags))
+            }
+            placed[flags] = runners
+            return runners
+        }
+
+        /// The masks under which no eventless transition would leave the leaf at once.
+        mutating func restingMasks(flags: [String]) -> [Int] {
+            if let masks = resting[flags] { return masks }
+            let runners = runners(flags: flags)
+            let masks = runners.indices.filter { runners[$0]?.enabledEventlessTransition == nil }
+            resting[flags] = masks
+            return masks
+        }
+    }
+
+    /// The flag values a bit mask over `flags` stands for.
+    static func assignment(_ mask: Int, flags: [String]) -> [String: Bool] {
+        var values: [String: Bool] = [:]
+        for (offset, flag) in flags.enumerated() { values[flag] = mask & (1 << offset) != 0 }
+        return values
+    }
+
+    static func branches(machine: Machine, leaf: String, event: String?, flags allFlags: [String], runners: inout LeafRunners) -> [Branch] {
+        // No transition for the event anywhere on the way up from the leaf: the engine rejects
+        // it whatever the flags say (`Machine.handledEvents` ignores guards), so there is
+        // nothing to run. Most cells of a large machine's matrix are such cells.
+        if let event, !machine.handledEvents(in: leaf).contains(event) {
+            return [Branch(steps: nil, condition: .always)]
+        }
         var flags = allFlags
         if flags.count > flagLimit {
             // Only the guards this leaf can meet first; the rest stay at their defaults.
@@ -86,22 +136,16 @@ struct EventStateMatrix: Sendable, Hashable {
         let defaults = machine.flagValues()
         var defaultMask = 0
         for (offset, flag) in flags.enumerated() where defaults[flag] == true { defaultMask |= 1 << offset }
-        func assignment(_ mask: Int) -> [String: Bool] {
-            var values: [String: Bool] = [:]
-            for (offset, flag) in flags.enumerated() { values[flag] = mask & (1 << offset) != 0 }
-            return values
-        }
         // An event finds the app at rest: flag values under which the leaf would leave on its own
         // at once (an enabled eventless transition) are not a situation the event can meet.
         var universe = Array(0..<(1 << flags.count))
         if event != nil {
-            let stable = universe.filter { mask in
-                (try? Runner(machine: machine, state: leaf, flags: assignment(mask)))?.enabledEventlessTransition == nil
-            }
+            let stable = runners.restingMasks(flags: flags)
             if !stable.isEmpty { universe = stable }
         }
+        let placed = runners.runners(flags: flags)
         for mask in universe {
-            let outcome = run(machine: machine, leaf: leaf, event: event, flags: assignment(mask))
+            let outcome = run(placed[mask], event: event)
             if let index = outcomes.firstIndex(where: { $0 == outcome }) {
                 masks[index].append(mask)
             } else {
@@ -161,9 +205,10 @@ struct EventStateMatrix: Sendable, Hashable {
         flags.enumerated().map { offset, flag in Literal(flag: flag, value: mask & (1 << offset) != 0) }
     }
 
-    /// The transitions the engine takes for `event` (or on its own, for `nil`) from `leaf`.
-    private static func run(machine: Machine, leaf: String, event: String?, flags: [String: Bool]) -> [TransitionStep]? {
-        guard var runner = try? Runner(machine: machine, state: leaf, flags: flags) else { return nil }
+    /// The transitions the engine takes for `event` (or on its own, for `nil`) from where
+    /// `placed` stands; `placed` itself is left as it is (runners are values).
+    private static func run(_ placed: Runner?, event: String?) -> [TransitionStep]? {
+        guard var runner = placed else { return nil }
         let steps: [Step]
         do {
             if let event {

@@ -62,6 +62,15 @@ struct MarkdownPageBuilder {
     let strings: MarkdownStrings
     /// Source id → its 1-based number in the Sources list.
     let sourceNumbers: [String: Int]
+    /// Built once per page: `SpecDocument`'s own lookups are linear scans, and the tables ask
+    /// for every state, callback and transition.
+    let lookup: DocumentIndex
+    /// The transitions that call each callback, and that post each notification directly, in
+    /// document order (filtering every transition per callback was quadratic).
+    let callers: [String: [Transition]]
+    let posters: [String: [Transition]]
+    /// The callbacks that post each notification, in declaration order.
+    let postingCallbacks: [String: [LifecycleCallback]]
 
     init(spec: LoadedSpec, options: MarkdownOptions) {
         document = spec.document
@@ -74,6 +83,27 @@ struct MarkdownPageBuilder {
             numbers[source.id] = offset + 1
         }
         sourceNumbers = numbers
+        lookup = DocumentIndex(spec.document)
+        var callers: [String: [Transition]] = [:]
+        var posters: [String: [Transition]] = [:]
+        for transition in spec.machine.transitions {
+            // Once per transition, however often it names the same callback or notification.
+            var called: Set<String> = []
+            var posted: Set<String> = []
+            for action in transition.actions {
+                switch action {
+                case .callback(let id): if called.insert(id).inserted { callers[id, default: []].append(transition) }
+                case .notify(let id): if posted.insert(id).inserted { posters[id, default: []].append(transition) }
+                }
+            }
+        }
+        self.callers = callers
+        self.posters = posters
+        var posting: [String: [LifecycleCallback]] = [:]
+        for callback in spec.machine.callbacks {
+            if let posts = callback.posts { posting[posts.notification, default: []].append(callback) }
+        }
+        postingCallbacks = posting
     }
 
     // MARK: Page
@@ -199,7 +229,7 @@ struct MarkdownPageBuilder {
         var table = MarkdownTable([strings.stateColumn, strings.groupColumn, strings.descriptionColumn]
             + factKeys.map(MarkdownText.inline))
         for state in machine.states {
-            let info = document.state(state.id)
+            let info = lookup.state(state.id)
             var label = stateLabel(state.id)
             var markers: [String] = []
             if state.id == machine.initial { markers.append(strings.initialMarker) }
@@ -225,7 +255,7 @@ struct MarkdownPageBuilder {
             strings.purposeColumn, strings.notesColumn,
         ])
         for callback in machine.callbacks {
-            let info = document.callback(callback.id)
+            let info = lookup.callback(callback.id)
             var method = code(info?.swift ?? callback.swiftName)
             if let objc = info?.objc ?? callback.objcName {
                 method += "<br/>" + strings.objcLabel + " " + code(objc)
@@ -233,7 +263,7 @@ struct MarkdownPageBuilder {
             let notification = callback.posts.map { posted in
                 notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
             } ?? strings.none
-            let callers = machine.transitions.filter { $0.actions.contains(.callback(callback.id)) }
+            let callers = self.callers[callback.id] ?? []
             let calledWhen = callers.isEmpty ? "*\(strings.notCalled)*" : callers.map(when).joined(separator: "<br/>")
             var purpose: [String] = []
             if let description = text(info?.description) { purpose.append(MarkdownText.inline(description)) }
@@ -260,14 +290,14 @@ struct MarkdownPageBuilder {
         guard !machine.notifications.isEmpty else { return [] }
         var table = MarkdownTable([strings.notificationColumn, strings.postedColumn, strings.descriptionColumn])
         for notification in machine.notifications {
-            let info = document.notification(notification.id)
+            let info = lookup.notification(notification.id)
             var name = code(info?.swift ?? notification.swiftName)
             if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objcLabel + " " + code(objc) }
-            var posted: [String] = machine.callbacks.compactMap { callback in
-                guard let posts = callback.posts, posts.notification == notification.id else { return nil }
+            var posted: [String] = (postingCallbacks[notification.id] ?? []).compactMap { callback in
+                guard let posts = callback.posts else { return nil }
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
             }
-            posted += machine.transitions.filter { $0.actions.contains(.notify(notification.id)) }
+            posted += (posters[notification.id] ?? [])
                 .map { strings.postedDirectly(when($0)) }
             table.add([
                 name,
@@ -327,7 +357,7 @@ struct MarkdownPageBuilder {
         guard !machine.events.isEmpty else { return [] }
         var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
         for event in machine.events {
-            let info = document.event(event.id)
+            let info = lookup.event(event.id)
             var label = code(event.id)
             if let title = text(info?.title) { label = "**\(MarkdownText.inline(title))**<br/>" + label }
             table.add([label, strings.kind(event.kind), described(info?.description, source: info?.source)])
@@ -339,7 +369,7 @@ struct MarkdownPageBuilder {
         guard !machine.flags.isEmpty else { return [] }
         var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
         for flag in machine.flags {
-            let info = document.flag(flag.id)
+            let info = lookup.flag(flag.id)
             table.add([code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)])
         }
         return [strings.flagsIntro, table.render()]
@@ -356,7 +386,7 @@ struct MarkdownPageBuilder {
         if hasDescriptions { headers.append(strings.descriptionColumn) }
         var table = MarkdownTable(headers)
         for transition in machine.transitions {
-            let info = infos.first { $0.index == transition.index }
+            let info = lookup.transition(transition.index)
             var to = strings.stays
             if let target = transition.target {
                 to = code(target)
@@ -442,7 +472,7 @@ struct MarkdownPageBuilder {
     private func code(_ string: String) -> String { MarkdownText.code(string) }
 
     private func stateLabel(_ id: String) -> String {
-        guard let title = text(document.state(id)?.title) else { return code(id) }
+        guard let title = text(lookup.state(id)?.title) else { return code(id) }
         return "**\(MarkdownText.inline(title))**<br/>" + code(id)
     }
 
@@ -450,7 +480,7 @@ struct MarkdownPageBuilder {
     private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
 
     private func eventLabel(_ id: String) -> String {
-        guard let title = text(document.event(id)?.title) else { return "**" + code(id) + "**" }
+        guard let title = text(lookup.event(id)?.title) else { return "**" + code(id) + "**" }
         return strings.labelled(MarkdownText.inline(title), id: code(id))
     }
 

@@ -61,10 +61,20 @@ enum MarkdownText {
     /// fence length or table-cell rule can break.
     static func code(_ text: String) -> String {
         let flat = lines(of: text).joined(separator: " ")
-        if !flat.isEmpty, !flat.contains("`"), !flat.contains("|"), flat.first != " ", flat.last != " " {
+        if !flat.isEmpty, !containsBacktickOrPipe(flat), flat.first != " ", flat.last != " " {
             return "`" + flat + "`"
         }
         return "<code>" + flat.map { references[$0] ?? String($0) }.joined() + "</code>"
+    }
+
+    /// `contains("`")` on a String is Foundation's substring search (canonical equivalence, so
+    /// U+1FEF GREEK VARIA counts as a backtick), and it dominated pages with thousands of ids.
+    /// ASCII text has no such equivalents, so a byte scan gives the same answer there.
+    private static func containsBacktickOrPipe(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.utf8.contains { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "|") }
+        }
+        return text.contains("`") || text.contains("|")
     }
 
     /// A URL that is safe as a link destination: `nil` unless it is relative or uses http, https or
@@ -148,6 +158,15 @@ enum MarkdownText {
     /// Lines with line endings normalised, control characters removed, tabs as spaces, each line
     /// trimmed (leading spaces would make an indented code block).
     private static func lines(of text: String, keepEmpty: Bool = false) -> [String] {
+        // Most spec strings (ids, names) are one line with nothing to clean or trim: return them
+        // as they are instead of going through Foundation's replacing, splitting and trimming,
+        // which dominated large reference pages. Whitespace at either end (by the Unicode
+        // property, which covers Foundation's `whitespacesAndNewlines`) takes the full path.
+        if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+           !first.properties.isWhitespace, !last.properties.isWhitespace,
+           text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" }) {
+            return [text]
+        }
         let cleaned = String(String.UnicodeScalarView(text.replacingLineEndings().unicodeScalars.compactMap { scalar in
             if scalar == "\n" { return scalar }
             if scalar == "\t" { return " " }
@@ -165,7 +184,10 @@ enum MarkdownText {
 
 extension String {
     fileprivate func replacingLineEndings() -> String {
-        replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        // Without a carriage return there is nothing to replace (and Foundation's search is slow
+        // on a whole embedded Mermaid diagram).
+        guard utf8.contains(UInt8(ascii: "\r")) else { return self }
+        return replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
     fileprivate func leftPadded(to width: Int) -> String {

@@ -1,0 +1,42 @@
+import LifeSpec
+
+/// Dictionary lookups into a `SpecDocument`, built once per render.
+///
+/// `SpecDocument.state(_:)`, `event(_:)` and friends are linear `first(where:)` scans: fine for a
+/// handful of lookups, quadratic when a renderer asks for every state's title on a machine with
+/// thousands of states. This answers the same questions in constant time; like `first(where:)`,
+/// the first declaration of an id wins.
+struct DocumentIndex {
+    let document: SpecDocument
+    private let states: [String: Int]
+    private let events: [String: Int]
+    private let callbacks: [String: Int]
+    private let notifications: [String: Int]
+    private let flags: [String: Int]
+    private let transitions: [Int: Int]
+
+    init(_ document: SpecDocument) {
+        self.document = document
+        states = Self.positions(document.states.map(\.id))
+        events = Self.positions(document.events.map(\.id))
+        callbacks = Self.positions(document.callbacks.map(\.id))
+        notifications = Self.positions(document.notifications.map(\.id))
+        flags = Self.positions(document.flags.map(\.id))
+        transitions = Self.positions(document.transitions.map(\.index))
+    }
+
+    private static func positions<Key: Hashable>(_ keys: [Key]) -> [Key: Int] {
+        var result: [Key: Int] = [:]
+        result.reserveCapacity(keys.count)
+        for (offset, key) in keys.enumerated() where result[key] == nil { result[key] = offset }
+        return result
+    }
+
+    func state(_ id: String) -> SpecDocument.StateInfo? { states[id].map { document.states[$0] } }
+    func event(_ id: String) -> SpecDocument.EventInfo? { events[id].map { document.events[$0] } }
+    func callback(_ id: String) -> SpecDocument.CallbackInfo? { callbacks[id].map { document.callbacks[$0] } }
+    func notification(_ id: String) -> SpecDocument.NotificationInfo? { notifications[id].map { document.notifications[$0] } }
+    func flag(_ id: String) -> SpecDocument.FlagInfo? { flags[id].map { document.flags[$0] } }
+    /// The prose of the transition whose `Machine.transitions` index is `index`.
+    func transition(_ index: Int) -> SpecDocument.TransitionInfo? { transitions[index].map { document.transitions[$0] } }
+}
