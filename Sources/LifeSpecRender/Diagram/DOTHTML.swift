@@ -118,8 +118,18 @@ extension DOTHTML {
 
     private static func attributeList(_ attributes: [String: String]) -> String {
         attributes.sorted { $0.key < $1.key }.map { key, value in
-            " " + key.filter { $0.isASCII && ($0.isLetter || $0 == "-") } + "=\"" + escape(value, lineBreaks: false) + "\""
+            " " + attributeName(key) + "=\"" + escape(value, lineBreaks: false) + "\""
         }.joined()
+    }
+
+    /// The ASCII letters and hyphens of an attribute name. Written for every cell of every label,
+    /// so ASCII names (all the renderers use) are filtered byte-wise: `Character.isLetter` looks
+    /// up Unicode properties, and for ASCII it means exactly `A`–`Z` and `a`–`z`.
+    private static func attributeName(_ key: String) -> String {
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return key.filter { $0.isASCII && ($0.isLetter || $0 == "-") } }
+        return String(decoding: key.utf8.filter { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
+        }, as: UTF8.self)
     }
 
     /// Entity-escapes text for an HTML-like label. Control characters (which Graphviz's XML

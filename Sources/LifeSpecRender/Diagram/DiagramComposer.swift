@@ -496,7 +496,20 @@ struct DiagramComposer {
 
     /// "Not Running" says `notRunning`; "未运行" does not, so the id is shown beneath it.
     static func titleSaysID(_ title: String, _ id: String) -> Bool {
-        func squash(_ text: String) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        func squash(_ text: String) -> String {
+            // Asked for every state: ASCII text is squashed byte-wise, without the Unicode
+            // property lookups of `isLetter`/`isNumber` (which for ASCII mean A–Z, a–z, 0–9).
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                return String(decoding: text.utf8.compactMap { byte -> UInt8? in
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+                    default: nil
+                    }
+                }, as: UTF8.self)
+            }
+            return String(text.lowercased().filter { $0.isLetter || $0.isNumber })
+        }
         return squash(title) == squash(id)
     }
 }

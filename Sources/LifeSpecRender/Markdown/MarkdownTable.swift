@@ -24,7 +24,10 @@ struct MarkdownTable {
     }
 
     private func clean(_ cell: String) -> String {
-        let flat = cell.split(whereSeparator: \.isNewline).joined(separator: "<br/>")
+        // Few cells hold a line break: ASCII cells without a line-break byte (LF, VT, FF, CR)
+        // are kept as they are rather than split character by character.
+        let mayBreak = cell.utf8.contains { (0x0A...0x0D).contains($0) || $0 >= 0x80 }
+        let flat = mayBreak ? cell.split(whereSeparator: \.isNewline).joined(separator: "<br/>") : cell
         return flat.isEmpty ? " " : flat
     }
 }
