@@ -25,12 +25,14 @@ public enum DiagramBuilder {
         if let group = options.group, spec.machine.state(group)?.isCompound != true {
             throw .unknownGroup(group, available: spec.machine.states.filter(\.isCompound).map(\.id))
         }
-        let plan = plan(for: spec, options: options, limits: limits)
+        // One topology for the plan and the drawing: it is the costliest part of both.
+        let topology = DiagramTopology(machine: spec.machine, group: options.group)
+        let plan = DiagramPlan(size: DiagramSize(spec: spec, options: options, topology: topology), requested: options.detail, limits: limits)
         guard !plan.isRefused else { throw .tooLarge(plan) }
         var effective = options
         effective.detail = plan.effectiveDetail
         let path = try options.scenario.map { id throws(DiagramError) in try ScenarioPath(spec: spec, scenario: id, locale: options.locale) }
-        let graph = DiagramComposer(spec: spec, options: effective, path: path).graph()
+        let graph = DiagramComposer(spec: spec, options: effective, path: path, topology: topology).graph()
         return Diagram(plan: plan, graph: graph)
     }
 

@@ -38,11 +38,12 @@ struct DiagramComposer {
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
 
-    init(spec: LoadedSpec, options: DiagramOptions, path: ScenarioPath?) {
+    /// `topology` must be the one for `options.group` (the builder shares the plan's).
+    init(spec: LoadedSpec, options: DiagramOptions, path: ScenarioPath?, topology: DiagramTopology? = nil) {
         self.spec = spec
         self.options = options
         self.path = path
-        topology = DiagramTopology(machine: spec.machine, group: options.group)
+        self.topology = topology ?? DiagramTopology(machine: spec.machine, group: options.group)
         var texts: [Int: String] = [:]
         for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
         guardTexts = texts

@@ -22,8 +22,13 @@ public struct DiagramSize: Sendable, Hashable {
     }
 
     init(spec: LoadedSpec, options: DiagramOptions) {
+        self.init(spec: spec, options: options, topology: DiagramTopology(machine: spec.machine, group: options.group))
+    }
+
+    /// The size of `topology` (which must be the one for `options.group`), so a build can plan
+    /// and draw from one topology.
+    init(spec: LoadedSpec, options: DiagramOptions, topology: DiagramTopology) {
         let machine = spec.machine
-        let topology = DiagramTopology(machine: machine, group: options.group)
         let leaves = machine.leafStates.filter { leaf in options.group.map { machine.ancestry(of: leaf.id).contains($0) } ?? true }
         let rootMarker = options.group == nil ? 1 : 0
         nodes = leaves.count + topology.compounds.count + rootMarker + topology.outsideStates.count
