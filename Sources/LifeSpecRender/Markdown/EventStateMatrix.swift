@@ -144,8 +144,10 @@ struct EventStateMatrix: Sendable, Hashable {
             if !stable.isEmpty { universe = stable }
         }
         let placed = runners.runners(flags: flags)
+        // On its own, a leaf at rest does nothing: `settle()` has no eventless transition to take.
+        let resting = event == nil ? Set(runners.restingMasks(flags: flags)) : []
         for mask in universe {
-            let outcome = run(placed[mask], event: event)
+            let outcome = resting.contains(mask) ? nil : run(placed[mask], event: event)
             if let index = outcomes.firstIndex(where: { $0 == outcome }) {
                 masks[index].append(mask)
             } else {

@@ -54,7 +54,11 @@ public enum MarkdownRenderer {
 
 /// Assembles one page. Every spec string goes through `MarkdownText`; the only raw Markdown is
 /// the page's own frame and the phrases of `MarkdownStrings`.
-struct MarkdownPageBuilder {
+///
+/// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
+/// `map(when)`), and each such closure copied the whole builder (document, machine, indexes),
+/// which cost more than the work itself on large machines. Everything in it is immutable.
+final class MarkdownPageBuilder {
     let document: SpecDocument
     let machine: Machine
     let options: MarkdownOptions

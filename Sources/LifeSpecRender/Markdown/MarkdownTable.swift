@@ -24,10 +24,13 @@ struct MarkdownTable {
     }
 
     private func clean(_ cell: String) -> String {
-        // Few cells hold a line break: ASCII cells without a line-break byte (LF, VT, FF, CR)
-        // are kept as they are rather than split character by character.
-        let mayBreak = cell.utf8.contains { (0x0A...0x0D).contains($0) || $0 >= 0x80 }
-        let flat = mayBreak ? cell.split(whereSeparator: \.isNewline).joined(separator: "<br/>") : cell
+        // Few cells hold a line break: a cell without a line-break scalar (LF, VT, FF, CR, NEL,
+        // LS, PS — each always a character of its own, or CR LF) is kept as it is rather than
+        // split character by character.
+        let hasBreak = cell.unicodeScalars.contains { scalar in
+            (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
+        }
+        let flat = hasBreak ? cell.split(whereSeparator: \.isNewline).joined(separator: "<br/>") : cell
         return flat.isEmpty ? " " : flat
     }
 }
