@@ -62,7 +62,7 @@ public struct ConformancePlan: Sendable {
             self.space = space
             machine = space.machine
             graph = CoverageGraph(space: space)
-            coverage = CoveragePlan(space: space)
+            coverage = CoveragePlan(space: space, graph: graph)
         }
 
         mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: Configuration,
@@ -135,8 +135,8 @@ public struct ConformancePlan: Sendable {
                 zip(configuration.flagValues, defaults).filter { $0 != $1 }.count
             }
             for leaf in machine.leafStates {
-                let candidates = graph.nodes.enumerated().filter { $0.element.state == leaf.id }
-                guard let chosen = candidates.min(by: { (distance($0.element), $0.offset) < (distance($1.element), $1.offset) })?.element else {
+                let candidates = graph.nodesByState[leaf.id] ?? []
+                guard let chosen = candidates.min(by: { (distance(graph.nodes[$0]), $0) < (distance(graph.nodes[$1]), $1) }).map({ graph.nodes[$0] }) else {
                     if space.isExact { notes.append("state '\(leaf.id)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
                     continue
                 }
@@ -158,15 +158,46 @@ public struct ConformancePlan: Sendable {
         }
 
         mutating func addOrderings() {
+            struct Ordering {
+                let callback: LifecycleCallback
+                let posted: PostedNotification
+                let calling: CoverageGraph.Targets
+                /// Edges that take a transition calling the callback.
+                let candidates: [Int]
+                var best: (start: Int, route: [Int])?
+            }
+            var orderings: [Ordering] = []
+            var callingByCallback: [String: [Int]] = [:]
+            for transition in machine.transitions {
+                for case .callback(let id) in transition.actions where callingByCallback[id]?.last != transition.index {
+                    callingByCallback[id, default: []].append(transition.index)
+                }
+            }
             for callback in machine.callbacks {
                 guard let posted = callback.posts else { continue }
-                let calling = Set(machine.transitions.filter { $0.actions.contains(.callback(callback.id)) }.map(\.index))
-                var best: (start: Int, route: [Int])?
+                let calling = callingByCallback[callback.id] ?? []
+                var candidates = Set<Int>()
+                for transition in calling { candidates.formUnion(graph.edgesByTransition[transition]) }
+                orderings.append(Ordering(callback: callback, posted: posted,
+                                          calling: CoverageGraph.Targets(calling, transitionCount: graph.transitionCount),
+                                          candidates: candidates.sorted()))
+            }
+            // The shortest route to a calling transition, from the first start that has one that short.
+            // One complete search per start serves every callback (`CoverageGraph.route(in:)` reads
+            // the same route a search per callback would find).
+            if orderings.contains(where: { !$0.candidates.isEmpty }) {
                 for start in graph.orderedStarts {
-                    guard let route = graph.route(from: start, toAnyOf: calling) else { continue }
-                    if best == nil || route.count < best!.route.count { best = (start, route) }
+                    let tree = graph.tree(from: start)
+                    for offset in orderings.indices where !orderings[offset].candidates.isEmpty {
+                        guard let route = graph.route(in: tree, toAnyOf: orderings[offset].calling, candidates: orderings[offset].candidates) else { continue }
+                        if let best = orderings[offset].best, route.count >= best.route.count { continue }
+                        orderings[offset].best = (start, route)
+                    }
                 }
-                guard let (start, route) = best else {
+            }
+            for ordering in orderings {
+                let callback = ordering.callback, posted = ordering.posted
+                guard let (start, route) = ordering.best else {
                     notes.append("callback '\(callback.id)' is never called on a reachable path; no ordering test for it")
                     continue
                 }

@@ -52,31 +52,38 @@ public struct CoveragePlan: Sendable, Hashable {
     }
 
     public init(space: StateSpace) {
+        self.init(space: space, graph: CoverageGraph(space: space))
+    }
+
+    /// With the graph the caller built already (the conformance planner searches it too).
+    init(space: StateSpace, graph: CoverageGraph) {
         let machine = space.machine
-        let graph = CoverageGraph(space: space)
-        var uncovered = Set(graph.edges.flatMap(\.transitions))
-        let coverable = uncovered
+        var coverableSet: Set<Int> = []
+        for edge in graph.edges { coverableSet.formUnion(edge.distinctTransitions) }
+        let coverable = coverableSet.sorted()
+        var uncovered = CoverageGraph.Targets(coverable, transitionCount: graph.transitionCount)
+        var search = graph.makeSearch()
         var paths: [Path] = []
         while !uncovered.isEmpty {
             // Restart from the starting configuration nearest to something uncovered.
             var best: (start: Int, route: [Int])?
             for start in graph.orderedStarts {
-                guard let route = graph.route(from: start, toAnyOf: uncovered) else { continue }
+                guard let route = graph.route(from: start, toAnyOf: uncovered, using: &search) else { continue }
                 if best == nil || route.count < best!.route.count { best = (start, route) }
             }
             guard let (start, firstRoute) = best else { break }
             var edgeIndices: [Int] = []
-            var newlyCovered: Set<Int> = []
+            var newlyCovered: [Int] = []
             var route: [Int]? = firstRoute
             while let leg = route {
                 for edge in leg {
                     edgeIndices.append(edge)
-                    for transition in graph.edges[edge].transitions where uncovered.remove(transition) != nil {
-                        newlyCovered.insert(transition)
+                    for transition in graph.edges[edge].distinctTransitions where uncovered.remove(transition) {
+                        newlyCovered.append(transition)
                     }
                 }
                 guard !uncovered.isEmpty, let last = leg.last else { break }
-                route = graph.route(from: graph.edges[last].to, toAnyOf: uncovered)
+                route = graph.route(from: graph.edges[last].to, toAnyOf: uncovered, using: &search)
             }
             let steps = edgeIndices.map { index in
                 let edge = graph.edges[index]
@@ -86,15 +93,13 @@ public struct CoveragePlan: Sendable, Hashable {
         }
         self.paths = paths
         transitionCount = machine.transitions.count
-        covered = coverable.sorted()
+        covered = coverable
         let raised = Set(machine.transitions.flatMap(\.raises))
         lowerBound = coverable.filter { index in
             guard let event = machine.transitions[index].trigger.eventID else { return false }
             return !raised.contains(event)
         }.count
-        uncoverable = machine.transitions.indices.filter { !coverable.contains($0) }.map { index in
-            Uncoverable(transition: index, reason: UncoverableReason.explain(index, in: space, graph: graph))
-        }
+        uncoverable = Self.uncoverable(coverable: coverableSet, space: space, graph: graph)
     }
 
     /// The transitions of `machine` that no sequence of events can take, with reasons (LS122).
@@ -105,10 +110,17 @@ public struct CoveragePlan: Sendable, Hashable {
     /// The same from an explored space, without planning the covering walk (the validator's path).
     public static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
         let graph = CoverageGraph(space: space)
-        let coverable = Set(graph.edges.flatMap(\.transitions))
-        return space.machine.transitions.indices.filter { !coverable.contains($0) }.map { index in
-            Uncoverable(transition: index, reason: UncoverableReason.explain(index, in: space, graph: graph))
-        }
+        var coverable: Set<Int> = []
+        for edge in graph.edges { coverable.formUnion(edge.distinctTransitions) }
+        return uncoverable(coverable: coverable, space: space, graph: graph)
+    }
+
+    private static func uncoverable(coverable: Set<Int>, space: StateSpace, graph: CoverageGraph) -> [Uncoverable] {
+        let machine = space.machine
+        let missing = machine.transitions.indices.filter { !coverable.contains($0) }
+        guard !missing.isEmpty else { return [] }
+        let explainer = UncoverableReason.Explainer(space: space, graph: graph)
+        return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
 }
 
@@ -152,26 +164,43 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func explain(_ index: Int, in space: StateSpace, graph: CoverageGraph) -> UncoverableReason {
-        let machine = space.machine
-        let transition = machine.transitions[index]
-        if let expression = transition.guardExpression, !expression.isSatisfiable() { return .unsatisfiableGuard(expression) }
-        guard space.isExact else { return .explorationIncomplete }
-        if space.startTransitions.contains(index) { return .onlyWhileStarting }
-        if let event = transition.trigger.eventID, machine.event(event)?.kind == .internal, space.takenTransitions.contains(index) {
-            return .internalEventNeverRaised(event)
+    /// Explains uncoverable transitions of one explored space, with what the explanations share
+    /// looked up once.
+    struct Explainer {
+        let space: StateSpace
+        let graph: CoverageGraph
+
+        func explain(_ index: Int) -> UncoverableReason {
+            let machine = space.machine
+            let transition = machine.transitions[index]
+            if let expression = transition.guardExpression, !expression.isSatisfiable() { return .unsatisfiableGuard(expression) }
+            guard space.isExact else { return .explorationIncomplete }
+            if space.startTransitions.contains(index) { return .onlyWhileStarting }
+            if let event = transition.trigger.eventID, machine.event(event)?.kind == .internal, space.takenTransitions.contains(index) {
+                return .internalEventNeverRaised(event)
+            }
+            // The nodes where the transition applies: those in a source state or below one. Walking
+            // down from the sources costs their subtrees, not the whole graph, per transition.
+            var applying: [Configuration] = []
+            var visited: Set<String> = []
+            var pending = transition.sources
+            while let state = pending.popLast() {
+                guard visited.insert(state).inserted else { continue }
+                for node in graph.nodesByState[state] ?? [] { applying.append(graph.nodes[node]) }
+                pending += machine.state(state)?.children ?? []
+            }
+            if applying.isEmpty { return .unreachableSource }
+            guard let event = transition.trigger.eventID else { return .neverEnabled }
+            var winners: Set<Int> = []
+            for node in applying {
+                let flags = node.flags(in: machine)
+                guard transition.isEnabled(flags: flags),
+                      let runner = try? Runner(machine: machine, state: node.state, flags: flags),
+                      let winner = runner.transition(for: event) else { continue }
+                winners.insert(winner.index)
+            }
+            return winners.isEmpty ? .neverEnabled : .preempted(by: winners.sorted())
         }
-        let sources = Set(transition.sources)
-        let applying = graph.nodes.filter { node in machine.ancestry(of: node.state).contains(where: sources.contains) }
-        if applying.isEmpty { return .unreachableSource }
-        guard let event = transition.trigger.eventID else { return .neverEnabled }
-        var winners: Set<Int> = []
-        for node in applying where transition.isEnabled(flags: node.flags(in: machine)) {
-            guard let runner = try? Runner(machine: machine, state: node.state, flags: node.flags(in: machine)),
-                  let winner = runner.transition(for: event) else { continue }
-            winners.insert(winner.index)
-        }
-        return winners.isEmpty ? .neverEnabled : .preempted(by: winners.sorted())
     }
 }
 
@@ -182,56 +211,75 @@ struct CoverageGraph {
         let event: String
         let to: Int
         let transitions: [Int]
+        /// `transitions` without repeats (a raise or eventless hop can take one twice): what an edge
+        /// gains for a route is how many distinct targets it takes.
+        let distinctTransitions: [Int]
     }
 
     /// Configurations reachable by sending events, in the space's discovery order.
     let nodes: [Configuration]
     let edges: [Edge]
-    /// Outgoing edge indices per node, in the order the space recorded them (machine event order).
-    /// Only edges for events that are not internal: those are what a test can send.
+    /// Outgoing edge indices per node, ascending (the order the space recorded them: machine event
+    /// order). Only edges for events that are not internal: those are what a test can send.
     let outgoing: [[Int]]
     /// Distinct starting nodes, the declared flag defaults first, then by how many flags differ.
     let orderedStarts: [Int]
+    /// Per transition index, the edges that take it, ascending.
+    let edgesByTransition: [[Int]]
+    /// Per state id, its nodes in discovery order (every node is a leaf at rest).
+    let nodesByState: [String: [Int]]
+    let transitionCount: Int
 
     init(space: StateSpace) {
         let machine = space.machine
+        transitionCount = machine.transitions.count
         // Every configuration the space found, then only those reachable from a start by events a
         // test can send: internal events are the machine's own (raised by transitions), so a system
         // under test is sent only user and system events.
-        var allIndex: [Configuration: Int] = [:]
-        var all: [Configuration] = []
-        func index(_ configuration: Configuration) -> Int {
-            if let existing = allIndex[configuration] { return existing }
-            allIndex[configuration] = all.count
-            all.append(configuration)
-            return all.count - 1
+        // The space numbers its configurations already (`edgeEnds`, `startPositions`).
+        let all = space.configurations
+        let external = space.edges.indices.filter { machine.event(space.edges[$0].event)?.kind != .internal }.map { offset in
+            let edge = space.edges[offset]
+            return (from: space.edgeEnds[offset].from, event: edge.event, to: space.edgeEnds[offset].to, transitions: edge.transitions)
         }
-        for configuration in space.configurations { _ = index(configuration) }
-        let external = space.edges.filter { machine.event($0.event)?.kind != .internal }
-            .map { (from: index($0.from), event: $0.event, to: index($0.to), transitions: $0.transitions) }
         var successors = Array(repeating: [Int](), count: all.count)
         for edge in external { successors[edge.from].append(edge.to) }
         var seenStarts: Set<Int> = []
-        let startIndices = space.starts.map(index).filter { seenStarts.insert($0).inserted }
-        var reachable = Set(startIndices)
+        let startIndices = space.startPositions.filter { seenStarts.insert($0).inserted }
+        var reachable = Array(repeating: false, count: all.count)
+        for start in startIndices { reachable[start] = true }
         var queue = startIndices
         while let current = queue.popLast() {
-            for next in successors[current] where reachable.insert(next).inserted { queue.append(next) }
+            for next in successors[current] where !reachable[next] {
+                reachable[next] = true
+                queue.append(next)
+            }
         }
-        var renumber: [Int: Int] = [:]
+        var renumber = Array(repeating: -1, count: all.count)
         var nodes: [Configuration] = []
-        for (offset, configuration) in all.enumerated() where reachable.contains(offset) {
+        for (offset, configuration) in all.enumerated() where reachable[offset] {
             renumber[offset] = nodes.count
             nodes.append(configuration)
         }
         let edges = external.compactMap { edge -> Edge? in
-            guard let from = renumber[edge.from], let to = renumber[edge.to] else { return nil }
-            return Edge(from: from, event: edge.event, to: to, transitions: edge.transitions)
+            let from = renumber[edge.from], to = renumber[edge.to]
+            guard from >= 0, to >= 0 else { return nil }
+            var seen: Set<Int> = []
+            let distinct = edge.transitions.count < 2 ? edge.transitions : edge.transitions.filter { seen.insert($0).inserted }
+            return Edge(from: from, event: edge.event, to: to, transitions: edge.transitions, distinctTransitions: distinct)
         }
         var outgoing = Array(repeating: [Int](), count: nodes.count)
-        for (offset, edge) in edges.enumerated() { outgoing[edge.from].append(offset) }
+        var byTransition = Array(repeating: [Int](), count: transitionCount)
+        for (offset, edge) in edges.enumerated() {
+            outgoing[edge.from].append(offset)
+            for transition in edge.distinctTransitions where byTransition.indices.contains(transition) {
+                byTransition[transition].append(offset)
+            }
+        }
+        var byState: [String: [Int]] = [:]
+        for (offset, node) in nodes.enumerated() { byState[node.state, default: []].append(offset) }
         let defaults = machine.flags.map(\.defaultValue)
-        let starts = startIndices.compactMap { renumber[$0] }
+        let starts = startIndices.map { renumber[$0] }.filter { $0 >= 0 }
         let distance = { (start: Int) in zip(nodes[start].flagValues, defaults).filter { $0 != $1 }.count }
         orderedStarts = starts.enumerated()
             .sorted { (distance($0.element), $0.offset) < (distance($1.element), $1.offset) }
@@ -239,42 +287,166 @@ struct CoverageGraph {
         self.nodes = nodes
         self.edges = edges
         self.outgoing = outgoing
+        edgesByTransition = byTransition
+        nodesByState = byState
     }
+
+    /// Transition indices still to reach, as flags over the machine's transitions: a route asks about
+    /// every edge it looks at, so membership must not hash.
+    struct Targets {
+        private var flags: [Bool]
+        private(set) var count = 0
+
+        init(_ indices: some Sequence<Int>, transitionCount: Int) {
+            flags = Array(repeating: false, count: transitionCount)
+            for index in indices where !flags[index] {
+                flags[index] = true
+                count += 1
+            }
+        }
+
+        var isEmpty: Bool { count == 0 }
+        func contains(_ index: Int) -> Bool { flags[index] }
+
+        /// True when `index` was a target.
+        @discardableResult
+        mutating func remove(_ index: Int) -> Bool {
+            guard flags[index] else { return false }
+            flags[index] = false
+            count -= 1
+            return true
+        }
+    }
+
+    /// Breadth-first search buffers sized to the graph once and reused by every route: a node counts
+    /// as visited when its stamp is the current search's, so starting a search costs nothing and a
+    /// search costs what it visits, not the size of the graph.
+    struct Search {
+        fileprivate var stamp: [UInt32]
+        /// The edge that first reached each node visited in the current search.
+        fileprivate var parent: [Int]
+        fileprivate var current: UInt32 = 0
+        fileprivate var level: [Int] = []
+        fileprivate var next: [Int] = []
+
+        init(nodeCount: Int) {
+            stamp = Array(repeating: 0, count: nodeCount)
+            parent = Array(repeating: -1, count: nodeCount)
+        }
+
+        fileprivate mutating func begin() {
+            if current == UInt32.max {
+                for index in stamp.indices { stamp[index] = 0 }
+                current = 0
+            }
+            current += 1
+            level.removeAll(keepingCapacity: true)
+            next.removeAll(keepingCapacity: true)
+        }
+
+        /// Marks `node` visited; false when it already was.
+        fileprivate mutating func visit(_ node: Int) -> Bool {
+            guard stamp[node] != current else { return false }
+            stamp[node] = current
+            return true
+        }
+    }
+
+    func makeSearch() -> Search { Search(nodeCount: nodes.count) }
 
     /// The shortest edge sequence from `start` whose last edge takes one of `targets`; `nil` when none
     /// is reachable. Among the nearest, the last edge taking the most targets wins, then the first found
     /// in breadth-first, event order.
-    func route(from start: Int, toAnyOf targets: Set<Int>) -> [Int]? {
-        var parent: [Int: Int] = [:]  // node → edge that first reached it
-        var visited: Set<Int> = [start]
-        var level = [start]
-        func path(to node: Int) -> [Int] {
-            var result: [Int] = []
-            var current = node
-            while current != start, let edge = parent[current] {
-                result.append(edge)
-                current = edges[edge].from
-            }
-            return result.reversed()
-        }
-        while !level.isEmpty {
+    func route(from start: Int, toAnyOf targets: Targets, using search: inout Search) -> [Int]? {
+        search.begin()
+        _ = search.visit(start)
+        search.level.append(start)
+        while !search.level.isEmpty {
+            // One pass per level both scores the level's edges and collects the next level; the next
+            // level is only used when no edge here takes a target.
             var best: (edge: Int, gain: Int)?
-            for node in level {
+            for node in search.level {
                 for edge in outgoing[node] {
-                    let gain = Set(edges[edge].transitions).intersection(targets).count
+                    let candidate = edges[edge]
+                    var gain = 0
+                    for transition in candidate.distinctTransitions where targets.contains(transition) { gain += 1 }
                     if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
+                    if best == nil, search.visit(candidate.to) {
+                        search.parent[candidate.to] = edge
+                        search.next.append(candidate.to)
+                    }
                 }
             }
-            if let best { return path(to: edges[best.edge].from) + [best.edge] }
-            var next: [Int] = []
-            for node in level {
-                for edge in outgoing[node] where visited.insert(edges[edge].to).inserted {
-                    parent[edges[edge].to] = edge
-                    next.append(edges[edge].to)
-                }
-            }
-            level = next
+            if let best { return path(to: edges[best.edge].from, from: start, parent: search.parent) + [best.edge] }
+            swap(&search.level, &search.next)
+            search.next.removeAll(keepingCapacity: true)
         }
         return nil
+    }
+
+    /// Edges from `start` to `node` along a search's parent links.
+    private func path(to node: Int, from start: Int, parent: [Int]) -> [Int] {
+        var result: [Int] = []
+        var current = node
+        while current != start {
+            let edge = parent[current]
+            result.append(edge)
+            current = edges[edge].from
+        }
+        return result.reversed()
+    }
+
+    /// A complete breadth-first search from one node: for every node reached, its depth, its position
+    /// in discovery order and the edge that first reached it. `route(from:toAnyOf:)` explores exactly
+    /// this tree up to the level where it stops, so a route can be read off the tree for any target
+    /// set, which is how many small target sets (one per callback) share one search per start.
+    struct Tree {
+        let start: Int
+        /// -1 for a node not reached.
+        fileprivate(set) var depth: [Int]
+        fileprivate(set) var order: [Int]
+        fileprivate(set) var parent: [Int]
+    }
+
+    func tree(from start: Int) -> Tree {
+        var tree = Tree(start: start, depth: Array(repeating: -1, count: nodes.count),
+                        order: Array(repeating: -1, count: nodes.count), parent: Array(repeating: -1, count: nodes.count))
+        tree.depth[start] = 0
+        tree.order[start] = 0
+        var queue = [start]
+        var cursor = 0
+        while cursor < queue.count {
+            let node = queue[cursor]
+            cursor += 1
+            for edge in outgoing[node] {
+                let to = edges[edge].to
+                guard tree.depth[to] < 0 else { continue }
+                tree.depth[to] = tree.depth[node] + 1
+                tree.order[to] = queue.count
+                tree.parent[to] = edge
+                queue.append(to)
+            }
+        }
+        return tree
+    }
+
+    /// What `route(from: tree.start, toAnyOf: targets)` returns, read off the tree: the reachable edge
+    /// taking a target whose source is shallowest, then takes the most targets, then was met first
+    /// (source in discovery order, then the source's edges in order, which is ascending).
+    func route(in tree: Tree, toAnyOf targets: Targets, candidates: some Sequence<Int>) -> [Int]? {
+        var best: (depth: Int, gain: Int, order: Int, edge: Int)?
+        for edge in candidates {
+            let from = edges[edge].from
+            let depth = tree.depth[from]
+            guard depth >= 0 else { continue }
+            var gain = 0
+            for transition in edges[edge].distinctTransitions where targets.contains(transition) { gain += 1 }
+            guard gain > 0 else { continue }
+            let key = (depth, -gain, tree.order[from], edge)
+            if let current = best, key >= (current.depth, -current.gain, current.order, current.edge) { continue }
+            best = (depth, gain, tree.order[from], edge)
+        }
+        guard let best else { return nil }
+        return path(to: edges[best.edge].from, from: tree.start, parent: tree.parent) + [best.edge]
     }
 }

@@ -82,42 +82,60 @@ public enum RunError: Error, Sendable, Hashable, CustomStringConvertible {
 /// - an event the current state does not handle is an error and changes nothing.
 public struct Runner: Sendable {
     public let machine: Machine
-    public private(set) var state: String
-    public private(set) var flags: [String: Bool]
+    /// The active leaf, as a position in `machine.states`.
+    private(set) var stateIndex: Int
+    /// Every flag's value, in `machine.flags` order.
+    private(set) var flagValues: [Bool]
     /// The eventless steps one macrostep may take before the runner declares a loop.
     public var eventlessLimit: Int = 10_000
+
+    /// The active leaf state.
+    public var state: String { machine.states[stateIndex].id }
+    /// Every declared flag's current value.
+    public var flags: [String: Bool] {
+        var values: [String: Bool] = [:]
+        for (flag, value) in zip(machine.flags, flagValues) { values[flag.id] = value }
+        return values
+    }
 
     /// Places the machine in `state` (entering its initial leaf) without taking eventless transitions:
     /// a scenario that starts in a state starts *in* it, not by entering it.
     public init(machine: Machine, state: String? = nil, flags: [String: Bool] = [:]) throws(RunError) {
-        self.machine = machine
         let start = state ?? machine.initial
-        guard machine.state(start) != nil else { throw .unknownState(start) }
+        guard let index = machine.stateIndex(of: start) else { throw .unknownState(start) }
         for flag in flags.keys.sorted() where machine.flag(flag) == nil { throw .unknownFlag(flag) }
-        self.state = machine.leaf(entering: start)
-        self.flags = machine.flagValues(flags)
+        self.init(machine: machine, stateIndex: index, flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue })
+    }
+
+    /// The same by position: enters the leaf of state `stateIndex` with these flag values (in
+    /// `machine.flags` order).
+    init(machine: Machine, stateIndex: Int, flagValues: [Bool]) {
+        self.machine = machine
+        self.stateIndex = machine.tables.leaf[stateIndex]
+        self.flagValues = flagValues
     }
 
     /// The transition the event would take now, if any.
     public func transition(for event: String) -> Transition? {
-        selectTransition(trigger: .event(event))
+        guard let index = machine.eventIndex(of: event) else { return nil }
+        return selectTransition(trigger: index).map { machine.transitions[$0] }
     }
 
     public func accepts(_ event: String) -> Bool { transition(for: event) != nil }
 
     /// Events that have an enabled transition in the current state.
     public var acceptedEvents: [String] {
-        machine.handledEvents(in: state).filter(accepts)
+        machine.tables.handledEvents[stateIndex].filter { selectTransition(trigger: $0) != nil }.map { machine.events[$0].id }
     }
 
     @discardableResult
     public mutating func send(_ event: String) throws(RunError) -> [Step] {
-        guard machine.event(event) != nil else { throw .unknownEvent(event) }
+        guard let index = machine.eventIndex(of: event) else { throw .unknownEvent(event) }
         var copy = self
-        var steps: [Step] = []
-        try copy.process(event: event, into: &steps)
+        var trace = StepTrace()
+        try copy.process(event: index, into: &trace)
         self = copy
-        return steps
+        return trace.steps
     }
 
     /// Sends events in order; on error nothing changes.
@@ -132,74 +150,111 @@ public struct Runner: Sendable {
     /// Takes enabled eventless transitions from the current state until none is left.
     public mutating func settle() throws(RunError) -> [Step] {
         var copy = self
-        var steps: [Step] = []
-        var queue = try copy.takeEventless(into: &steps)
-        while !queue.isEmpty {
-            let event = queue.removeFirst()
-            try copy.process(event: event, into: &steps)
+        var trace = StepTrace()
+        let queue = try copy.takeEventless(into: &trace)
+        var cursor = 0
+        while cursor < queue.count {
+            let event = queue[cursor]
+            cursor += 1
+            try copy.process(event: event, into: &trace)
         }
         self = copy
-        return steps
+        return trace.steps
     }
 
     /// The eventless transition that would fire now, if any.
-    public var enabledEventlessTransition: Transition? { selectTransition(trigger: .always) }
+    public var enabledEventlessTransition: Transition? { selectTransition(trigger: -1).map { machine.transitions[$0] } }
 
     /// Takes one eventless transition, if one is enabled, without processing what it raises.
     @discardableResult
     public mutating func takeEventlessTransition() -> [Step] {
-        guard let transition = selectTransition(trigger: .always) else { return [] }
-        var steps: [Step] = []
-        take(transition, event: nil, into: &steps)
-        return steps
+        guard let transition = selectTransition(trigger: -1) else { return [] }
+        var trace = StepTrace()
+        take(transition, event: -1, into: &trace)
+        return trace.steps
     }
 
-    private mutating func process(event: String, into steps: inout [Step]) throws(RunError) {
-        var queue: [String] = [event]
+    /// Handles one event (by position in `machine.events`) and what it raises, recording into `trace`.
+    /// Not atomic: on error `self` is left mid-run, so callers run it on a copy they can drop.
+    mutating func process<Trace: RunTrace>(event: Int, into trace: inout Trace) throws(RunError) {
+        var queue: [Int] = [event]
         var cursor = 0
         while cursor < queue.count {
             let current = queue[cursor]
             cursor += 1
-            guard let transition = selectTransition(trigger: .event(current)) else {
-                throw .unhandledEvent(event: current, state: state, accepted: acceptedEvents)
+            guard let transition = selectTransition(trigger: current) else {
+                throw .unhandledEvent(event: machine.events[current].id, state: state, accepted: acceptedEvents)
             }
-            take(transition, event: current, into: &steps)
-            queue += transition.raises
-            queue += try takeEventless(into: &steps)
+            take(transition, event: current, into: &trace)
+            queue += machine.tables.raises[transition]
+            queue += try takeEventless(into: &trace)
         }
     }
 
     /// Returns the events raised by the eventless transitions it took, for the caller's queue.
-    private mutating func takeEventless(into steps: inout [Step]) throws(RunError) -> [String] {
-        var raised: [String] = []
+    private mutating func takeEventless<Trace: RunTrace>(into trace: inout Trace) throws(RunError) -> [Int] {
+        var raised: [Int] = []
         var count = 0
-        while let transition = selectTransition(trigger: .always) {
+        while let transition = selectTransition(trigger: -1) {
             count += 1
             if count > eventlessLimit { throw .eventlessLoop(state: state, steps: count - 1) }
-            take(transition, event: nil, into: &steps)
-            raised += transition.raises
+            take(transition, event: -1, into: &trace)
+            raised += machine.tables.raises[transition]
         }
         return raised
     }
 
-    private mutating func take(_ transition: Transition, event: String?, into steps: inout [Step]) {
-        let from = state
-        let to = transition.target.map(machine.leaf(entering:)) ?? from
-        steps.append(.transition(TransitionStep(
-            event: event, from: from, to: to, transitionIndex: transition.index, isInternal: transition.isInternal
-        )))
-        for action in transition.actions { steps += machine.expand(action) }
-        for assignment in transition.assignments { flags[assignment.flag] = assignment.value }
-        state = to
+    private mutating func take<Trace: RunTrace>(_ transition: Int, event: Int, into trace: inout Trace) {
+        let tables = machine.tables
+        let from = stateIndex
+        let target = tables.targetLeaf[transition]
+        let to = target >= 0 ? target : from
+        trace.took(transition, event: event, from: from, to: to, in: machine)
+        for assignment in tables.assignments[transition] { flagValues[assignment.flag] = assignment.value }
+        stateIndex = to
     }
 
-    private func selectTransition(trigger: Trigger) -> Transition? {
-        for id in machine.ancestry(of: state) {
-            for transition in machine.transitions(declaredOn: id)
-            where transition.trigger == trigger && transition.isEnabled(flags: flags) {
+    /// The transition `trigger` (an event's position, -1 for eventless) takes now: the innermost
+    /// state's first enabled one.
+    private func selectTransition(trigger: Int) -> Int? {
+        let tables = machine.tables
+        for state in tables.ancestry[stateIndex] {
+            for transition in tables.declared[state] where tables.trigger[transition] == trigger {
+                if let guardExpression = tables.guards[transition], !guardExpression.evaluate(flagValues) { continue }
                 return transition
             }
         }
         return nil
+    }
+}
+
+/// What a run records of each transition it takes: the public API keeps the whole trace; state
+/// exploration needs only which transitions were taken, and skips building the rest.
+protocol RunTrace {
+    /// `event` is a position in `machine.events`, -1 for an eventless transition; `from` and `to` are
+    /// positions in `machine.states`.
+    mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine)
+}
+
+/// The whole trace: the transition step, then its actions as emitted.
+struct StepTrace: RunTrace {
+    var steps: [Step] = []
+
+    mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
+        let states = machine.states
+        steps.append(.transition(TransitionStep(
+            event: event >= 0 ? machine.events[event].id : nil, from: states[from].id, to: states[to].id,
+            transitionIndex: transition, isInternal: machine.tables.targetLeaf[transition] < 0
+        )))
+        steps += machine.tables.actionSteps[transition]
+    }
+}
+
+/// Only the transitions taken, in order.
+struct TransitionTrace: RunTrace {
+    var transitions: [Int] = []
+
+    mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
+        transitions.append(transition)
     }
 }

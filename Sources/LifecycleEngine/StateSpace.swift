@@ -48,17 +48,24 @@ public struct StateSpace: Sendable {
     /// Transitions taken while settling the starts (eventless transitions out of the initial state).
     public let startTransitions: Set<Int>
 
+    /// `edges` by position in `configurations`, for `CoverageGraph` (which would otherwise hash every
+    /// configuration again to number them).
+    let edgeEnds: [(from: Int, to: Int)]
+    /// `starts` by position in `configurations`.
+    let startPositions: [Int]
+
     /// Explores at most `limit` configurations exactly; beyond that, or beyond `maxFlags` flags,
     /// falls back to guard-free graph reachability.
     public init(machine: Machine, maxFlags: Int = 10, limit: Int = 100_000) {
         self.machine = machine
-        let flagIDs = machine.flags.map(\.id)
-        if flagIDs.count <= maxFlags, let exact = Self.explore(machine, flagIDs: flagIDs, limit: limit) {
+        if machine.flags.count <= maxFlags, let exact = Self.explore(machine, limit: limit) {
             configurations = exact.configurations
             starts = exact.starts
             edges = exact.edges
             eventlessLoops = exact.loops
             startTransitions = exact.startTransitions
+            edgeEnds = exact.edgeEnds
+            startPositions = exact.startPositions
             isExact = true
         } else {
             configurations = []
@@ -66,6 +73,8 @@ public struct StateSpace: Sendable {
             edges = []
             eventlessLoops = []
             startTransitions = []
+            edgeEnds = []
+            startPositions = []
             isExact = false
         }
         if isExact {
@@ -87,65 +96,88 @@ public struct StateSpace: Sendable {
         }
     }
 
-    private static func explore(_ machine: Machine, flagIDs: [String], limit: Int)
-        -> (configurations: [Configuration], starts: [Configuration], edges: [Edge], loops: [Configuration], startTransitions: Set<Int>)?
-    {
-        var seen: Set<Configuration> = []
-        var order: [Configuration] = []
+    private struct Exploration {
+        var configurations: [Configuration] = []
         var starts: [Configuration] = []
         var edges: [Edge] = []
         var loops: [Configuration] = []
-        var queue: [Configuration] = []
         var startTransitions: Set<Int> = []
-        func configuration(of runner: Runner) -> Configuration {
-            Configuration(state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
+        var edgeEnds: [(from: Int, to: Int)] = []
+        var startPositions: [Int] = []
+    }
+
+    /// A configuration by position (its state in `machine.states`, its flag values as bits), so the
+    /// search hashes two integers per step instead of a string and an array.
+    private struct Key: Hashable {
+        let state: Int
+        let bits: Int
+
+        init(state: Int, flagValues: [Bool]) {
+            self.state = state
+            var bits = 0
+            for (offset, value) in flagValues.enumerated() where value { bits |= 1 << offset }
+            self.bits = bits
         }
-        for bits in 0..<(1 << flagIDs.count) {
-            var assignment: [String: Bool] = [:]
-            for (offset, id) in flagIDs.enumerated() { assignment[id] = bits & (1 << offset) != 0 }
-            guard var runner = try? Runner(machine: machine, flags: assignment) else { continue }
+    }
+
+    /// Breadth-first over configurations, running the engine (`Runner`) on every event handled where
+    /// it stands. Runs on copies of one runner per configuration and records only the transitions
+    /// taken: the callbacks and notifications of each step are the engine's to replay later.
+    private static func explore(_ machine: Machine, limit: Int) -> Exploration? {
+        var result = Exploration()
+        var position: [Key: Int] = [:]
+        let events = machine.events
+        let handled = machine.tables.handledEvents
+        let flagCount = machine.flags.count
+        /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
+        func place(_ runner: Runner, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
+            let key = Key(state: runner.stateIndex, flagValues: runner.flagValues)
+            if let existing = position[key] { return (existing, false) }
+            if countsTowardLimit, position.count + 1 > limit { return nil }
+            position[key] = result.configurations.count
+            result.configurations.append(Configuration(state: runner.state, flagValues: runner.flagValues))
+            return (result.configurations.count - 1, true)
+        }
+        guard let initial = machine.stateIndex(of: machine.initial) else { return result }
+        for bits in 0..<(1 << flagCount) {
+            var runner = Runner(machine: machine, stateIndex: initial, flagValues: (0..<flagCount).map { bits & (1 << $0) != 0 })
             do {
-                for case .transition(let taken) in try runner.settle() { startTransitions.insert(taken.transitionIndex) }
+                for case .transition(let taken) in try runner.settle() { result.startTransitions.insert(taken.transitionIndex) }
             } catch {
-                loops.append(configuration(of: runner))
+                result.loops.append(Configuration(state: runner.state, flagValues: runner.flagValues))
                 continue
             }
-            let start = configuration(of: runner)
-            starts.append(start)
-            if seen.insert(start).inserted {
-                order.append(start)
-                queue.append(start)
-            }
+            // Starts are never refused for the limit (only configurations found by events are).
+            guard let start = place(runner, countsTowardLimit: false) else { continue }
+            result.starts.append(result.configurations[start.position])
+            result.startPositions.append(start.position)
         }
         var cursor = 0
-        while cursor < queue.count {
-            let current = queue[cursor]
+        while cursor < result.configurations.count {
+            let current = cursor
             cursor += 1
-            guard let runner = try? Runner(machine: machine, state: current.state, flags: current.flags(in: machine)) else { continue }
+            let configuration = result.configurations[current]
+            let runner = Runner(machine: machine, stateIndex: machine.stateIndex(of: configuration.state)!, flagValues: configuration.flagValues)
             // Only events some transition on the way up handles can do anything here.
-            for event in machine.handledEvents(in: current.state) {
+            for event in handled[runner.stateIndex] {
                 var next = runner
-                let steps: [Step]
+                var trace = TransitionTrace()
                 do {
-                    steps = try next.send(event)
+                    // `next` is a copy dropped on failure, so the non-atomic `process` is enough.
+                    try next.process(event: event, into: &trace)
                 } catch .eventlessLoop {
-                    loops.append(current)
+                    result.loops.append(configuration)
                     continue
                 } catch {
                     continue
                 }
-                var transitions: [Int] = []
-                for case .transition(let taken) in steps { transitions.append(taken.transitionIndex) }
-                let target = configuration(of: next)
-                edges.append(Edge(from: current, event: event, to: target, transitions: transitions))
-                if seen.insert(target).inserted {
-                    if seen.count > limit { return nil }
-                    order.append(target)
-                    queue.append(target)
-                }
+                guard let target = place(next, countsTowardLimit: true) else { return nil }
+                result.edges.append(Edge(from: configuration, event: events[event].id, to: result.configurations[target.position],
+                                         transitions: trace.transitions))
+                result.edgeEnds.append((current, target.position))
             }
         }
-        return (order, starts, edges, loops, startTransitions)
+        return result
     }
 
     /// Guard-free reachability: every transition counts as enabled.
