@@ -229,6 +229,15 @@ struct CoverageGraph {
     /// Per state id, its nodes in discovery order (every node is a leaf at rest).
     let nodesByState: [String: [Int]]
     let transitionCount: Int
+    /// `outgoing`, `Edge.to` and `Edge.distinctTransitions` as flat arrays for the searches' inner
+    /// loops, which would otherwise copy (and reference-count) an array or an edge per edge looked at:
+    /// node `n`'s edges are `outgoingList[outgoingStart[n]..<outgoingStart[n + 1]]`, edge `e`'s
+    /// transitions `distinctList[distinctStart[e]..<distinctStart[e + 1]]`.
+    private let outgoingStart: [Int]
+    private let outgoingList: [Int]
+    private let edgeTo: [Int]
+    private let distinctStart: [Int]
+    private let distinctList: [Int]
 
     init(space: StateSpace) {
         let machine = space.machine
@@ -287,6 +296,17 @@ struct CoverageGraph {
         self.nodes = nodes
         self.edges = edges
         self.outgoing = outgoing
+        var edgeStarts = [0]
+        edgeStarts.reserveCapacity(nodes.count + 1)
+        for list in outgoing { edgeStarts.append(edgeStarts[edgeStarts.count - 1] + list.count) }
+        outgoingStart = edgeStarts
+        outgoingList = outgoing.flatMap { $0 }
+        edgeTo = edges.map(\.to)
+        var transitionStarts = [0]
+        transitionStarts.reserveCapacity(edges.count + 1)
+        for edge in edges { transitionStarts.append(transitionStarts[transitionStarts.count - 1] + edge.distinctTransitions.count) }
+        distinctStart = transitionStarts
+        distinctList = edges.flatMap(\.distinctTransitions)
         edgesByTransition = byTransition
         nodesByState = byState
     }
@@ -366,14 +386,15 @@ struct CoverageGraph {
             // level is only used when no edge here takes a target.
             var best: (edge: Int, gain: Int)?
             for node in search.level {
-                for edge in outgoing[node] {
-                    let candidate = edges[edge]
+                for slot in outgoingStart[node]..<outgoingStart[node + 1] {
+                    let edge = outgoingList[slot]
                     var gain = 0
-                    for transition in candidate.distinctTransitions where targets.contains(transition) { gain += 1 }
+                    for entry in distinctStart[edge]..<distinctStart[edge + 1] where targets.contains(distinctList[entry]) { gain += 1 }
                     if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
-                    if best == nil, search.visit(candidate.to) {
-                        search.parent[candidate.to] = edge
-                        search.next.append(candidate.to)
+                    let to = edgeTo[edge]
+                    if best == nil, search.visit(to) {
+                        search.parent[to] = edge
+                        search.next.append(to)
                     }
                 }
             }
