@@ -18,6 +18,9 @@ struct SpecParser {
 
     let reader: YAMLReader
     var raw: RawSpec
+    /// The first state parsed with each id (ids may repeat until the resolver reports it): a child
+    /// finds its parent here instead of by a search through every state so far.
+    private var firstStateIndex: [String: Int] = [:]
     private var locales: [String] { raw.locales.map(\.value) }
 
     init(reader: YAMLReader, root: Node) {
@@ -155,7 +158,8 @@ struct SpecParser {
             var state = RawSpec.State(id: id, parent: parent)
             let stateIndex = raw.states.count
             raw.states.append(state)
-            if let parentIndex = raw.states.firstIndex(where: { $0.id.value == parent }) {
+            if firstStateIndex[id.value] == nil { firstStateIndex[id.value] = stateIndex }
+            if let parent, let parentIndex = firstStateIndex[parent] {
                 raw.states[parentIndex].children.append(id)
             }
             // An empty body (`active:` or `active: {}`) is a plain leaf state.
