@@ -216,6 +216,9 @@ public struct SpecDocument: Sendable, Hashable {
 public struct LoadedSpec: Sendable {
     public let document: SpecDocument
     public let machine: Machine
+    /// The engine's exploration of `machine`, set by the loader: validation explores it anyway, and
+    /// the planners (conformance suites) reuse it instead of exploring the machine again.
+    public internal(set) var stateSpace: StateSpace? = nil
     /// The spec file's path relative to the directory it was loaded from (for "generated from" lines).
     public var path: String { document.path }
 }

@@ -80,8 +80,10 @@ public enum SpecLoader {
         guard let resolved, !diagnostics.hasErrors else {
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
         }
-        diagnostics += SpecRules.check(resolved, raw: raw)
-        let spec = diagnostics.hasErrors ? nil : resolved
+        let checked = SpecRules.check(resolved, raw: raw)
+        diagnostics += checked.diagnostics
+        var spec = diagnostics.hasErrors ? nil : resolved
+        spec?.stateSpace = checked.space
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())
     }
 

@@ -46,9 +46,10 @@ enum SpecRules {
         rawRules.flatMap { $0.check(raw) }
     }
 
-    static func check(_ spec: LoadedSpec, raw: RawSpec) -> [Diagnostic] {
+    /// The diagnostics, and the exploration the rules shared (for `LoadedSpec.stateSpace`).
+    static func check(_ spec: LoadedSpec, raw: RawSpec) -> (diagnostics: [Diagnostic], space: StateSpace) {
         let context = RuleContext(spec: spec, raw: raw, space: StateSpace(machine: spec.machine))
-        return all.flatMap { $0.check(context) }
+        return (all.flatMap { $0.check(context) }, context.space)
     }
 }
 

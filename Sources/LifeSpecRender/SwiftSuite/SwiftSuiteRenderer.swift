@@ -11,6 +11,8 @@ public struct SwiftSuiteInput: Sendable {
     public let title: String?
     public let machine: Machine
     public let scenarios: [ConformanceScenario]
+    /// The exploration of `machine` when the loader made one already (`LoadedSpec.stateSpace`).
+    private(set) var stateSpace: StateSpace?
 
     public init(specID: String, specPath: String, title: String? = nil, machine: Machine, scenarios: [ConformanceScenario] = []) {
         self.specID = specID
@@ -33,6 +35,8 @@ public struct SwiftSuiteInput: Sendable {
                                     flags: scenario.flags, events: scenario.events)
             }
         )
+        // Only an exploration of this very machine stands in for exploring it.
+        if let space = spec.stateSpace, space.machine == spec.machine { stateSpace = space }
     }
 }
 
@@ -50,7 +54,8 @@ public enum SwiftSuiteRenderer {
     }
 
     public static func render(_ input: SwiftSuiteInput, framework: Framework = .swiftTesting) -> String {
-        render(input, plan: ConformancePlan(machine: input.machine, scenarios: input.scenarios), framework: framework)
+        let space = input.stateSpace ?? StateSpace(machine: input.machine)
+        return render(input, plan: ConformancePlan(space: space, scenarios: input.scenarios), framework: framework)
     }
 
     public static func render(_ input: SwiftSuiteInput, plan: ConformancePlan, framework: Framework) -> String {
