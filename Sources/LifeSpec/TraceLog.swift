@@ -29,20 +29,36 @@ public struct TraceVocabulary: Sendable {
     }
 
     public func observation(named name: String) -> Observation? { names[name] }
+    public func observation(named name: Substring) -> Observation? { names[String(name)] }
 
-    /// The name on a log line, or `nil` for a blank or comment line.
+    /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes: this runs
+    /// once per line of logs with millions of lines.
     public static func name(onLine line: Substring) -> Substring? {
-        var text = line
-        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
-        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        let bytes = line.utf8
+        var tokens: [Range<String.Index>] = []
+        var index = bytes.startIndex
+        var tokenStart: String.Index?
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "#") { break }
+            let isSpace = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            if isSpace {
+                if let start = tokenStart { tokens.append(start..<index); tokenStart = nil }
+            } else if tokenStart == nil {
+                tokenStart = index
+            }
+            index = bytes.index(after: index)
+        }
+        if let start = tokenStart { tokens.append(start..<index) }
         // Leading timestamps: `12:00:01.234`, `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`.
-        while tokens.count > 1, let first = tokens.first, looksLikeTimestamp(first) { tokens.removeFirst() }
-        return tokens.last
+        var first = 0
+        while tokens.count - first > 1, looksLikeTimestamp(line[tokens[first]]) { first += 1 }
+        return first < tokens.count ? line[tokens[first]] : nil
     }
 
     static func looksLikeTimestamp(_ token: Substring) -> Bool {
-        guard let first = token.unicodeScalars.first else { return false }
-        return first == "[" || first == "+" || ("0"..."9").contains(first)
+        guard let first = token.utf8.first else { return false }
+        return first == UInt8(ascii: "[") || first == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
     }
 }
 
