@@ -2,7 +2,7 @@ import Foundation
 
 /// Checks what one spec says about others (`related:`), which no single file can check alone.
 public enum SpecRelations {
-    /// Diagnostics for references to specs that are not among `specs`, and for a spec relating to itself.
+    /// Warnings for references to specs that are not among `specs`; an error for a spec relating to itself.
     public static func check(_ specs: [LoadedSpec]) -> [Diagnostic] {
         let ids = specs.map(\.document.id)
         var diagnostics: [Diagnostic] = []
@@ -11,7 +11,8 @@ public enum SpecRelations {
                 if related.id == spec.document.id {
                     diagnostics.append(.error(.unknownRelatedSpec, "a spec cannot relate to itself", at: related.location))
                 } else if !ids.contains(related.id) {
-                    diagnostics.append(.error(.unknownRelatedSpec, "no spec with id '\(related.id)' is loaded beside this one\(Suggestion.didYouMean(related.id, among: ids))", at: related.location))
+                    // The spec itself is sound; its page just cannot link there (a spec copied alone).
+                    diagnostics.append(.warning(.unknownRelatedSpec, "no spec with id '\(related.id)' is loaded beside this one\(Suggestion.didYouMean(related.id, among: ids.filter { $0 != spec.document.id }))", at: related.location))
                 }
             }
         }

@@ -97,7 +97,7 @@ struct GenerationRun {
             let suiteReport = try OutputWriter(directory: URL(fileURLWithPath: suites, isDirectory: true))
                 .sync(suiteFiles, check: check, scope: specs.isEmpty ? nil : Set(suiteFiles.map(\.path)))
             report.merge(suiteReport.prefixed(with: suites))
-            return Outcome(diagnostics: [], report: report)
+            return Outcome(diagnostics: diagnostics, report: report)
         } catch {
             StandardStreams.err("error: \(error)\n")
             throw ExitCode(1)

@@ -46,6 +46,7 @@ struct RelationsTests {
         let specs = [try load("app", related: ["scen", "app"]), try load("scene", related: [])]
         let diagnostics = SpecRelations.check(specs)
         #expect(diagnostics.map(\.code) == [.unknownRelatedSpec, .unknownRelatedSpec])
+        #expect(diagnostics.map(\.severity) == [.warning, .error])
         #expect(diagnostics.map(\.location.description) == ["app.yaml:13:11", "app.yaml:15:11"])
         #expect(diagnostics[0].message.contains("did you mean 'scene'?"))
         #expect(diagnostics[1].message.contains("cannot relate to itself"))
