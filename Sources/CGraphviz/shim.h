@@ -134,4 +134,10 @@ static inline Agraph_t *lifespec_agmemread(const char *text) {
     return agread(&reader, &disc);
 }
 
+/// Graphviz 2.42/2.43's `dot` fails with "trouble in init_rank" on some clustered graphs that its
+/// `newrank` ranking lays out fine; the renderer retries those with this set.
+static inline void lifespec_set_newrank(Agraph_t *graph) {
+    agattr(graph, AGRAPH, (char *)"newrank", (char *)"true");
+}
+
 #endif

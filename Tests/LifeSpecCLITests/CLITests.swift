@@ -186,3 +186,22 @@ struct CheckTraceTests {
         #expect(result.stdout.contains("(5001 events)"))
     }
 }
+
+@Suite("diagrams of synthetic machines")
+struct SyntheticDiagramTests {
+    /// Graphviz 2.42's classic ranking fails ("trouble in init_rank") on this clustered machine;
+    /// the renderer must fall back to newrank and still draw it.
+    @Test func aMachineGraphvizCannotRankClassicallyStillRenders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-synth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let spec = folder.appendingPathComponent("synthetic.yaml").path
+        #expect(try CLI.run(["synth", "--states", "50", "--seed", "7", "-o", spec]).status == 0)
+        let validate = try CLI.run(["validate", spec])
+        #expect(validate.stdout.contains("0 errors"))
+        let svg = folder.appendingPathComponent("d.svg").path
+        let result = try CLI.run(["diagram", spec, "--format", "svg", "-o", svg])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("<svg") && text.contains("State 49"))
+    }
+}

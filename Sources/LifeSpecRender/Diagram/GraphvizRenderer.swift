@@ -104,13 +104,26 @@ public final class GraphvizRenderer: Sendable {
             GraphvizMessages.reset()
             _ = agreseterrors()
 
-            guard let graph = lifespec_agmemread(dot) else {
+            guard var graph = lifespec_agmemread(dot) else {
                 throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
             }
             defer { agclose(graph) }
 
-            guard gvLayout(gvc, graph, layout) == 0 else {
-                throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: "layout engine '\(layout)' failed").errors)
+            // dot reports some failures through agerr while still returning 0.
+            if gvLayout(gvc, graph, layout) != 0 || agerrors() >= Int32(AGERR.rawValue) {
+                let failure = GraphvizMessages.take(orDefault: "layout engine '\(layout)' failed").errors
+                // dot's classic ranking gives up on some clustered graphs that newrank handles: try
+                // once more on a fresh copy of the graph with newrank set.
+                guard layout == "dot", failure.contains("init_rank"), let retry = lifespec_agmemread(dot) else {
+                    throw GraphvizError(stage: .layout, message: failure)
+                }
+                agclose(graph)
+                graph = retry
+                lifespec_set_newrank(graph)
+                _ = agreseterrors()
+                guard gvLayout(gvc, graph, layout) == 0, agerrors() < Int32(AGERR.rawValue) else {
+                    throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
+                }
             }
             defer {
                 if layout == "dot" { lifespec_gv_repair_dot_ranks(graph) }
