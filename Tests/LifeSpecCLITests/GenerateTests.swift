@@ -245,3 +245,21 @@ struct WatchAndInterruptTests {
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app-lifecycle/diagram.svg").path))
     }
 }
+
+@Suite("generate on a machine too large to draw whole")
+struct LargeMachineGenerateTests {
+    @Test func drawsOneDiagramPerTopLevelGroupInstead() throws {
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        #expect(try CLI.run(["synth", "--states", "2000", "--seed", "7", "-o", "Spec/big.yaml"], in: project).status == 0)
+        let result = try CLI.run(["generate", "-q"], in: project)
+        #expect(result.status == 0, "\(result.stderr)")
+        let folder = project.appendingPathComponent("Output/synthetic-2000")
+        let groups = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("groups").path)
+        #expect(groups.contains("h0.svg") && groups.contains("h0.dot"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("diagram.svg").path))
+        let page = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(!page.contains("](diagram.svg)"), "the page must not link a diagram that was not drawn")
+        #expect(page.contains("stateDiagram-v2"))
+    }
+}

@@ -47,32 +47,43 @@ public enum Generator {
 
         // Diagrams.
         let options = DiagramOptions()
-        let diagram: Diagram
-        do {
-            diagram = try DiagramBuilder.build(for: spec, options: options)
-        } catch {
-            throw failure("cannot draw the diagram: \(error)")
-        }
-        let dot = diagram.dot
-        files.append(GeneratedFile(path: "\(folder)/diagram.dot", text: dot))
         let mermaid = MermaidRenderer.render(spec, options: options)
         files.append(GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid))
+        var markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
         do {
-            files.append(GeneratedFile(path: "\(folder)/diagram.svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
-            files.append(GeneratedFile(path: "\(folder)/diagram.png", contents: try GraphvizRenderer.shared.render(dot: dot, format: .png)))
-            for scenario in spec.document.scenarios {
-                var scenarioOptions = options
-                scenarioOptions.scenario = scenario.id
-                let scenarioDiagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
-                let svg = try GraphvizRenderer.shared.render(dot: scenarioDiagram.dot, format: .svg)
-                files.append(GeneratedFile(path: "\(folder)/scenarios/\(scenario.id).svg", contents: svg))
+            if DiagramBuilder.plan(for: spec, options: options).isRefused {
+                // Too large for Graphviz to draw whole: one diagram per top-level group instead, and
+                // the page leaves the whole-machine image out (the Mermaid text is still there).
+                markdown.diagramPath = nil
+                markdown.scenarioDiagramPattern = nil
+                for group in spec.machine.topLevelStates where group.isCompound {
+                    var groupOptions = options
+                    groupOptions.group = group.id
+                    let groupDiagram = try DiagramBuilder.build(for: spec, options: groupOptions)
+                    files.append(GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: groupDiagram.dot))
+                    let svg = try GraphvizRenderer.shared.render(dot: groupDiagram.dot, format: .svg)
+                    files.append(GeneratedFile(path: "\(folder)/groups/\(group.id).svg", contents: svg))
+                }
+            } else {
+                let dot = try DiagramBuilder.build(for: spec, options: options).dot
+                files.append(GeneratedFile(path: "\(folder)/diagram.dot", text: dot))
+                files.append(GeneratedFile(path: "\(folder)/diagram.svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
+                files.append(GeneratedFile(path: "\(folder)/diagram.png", contents: try GraphvizRenderer.shared.render(dot: dot, format: .png)))
+                for scenario in spec.document.scenarios {
+                    var scenarioOptions = options
+                    scenarioOptions.scenario = scenario.id
+                    let scenarioDiagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
+                    let svg = try GraphvizRenderer.shared.render(dot: scenarioDiagram.dot, format: .svg)
+                    files.append(GeneratedFile(path: "\(folder)/scenarios/\(scenario.id).svg", contents: svg))
+                }
             }
+        } catch let error as DiagramError {
+            throw failure("cannot draw the diagram: \(error)")
         } catch {
             throw failure("cannot render the diagram: \(error)")
         }
 
         // Reference pages, one per locale.
-        let markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
         for page in MarkdownRenderer.pages(for: spec, options: markdown, others: others) {
             files.append(GeneratedFile(path: "\(folder)/\(page.fileName)", text: page.text))
         }
