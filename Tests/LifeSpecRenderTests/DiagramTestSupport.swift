@@ -40,28 +40,7 @@ enum DiagramFixtures {
 /// rewrites the golden and fails, so a re-record is never silent. (Same contract as the Markdown
 /// goldens' helper; a separate folder so each renderer's goldens stay together.)
 func assertDiagramGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-    let golden = DiagramFixtures.url("Tests/Fixtures/Diagram/Golden/\(name)")
-    if ProcessInfo.processInfo.environment["LIFESPEC_RECORD"] == "1" {
-        try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: golden, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(name); unset LIFESPEC_RECORD and run the tests again", sourceLocation: sourceLocation)
-        return
-    }
-    guard let expected = try? String(contentsOf: golden, encoding: .utf8) else {
-        Issue.record("missing golden \(name); run with LIFESPEC_RECORD=1 to create it", sourceLocation: sourceLocation)
-        return
-    }
-    guard text != expected else { return }
-    let actualLines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-    let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        ?? min(actualLines.count, expectedLines.count)
-    let expectedLine = first < expectedLines.count ? String(expectedLines[first]) : "<end of file>"
-    let actualLine = first < actualLines.count ? String(actualLines[first]) : "<end of file>"
-    Issue.record(
-        "\(name) differs from its golden at line \(first + 1):\n  expected: \(expectedLine.prefix(400))\n  actual:   \(actualLine.prefix(400))\n(LIFESPEC_RECORD=1 re-records)",
-        sourceLocation: sourceLocation
-    )
+    try assertGolden(text, at: "Tests/Fixtures/Diagram/Golden/\(name)", sourceLocation: sourceLocation)
 }
 
 /// SVG from Graphviz, parsed with Foundation's XML parser.

@@ -38,29 +38,7 @@ enum MarkdownFixtures {
 /// Compares generated text with `Tests/Fixtures/Markdown/Golden/<name>`.
 /// `LIFESPEC_RECORD=1` rewrites the golden and fails, so a re-record is never silent.
 func assertMarkdownGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-    let golden = MarkdownFixtures.url("Tests/Fixtures/Markdown/Golden/\(name)")
-    if ProcessInfo.processInfo.environment["LIFESPEC_RECORD"] == "1" {
-        try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: golden, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(name); unset LIFESPEC_RECORD and run the tests again", sourceLocation: sourceLocation)
-        return
-    }
-    guard let expected = try? String(contentsOf: golden, encoding: .utf8) else {
-        Issue.record("missing golden \(name); run with LIFESPEC_RECORD=1 to create it", sourceLocation: sourceLocation)
-        return
-    }
-    if text != expected {
-        let actualLines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(actualLines.count, expectedLines.count)
-        let expectedLine = first < expectedLines.count ? String(expectedLines[first]) : "<end of file>"
-        let actualLine = first < actualLines.count ? String(actualLines[first]) : "<end of file>"
-        Issue.record(
-            "\(name) differs from its golden at line \(first + 1):\n  expected: \(expectedLine)\n  actual:   \(actualLine)\n(LIFESPEC_RECORD=1 re-records)",
-            sourceLocation: sourceLocation
-        )
-    }
+    try assertGolden(text, at: "Tests/Fixtures/Markdown/Golden/\(name)", sourceLocation: sourceLocation)
 }
 
 /// A table of Ink's HTML, as cell texts (tags stripped, entities kept).
