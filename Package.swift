@@ -26,7 +26,13 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev", "pkg-config"])]
         ),
-        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz"]),
+        // PNG encoding for the diagrams' bitmaps, outside Graphviz's lock (see GraphvizRenderer).
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev", "pkg-config"])]
+        ),
+        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG"]),
         .target(
             name: "LifeSpecCLI",
             dependencies: [
@@ -39,7 +45,8 @@ let package = Package(
         .testTarget(name: "LifeSpecTests", dependencies: ["LifeSpec"]),
         .testTarget(
             name: "LifeSpecRenderTests",
-            dependencies: ["LifeSpecRender", .product(name: "Ink", package: "Ink")]
+            // CLibPNG decodes bitmaps to compare them with Graphviz's own.
+            dependencies: ["LifeSpecRender", "CLibPNG", .product(name: "Ink", package: "Ink")]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
         // Compiles and runs the generated conformance suites: Generated/ (one per spec in Spec/) and

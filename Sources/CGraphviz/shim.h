@@ -20,6 +20,8 @@ static inline void lifespec_gv_repair_dot_ranks(Agraph_t *graph) {
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <math.h>
 
 /// Deterministic object IDs. cgraph's default ID discipline uses the address of each interned name
 /// as its ID, and keeps subgraphs ordered by ID, so the order `dot` sees clusters in (and with it
@@ -138,6 +140,69 @@ static inline Agraph_t *lifespec_agmemread(const char *text) {
 /// `newrank` ranking lays out fine; the renderer retries those with this set.
 static inline void lifespec_set_newrank(Agraph_t *graph) {
     agattr(graph, AGRAPH, (char *)"newrank", (char *)"true");
+}
+
+#include <graphviz/gvplugin.h>
+#include <graphviz/gvplugin_device.h>
+#include <graphviz/gvcjob.h>
+
+/* Exported by libgvc but declared only in a header Debian does not install (gvio.h). */
+extern size_t gvwrite(GVJ_t *job, const char *s, size_t len);
+
+/// Bitmaps: Graphviz's own `png:cairo` device encodes with libpng's slowest settings (every
+/// filter tried on every row, RGBA even when the image is opaque) while holding the renderer's
+/// lock. The `lifespec_argb:cairo` device instead hands back cairo's pixels — an 8-byte header
+/// (width, height as native uint32) and then `width * height` native-endian premultiplied ARGB32
+/// words — so the caller can encode them outside the lock (see CLibPNG).
+static inline void lifespec_argb_format(GVJ_t *job) {
+    uint32_t header[2] = { job->width, job->height };
+    gvwrite(job, (const char *)header, sizeof header);
+    /* cairo allocates no pixels for a surface nothing was drawn on: the header alone says so. */
+    if (job->imagedata != NULL) gvwrite(job, job->imagedata, (size_t)job->width * job->height * 4);
+}
+
+/// Adds LifeSpec's devices to a context; call once, right after gvContext().
+static inline void lifespec_add_devices(GVC_t *gvc) {
+    static gvdevice_engine_t engine = { NULL, lifespec_argb_format, NULL };
+    static gvdevice_features_t features = {
+        GVDEVICE_BINARY_FORMAT | GVDEVICE_DOES_TRUECOLOR,
+        {0., 0.}, {0., 0.}, {96., 96.},
+    };
+    static gvplugin_installed_t devices[] = {
+        {0, "lifespec_argb:cairo", 0, &engine, &features},
+        {0, NULL, 0, NULL, NULL},
+    };
+    static gvplugin_api_t apis[] = {
+        {API_device, devices},
+        {(api_t)0, NULL},
+    };
+    static gvplugin_library_t library = { (char *)"lifespec", apis };
+    gvAddLibrary(gvc, &library);
+}
+
+/// The resolution a laid-out graph is rasterised at: `dpi` (96 for screens), lowered so the
+/// bitmap has at most `max_pixels` pixels. A 500-state machine is tens of thousands of pixels
+/// wide at 96 dpi; cairo would allocate gigabytes for it. Returns the dpi chosen.
+static inline double lifespec_set_bitmap_dpi(Agraph_t *graph, double dpi, double max_pixels) {
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info == NULL || info->drawing == NULL) return 0;
+    /* The `pad` attribute is in inches ("x" or "x,y"); Graphviz's bitmap default is 4 points. */
+    char *padText = agget(graph, (char *)"pad");
+    double pad = (padText != NULL && *padText != '\0') ? atof(padText) : 4.0 / 72.0;
+    double width = (info->bb.UR.x - info->bb.LL.x) / 72.0 + 2 * pad;
+    double height = (info->bb.UR.y - info->bb.LL.y) / 72.0 + 2 * pad;
+    double chosen = dpi;
+    if (width > 0 && height > 0 && width * height * dpi * dpi > max_pixels) {
+        chosen = sqrt(max_pixels / (width * height));
+    }
+    info->drawing->dpi = chosen;
+    return chosen;
+}
+
+/// Back to the device's own resolution (SVG is 72 dpi), after a bitmap render.
+static inline void lifespec_clear_bitmap_dpi(Agraph_t *graph) {
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info != NULL && info->drawing != NULL) info->drawing->dpi = 0;
 }
 
 #endif

@@ -1,4 +1,5 @@
 import CGraphviz
+import CLibPNG
 import Foundation
 
 /// Output formats produced in-process by libgvc.
@@ -77,19 +78,61 @@ public final class GraphvizRenderer: Sendable {
 
     /// Like `render`, also returning the warnings Graphviz printed.
     public func renderWithWarnings(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
-        try render(dot: dot, device: format.device, layout: layout, normalizePDF: format == .pdf)
+        try render(dot: dot, formats: [format], layout: layout)[0]
+    }
+
+    /// Lays `dot` out once and renders it in each of `formats` (in that order): an SVG and a PNG
+    /// of one diagram cost one layout.
+    public func render(dot: String, formats: [GraphvizFormat], layout: String = "dot") throws(GraphvizError) -> [GraphvizOutput] {
+        try render(dot: dot, targets: formats.map(Target.init), layout: layout)
     }
 
     /// Renders with any Graphviz device name (`"svg"`, `"png:cairo"`, `"json"`, …).
     public func render(dot: String, device: String, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
-        try render(dot: dot, device: device, layout: layout, normalizePDF: device.hasPrefix("pdf"))
+        try render(dot: dot, targets: [Target(device: device, kind: device.hasPrefix("pdf") ? .pdf : .plain)], layout: layout)[0]
     }
 
-    private func render(dot: String, device: String, layout: String, normalizePDF: Bool) throws(GraphvizError) -> GraphvizOutput {
+    /// A bitmap larger than this is drawn at a lower resolution than 96 dpi: cairo holds the whole
+    /// image in memory (4 bytes a pixel), and a 500-state machine is tens of thousands of pixels
+    /// wide at screen resolution.
+    public static let maximumBitmapPixels = 12_000_000.0
+
+    private struct Target {
+        enum Kind { case plain, pdf, png }
+        let device: String
+        let kind: Kind
+
+        init(device: String, kind: Kind) {
+            self.device = device
+            self.kind = kind
+        }
+
+        init(_ format: GraphvizFormat) {
+            switch format {
+            // Pixels come back raw and are encoded after the lock is released (see CLibPNG).
+            case .png: self.init(device: "lifespec_argb:cairo", kind: .png)
+            case .pdf: self.init(device: format.device, kind: .pdf)
+            case .svg, .dot: self.init(device: format.device, kind: .plain)
+            }
+        }
+    }
+
+    /// What one target produced under the lock: finished bytes, or raw pixels still to encode.
+    private enum Rendered {
+        case bytes([UInt8], warnings: [String])
+        case pixels(UnsafeMutablePointer<CChar>, length: Int, warnings: [String])
+    }
+
+    private func render(dot: String, targets: [Target], layout: String) throws(GraphvizError) -> [GraphvizOutput] {
         if dot.utf8.contains(0) {
             throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character")
         }
-        return try context.withLock { (context: inout OpaquePointer?) throws(GraphvizError) -> GraphvizOutput in
+        var rendered: [Rendered] = []
+        // Raw pixel buffers are Graphviz's (malloc'd) render buffers, freed here on every path.
+        defer {
+            for case .pixels(let buffer, _, _) in rendered { gvFreeRenderData(buffer) }
+        }
+        try context.withLock { (context: inout OpaquePointer?) throws(GraphvizError) in
             let gvc: OpaquePointer
             if let existing = context {
                 gvc = existing
@@ -98,6 +141,7 @@ public final class GraphvizRenderer: Sendable {
                 guard let created = gvContext() else {
                     throw GraphvizError(stage: .layout, message: "could not create a Graphviz context")
                 }
+                lifespec_add_devices(created)
                 context = created
                 gvc = created
             }
@@ -129,22 +173,74 @@ public final class GraphvizRenderer: Sendable {
                 if layout == "dot" { lifespec_gv_repair_dot_ranks(graph) }
                 gvFreeLayout(gvc, graph)
             }
+            // Layout warnings belong to every output; each render adds its own.
+            let layoutWarnings = GraphvizMessages.take(orDefault: "").warnings
 
-            var buffer: UnsafeMutablePointer<CChar>?
-            var length: UInt32 = 0
-            let status = gvRenderData(gvc, graph, device, &buffer, &length)
-            defer { if let buffer { gvFreeRenderData(buffer) } }
-            guard status == 0, let buffer else {
-                throw GraphvizError(stage: .render, message: GraphvizMessages.take(orDefault: "format '\(device)' failed").errors)
+            for target in targets {
+                var notes: [String] = []
+                if target.kind == .png {
+                    let dpi = lifespec_set_bitmap_dpi(graph, 96, Self.maximumBitmapPixels)
+                    if dpi < 96 {
+                        notes.append("the bitmap is drawn at \(Int(dpi)) dpi instead of 96 to stay under \(Int(Self.maximumBitmapPixels / 1_000_000)) megapixels")
+                    }
+                }
+                defer { if target.kind == .png { lifespec_clear_bitmap_dpi(graph) } }
+                var buffer: UnsafeMutablePointer<CChar>?
+                var length: UInt32 = 0
+                let status = gvRenderData(gvc, graph, target.device, &buffer, &length)
+                guard status == 0, let buffer else {
+                    if let buffer { gvFreeRenderData(buffer) }
+                    throw GraphvizError(stage: .render, message: GraphvizMessages.take(orDefault: "format '\(target.device)' failed").errors)
+                }
+                let messages = GraphvizMessages.take(orDefault: "")
+                if agerrors() >= Int32(AGERR.rawValue) {
+                    gvFreeRenderData(buffer)
+                    throw GraphvizError(stage: .render, message: messages.errors.isEmpty ? "Graphviz reported an error" : messages.errors)
+                }
+                let warnings = layoutWarnings + messages.warnings + notes
+                if target.kind == .png {
+                    rendered.append(.pixels(buffer, length: Int(length), warnings: warnings))
+                } else {
+                    var data = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+                    gvFreeRenderData(buffer)
+                    if target.kind == .pdf { Self.normalizePDFDates(&data) }
+                    rendered.append(.bytes(data, warnings: warnings))
+                }
             }
-            var data = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-            let messages = GraphvizMessages.take(orDefault: "")
-            if agerrors() >= Int32(AGERR.rawValue) {
-                throw GraphvizError(stage: .render, message: messages.errors.isEmpty ? "Graphviz reported an error" : messages.errors)
-            }
-            if normalizePDF { Self.normalizePDFDates(&data) }
-            return GraphvizOutput(data: data, warnings: messages.warnings)
         }
+        var outputs: [GraphvizOutput] = []
+        for result in rendered {
+            switch result {
+            case let .bytes(data, warnings):
+                outputs.append(GraphvizOutput(data: data, warnings: warnings))
+            case let .pixels(buffer, length, warnings):
+                outputs.append(GraphvizOutput(data: try Self.encodePNG(buffer, length: length), warnings: warnings))
+            }
+        }
+        return outputs
+    }
+
+    /// Encodes what the `lifespec_argb` device wrote: width and height, then the pixels.
+    private static func encodePNG(_ buffer: UnsafeMutablePointer<CChar>, length: Int) throws(GraphvizError) -> [UInt8] {
+        let raw = UnsafeRawPointer(buffer)
+        let headerSize = 2 * MemoryLayout<UInt32>.size
+        guard length >= headerSize else {
+            throw GraphvizError(stage: .render, message: "the bitmap device returned no image")
+        }
+        let width = raw.loadUnaligned(as: UInt32.self)
+        let height = raw.loadUnaligned(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
+        guard width > 0, height > 0, length - headerSize == Int(width) * Int(height) * 4 else {
+            throw GraphvizError(stage: .render, message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
+        }
+        // The buffer is malloc'd with room to spare; its pixel words start 8 bytes in, so aligned.
+        let pixels = raw.advanced(by: headerSize).assumingMemoryBound(to: UInt32.self)
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var encodedLength = 0
+        guard lifespec_png_encode_argb32(pixels, width, height, &encoded, &encodedLength) == 0, let encoded else {
+            throw GraphvizError(stage: .render, message: "could not encode the \(width) × \(height) bitmap as PNG")
+        }
+        defer { free(encoded) }
+        return [UInt8](UnsafeBufferPointer(start: encoded, count: encodedLength))
     }
 
     /// Cairo stamps `/CreationDate (D:…)` into every PDF. The date is overwritten in place with

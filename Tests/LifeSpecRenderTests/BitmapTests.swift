@@ -1,0 +1,110 @@
+import CLibPNG
+import Foundation
+import Testing
+@testable import LifeSpecRender
+
+/// PNG goes through LifeSpec's own cairo device and encoder (`lifespec_argb:cairo`, CLibPNG), not
+/// Graphviz's `png:cairo`. These checks hold it to Graphviz's pixels.
+@Suite("Bitmaps (cairo pixels, LifeSpec's PNG encoder)")
+struct BitmapTests {
+    @Test("the PNG has exactly Graphviz's own png:cairo pixels, as RGB, less the half-covered last row and column")
+    func samePixelsAsGraphviz() throws {
+        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions()).dot
+        let ours = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, format: .png))
+        let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
+        #expect(ours.colorType == 2, "an opaque diagram is written as RGB")
+        #expect(graphviz.colorType == 6)
+        #expect((graphviz.width - 1...graphviz.width).contains(ours.width))
+        #expect((graphviz.height - 1...graphviz.height).contains(ours.height))
+        #expect(ours.width > 1000 && ours.height > 500)
+        #expect(graphviz.differingPixels(from: ours) == 0)
+    }
+
+    @Test("a transparent background keeps its alpha, un-premultiplied as Graphviz does it")
+    func transparentBackgroundKeepsAlpha() throws {
+        let dot = ##"digraph { bgcolor=transparent; a [style=filled, fillcolor="#FF000080", label="half red"]; a -> b }"##
+        let ours = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, format: .png))
+        let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
+        #expect(ours.colorType == 6)
+        #expect(ours.width == graphviz.width && ours.height == graphviz.height)
+        #expect(graphviz.differingPixels(from: ours) == 0)
+    }
+
+    @Test("a drawing too large for a screen-resolution bitmap is drawn at a lower dpi, with a warning")
+    func hugeDrawingsAreScaledDown() throws {
+        // 300 inches square is 28,800 pixels a side at 96 dpi: 830 megapixels, 3 GB in cairo.
+        let dot = #"digraph { a [shape=box, width=300, height=300, fixedsize=true, label="huge"] }"#
+        let output = try GraphvizRenderer.shared.renderWithWarnings(dot: dot, format: .png)
+        let image = try DecodedPNG(output.data)
+        #expect(Double(image.width * image.height) <= GraphvizRenderer.maximumBitmapPixels)
+        #expect(image.width > 3000 && image.height > 3000, "scaled to the budget, not far below it")
+        #expect(output.warnings.contains { $0.contains("dpi instead of 96") })
+        // The SVG of the same graph is not scaled: the lowered dpi is undone after the bitmap.
+        let both = try GraphvizRenderer.shared.render(dot: dot, formats: [.png, .svg])
+        #expect(both[1].data == (try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
+    }
+
+    @Test("one layout rendered in several formats gives the bytes of separate renders")
+    func severalFormatsFromOneLayout() throws {
+        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
+        let together = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png, .pdf])
+        #expect(together.count == 3)
+        #expect(together[0].data == (try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
+        #expect(together[1].data == (try GraphvizRenderer.shared.render(dot: dot, format: .png)))
+        #expect(together[2].data == (try GraphvizRenderer.shared.render(dot: dot, format: .pdf)))
+    }
+
+    @Test("the same diagram gives byte-identical PNG on every render")
+    func deterministic() throws {
+        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
+        let first = try GraphvizRenderer.shared.render(dot: dot, format: .png)
+        #expect(try GraphvizRenderer.shared.render(dot: dot, format: .png) == first)
+    }
+}
+
+/// A PNG decoded to straight-alpha RGBA with libpng's simplified API.
+struct DecodedPNG {
+    let width: Int
+    let height: Int
+    /// From the IHDR chunk: 2 is RGB, 6 is RGBA.
+    let colorType: UInt8
+    let rgba: [UInt8]
+
+    struct DecodeError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ bytes: [UInt8]) throws {
+        guard bytes.count > 33, bytes.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw DecodeError(description: "not a PNG")
+        }
+        colorType = bytes[25]
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard began != 0 else { throw DecodeError(description: "libpng cannot read the header") }
+        // PNG_FORMAT_RGBA is a macro expression Swift does not import: colour (2) | alpha (1).
+        image.format = 3
+        width = Int(image.width)
+        height = Int(image.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = bytes.withUnsafeBytes { _ in
+            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
+        }
+        guard finished != 0 else { throw DecodeError(description: "libpng cannot decode the pixels") }
+        rgba = pixels
+    }
+
+    /// Pixels of the region both images cover whose RGBA differs.
+    func differingPixels(from other: DecodedPNG) -> Int {
+        var count = 0
+        for y in 0..<min(height, other.height) {
+            for x in 0..<min(width, other.width) {
+                let mine = (y * width + x) * 4
+                let theirs = (y * other.width + x) * 4
+                if rgba[mine..<mine + 4] != other.rgba[theirs..<theirs + 4] { count += 1 }
+            }
+        }
+        return count
+    }
+}
