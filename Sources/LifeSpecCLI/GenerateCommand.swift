@@ -83,7 +83,7 @@ struct GenerationRun {
                 files = try Generator.files(for: loaded)
             } else {
                 let others = loaded + SpecFiles.neighbours(of: loaded, paths: paths)
-                for spec in loaded { files += try Generator.files(for: spec, others: others) }
+                files = try Generator.files(for: loaded, others: others)
             }
         } catch {
             return Outcome(diagnostics: error.diagnostics, report: nil)

@@ -1,7 +1,13 @@
+import Dispatch
 import LifeSpec
 
 /// Everything `lifespec generate` produces, computed in memory before anything is written, so a
 /// failure anywhere leaves `Output/` as it was.
+///
+/// The work is split into independent pieces (a spec's pages, its diagram, each scenario's
+/// diagram, …) run on every core. Graphviz runs one layout at a time (`GraphvizRenderer`), so the
+/// gain is everything around it — building DOT, encoding PNG, writing Markdown — which overlaps
+/// the layouts. Results are put back in a fixed order, so the output does not depend on timing.
 public enum Generator {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let diagnostics: [Diagnostic]
@@ -16,7 +22,7 @@ public enum Generator {
 
     /// The files for every spec, plus the index. Paths are relative to the output directory.
     public static func files(for specs: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
-        var files: [GeneratedFile] = []
+        var unique: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
         var ids: [String: String] = [:]
         for spec in specs {
@@ -25,11 +31,14 @@ public enum Generator {
                                           at: SourceLocation(path: spec.path, line: 1, column: 1)))
                 continue
             }
-            do {
-                files += try self.files(for: spec, others: specs)
-            } catch {
-                diagnostics += error.diagnostics
-            }
+            unique.append(spec)
+        }
+        var files: [GeneratedFile]
+        do {
+            files = try self.files(for: unique, others: specs)
+        } catch {
+            diagnostics += error.diagnostics
+            files = []
         }
         guard diagnostics.isEmpty else { throw Failure(diagnostics: diagnostics) }
         files.append(GeneratedFile(path: "README.md", text: MarkdownIndexRenderer.render(specs.sorted { $0.document.id < $1.document.id })))
@@ -38,55 +47,105 @@ public enum Generator {
 
     /// One spec's files under `<id>/`.
     public static func files(for spec: LoadedSpec, others: [LoadedSpec] = []) throws(Failure) -> [GeneratedFile] {
-        let folder = spec.document.id
-        let location = SourceLocation(path: spec.path, line: 1, column: 1)
-        func failure(_ message: String) -> Failure {
-            Failure(diagnostics: [.error(.renderFailed, message, at: location)])
+        try files(for: [spec], others: others)
+    }
+
+    /// The files of each of `specs` under `<id>/`, without the index. `others` are the specs their
+    /// pages may link to. Each spec that cannot be drawn gives one diagnostic.
+    public static func files(for specs: [LoadedSpec], others: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
+        let pieces = specs.flatMap { work(for: $0, others: others) }
+        let results = Locked([Result<[GeneratedFile], Failure>?](repeating: nil, count: pieces.count))
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
+            let result = Result { () throws(Failure) in try pieces[index].make() }
+            results.withLock { $0[index] = result }
         }
         var files: [GeneratedFile] = []
+        var diagnostics: [Diagnostic] = []
+        var failedSpecs: Set<String> = []
+        for (piece, result) in zip(pieces, results.withLock { $0 }) {
+            switch result {
+            case .success(let made)?:
+                files += made
+            case .failure(let failure)?:
+                // The first failure of a spec says it; its other diagrams usually fail the same way.
+                if failedSpecs.insert(piece.specPath).inserted { diagnostics += failure.diagnostics }
+            case nil:
+                preconditionFailure("concurrentPerform returned before every piece ran")
+            }
+        }
+        guard diagnostics.isEmpty else { throw Failure(diagnostics: diagnostics) }
+        return files
+    }
 
-        // Diagrams.
+    /// One independent piece of a spec's output.
+    private struct Piece: Sendable {
+        let specPath: String
+        let make: @Sendable () throws(Failure) -> [GeneratedFile]
+    }
+
+    private static func work(for spec: LoadedSpec, others: [LoadedSpec]) -> [Piece] {
+        let folder = spec.document.id
+        let location = SourceLocation(path: spec.path, line: 1, column: 1)
         let options = DiagramOptions()
-        let mermaid = MermaidRenderer.render(spec, options: options)
-        files.append(GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid))
-        var markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
-        do {
-            if DiagramBuilder.plan(for: spec, options: options).isRefused {
-                // Too large for Graphviz to draw whole: one diagram per top-level group instead, and
-                // the page leaves the whole-machine image out (the Mermaid text is still there).
-                markdown.diagramPath = nil
-                markdown.scenarioDiagramPattern = nil
-                for group in spec.machine.topLevelStates where group.isCompound {
-                    var groupOptions = options
-                    groupOptions.group = group.id
-                    let groupDiagram = try DiagramBuilder.build(for: spec, options: groupOptions)
-                    files.append(GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: groupDiagram.dot))
-                    let svg = try GraphvizRenderer.shared.render(dot: groupDiagram.dot, format: .svg)
-                    files.append(GeneratedFile(path: "\(folder)/groups/\(group.id).svg", contents: svg))
-                }
-            } else {
-                let dot = try DiagramBuilder.build(for: spec, options: options).dot
-                files.append(GeneratedFile(path: "\(folder)/diagram.dot", text: dot))
-                files.append(GeneratedFile(path: "\(folder)/diagram.svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
-                files.append(GeneratedFile(path: "\(folder)/diagram.png", contents: try GraphvizRenderer.shared.render(dot: dot, format: .png)))
-                for scenario in spec.document.scenarios {
-                    var scenarioOptions = options
-                    scenarioOptions.scenario = scenario.id
-                    let scenarioDiagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
-                    let svg = try GraphvizRenderer.shared.render(dot: scenarioDiagram.dot, format: .svg)
-                    files.append(GeneratedFile(path: "\(folder)/scenarios/\(scenario.id).svg", contents: svg))
+        @Sendable func piece(_ make: @escaping @Sendable () throws -> [GeneratedFile]) -> Piece {
+            Piece(specPath: spec.path) { () throws(Failure) in
+                do {
+                    return try make()
+                } catch let error as DiagramError {
+                    throw Failure(diagnostics: [.error(.renderFailed, "cannot draw the diagram: \(error)", at: location)])
+                } catch {
+                    throw Failure(diagnostics: [.error(.renderFailed, "cannot render the diagram: \(error)", at: location)])
                 }
             }
-        } catch let error as DiagramError {
-            throw failure("cannot draw the diagram: \(error)")
-        } catch {
-            throw failure("cannot render the diagram: \(error)")
         }
+        // Too large for Graphviz to draw whole: one diagram per top-level group instead, and the
+        // page leaves the whole-machine image out (the Mermaid text is still there).
+        let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
+        var pieces: [Piece] = []
 
-        // Reference pages, one per locale.
-        for page in MarkdownRenderer.pages(for: spec, options: markdown, others: others) {
-            files.append(GeneratedFile(path: "\(folder)/\(page.fileName)", text: page.text))
+        // Mermaid and the reference pages, one per locale.
+        pieces.append(piece {
+            let mermaid = MermaidRenderer.render(spec, options: options)
+            var markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
+            if !drawnWhole {
+                markdown.diagramPath = nil
+                markdown.scenarioDiagramPattern = nil
+            }
+            return [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
+                + MarkdownRenderer.pages(for: spec, options: markdown, others: others).map { GeneratedFile(path: "\(folder)/\($0.fileName)", text: $0.text) }
+        })
+
+        guard drawnWhole else {
+            for group in spec.machine.topLevelStates where group.isCompound {
+                pieces.append(piece {
+                    var groupOptions = options
+                    groupOptions.group = group.id
+                    let dot = try DiagramBuilder.build(for: spec, options: groupOptions).dot
+                    return [
+                        GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: dot),
+                        GeneratedFile(path: "\(folder)/groups/\(group.id).svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)),
+                    ]
+                })
+            }
+            return pieces
         }
-        return files
+        pieces.append(piece {
+            let dot = try DiagramBuilder.build(for: spec, options: options).dot
+            let images = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png])
+            return [
+                GeneratedFile(path: "\(folder)/diagram.dot", text: dot),
+                GeneratedFile(path: "\(folder)/diagram.svg", contents: images[0].data),
+                GeneratedFile(path: "\(folder)/diagram.png", contents: images[1].data),
+            ]
+        })
+        for scenario in spec.document.scenarios {
+            pieces.append(piece {
+                var scenarioOptions = options
+                scenarioOptions.scenario = scenario.id
+                let dot = try DiagramBuilder.build(for: spec, options: scenarioOptions).dot
+                return [GeneratedFile(path: "\(folder)/scenarios/\(scenario.id).svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg))]
+            })
+        }
+        return pieces
     }
 }
