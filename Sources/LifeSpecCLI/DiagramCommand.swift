@@ -73,8 +73,19 @@ struct DiagramCommand: ParsableCommand {
                 }
                 bytes = Array(MermaidRenderer.render(loaded, options: options).utf8)
             } else {
-                let diagram = try DiagramBuilder.build(for: loaded, options: options)
-                if let message = diagram.plan.message { StandardStreams.err("note: \(message)\n") }
+                // DOT text is not laid out here, so it keeps the detail asked for at any size; the
+                // layout budget only decides what to say about it.
+                let diagram = try DiagramBuilder.build(for: loaded, options: options, limits: format == .dot ? .unlimited : .standard)
+                if format == .dot {
+                    let standard = DiagramBuilder.plan(for: loaded, options: options)
+                    if standard.message != nil {
+                        let advice = standard.isRefused ? "draw one group at a time with --group"
+                            : "as SVG or PNG it is drawn at '\(standard.effectiveDetail.rawValue)' detail"
+                        StandardStreams.err("note: the diagram has \(standard.size.summary): Graphviz's dot may take minutes to lay this DOT out; \(advice)\n")
+                    }
+                } else if let message = diagram.plan.message {
+                    StandardStreams.err("note: \(message)\n")
+                }
                 switch format {
                 case .dot: bytes = Array(diagram.dot.utf8)
                 case .svg: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .svg)

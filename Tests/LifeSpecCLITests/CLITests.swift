@@ -204,4 +204,22 @@ struct SyntheticDiagramTests {
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(text.contains("<svg") && text.contains("State 49"))
     }
+
+    /// DOT is not laid out, so no layout budget applies to it: it is written at the detail asked
+    /// for, with a note, while SVG is refused with advice.
+    @Test func dotOfAMachineTooLargeToLayOutIsStillWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-synth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let spec = folder.appendingPathComponent("synthetic.yaml").path
+        #expect(try CLI.run(["synth", "--states", "2000", "--seed", "7", "-o", spec]).status == 0)
+        let dot = try CLI.run(["diagram", spec, "--format", "dot"])
+        #expect(dot.status == 0, "\(dot.stderr)")
+        #expect(dot.stdout.hasPrefix("digraph") && dot.stdout.contains("State 1999"))
+        #expect(dot.stdout.contains("applicationDid") || dot.stdout.contains("<B>"), "full detail keeps the transition labels")
+        #expect(dot.stderr.contains("note: the diagram has") && dot.stderr.contains("--group"))
+        let svg = try CLI.run(["diagram", spec, "--format", "svg", "-o", folder.appendingPathComponent("d.svg").path])
+        #expect(svg.status == 1)
+        #expect(svg.stderr.contains("too many for Graphviz") && svg.stderr.contains("group"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("d.svg").path))
+    }
 }

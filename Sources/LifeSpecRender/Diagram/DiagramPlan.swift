@@ -52,6 +52,9 @@ public struct DiagramSize: Sendable, Hashable {
         self.fullLines = fullLines
     }
 
+    /// "12 nodes, 3 groups and 20 arrows", for messages.
+    public var summary: String { "\(nodes) nodes, \(clusters) groups and \(arrows) arrows" }
+
     /// A layout-cost estimate. `dot` puts a virtual node for every labelled arrow in its own rank,
     /// so labels roughly double the graph; tall labels widen ranks, which costs less.
     public func weight(at detail: DiagramOptions.Detail) -> Int {
@@ -80,6 +83,9 @@ public struct DiagramLimits: Sendable, Hashable {
     }
 
     public static let standard = DiagramLimits()
+
+    /// No budget: for DOT text, which is written but not laid out.
+    public static let unlimited = DiagramLimits(comfortableWeight: .max, maximumWeight: .max)
 }
 
 /// What will be drawn: the detail asked for, the detail that keeps layout fast, and why they
@@ -96,7 +102,7 @@ public struct DiagramPlan: Sendable, Hashable {
         requestedDetail = requested
         let levels = DiagramOptions.Detail.allCases.filter { $0 <= requested }.reversed()
         let fitting = levels.first { size.weight(at: $0) <= limits.comfortableWeight }
-        let describe = "\(size.nodes) nodes, \(size.clusters) groups and \(size.arrows) arrows"
+        let describe = size.summary
         if let fitting {
             effectiveDetail = fitting
             isRefused = false
