@@ -155,6 +155,30 @@ struct DiagramBuilderTests {
         #expect(statesGraph.allEdges.allSatisfy { $0.attributes["label"] == nil })
     }
 
+    @Test("at states detail a scenario numbers its arrows with external labels, keeping the overview's layout")
+    func statesDetailScenarioKeepsTheLayout() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let overview = DiagramOptions(detail: .states, legend: false)
+        var scenario = overview
+        scenario.scenario = "coldLaunch"
+        let graph = try DiagramBuilder.graph(for: spec, options: scenario)
+        #expect(graph.allEdges.allSatisfy { $0.attributes["label"] == nil })
+        #expect(graph.allEdges.contains { $0.attributes["xlabel"] != nil })
+        // Laid out, every state sits where the overview puts it.
+        func positions(_ options: DiagramOptions) throws -> [String] {
+            let dot = try DiagramBuilder.build(for: spec, options: options).dot
+            let laidOut = String(decoding: try GraphvizRenderer.shared.render(dot: dot, format: .dot), as: UTF8.self)
+            // Graphviz wraps long statements over several lines: split on statement ends.
+            return laidOut.components(separatedBy: "];").compactMap { statement in
+                guard statement.contains("id=\"state-"), !statement.contains("->"), let pos = statement.range(of: "pos=\"") else { return nil }
+                return String(statement[pos.upperBound...].prefix { $0 != "\"" })
+            }
+        }
+        let drawn = try positions(overview)
+        #expect(drawn.count == spec.machine.leafStates.count)
+        #expect(try positions(scenario) == drawn)
+    }
+
     @Test("direction, locale and legend options")
     func options() throws {
         let spec = try DiagramFixtures.appLifecycle

@@ -255,7 +255,11 @@ struct DiagramComposer {
         }
         let lines = labelLines(group.entries)
         if !lines.isEmpty {
-            attributes["label"] = .html(.table(DOTHTMLTable(
+            // At `states` detail the only text is a scenario's step numbers. As an external label
+            // it is placed after layout, so the scenario keeps the overview's layout and costs no
+            // more to lay out (a label would add a virtual node per numbered arrow: 4× slower
+            // at 500 states).
+            attributes[options.detail == .states ? "xlabel" : "label"] = .html(.table(DOTHTMLTable(
                 attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"],
                 rows: lines.map { .cells([$0]) }
             )))
