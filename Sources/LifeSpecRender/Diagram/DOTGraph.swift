@@ -153,7 +153,12 @@ public struct DOTAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral 
 
     public init(_ values: [String: DOTValue] = [:]) { self.values = values }
     public init(dictionaryLiteral elements: (String, DOTValue)...) {
-        values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+        // A plain loop (the last value of a repeated key wins): the composer writes a literal for
+        // every node and arrow, and `Dictionary(_:uniquingKeysWith:)` costs several times more.
+        var values: [String: DOTValue] = [:]
+        values.reserveCapacity(elements.count)
+        for (key, value) in elements { values[key] = value }
+        self.values = values
     }
 
     public subscript(key: String) -> DOTValue? {

@@ -1,15 +1,19 @@
 /// An HTML-like Graphviz label (`label=<…>`), built from values so that text can never become
 /// markup: every piece of text is entity-escaped when encoded.
-public indirect enum DOTHTML: Sendable, Hashable {
+///
+/// Only the cases that nest a single label are `indirect`: a diagram has a text piece for every
+/// line of every label, and boxing each of them (as an all-`indirect` enum does) made building
+/// and freeing a large diagram cost more than writing it out.
+public enum DOTHTML: Sendable, Hashable {
     /// Text; `&`, `<`, `>`, `"` are entity-escaped, a newline becomes `<BR/>`, control
     /// characters are dropped.
     case text(String)
     /// `<BR/>`, optionally aligning the line it ends.
     case lineBreak(DOTHTMLAlign? = nil)
-    case bold(DOTHTML)
-    case italic(DOTHTML)
-    case underline(DOTHTML)
-    case font(DOTHTMLFont, DOTHTML)
+    indirect case bold(DOTHTML)
+    indirect case italic(DOTHTML)
+    indirect case underline(DOTHTML)
+    indirect case font(DOTHTMLFont, DOTHTML)
     case concat([DOTHTML])
     case table(DOTHTMLTable)
 
@@ -65,71 +69,105 @@ public struct DOTHTMLCell: Sendable, Hashable {
 extension DOTHTML {
     /// The markup that goes between `<` and `>` of an HTML-like label.
     public var markup: String {
-        var output = ""
+        var output = TextOutput()
         write(to: &output)
-        return output
+        return output.text
     }
 
-    func write(to output: inout String) {
+    func write(to output: inout TextOutput) {
         switch self {
         case .text(let text):
-            output += Self.escape(text)
+            Self.writeEscaped(text, lineBreaks: true, to: &output)
         case .lineBreak(let align):
-            if let align { output += "<BR ALIGN=\"\(align.rawValue)\"/>" } else { output += "<BR/>" }
+            if let align {
+                output.write("<BR ALIGN=\"")
+                output.write(align.rawValue)
+                output.write("\"/>")
+            } else {
+                output.write("<BR/>")
+            }
         case .bold(let inner):
-            output += "<B>"; inner.write(to: &output); output += "</B>"
+            output.write("<B>"); inner.write(to: &output); output.write("</B>")
         case .italic(let inner):
-            output += "<I>"; inner.write(to: &output); output += "</I>"
+            output.write("<I>"); inner.write(to: &output); output.write("</I>")
         case .underline(let inner):
-            output += "<U>"; inner.write(to: &output); output += "</U>"
+            output.write("<U>"); inner.write(to: &output); output.write("</U>")
         case .font(let font, let inner):
-            var attributes: [String: String] = [:]
-            if let face = font.face { attributes["FACE"] = face }
-            if let size = font.pointSize { attributes["POINT-SIZE"] = DOTEncoder.format(size) }
-            if let color = font.color { attributes["COLOR"] = color }
-            if attributes.isEmpty {
+            if font.face == nil, font.pointSize == nil, font.color == nil {
                 inner.write(to: &output)
             } else {
-                output += "<FONT" + Self.attributeList(attributes) + ">"
+                // The attributes in name order, as `attributeList` would sort them.
+                output.write("<FONT")
+                if let color = font.color { Self.writeAttribute("COLOR", color, to: &output) }
+                if let face = font.face { Self.writeAttribute("FACE", face, to: &output) }
+                if let size = font.pointSize {
+                    output.write(" POINT-SIZE=\"")
+                    DOTEncoder.writeNumber(size, to: &output)
+                    output.write(byte: UInt8(ascii: "\""))
+                }
+                output.write(byte: UInt8(ascii: ">"))
                 inner.write(to: &output)
-                output += "</FONT>"
+                output.write("</FONT>")
             }
         case .concat(let parts):
             for part in parts { part.write(to: &output) }
         case .table(let table):
-            output += "<TABLE" + Self.attributeList(table.attributes) + ">"
+            output.write("<TABLE")
+            Self.writeAttributeList(table.attributes, to: &output)
+            output.write(byte: UInt8(ascii: ">"))
             for row in table.rows {
                 switch row {
                 case .rule:
-                    output += "<HR/>"
+                    output.write("<HR/>")
                 case .cells(let cells):
-                    output += "<TR>"
+                    output.write("<TR>")
                     for cell in cells {
-                        output += "<TD" + Self.attributeList(cell.attributes) + ">"
+                        output.write("<TD")
+                        Self.writeAttributeList(cell.attributes, to: &output)
+                        output.write(byte: UInt8(ascii: ">"))
                         cell.content.write(to: &output)
-                        output += "</TD>"
+                        output.write("</TD>")
                     }
-                    output += "</TR>"
+                    output.write("</TR>")
                 }
             }
-            output += "</TABLE>"
+            output.write("</TABLE>")
         }
     }
 
-    private static func attributeList(_ attributes: [String: String]) -> String {
-        attributes.sorted { $0.key < $1.key }.map { key, value in
-            " " + attributeName(key) + "=\"" + escape(value, lineBreaks: false) + "\""
-        }.joined()
+    private static func writeAttributeList(_ attributes: [String: String], to output: inout TextOutput) {
+        switch attributes.count {
+        case 0:
+            return
+        case 1:
+            let (key, value) = attributes.first!
+            writeAttribute(key, value, to: &output)
+        default:
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { writeAttribute(key, value, to: &output) }
+        }
+    }
+
+    /// ` NAME="value"`.
+    private static func writeAttribute(_ key: String, _ value: String, to output: inout TextOutput) {
+        output.write(byte: UInt8(ascii: " "))
+        writeAttributeName(key, to: &output)
+        output.write("=\"")
+        writeEscaped(value, lineBreaks: false, to: &output)
+        output.write(byte: UInt8(ascii: "\""))
     }
 
     /// The ASCII letters and hyphens of an attribute name. Written for every cell of every label,
     /// so ASCII names (all the renderers use) are filtered byte-wise: `Character.isLetter` looks
     /// up Unicode properties, and for ASCII it means exactly `A`–`Z` and `a`–`z`.
-    private static func attributeName(_ key: String) -> String {
-        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return key.filter { $0.isASCII && ($0.isLetter || $0 == "-") } }
-        return String(decoding: key.utf8.filter { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
-        }, as: UTF8.self)
+    private static func writeAttributeName(_ key: String, to output: inout TextOutput) {
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
+            output.write(key.filter { $0.isASCII && ($0.isLetter || $0 == "-") })
+            return
+        }
+        for byte in key.utf8 where (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") {
+            output.write(byte: byte)
+        }
     }
 
     /// Entity-escapes text for an HTML-like label. Control characters (which Graphviz's XML
@@ -140,22 +178,50 @@ extension DOTHTML {
     /// the backslash there; so a backslash followed by one of those letters gets an invisible
     /// U+2060 WORD JOINER in between, which keeps the text as written.
     static func escape(_ text: String, lineBreaks: Bool = true) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
+        var output = TextOutput()
+        writeEscaped(text, lineBreaks: lineBreaks, to: &output)
+        return output.text
+    }
+
+    private static let escaped = ByteSet(controlsAnd: "&<>\"\\")
+
+    static func writeEscaped(_ text: String, lineBreaks: Bool, to output: inout TextOutput) {
+        // Most text has no backslash, and then nothing but the escaped bytes needs a look.
+        guard text.utf8.contains(UInt8(ascii: "\\")) else {
+            output.writeEscaped(text, escaping: escaped) { scalar, output in
+                writeReplacement(scalar, lineBreaks: lineBreaks, to: &output)
+            }
+            return
+        }
+        // Whether the last scalar this call wrote was a backslash (dropped controls write nothing).
+        var afterBackslash = false
         for scalar in text.unicodeScalars {
-            if output.unicodeScalars.last == "\\", "GNEHTL".unicodeScalars.contains(scalar) { output += "\u{2060}" }
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "\n": output += lineBreaks ? "<BR/>" : " "
-            case "\t": output += " "
-            default:
-                if DOTEncoder.isDroppedControl(scalar) { continue }
-                output.unicodeScalars.append(scalar)
+            if afterBackslash, "GNEHTL".unicodeScalars.contains(scalar) { output.write("\u{2060}") }
+            if scalar == "\\" {
+                output.write(byte: UInt8(ascii: "\\"))
+                afterBackslash = true
+            } else if writeReplacement(scalar, lineBreaks: lineBreaks, to: &output) {
+                afterBackslash = false
+            } else if !DOTEncoder.isDroppedControl(scalar) {
+                output.write(scalar)
+                afterBackslash = false
             }
         }
-        return output
+    }
+
+    /// Writes the replacement of a character that `escaped` holds (or a C1 control); true when
+    /// that wrote something.
+    @discardableResult
+    private static func writeReplacement(_ scalar: Unicode.Scalar, lineBreaks: Bool, to output: inout TextOutput) -> Bool {
+        switch scalar {
+        case "&": output.write("&amp;")
+        case "<": output.write("&lt;")
+        case ">": output.write("&gt;")
+        case "\"": output.write("&quot;")
+        case "\n": output.write(lineBreaks ? "<BR/>" : " ")
+        case "\t": output.write(byte: UInt8(ascii: " "))
+        default: return false // other controls are dropped
+        }
+        return true
     }
 }

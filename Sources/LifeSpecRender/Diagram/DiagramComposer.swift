@@ -197,7 +197,7 @@ struct DiagramComposer {
             rows.append(.cells([DOTHTMLCell(styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: DiagramStyle.tertiary))]))
         }
         return DOTNode(DiagramTopology.outsideID(state.id), attributes: [
-            "label": .html(.table(DOTHTMLTable(attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"], rows: rows))),
+            "label": .html(.table(DOTHTMLTable(attributes: Self.labelTable, rows: rows))),
             "style": "rounded,dashed",
             "color": .string(visited ? DiagramStyle.accent : DiagramStyle.tertiary),
             "id": .string("outside-" + state.id),
@@ -208,15 +208,15 @@ struct DiagramComposer {
     /// transitions and, for a compound, its transitions into itself.
     private func stateLabel(_ state: StateNode, titleSize: Double?, alignLeft: Bool) -> DOTHTML {
         let faded = path.map { !$0.visited.contains(state.id) && state.isLeaf } ?? false
-        let align = alignLeft ? "LEFT" : "CENTER"
+        let align = alignLeft ? Self.alignLeft : Self.alignCenter
         let stateTitle = title(of: state.id)
         var rows: [DOTHTMLRow] = [
-            .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: ["ALIGN": align])]),
+            .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: align)]),
         ]
         if !Self.titleSaysID(stateTitle, state.id) {
             rows.append(.cells([DOTHTMLCell(
                 styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.tertiary),
-                attributes: ["ALIGN": align]
+                attributes: align
             )]))
         }
         if options.detail > .states {
@@ -227,12 +227,17 @@ struct DiagramComposer {
             }
         }
         return .table(DOTHTMLTable(
-            attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"],
+            attributes: Self.labelTable,
             rows: rows
         ))
     }
 
     private static let spacer = DOTHTMLCell(.font(DOTHTMLFont(pointSize: 4), .text(" ")))
+    // Shared by every label and cell rather than a dictionary literal each: a large diagram has
+    // tens of thousands of cells, and each literal was an allocation to make and to free.
+    private static let labelTable = ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"]
+    private static let alignLeft = ["ALIGN": "LEFT"]
+    private static let alignCenter = ["ALIGN": "CENTER"]
 
     // MARK: Transitions
 
@@ -260,7 +265,7 @@ struct DiagramComposer {
             // more to lay out (a label would add a virtual node per numbered arrow: 4× slower
             // at 500 states).
             attributes[options.detail == .states ? "xlabel" : "label"] = .html(.table(DOTHTMLTable(
-                attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1"],
+                attributes: Self.labelTable,
                 rows: lines.map { .cells([$0]) }
             )))
         }
@@ -304,7 +309,7 @@ struct DiagramComposer {
         if options.detail == .states {
             let all = entries.flatMap(numbers(of:)).sorted()
             guard !all.isEmpty else { return [] }
-            return [DOTHTMLCell(badge(all), attributes: ["ALIGN": "LEFT"])]
+            return [DOTHTMLCell(badge(all), attributes: Self.alignLeft)]
         }
         struct Block {
             let key: [EffectLine]
@@ -337,10 +342,10 @@ struct DiagramComposer {
                     parts.append(.italic(.text("[" + guardText + "]")))
                 }
                 guard !parts.isEmpty else { continue }
-                cells.append(DOTHTMLCell(styled(.concat(parts), color: faded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: ["ALIGN": "LEFT"]))
+                cells.append(DOTHTMLCell(styled(.concat(parts), color: faded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: Self.alignLeft))
             }
             if let sharedGuard {
-                cells.append(DOTHTMLCell(styled(.italic(.text("[" + sharedGuard + "]")), color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: ["ALIGN": "LEFT"]))
+                cells.append(DOTHTMLCell(styled(.italic(.text("[" + sharedGuard + "]")), color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: Self.alignLeft))
             }
             for line in block.key {
                 let content: DOTHTML
@@ -352,7 +357,7 @@ struct DiagramComposer {
                 case .note(let text):
                     content = styled(.italic(.text(text)), size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.secondary)
                 }
-                cells.append(DOTHTMLCell(content, attributes: ["ALIGN": "LEFT"]))
+                cells.append(DOTHTMLCell(content, attributes: Self.alignLeft))
             }
         }
         return cells
@@ -466,8 +471,8 @@ struct DiagramComposer {
         }
         for (symbol, meaning) in rows {
             tableRows.append(.cells([
-                DOTHTMLCell(symbol, attributes: ["ALIGN": "LEFT"]),
-                DOTHTMLCell(styled(.text(meaning), color: DiagramStyle.secondary), attributes: ["ALIGN": "LEFT"]),
+                DOTHTMLCell(symbol, attributes: Self.alignLeft),
+                DOTHTMLCell(styled(.text(meaning), color: DiagramStyle.secondary), attributes: Self.alignLeft),
             ]))
         }
         return .table(DOTHTMLTable(

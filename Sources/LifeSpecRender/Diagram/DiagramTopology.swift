@@ -45,53 +45,53 @@ struct DiagramTopology {
     /// Compound states in document order.
     let compounds: [StateNode]
 
-    /// Each state's position in the lifecycle's flow: leaves by their distance (in transitions)
-    /// from the initial state, ties and unreachable states by document order; a compound state
-    /// spans from its first to its last leaf.
-    let flowOrder: [String: (first: Int, last: Int)]
-
-    /// Entries listed inside each state (internal rows and header rows), in entry order. Built
-    /// once: the composer and the Mermaid writer ask for every state.
-    private let listedByOwner: [String: [Entry]]
+    /// Entries listed inside each state (internal rows and header rows), in entry order, by
+    /// state position. Built once: the composer and the Mermaid writer ask for every state.
+    private let listedByOwner: [[Entry]]
+    private let stateIndex: [String: Int]
 
     init(machine: Machine, group: String? = nil) {
         self.machine = machine
         self.group = group
-        let included = group.map { group in Set(machine.states.map(\.id).filter { machine.ancestry(of: $0).contains(group) }) }
-        func isIncluded(_ state: String) -> Bool { included?.contains(state) ?? true }
-        compounds = machine.states.filter { $0.isCompound && isIncluded($0.id) }
-        let leaves = Self.leavesByState(machine)
-        let flow = Self.flowOrder(machine, leavesByState: leaves)
-        flowOrder = flow.order
-        let context = PlacementContext(machine: machine, flow: flow.order, flowLeaves: flow.leaves, leavesByState: leaves)
+        // Everything below works on state positions (`machine.states` order): the plan and the
+        // drawing each build a topology, and hashing ids for every lookup cost more than the rest.
+        // `Machine` refuses sources, targets and parents that are not states, so every id has one.
+        let tree = StateTree(machine)
+        let states = machine.states
+        var included = Array(repeating: group == nil, count: states.count)
+        if let group, let groupIndex = tree.index[group] {
+            for state in states.indices { included[state] = tree.isWithin(state, groupIndex) }
+        }
+        compounds = states.indices.filter { tree.isCompound[$0] && included[$0] }.map { states[$0] }
+        let flow = Self.flowOrder(machine, tree: tree)
         var entries: [Entry] = []
-        var outside: Set<String> = []
+        var keys: [ArrowKey?] = []
+        var outside = Array(repeating: false, count: states.count)
         for transition in machine.transitions {
-            for source in transition.sources {
-                let sourceInside = isIncluded(source)
-                let targetInside = transition.target.map(isIncluded) ?? sourceInside
+            let target = transition.target.map { tree.index[$0]! }
+            for sourceID in transition.sources {
+                let source = tree.index[sourceID]!
+                let sourceInside = included[source]
+                let targetInside = target.map { included[$0] } ?? sourceInside
                 guard sourceInside || targetInside else { continue }
-                if !sourceInside { outside.insert(source) }
-                if !targetInside, let target = transition.target { outside.insert(target) }
-                let placement = Self.place(transition, source: source, context: context,
-                                           sourceOutside: !sourceInside, targetOutside: !targetInside)
-                entries.append(Entry(transition: transition, source: source, placement: placement))
+                if !sourceInside { outside[source] = true }
+                if !targetInside, let target { outside[target] = true }
+                let (placement, key) = Self.place(transition, source: source, target: target, tree: tree, flow: flow,
+                                                  sourceOutside: !sourceInside, targetOutside: !targetInside)
+                entries.append(Entry(transition: transition, source: sourceID, placement: placement))
+                keys.append(key)
             }
         }
-        outsideStates = machine.states.map(\.id).filter(outside.contains)
+        outsideStates = states.indices.filter { outside[$0] }.map { tree.ids[$0] }
         self.entries = entries
         // Grouping by a hashed key keeps this linear; the groups stay in order of first entry.
-        struct ArrowKey: Hashable {
-            let placement: Placement
-            let isEventless: Bool
-        }
         var arrows: [ArrowGroup] = []
         var arrowIndex: [ArrowKey: Int] = [:]
-        var listed: [String: [Entry]] = [:]
-        for entry in entries {
+        var listed = Array(repeating: [Entry](), count: states.count)
+        for (entry, key) in zip(entries, keys) {
             switch entry.placement {
             case .arrow:
-                let key = ArrowKey(placement: entry.placement, isEventless: entry.transition.isEventless)
+                let key = key!
                 if let index = arrowIndex[key] {
                     arrows[index].entries.append(entry)
                 } else {
@@ -99,134 +99,212 @@ struct DiagramTopology {
                     arrows.append(ArrowGroup(placement: entry.placement, isEventless: key.isEventless, entries: [entry]))
                 }
             case .internalRow(let owner), .headerRow(let owner):
-                listed[owner, default: []].append(entry)
+                listed[tree.index[owner]!].append(entry)
             }
         }
         self.arrows = arrows
         listedByOwner = listed
+        stateIndex = tree.index
     }
 
     /// Entries listed inside `state` (a leaf's node or a compound's header).
     func listed(on state: String) -> [Entry] {
-        listedByOwner[state] ?? []
+        stateIndex[state].map { listedByOwner[$0] } ?? []
     }
 
-    /// What placing an arrow needs to know about the machine, computed once per topology.
-    private struct PlacementContext {
-        let machine: Machine
-        let flow: [String: (first: Int, last: Int)]
-        /// The leaf at each flow position.
-        let flowLeaves: [String]
-        /// Every state's leaves (itself for a leaf), in document order.
-        let leavesByState: [String: [String]]
-    }
+    /// The machine's states by position: parents, compounds and leaves as indices.
+    private struct StateTree {
+        let ids: [String]
+        let index: [String: Int]
+        /// -1 at the top level.
+        let parent: [Int]
+        let isCompound: [Bool]
+        /// Each compound's leaves in document order (empty for a leaf, whose only leaf is itself).
+        let leaves: [[Int]]
 
-    /// Every state's leaves in document order, from one pass over the leaves' ancestries (asking
-    /// each compound "which leaves are mine?" made the topology quadratic).
-    private static func leavesByState(_ machine: Machine) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for state in machine.states where state.isLeaf {
-            for id in machine.ancestry(of: state.id) { result[id, default: []].append(state.id) }
+        init(_ machine: Machine) {
+            let states = machine.states
+            ids = states.map(\.id)
+            var index: [String: Int] = [:]
+            index.reserveCapacity(states.count)
+            for (offset, state) in states.enumerated() where index[state.id] == nil { index[state.id] = offset }
+            self.index = index
+            parent = states.map { state in state.parent.flatMap { index[$0] } ?? -1 }
+            isCompound = states.map(\.isCompound)
+            var leaves = Array(repeating: [Int](), count: states.count)
+            for leaf in states.indices where !isCompound[leaf] {
+                var current = parent[leaf]
+                var depth = 0
+                while current >= 0, depth < states.count {
+                    leaves[current].append(leaf)
+                    current = parent[current]
+                    depth += 1
+                }
+            }
+            self.leaves = leaves
         }
-        return result
+
+        /// Whether `ancestor` is `state` or encloses it (`Machine.ancestry(of:)` contains it).
+        func isWithin(_ state: Int, _ ancestor: Int) -> Bool {
+            var current = state
+            var depth = 0
+            while current >= 0, depth <= parent.count {
+                if current == ancestor { return true }
+                current = parent[current]
+                depth += 1
+            }
+            return false
+        }
+
+        func lastLeaf(of state: Int) -> Int { isCompound[state] ? leaves[state].last ?? state : state }
+    }
+
+    /// Each state's span in the lifecycle's flow, by position; `nil` for a state with no leaf.
+    private struct Flow {
+        let span: [(first: Int, last: Int)?]
+        /// The leaf at each flow position.
+        let leaves: [Int]
     }
 
     /// Breadth-first distances over leaf states (a transition declared on a compound leaves from
     /// each of its leaves; entering a compound enters its initial leaf), turned into one ordinal
-    /// per leaf. Arrows from a later to an earlier state are drawn as `backward`: Graphviz then
+    /// per leaf: leaves by their distance (in transitions) from the initial state, ties and
+    /// unreachable states by document order; a compound state spans from its first to its last
+    /// leaf. Arrows from a later to an earlier state are drawn as `backward`: Graphviz then
     /// ranks them against their direction, so the layout reads from the initial state onwards
     /// instead of depending on which cycle edge `dot` happens to reverse.
-    private static func flowOrder(
-        _ machine: Machine, leavesByState: [String: [String]]
-    ) -> (order: [String: (first: Int, last: Int)], leaves: [String]) {
-        let leaves = machine.states.filter(\.isLeaf).map(\.id)
-        var documentIndex: [String: Int] = [:]
-        for (offset, state) in machine.states.enumerated() { documentIndex[state.id] = offset }
-        var successors: [String: [String]] = [:]
+    private static func flowOrder(_ machine: Machine, tree: StateTree) -> Flow {
+        let count = tree.parent.count
+        var successors = Array(repeating: [Int](), count: count)
         for transition in machine.transitions {
             guard let target = transition.target else { continue }
-            let entered = machine.leaf(entering: target)
+            let entered = tree.index[machine.leaf(entering: target)]!
             for source in transition.sources {
-                for leaf in leavesByState[source] ?? [] {
-                    successors[leaf, default: []].append(entered)
+                let source = tree.index[source]!
+                if tree.isCompound[source] {
+                    for leaf in tree.leaves[source] { successors[leaf].append(entered) }
+                } else {
+                    successors[source].append(entered)
                 }
             }
         }
-        var distance: [String: Int] = [machine.initialLeaf: 0]
-        var queue = [machine.initialLeaf]
+        var distance = Array(repeating: Int.max, count: count)
+        let initial = tree.index[machine.initialLeaf]!
+        distance[initial] = 0
+        var queue = [initial]
         var cursor = 0
         while cursor < queue.count {
             let current = queue[cursor]
             cursor += 1
-            for next in successors[current] ?? [] where distance[next] == nil {
-                distance[next] = distance[current]! + 1
+            for next in successors[current] where distance[next] == Int.max {
+                distance[next] = distance[current] + 1
                 queue.append(next)
             }
         }
-        // Sort keys computed once rather than looked up on every comparison.
-        let ordered = leaves.map { (leaf: $0, key: (distance[$0] ?? Int.max, documentIndex[$0] ?? 0)) }
-            .sorted { $0.key < $1.key }
-            .map(\.leaf)
-        var order: [String: (first: Int, last: Int)] = [:]
+        let ordered = (0..<count).filter { !tree.isCompound[$0] }.sorted { (distance[$0], $0) < (distance[$1], $1) }
+        var span = Array(repeating: (first: Int, last: Int)?.none, count: count)
         for (position, leaf) in ordered.enumerated() {
-            for id in machine.ancestry(of: leaf) {
-                let current = order[id] ?? (position, position)
-                order[id] = (min(current.first, position), max(current.last, position))
+            var current = leaf
+            var depth = 0
+            while current >= 0, depth < count {
+                let existing = span[current] ?? (position, position)
+                span[current] = (min(existing.first, position), max(existing.last, position))
+                current = tree.parent[current]
+                depth += 1
             }
         }
-        return (order, ordered)
+        return Flow(span: span, leaves: ordered)
+    }
+
+    /// What makes two arrows one: their placement, by state positions instead of the DOT names
+    /// (which follow from them one to one) so grouping hashes integers, not strings.
+    private struct ArrowKey: Hashable {
+        let tail: Int
+        let head: Int
+        /// Which name each end has: node, marker, outside stand-in (see `End`).
+        let ends: UInt8
+        let ltail: Int
+        let lhead: Int
+        let backward: Bool
+        let isEventless: Bool
+    }
+
+    private enum End: UInt8 {
+        case node, marker, outside
+        func name(_ state: String) -> String {
+            switch self {
+            case .node: DiagramTopology.nodeID(state)
+            case .marker: DiagramTopology.markerID(state)
+            case .outside: DiagramTopology.outsideID(state)
+            }
+        }
     }
 
     private static func place(
-        _ transition: Transition, source: String, context: PlacementContext,
+        _ transition: Transition, source: Int, target: Int?, tree: StateTree, flow: Flow,
         sourceOutside: Bool = false, targetOutside: Bool = false
-    ) -> Placement {
-        let machine = context.machine
-        let flow = context.flow
-        guard let target = transition.target else { return .internalRow(owner: source) }
+    ) -> (Placement, ArrowKey?) {
+        let sourceID = tree.ids[source]
+        guard let target else { return (.internalRow(owner: sourceID), nil) }
+        let targetID = tree.ids[target]
         // A state outside the drawn group is one stand-in node, never a cluster.
-        let sourceIsCompound = !sourceOutside && (machine.state(source)?.isCompound ?? false)
-        let targetIsCompound = !targetOutside && (machine.state(target)?.isCompound ?? false)
-        if sourceIsCompound, machine.ancestry(of: target).contains(source) { return .headerRow(owner: source) }
-        let from = flow[source] ?? (0, 0)
-        let to = flow[target] ?? (0, 0)
+        let sourceIsCompound = !sourceOutside && tree.isCompound[source]
+        let targetIsCompound = !targetOutside && tree.isCompound[target]
+        if sourceIsCompound, tree.isWithin(target, source) { return (.headerRow(owner: sourceID), nil) }
+        let from = flow.span[source] ?? (0, 0)
+        let to = flow.span[target] ?? (0, 0)
         let backward = to.first <= from.last && source != target
         // Re-entering an enclosing compound: the arrow goes to its initial dot, not its border.
-        let reentering = targetIsCompound && machine.ancestry(of: source).contains(target)
+        let reentering = targetIsCompound && tree.isWithin(source, target)
         // Arrows clipped to a cluster border start and end at a node inside the cluster that is
         // near the other end in the flow, so the clipped-away part (and with it the offset
         // between the visible arrow and its label, which dot places on the unclipped path) stays
         // short.
         // Going back up, the arrow leaves from the compound's initial dot, which sits at the top
         // of its cluster; going on, from its last leaf.
-        let tail = sourceOutside ? outsideID(source)
-            : !sourceIsCompound ? nodeID(source)
-            : backward ? markerID(source)
-            : nodeID(Self.leaf(in: source, atFlowPosition: from.last, context: context))
-        let head: String
-        if targetOutside {
-            head = outsideID(target)
-        } else if !targetIsCompound {
-            head = nodeID(target)
-        } else if backward && !reentering {
-            head = nodeID(Self.leaf(in: target, atFlowPosition: to.last, context: context))
+        let tail: (end: End, state: Int)
+        if sourceOutside {
+            tail = (.outside, source)
+        } else if !sourceIsCompound {
+            tail = (.node, source)
+        } else if backward {
+            tail = (.marker, source)
         } else {
-            head = markerID(target)
+            tail = (.node, Self.leaf(in: source, atFlowPosition: from.last, tree: tree, flow: flow))
         }
-        let ltail = sourceIsCompound ? clusterID(source) : nil
-        let lhead = targetIsCompound && !reentering ? clusterID(target) : nil
-        return .arrow(tail: tail, head: head, ltail: ltail, lhead: lhead, backward: backward)
+        let head: (end: End, state: Int)
+        if targetOutside {
+            head = (.outside, target)
+        } else if !targetIsCompound {
+            head = (.node, target)
+        } else if backward && !reentering {
+            head = (.node, Self.leaf(in: target, atFlowPosition: to.last, tree: tree, flow: flow))
+        } else {
+            head = (.marker, target)
+        }
+        let clipsHead = targetIsCompound && !reentering
+        let placement = Placement.arrow(
+            tail: tail.end.name(tree.ids[tail.state]), head: head.end.name(tree.ids[head.state]),
+            ltail: sourceIsCompound ? clusterID(sourceID) : nil, lhead: clipsHead ? clusterID(targetID) : nil,
+            backward: backward
+        )
+        let key = ArrowKey(
+            tail: tail.state, head: head.state, ends: tail.end.rawValue << 4 | head.end.rawValue,
+            ltail: sourceIsCompound ? source : -1, lhead: clipsHead ? target : -1,
+            backward: backward, isEventless: transition.isEventless
+        )
+        return (placement, key)
     }
 
     /// The leaf inside `compound` at a flow position (its first or last), falling back to the
     /// compound's last leaf in document order. Each flow position holds exactly one leaf, so the
     /// answer is that leaf when it lies inside `compound`.
-    private static func leaf(in compound: String, atFlowPosition position: Int, context: PlacementContext) -> String {
-        if context.flowLeaves.indices.contains(position) {
-            let candidate = context.flowLeaves[position]
-            if context.machine.ancestry(of: candidate).contains(compound) { return candidate }
+    private static func leaf(in compound: Int, atFlowPosition position: Int, tree: StateTree, flow: Flow) -> Int {
+        if flow.leaves.indices.contains(position) {
+            let candidate = flow.leaves[position]
+            if tree.isWithin(candidate, compound) { return candidate }
         }
-        return context.leavesByState[compound]?.last ?? compound
+        return tree.lastLeaf(of: compound)
     }
 
     /// Each state's children in document order, keyed by parent (`nil`: the top level), so
