@@ -77,28 +77,37 @@ struct GenerationRun {
             diagnostics.append(.error(.renderFailed, "nothing was generated: fix the errors above first", at: SourceLocation(path: paths[0], line: 1, column: 1)))
             return Outcome(diagnostics: diagnostics, report: nil)
         }
-        var files: [GeneratedFile] = []
-        do throws(Generator.Failure) {
-            if specs.isEmpty {
-                files = try Generator.files(for: loaded)
-            } else {
-                let others = loaded + SpecFiles.neighbours(of: loaded, paths: paths)
-                files = try Generator.files(for: loaded, others: others)
-            }
-        } catch {
-            return Outcome(diagnostics: error.diagnostics, report: nil)
-        }
         let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
-        let suiteFiles = Generator.suites(for: loaded)
+        let outputStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: output, isDirectory: true)), check: check, scope: scope)
+        // Suites are files of one folder: a partial run must keep the other specs' suites.
+        let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
+        let suiteStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: suites, isDirectory: true)), check: check,
+                                     scope: specs.isEmpty ? nil : Set(suiteNames))
         do {
-            var report = try OutputWriter(directory: URL(fileURLWithPath: output, isDirectory: true))
-                .sync(files, check: check, scope: scope).prefixed(with: output)
-            // Suites are files of one folder: a partial run must keep the other specs' suites.
-            let suiteReport = try OutputWriter(directory: URL(fileURLWithPath: suites, isDirectory: true))
-                .sync(suiteFiles, check: check, scope: specs.isEmpty ? nil : Set(suiteFiles.map(\.path)))
-            report.merge(suiteReport.prefixed(with: suites))
+            // Files are written to temporary files as they are made and moved into place only
+            // once everything was made: a failure leaves both directories as they were.
+            let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
+            do throws(Generator.StreamError) {
+                try Generator.generate(loaded, others: others, index: specs.isEmpty) { try outputStage.offer($0) }
+            } catch {
+                switch error {
+                case .failure(let failure):
+                    outputStage.discard()
+                    suiteStage.discard()
+                    return Outcome(diagnostics: failure.diagnostics, report: nil)
+                case .sink(let error):
+                    throw error
+                }
+            }
+            for (spec, name) in zip(loaded, suiteNames) {
+                try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+            }
+            var report = try outputStage.commit().prefixed(with: output)
+            report.merge(try suiteStage.commit().prefixed(with: suites))
             return Outcome(diagnostics: diagnostics, report: report)
         } catch {
+            outputStage.discard()
+            suiteStage.discard()
             StandardStreams.err("error: \(error)\n")
             throw ExitCode(1)
         }

@@ -22,6 +22,33 @@ public enum Generator {
 
     /// The files for every spec, plus the index. Paths are relative to the output directory.
     public static func files(for specs: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
+        try collect { sink throws(StreamError) in try generate(specs, others: specs, index: true, into: sink) }
+    }
+
+    /// One spec's files under `<id>/`.
+    public static func files(for spec: LoadedSpec, others: [LoadedSpec] = []) throws(Failure) -> [GeneratedFile] {
+        try files(for: [spec], others: others)
+    }
+
+    /// The files of each of `specs` under `<id>/`, without the index. `others` are the specs their
+    /// pages may link to. Each spec that cannot be drawn gives one diagnostic.
+    public static func files(for specs: [LoadedSpec], others: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
+        try collect { sink throws(StreamError) in try generate(specs, others: others, index: false, into: sink) }
+    }
+
+    /// Why a streamed generate stopped: a spec could not be generated, or the sink failed.
+    public enum StreamError: Error {
+        case failure(Failure)
+        case sink(any Error)
+    }
+
+    /// Hands every file to `sink` as soon as it is made, from several threads at once, so a large
+    /// machine's output never has to be in memory all together (`OutputStage` writes each to a
+    /// temporary file). With `index`, `README.md` (the index of `others`) comes too. Nothing is
+    /// handed over once a piece has failed, and the first failure is thrown after every piece in
+    /// flight has stopped; the caller then discards what it received.
+    public static func generate(_ specs: [LoadedSpec], others: [LoadedSpec], index: Bool,
+                                into sink: @escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) {
         var unique: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
         var ids: [String: String] = [:]
@@ -33,48 +60,60 @@ public enum Generator {
             }
             unique.append(spec)
         }
-        var files: [GeneratedFile]
-        do {
-            files = try self.files(for: unique, others: specs)
-        } catch {
-            diagnostics += error.diagnostics
-            files = []
+        guard diagnostics.isEmpty else { throw .failure(Failure(diagnostics: diagnostics)) }
+        let pieces = unique.flatMap { work(for: $0, others: others) }
+        struct Outcome {
+            var failures: [Int: Failure] = [:]
+            var sinkError: (any Error)?
+            var stopped: Bool { !failures.isEmpty || sinkError != nil }
         }
-        guard diagnostics.isEmpty else { throw Failure(diagnostics: diagnostics) }
-        files.append(GeneratedFile(path: "README.md", text: MarkdownIndexRenderer.render(specs.sorted { $0.document.id < $1.document.id })))
-        return files
-    }
-
-    /// One spec's files under `<id>/`.
-    public static func files(for spec: LoadedSpec, others: [LoadedSpec] = []) throws(Failure) -> [GeneratedFile] {
-        try files(for: [spec], others: others)
-    }
-
-    /// The files of each of `specs` under `<id>/`, without the index. `others` are the specs their
-    /// pages may link to. Each spec that cannot be drawn gives one diagnostic.
-    public static func files(for specs: [LoadedSpec], others: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
-        let pieces = specs.flatMap { work(for: $0, others: others) }
-        let results = Locked([Result<[GeneratedFile], Failure>?](repeating: nil, count: pieces.count))
+        let outcome = Locked(Outcome())
         DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
-            let result = Result { () throws(Failure) in try pieces[index].make() }
-            results.withLock { $0[index] = result }
-        }
-        var files: [GeneratedFile] = []
-        var diagnostics: [Diagnostic] = []
-        var failedSpecs: Set<String> = []
-        for (piece, result) in zip(pieces, results.withLock { $0 }) {
-            switch result {
-            case .success(let made)?:
-                files += made
-            case .failure(let failure)?:
-                // The first failure of a spec says it; its other diagrams usually fail the same way.
-                if failedSpecs.insert(piece.specPath).inserted { diagnostics += failure.diagnostics }
-            case nil:
-                preconditionFailure("concurrentPerform returned before every piece ran")
+            guard !outcome.withLock(\.stopped) else { return }
+            let made: [GeneratedFile]
+            do throws(Failure) {
+                made = try pieces[index].make()
+            } catch {
+                outcome.withLock { $0.failures[index] = error }
+                return
+            }
+            do {
+                for file in made where !outcome.withLock(\.stopped) { try sink(file) }
+            } catch {
+                outcome.withLock { if $0.sinkError == nil { $0.sinkError = error } }
             }
         }
-        guard diagnostics.isEmpty else { throw Failure(diagnostics: diagnostics) }
-        return files
+        let result = outcome.withLock { $0 }
+        if let error = result.sinkError { throw .sink(error) }
+        if !result.failures.isEmpty {
+            // The first failure of a spec says it; its other diagrams usually fail the same way.
+            var failedSpecs: Set<String> = []
+            for (index, failure) in result.failures.sorted(by: { $0.key < $1.key }) where failedSpecs.insert(pieces[index].specPath).inserted {
+                diagnostics += failure.diagnostics
+            }
+            throw .failure(Failure(diagnostics: diagnostics))
+        }
+        if index {
+            do {
+                try sink(GeneratedFile(path: "README.md", text: MarkdownIndexRenderer.render(others.sorted { $0.document.id < $1.document.id })))
+            } catch {
+                throw .sink(error)
+            }
+        }
+    }
+
+    /// Runs a streamed generate into an array, in path order.
+    private static func collect(_ body: (@escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) -> Void) throws(Failure) -> [GeneratedFile] {
+        let files = Locked([GeneratedFile]())
+        do {
+            try body { file in files.withLock { $0.append(file) } }
+        } catch {
+            switch error {
+            case .failure(let failure): throw failure
+            case .sink: preconditionFailure("appending to an array cannot fail")
+            }
+        }
+        return files.withLock { $0 }.sorted { $0.path < $1.path }
     }
 
     /// One independent piece of a spec's output.

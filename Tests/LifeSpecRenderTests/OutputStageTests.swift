@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import LifeSpecRender
+
+/// `generate` streams its files through an `OutputStage`: each lands in a temporary file as it is
+/// made and only a commit moves them into place.
+@Suite("Output stage (streamed, all-or-nothing writes)")
+struct OutputStageTests {
+    /// A scratch directory holding `old.txt` and a manifest from an earlier run that also made
+    /// `gone.txt` (still on disk) and `kept.txt`.
+    private func previousRun() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("old\n".utf8).write(to: directory.appendingPathComponent("old.txt"))
+        try Data("same\n".utf8).write(to: directory.appendingPathComponent("kept.txt"))
+        try Data("stale\n".utf8).write(to: directory.appendingPathComponent("gone.txt"))
+        try Data("# manifest\ngone.txt\nkept.txt\nold.txt\n".utf8).write(to: directory.appendingPathComponent(OutputWriter.manifestName))
+        return directory
+    }
+
+    /// Every file under `directory` (hidden ones included) with its bytes.
+    private func snapshot(_ directory: URL) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: directory.path))
+        for case let path as String in enumerator {
+            var isFolder: ObjCBool = false
+            let full = directory.appendingPathComponent(path).path
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+            files[path] = isFolder.boolValue ? [] : [UInt8](try Data(contentsOf: URL(fileURLWithPath: full)))
+        }
+        return files
+    }
+
+    @Test("nothing moves until the commit; then changed and new files land, stale ones go, and the manifest is rewritten")
+    func commitMovesEverythingIntoPlace() throws {
+        let directory = try previousRun()
+        let before = try snapshot(directory)
+        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        try stage.offer(GeneratedFile(path: "old.txt", text: "new\n"))
+        try stage.offer(GeneratedFile(path: "kept.txt", text: "same\n"))
+        try stage.offer(GeneratedFile(path: "deep/er/fresh.txt", text: "fresh\n"))
+        // Staged, not visible: the old bytes are still there under their names.
+        let staged = try snapshot(directory)
+        #expect(staged["old.txt"] == before["old.txt"] && staged["gone.txt"] != nil)
+        #expect(staged["deep/er/fresh.txt"] == nil)
+        let report = try stage.commit()
+        #expect(report.written == ["old.txt"] && report.created == ["deep/er/fresh.txt"] && report.kept == ["kept.txt"] && report.removed == ["gone.txt"])
+        let after = try snapshot(directory)
+        #expect(after["old.txt"] == Array("new\n".utf8))
+        #expect(after["deep/er/fresh.txt"] == Array("fresh\n".utf8))
+        #expect(after["gone.txt"] == nil)
+        #expect(!after.keys.contains { $0.contains("lifespec-tmp") })
+        let manifest = String(decoding: try #require(after[OutputWriter.manifestName]), as: UTF8.self)
+        #expect(manifest.hasSuffix("deep/er/fresh.txt\nkept.txt\nold.txt\n"))
+    }
+
+    @Test("a discarded stage leaves the directory exactly as it was: no temporary files, no new folders")
+    func discardLeavesNoTrace() throws {
+        let directory = try previousRun()
+        let before = try snapshot(directory)
+        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        try stage.offer(GeneratedFile(path: "old.txt", text: "new\n"))
+        try stage.offer(GeneratedFile(path: "spec/scenarios/a.svg", text: "<svg/>"))
+        #expect(try snapshot(directory) != before, "staging writes temporary files")
+        stage.discard()
+        #expect(try snapshot(directory) == before)
+        #expect(throws: OutputError.self) { try stage.offer(GeneratedFile(path: "late.txt", text: "")) }
+    }
+
+    @Test("a stage into a directory that does not exist yet removes it again when discarded")
+    func discardRemovesACreatedOutputDirectory() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let stage = OutputStage(writer: OutputWriter(directory: parent.appendingPathComponent("Output")), check: false)
+        try stage.offer(GeneratedFile(path: "spec/README.md", text: "# Spec\n"))
+        stage.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+    }
+
+    @Test("check writes nothing and reports what is stale, missing and extra")
+    func checkWritesNothing() throws {
+        let directory = try previousRun()
+        let before = try snapshot(directory)
+        let stage = OutputStage(writer: OutputWriter(directory: directory), check: true)
+        try stage.offer(GeneratedFile(path: "old.txt", text: "new\n"))
+        try stage.offer(GeneratedFile(path: "kept.txt", text: "same\n"))
+        try stage.offer(GeneratedFile(path: "missing/file.txt", text: "x"))
+        let report = try stage.commit()
+        #expect(report.written == ["old.txt"] && report.created == ["missing/file.txt"] && report.removed == ["gone.txt"] && report.kept == ["kept.txt"])
+        #expect(try snapshot(directory) == before)
+    }
+
+    @Test("two outputs for one path, or a path leaving the directory, are refused")
+    func conflictsAndEscapesAreRefused() throws {
+        let directory = try previousRun()
+        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        try stage.offer(GeneratedFile(path: "a/b.txt", text: "1"))
+        #expect(throws: OutputError.self) { try stage.offer(GeneratedFile(path: "a/b.txt", text: "2")) }
+        for path in ["../escape.txt", "/etc/passwd", "a/./b", ".hidden", ""] {
+            #expect(throws: OutputError.self, "\(path)") { try stage.offer(GeneratedFile(path: path, text: "x")) }
+        }
+        stage.discard()
+    }
+
+    @Test("files offered from many threads at once all land")
+    func concurrentOffers() throws {
+        let directory = try previousRun()
+        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            do {
+                try stage.offer(GeneratedFile(path: "group\(index % 7)/file\(index).txt", text: "\(index)\n"))
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let report = try stage.commit()
+        #expect(report.created.count == 200)
+        #expect(report.created == report.created.sorted())
+        let after = try snapshot(directory)
+        for index in [0, 57, 199] {
+            #expect(after["group\(index % 7)/file\(index).txt"] == Array("\(index)\n".utf8))
+        }
+    }
+
+    @Test("a failing sink stops a streamed generate and its error comes back")
+    func sinkFailureStopsTheStream() throws {
+        struct Full: Error {}
+        let spec = try DiagramFixtures.appLifecycle
+        let received = Locked(0)
+        #expect {
+            try Generator.generate([spec], others: [spec], index: true) { _ in
+                try received.withLock { count throws(Full) in
+                    count += 1
+                    if count == 3 { throw Full() }
+                }
+            }
+        } throws: { error in
+            guard case .sink(let underlying)? = error as? Generator.StreamError else { return false }
+            return underlying is Full
+        }
+        // The pieces in flight may finish handing over, but the index is never reached.
+        let all = try Generator.files(for: [spec])
+        #expect(received.withLock { $0 } < all.count)
+    }
+}
