@@ -175,22 +175,35 @@ public enum SpecLoader {
 
     /// libyaml recurses per nesting level; refuse absurd nesting before handing it the text.
     private static func nestingProblem(_ text: String, path: String, limit: Int) -> Diagnostic? {
+        if let problem = text.utf8.withContiguousStorageIfAvailable({ nestingProblem($0, path: path, limit: limit) }) {
+            return problem
+        }
+        return Array(text.utf8).withUnsafeBufferPointer { nestingProblem($0, path: path, limit: limit) }
+    }
+
+    /// Scans bytes, not scalars (decoding them cost more than the scan): every character that
+    /// matters is ASCII, and a scalar is one byte that is not a continuation byte.
+    private static func nestingProblem(_ bytes: UnsafeBufferPointer<UInt8>, path: String, limit: Int) -> Diagnostic? {
         var depth = 0, line = 1, column = 0
         var inSingle = false, inDouble = false, inComment = false
-        for scalar in text.unicodeScalars {
+        for byte in bytes where byte & 0xC0 != 0x80 {
             column += 1
-            switch scalar {
-            case "\n": line += 1; column = 0; inComment = false; inSingle = false
-            case "#" where !inSingle && !inDouble: inComment = true
-            case "'" where !inDouble && !inComment: inSingle.toggle()
-            case "\"" where !inSingle && !inComment: inDouble.toggle()
-            case "[", "{":
+            switch byte {
+            case 0x0A: // \n
+                line += 1; column = 0; inComment = false; inSingle = false
+            case 0x23: // #
+                if !inSingle && !inDouble { inComment = true }
+            case 0x27: // '
+                if !inDouble && !inComment { inSingle.toggle() }
+            case 0x22: // "
+                if !inSingle && !inComment { inDouble.toggle() }
+            case 0x5B, 0x7B: // [ {
                 guard !inSingle, !inDouble, !inComment else { continue }
                 depth += 1
                 if depth > limit {
                     return .error(.inputLimit, "nesting deeper than \(limit) levels", at: SourceLocation(path: path, line: line, column: column))
                 }
-            case "]", "}":
+            case 0x5D, 0x7D: // ] }
                 if !inSingle, !inDouble, !inComment, depth > 0 { depth -= 1 }
             default: break
             }

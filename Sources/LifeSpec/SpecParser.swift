@@ -21,7 +21,11 @@ struct SpecParser {
     /// The first state parsed with each id (ids may repeat until the resolver reports it): a child
     /// finds its parent here instead of by a search through every state so far.
     private var firstStateIndex: [String: Int] = [:]
-    private var locales: [String] { raw.locales.map(\.value) }
+    /// `raw.locales` by value, fixed once the 'locales' section is read (before any text).
+    private var locales: [String] = []
+    /// Guards parsed so far by text: specs repeat the same few guards, and parsing one costs far
+    /// more than looking it up.
+    private var parsedGuards: [String: Result<GuardExpression, GuardParseError>] = [:]
 
     init(reader: YAMLReader, root: Node) {
         self.reader = reader
@@ -44,6 +48,7 @@ struct SpecParser {
                 }
             }
         }
+        locales = raw.locales.map(\.value)
         if let entry = byKey["lifespec"] {
             if let version = reader.int(entry.value, what: "'lifespec'") {
                 raw.formatVersion = version.value
@@ -96,6 +101,14 @@ struct SpecParser {
 
     /// Element ids become DOT ids, Swift identifiers and file names: keep them to a safe alphabet.
     static func isValidElementID(_ id: String) -> Bool {
+        // ASCII ids (all valid ones) are checked byte by byte: the Unicode property lookups below
+        // agree with these classes on ASCII and cost far more.
+        let utf8 = id.utf8
+        if let first = utf8.first, utf8.allSatisfy({ $0 < 0x80 }) {
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+            guard isLetter(first) || first == 0x5F else { return false }
+            return utf8.allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }
+        }
         guard let first = id.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
         return id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-" || $0 == "." }
             && id.unicodeScalars.allSatisfy { $0.isASCII }
@@ -109,9 +122,10 @@ struct SpecParser {
         return true
     }
 
-    private mutating func text(_ node: Node, what: String) -> LocalizedText? {
-        guard let text = reader.localized(node, what: what, locales: locales) else { return nil }
-        raw.localizedTexts.append((text, what, reader.location(node)))
+    private mutating func text(_ node: Node, what: @autoclosure () -> String) -> LocalizedText? {
+        guard let text = reader.localized(node, what: what(), locales: locales) else { return nil }
+        // Only the translation check reads these, and only with more than one locale.
+        if locales.count > 1 { raw.localizedTexts.append((text, what(), reader.location(node))) }
         return text
     }
 
@@ -122,9 +136,8 @@ struct SpecParser {
     }
 
     /// An id → body mapping section, with duplicate ids reported at the second occurrence.
-    private func entries(_ node: Node, what: String) -> [(id: Located<String>, body: Node)] {
-        guard let pairs = reader.mapping(node, what: what, allowedKeys: nil) else { return [] }
-        return pairs.map { (id: $0.key, body: $0.value) }
+    private func entries(_ node: Node, what: @autoclosure () -> String) -> [(key: Located<String>, value: Node)] {
+        reader.mapping(node, what: what(), allowedKeys: nil) ?? []
     }
 
     private mutating func parseSources(_ node: Node) {
@@ -189,8 +202,8 @@ struct SpecParser {
         var facts: [(key: String, value: FactValue)] = []
         for (key, value) in pairs {
             switch value {
-            case .scalar(let scalar) where scalar.style == .plain && ["true", "false"].contains(scalar.string.lowercased()):
-                facts.append((key.value, .bool(scalar.string.lowercased() == "true")))
+            case .scalar(let scalar) where scalar.style == .plain && YAMLReader.boolValue(scalar.string) != nil:
+                facts.append((key.value, .bool(YAMLReader.boolValue(scalar.string)!)))
             case .scalar(let scalar) where scalar.style == .plain && Double(scalar.string) != nil:
                 facts.append((key.value, .number(scalar.string)))
             default:
@@ -372,9 +385,17 @@ struct SpecParser {
                     guard let text = reader.string(value, what: "'guard'") else { transition.isComplete = false; continue }
                     transition.guardText = text
                     transition.guardColumnShift = Self.columnOffset(of: 0, in: value)
-                    do {
-                        transition.guardExpression = try GuardExpression(parsing: text.value)
-                    } catch {
+                    let parsed: Result<GuardExpression, GuardParseError>
+                    if let known = parsedGuards[text.value] {
+                        parsed = known
+                    } else {
+                        parsed = Result { () throws(GuardParseError) in try GuardExpression(parsing: text.value) }
+                        parsedGuards[text.value] = parsed
+                    }
+                    switch parsed {
+                    case .success(let expression):
+                        transition.guardExpression = expression
+                    case .failure(let error):
                         let column = text.location.column + Self.columnOffset(of: error.offset, in: value)
                         reader.report(.error(.guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
                         transition.isComplete = false

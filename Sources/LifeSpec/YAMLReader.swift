@@ -38,8 +38,11 @@ final class YAMLReader {
     }
 
     func location(_ node: Node) -> SourceLocation {
-        let mark = node.mark
-        return SourceLocation(path: path, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        location(node.mark)
+    }
+
+    private func location(_ mark: Mark?) -> SourceLocation {
+        SourceLocation(path: path, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
     func error(_ code: DiagnosticCode, _ message: String, at node: Node, notes: [String] = []) {
@@ -71,29 +74,43 @@ final class YAMLReader {
 
     static func isNull(_ node: Node) -> Bool {
         guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+        return isNullText(scalar.string)
+    }
+
+    /// A switch, not an array literal: this runs for every scalar read.
+    private static func isNullText(_ text: String) -> Bool {
+        switch text {
+        case "", "~", "null", "Null", "NULL": true
+        default: false
+        }
     }
 
     // MARK: Typed access
+    //
+    // `what` is an autoclosure: it names the value only in messages, and building the name for every
+    // value read cost more than reading it.
 
     /// The pairs of a mapping, with unknown keys reported (and "did you mean" suggested).
-    func mapping(_ node: Node, what: String, allowedKeys: [String]?) -> [(key: Located<String>, value: Node)]? {
+    func mapping(_ node: Node, what: @autoclosure () -> String, allowedKeys: [String]?) -> [(key: Located<String>, value: Node)]? {
         guard visit(node) else { return nil }
         guard case .mapping(let mapping) = node else {
-            error(.wrongType, "\(what) must be a mapping, found \(Self.describe(node))", at: node)
+            error(.wrongType, "\(what()) must be a mapping, found \(Self.describe(node))", at: node)
             return nil
         }
         var result: [(key: Located<String>, value: Node)] = []
-        for (keyNode, value) in mapping {
+        result.reserveCapacity(mapping.count)
+        // By index: iterating a `Node.Mapping` first copies every pair into a new array.
+        for index in mapping.startIndex..<mapping.endIndex {
+            let (keyNode, value) = mapping[index]
             guard visit(keyNode) else { return nil }
             guard case .scalar(let keyScalar) = keyNode else {
-                error(.wrongType, "keys in \(what) must be scalars, found \(Self.describe(keyNode))", at: keyNode)
+                error(.wrongType, "keys in \(what()) must be scalars, found \(Self.describe(keyNode))", at: keyNode)
                 continue
             }
-            let key = Located(keyScalar.string, at: location(keyNode))
+            let key = Located(keyScalar.string, at: location(keyScalar.mark))
             if let allowedKeys, !allowedKeys.contains(key.value) {
                 let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
-                error(.unknownKey, "unknown key '\(key.value)' in \(what)\(hint)", at: keyNode,
+                error(.unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
                       notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
                 continue
             }
@@ -102,10 +119,10 @@ final class YAMLReader {
         return result
     }
 
-    func sequence(_ node: Node, what: String) -> [Node]? {
+    func sequence(_ node: Node, what: @autoclosure () -> String) -> [Node]? {
         guard visit(node) else { return nil }
         guard case .sequence(let sequence) = node else {
-            error(.wrongType, "\(what) must be a list, found \(Self.describe(node))", at: node)
+            error(.wrongType, "\(what()) must be a list, found \(Self.describe(node))", at: node)
             return nil
         }
         return Array(sequence)
@@ -120,38 +137,54 @@ final class YAMLReader {
         return [node]
     }
 
-    func string(_ node: Node, what: String) -> Located<String>? {
+    func string(_ node: Node, what: @autoclosure () -> String) -> Located<String>? {
         guard visit(node) else { return nil }
-        guard case .scalar(let scalar) = node, !Self.isNull(node) || scalar.style != .plain else {
-            error(.wrongType, "\(what) must be a string, found \(Self.describe(node))", at: node)
+        guard case .scalar(let scalar) = node, !(scalar.style == .plain && Self.isNullText(scalar.string)) else {
+            error(.wrongType, "\(what()) must be a string, found \(Self.describe(node))", at: node)
             return nil
         }
-        guard scalar.string.unicodeScalars.count <= limits.maxScalarLength else {
-            error(.inputLimit, "\(what) is longer than \(limits.maxScalarLength) characters", at: node)
+        let text = scalar.string
+        // A string has at most as many scalars as UTF-8 bytes, and the byte count is stored.
+        guard text.utf8.count <= limits.maxScalarLength || text.unicodeScalars.count <= limits.maxScalarLength else {
+            error(.inputLimit, "\(what()) is longer than \(limits.maxScalarLength) characters", at: node)
             return nil
         }
-        return Located(scalar.string, at: location(node))
+        return Located(text, at: location(scalar.mark))
     }
 
-    func bool(_ node: Node, what: String) -> Located<Bool>? {
+    func bool(_ node: Node, what: @autoclosure () -> String) -> Located<Bool>? {
         guard visit(node) else { return nil }
-        if case .scalar(let scalar) = node, scalar.style == .plain {
-            switch scalar.string.lowercased() {
-            case "true": return Located(true, at: location(node))
-            case "false": return Located(false, at: location(node))
-            default: break
-            }
+        if case .scalar(let scalar) = node, scalar.style == .plain, let value = Self.boolValue(scalar.string) {
+            return Located(value, at: location(scalar.mark))
         }
-        error(.wrongType, "\(what) must be true or false, found \(Self.describe(node))\(Self.quoted(node))", at: node)
+        error(.wrongType, "\(what()) must be true or false, found \(Self.describe(node))\(Self.quoted(node))", at: node)
         return nil
     }
 
-    func int(_ node: Node, what: String) -> Located<Int>? {
+    /// `true` or `false` in any case, as comparing `lowercased()` would say, without lowercasing
+    /// every scalar it is asked about.
+    static func boolValue(_ text: String) -> Bool? {
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: break
+        }
+        // Lowercasing keeps an ASCII string's length; non-ASCII text takes the full path.
+        let utf8 = text.utf8
+        if utf8.count != 4, utf8.count != 5, utf8.allSatisfy({ $0 < 0x80 }) { return nil }
+        switch text.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: return nil
+        }
+    }
+
+    func int(_ node: Node, what: @autoclosure () -> String) -> Located<Int>? {
         guard visit(node) else { return nil }
         if case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) {
-            return Located(value, at: location(node))
+            return Located(value, at: location(scalar.mark))
         }
-        error(.wrongType, "\(what) must be an integer, found \(Self.describe(node))\(Self.quoted(node))", at: node)
+        error(.wrongType, "\(what()) must be an integer, found \(Self.describe(node))\(Self.quoted(node))", at: node)
         return nil
     }
 
@@ -161,31 +194,31 @@ final class YAMLReader {
     }
 
     /// A string, or a map locale → string.
-    func localized(_ node: Node, what: String, locales: [String]) -> LocalizedText? {
+    func localized(_ node: Node, what: @autoclosure () -> String, locales: [String]) -> LocalizedText? {
         guard visit(node) else { return nil }
         switch node {
         case .scalar:
-            return string(node, what: what).map { LocalizedText($0.value) }
+            return string(node, what: what()).map { LocalizedText($0.value) }
         case .mapping:
-            guard let pairs = mapping(node, what: what, allowedKeys: nil) else { return nil }
+            guard let pairs = mapping(node, what: what(), allowedKeys: nil) else { return nil }
             var translations: [(locale: String?, text: String)] = []
             for (key, value) in pairs {
                 if !locales.isEmpty, !locales.contains(key.value) {
                     let hint = Suggestion.didYouMean(key.value, among: locales)
-                    report(.error(.unknownLocale, "locale '\(key.value)' in \(what) is not declared in 'locales'\(hint)", at: key.location))
+                    report(.error(.unknownLocale, "locale '\(key.value)' in \(what()) is not declared in 'locales'\(hint)", at: key.location))
                     continue
                 }
                 if locales.isEmpty, !Self.looksLikeLocale(key.value) {
-                    report(.error(.unknownLocale, "'\(key.value)' in \(what) is not a locale identifier (declare 'locales' at the top)", at: key.location))
+                    report(.error(.unknownLocale, "'\(key.value)' in \(what()) is not a locale identifier (declare 'locales' at the top)", at: key.location))
                     continue
                 }
-                if let text = string(value, what: "\(what) (\(key.value))") {
+                if let text = string(value, what: "\(what()) (\(key.value))") {
                     translations.append((key.value, text.value))
                 }
             }
             return translations.isEmpty ? nil : LocalizedText(translations: translations)
         default:
-            error(.wrongType, "\(what) must be a string or a map of locale to string, found \(Self.describe(node))", at: node)
+            error(.wrongType, "\(what()) must be a string or a map of locale to string, found \(Self.describe(node))", at: node)
             return nil
         }
     }

@@ -124,11 +124,13 @@ private struct GuardParser {
 
     private mutating func consume(_ token: String) -> Bool {
         skipSpaces()
-        let tokenCharacters = Array(token)
-        guard position + tokenCharacters.count <= characters.count,
-              Array(characters[position..<position + tokenCharacters.count]) == tokenCharacters
-        else { return false }
-        position += tokenCharacters.count
+        // Compared in place: copying both sides into arrays made parsing allocate per token tried.
+        var index = position
+        for character in token {
+            guard index < characters.count, characters[index] == character else { return false }
+            index += 1
+        }
+        position = index
         return true
     }
 
