@@ -70,13 +70,12 @@ public struct Machine: Sendable, Hashable {
         let notificationIndex: [String: Int]
         let eventIndex: [String: Int]
         let flagIndex: [String: Int]
-        /// For every state, the transitions declared on it, in document order.
-        let transitionsBySource: [String: [Int]]
-        /// Precomputed per state: the runner asks these on every event, renderers for every cell.
-        let ancestryByState: [String: [String]]
-        let leafByState: [String: String]
-        let handledEventsByState: [String: [String]]
-        /// The same tables by position, for the runner's hot path (no string hashing per event).
+        /// Per state, by position: `tables.ancestry` and `tables.handledEvents` as ids, for the
+        /// string API (renderers ask for every cell; a per-id dictionary of each cost more to build
+        /// than everything else here).
+        let ancestryIDs: [[String]]
+        let handledEventIDs: [[String]]
+        /// Everything by position, for the runner's hot path (no string hashing per event).
         let tables: RunTables
 
         init(
@@ -100,122 +99,23 @@ public struct Machine: Sendable, Hashable {
             notificationIndex = try Self.index(notifications.map(\.id), kind: "notification")
             eventIndex = try Self.index(events.map(\.id), kind: "event")
             flagIndex = try Self.index(flags.map(\.id), kind: "flag")
-            var bySource: [String: [Int]] = [:]
-            for transition in self.transitions {
-                for source in transition.sources { bySource[source, default: []].append(transition.index) }
-            }
-            transitionsBySource = bySource
-            var ancestries: [String: [String]] = [:]
-            var parents: [String: String] = [:]
-            for state in states { if let parent = state.parent { parents[state.id] = parent } }
-            for state in states {
-                var chain = [state.id]
-                var seen: Set<String> = [state.id]
-                while let parent = parents[chain[chain.count - 1]], seen.insert(parent).inserted { chain.append(parent) }
-                ancestries[state.id] = chain
-            }
-            ancestryByState = ancestries
-            var leaves: [String: String] = [:]
-            let byID = Dictionary(states.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for state in states {
-                var current = state.id
-                var seen: Set<String> = []
-                while let node = byID[current], let child = node.initial, !node.children.isEmpty, seen.insert(current).inserted {
-                    current = child
-                }
-                leaves[state.id] = current
-            }
-            leafByState = leaves
-            let eventOrder = Dictionary(events.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-            var handled: [String: [String]] = [:]
-            for state in states {
-                var seenEvents: Set<String> = []
-                for id in ancestries[state.id] ?? [] {
-                    for index in bySource[id] ?? [] {
-                        if case .event(let event) = self.transitions[index].trigger { seenEvents.insert(event) }
-                    }
-                }
-                handled[state.id] = seenEvents.sorted { (eventOrder[$0] ?? 0) < (eventOrder[$1] ?? 0) }
-            }
-            handledEventsByState = handled
-            try Self.validateReferences(
-                states: states, initial: initial, transitions: self.transitions, callbacks: callbacks,
-                stateIndex: stateIndex, callbackIndex: callbackIndex, notificationIndex: notificationIndex,
-                eventIndex: eventIndex, flagIndex: flagIndex
+            let tables = try RunTables(
+                states: states, initial: initial, transitions: self.transitions, events: events, flags: flags,
+                callbacks: callbacks, stateIndex: stateIndex, callbackIndex: callbackIndex,
+                notificationIndex: notificationIndex, eventIndex: eventIndex, flagIndex: flagIndex
             )
-            // Only a machine whose references all resolve gets here, so every lookup below succeeds.
-            tables = RunTables(
-                states: states, transitions: self.transitions, callbacks: callbacks, flags: flags,
-                stateIndex: stateIndex, callbackIndex: callbackIndex, eventIndex: eventIndex, flagIndex: flagIndex,
-                ancestryByState: ancestries, leafByState: leaves, handledEventsByState: handled, transitionsBySource: bySource
-            )
+            self.tables = tables
+            ancestryIDs = tables.ancestry.map { chain in chain.map { states[$0].id } }
+            handledEventIDs = tables.handledEvents.map { list in list.map { events[$0].id } }
         }
 
         private static func index(_ ids: [String], kind: String) throws(MachineError) -> [String: Int] {
             var result: [String: Int] = [:]
+            result.reserveCapacity(ids.count)
             for (offset, id) in ids.enumerated() {
                 if result.updateValue(offset, forKey: id) != nil { throw .duplicate(kind: kind, id: id) }
             }
             return result
-        }
-
-        /// The engine refuses a model it cannot run; the spec validator reports the same problems
-        /// with source locations before lowering, so users only meet these through the library API.
-        private static func validateReferences(
-            states: [StateNode], initial: String, transitions: [Transition], callbacks: [LifecycleCallback],
-            stateIndex: [String: Int], callbackIndex: [String: Int], notificationIndex: [String: Int],
-            eventIndex: [String: Int], flagIndex: [String: Int]
-        ) throws(MachineError) {
-            guard stateIndex[initial] != nil else { throw .unknown(kind: "state", id: initial, context: "machine initial") }
-            for state in states {
-                if let parent = state.parent, stateIndex[parent] == nil {
-                    throw .unknown(kind: "state", id: parent, context: "parent of '\(state.id)'")
-                }
-                // The runner numbers states, so a child must be one (entering a compound state could
-                // otherwise end in a state the machine does not have).
-                for child in state.children where stateIndex[child] == nil {
-                    throw .unknown(kind: "state", id: child, context: "child of '\(state.id)'")
-                }
-                if !state.children.isEmpty {
-                    guard let child = state.initial, state.children.contains(child) else {
-                        throw .compoundWithoutInitial(state.id)
-                    }
-                }
-            }
-            for transition in transitions {
-                for source in transition.sources where stateIndex[source] == nil {
-                    throw .unknown(kind: "state", id: source, context: "transition \(transition.index) source")
-                }
-                if let target = transition.target, stateIndex[target] == nil {
-                    throw .unknown(kind: "state", id: target, context: "transition \(transition.index) target")
-                }
-                if case .event(let event) = transition.trigger, eventIndex[event] == nil {
-                    throw .unknown(kind: "event", id: event, context: "transition \(transition.index)")
-                }
-                for action in transition.actions {
-                    switch action {
-                    case .callback(let id) where callbackIndex[id] == nil:
-                        throw .unknown(kind: "callback", id: id, context: "transition \(transition.index)")
-                    case .notify(let id) where notificationIndex[id] == nil:
-                        throw .unknown(kind: "notification", id: id, context: "transition \(transition.index)")
-                    default: break
-                    }
-                }
-                for flag in transition.guardExpression?.flags ?? [] where flagIndex[flag] == nil {
-                    throw .unknown(kind: "flag", id: flag, context: "transition \(transition.index) guard")
-                }
-                for assignment in transition.assignments where flagIndex[assignment.flag] == nil {
-                    throw .unknown(kind: "flag", id: assignment.flag, context: "transition \(transition.index) set")
-                }
-                for event in transition.raises where eventIndex[event] == nil {
-                    throw .unknown(kind: "event", id: event, context: "transition \(transition.index) raise")
-                }
-            }
-            for callback in callbacks {
-                if let posted = callback.posts, notificationIndex[posted.notification] == nil {
-                    throw .unknown(kind: "notification", id: posted.notification, context: "callback '\(callback.id)'")
-                }
-            }
         }
     }
 
@@ -237,17 +137,18 @@ public struct Machine: Sendable, Hashable {
 
     /// Transitions declared on exactly this state (not inherited from ancestors).
     public func transitions(declaredOn state: String) -> [Transition] {
-        (storage.transitionsBySource[state] ?? []).map { storage.transitions[$0] }
+        guard let index = storage.stateIndex[state] else { return [] }
+        return storage.tables.declared[index].map { storage.transitions[$0] }
     }
 
     /// The state and its ancestors, innermost first.
     public func ancestry(of state: String) -> [String] {
-        storage.ancestryByState[state] ?? []
+        storage.stateIndex[state].map { storage.ancestryIDs[$0] } ?? []
     }
 
     /// Entering a state enters its `initial` child, recursively, until a leaf.
     public func leaf(entering state: String) -> String {
-        storage.leafByState[state] ?? state
+        storage.stateIndex[state].map { storage.states[storage.tables.leaf[$0]].id } ?? state
     }
 
     public var initialLeaf: String { leaf(entering: initial) }
@@ -285,15 +186,14 @@ public struct Machine: Sendable, Hashable {
     /// Events handled (by some transition, guard permitting) in a state or its ancestors, in
     /// declaration order. Cost is in the transitions on the way up, not in the number of events.
     public func handledEvents(in state: String) -> [String] {
-        storage.handledEventsByState[state] ?? []
+        storage.stateIndex[state].map { storage.handledEventIDs[$0] } ?? []
     }
 
 }
 
 /// A `Machine` by position, for the runner's hot path: states, events, transitions and flags are
 /// numbered as in the machine's arrays, flag values are `[Bool]` in `Machine.flags` order, and nothing
-/// on the way from an event to its steps hashes a string. Built once per machine, after its references
-/// were checked, so every index here is valid.
+/// on the way from an event to its steps hashes a string.
 struct RunTables: Sendable {
     struct Assignment: Sendable {
         let flag: Int
@@ -319,29 +219,154 @@ struct RunTables: Sendable {
     let actionSteps: [[Step]]
     let flagDefaults: [Bool]
 
+    /// Resolves every reference once, both to check it and to number it: the engine refuses a model
+    /// it cannot run. The checks run in a fixed order (initial, states, transitions, callbacks) so the
+    /// error thrown for a broken model is always the first of them. The spec validator reports the
+    /// same problems with source locations before lowering, so users only meet these through the
+    /// library API.
     init(
-        states: [StateNode], transitions: [Transition], callbacks: [LifecycleCallback], flags: [LifecycleFlag],
-        stateIndex: [String: Int], callbackIndex: [String: Int], eventIndex: [String: Int], flagIndex: [String: Int],
-        ancestryByState: [String: [String]], leafByState: [String: String], handledEventsByState: [String: [String]],
-        transitionsBySource: [String: [Int]]
-    ) {
-        ancestry = states.map { state in (ancestryByState[state.id] ?? []).map { stateIndex[$0]! } }
-        leaf = states.map { state in stateIndex[leafByState[state.id] ?? state.id]! }
-        declared = states.map { transitionsBySource[$0.id] ?? [] }
-        handledEvents = states.map { state in (handledEventsByState[state.id] ?? []).map { eventIndex[$0]! } }
-        trigger = transitions.map { transition in transition.trigger.eventID.map { eventIndex[$0]! } ?? -1 }
-        let leaf = self.leaf
-        targetLeaf = transitions.map { transition in transition.target.map { leaf[stateIndex[$0]!] } ?? -1 }
-        guards = transitions.map { transition in transition.guardExpression.map { FlagGuard($0, flagIndex: flagIndex) } }
-        assignments = transitions.map { transition in
-            transition.assignments.map { Assignment(flag: flagIndex[$0.flag]!, value: $0.value) }
-        }
-        raises = transitions.map { transition in transition.raises.map { eventIndex[$0]! } }
-        actionSteps = transitions.map { transition in
-            transition.actions.flatMap { action in
-                Machine.expand(action) { id in callbackIndex[id].flatMap { callbacks[$0].posts } }
+        states: [StateNode], initial: String, transitions: [Transition], events: [LifecycleEvent], flags: [LifecycleFlag],
+        callbacks: [LifecycleCallback], stateIndex: [String: Int], callbackIndex: [String: Int],
+        notificationIndex: [String: Int], eventIndex: [String: Int], flagIndex: [String: Int]
+    ) throws(MachineError) {
+        guard stateIndex[initial] != nil else { throw .unknown(kind: "state", id: initial, context: "machine initial") }
+        let stateCount = states.count
+        var parent = [Int](repeating: -1, count: stateCount)
+        // The initial child of each compound state, -1 for a leaf.
+        var initialChild = [Int](repeating: -1, count: stateCount)
+        for (offset, state) in states.enumerated() {
+            if let parentID = state.parent {
+                guard let index = stateIndex[parentID] else {
+                    throw .unknown(kind: "state", id: parentID, context: "parent of '\(state.id)'")
+                }
+                parent[offset] = index
+            }
+            // The runner numbers states, so a child must be one (entering a compound state could
+            // otherwise end in a state the machine does not have).
+            for child in state.children where stateIndex[child] == nil {
+                throw .unknown(kind: "state", id: child, context: "child of '\(state.id)'")
+            }
+            if !state.children.isEmpty {
+                guard let child = state.initial, state.children.contains(child), let index = stateIndex[child] else {
+                    throw .compoundWithoutInitial(state.id)
+                }
+                initialChild[offset] = index
             }
         }
+        // Walks stop at a state met before in the same walk (a cycle only a hand-built model can
+        // have); `walk[s] == w` marks s as seen in walk w, so no walk allocates a set.
+        var walk = [Int](repeating: -1, count: stateCount)
+        var ancestry: [[Int]] = []
+        ancestry.reserveCapacity(stateCount)
+        for state in 0..<stateCount {
+            var chain = [state]
+            walk[state] = state
+            var current = state
+            while parent[current] >= 0, walk[parent[current]] != state {
+                current = parent[current]
+                walk[current] = state
+                chain.append(current)
+            }
+            ancestry.append(chain)
+        }
+        walk = [Int](repeating: -1, count: stateCount)
+        var leaf = [Int](repeating: 0, count: stateCount)
+        for state in 0..<stateCount {
+            var current = state
+            while initialChild[current] >= 0, walk[current] != state {
+                walk[current] = state
+                current = initialChild[current]
+            }
+            leaf[state] = current
+        }
+        var declared = [[Int]](repeating: [], count: stateCount)
+        var trigger: [Int] = [], targetLeaf: [Int] = [], guards: [FlagGuard?] = []
+        var assignments: [[Assignment]] = [], raises: [[Int]] = [], actionSteps: [[Step]] = []
+        trigger.reserveCapacity(transitions.count)
+        targetLeaf.reserveCapacity(transitions.count)
+        guards.reserveCapacity(transitions.count)
+        assignments.reserveCapacity(transitions.count)
+        raises.reserveCapacity(transitions.count)
+        actionSteps.reserveCapacity(transitions.count)
+        for transition in transitions {
+            // Named only when thrown: building it for every transition cost more than the checks.
+            func context(_ part: String = "") -> String { "transition \(transition.index)" + part }
+            for source in transition.sources {
+                guard let index = stateIndex[source] else { throw .unknown(kind: "state", id: source, context: context(" source")) }
+                declared[index].append(transition.index)
+            }
+            if let target = transition.target {
+                guard let index = stateIndex[target] else { throw .unknown(kind: "state", id: target, context: context(" target")) }
+                targetLeaf.append(leaf[index])
+            } else {
+                targetLeaf.append(-1)
+            }
+            if case .event(let event) = transition.trigger {
+                guard let index = eventIndex[event] else { throw .unknown(kind: "event", id: event, context: context()) }
+                trigger.append(index)
+            } else {
+                trigger.append(-1)
+            }
+            var steps: [Step] = []
+            for action in transition.actions {
+                switch action {
+                case .callback(let id):
+                    guard let index = callbackIndex[id] else { throw .unknown(kind: "callback", id: id, context: context()) }
+                    steps += Machine.expand(action) { _ in callbacks[index].posts }
+                case .notify(let id):
+                    guard notificationIndex[id] != nil else { throw .unknown(kind: "notification", id: id, context: context()) }
+                    steps += Machine.expand(action) { _ in nil }
+                }
+            }
+            actionSteps.append(steps)
+            if let expression = transition.guardExpression {
+                guards.append(try FlagGuard(compiling: expression, flagIndex: flagIndex, context: context(" guard")))
+            } else {
+                guards.append(nil)
+            }
+            var flagAssignments: [Assignment] = []
+            for assignment in transition.assignments {
+                guard let index = flagIndex[assignment.flag] else {
+                    throw .unknown(kind: "flag", id: assignment.flag, context: context(" set"))
+                }
+                flagAssignments.append(Assignment(flag: index, value: assignment.value))
+            }
+            assignments.append(flagAssignments)
+            var raised: [Int] = []
+            for event in transition.raises {
+                guard let index = eventIndex[event] else { throw .unknown(kind: "event", id: event, context: context(" raise")) }
+                raised.append(index)
+            }
+            raises.append(raised)
+        }
+        for callback in callbacks {
+            if let posted = callback.posts, notificationIndex[posted.notification] == nil {
+                throw .unknown(kind: "notification", id: posted.notification, context: "callback '\(callback.id)'")
+            }
+        }
+        var eventSeen = [Int](repeating: -1, count: events.count)
+        var handledEvents: [[Int]] = []
+        handledEvents.reserveCapacity(stateCount)
+        for state in 0..<stateCount {
+            var handled: [Int] = []
+            for ancestor in ancestry[state] {
+                for index in declared[ancestor] where trigger[index] >= 0 && eventSeen[trigger[index]] != state {
+                    eventSeen[trigger[index]] = state
+                    handled.append(trigger[index])
+                }
+            }
+            handledEvents.append(handled.sorted())
+        }
+        self.ancestry = ancestry
+        self.leaf = leaf
+        self.declared = declared
+        self.handledEvents = handledEvents
+        self.trigger = trigger
+        self.targetLeaf = targetLeaf
+        self.guards = guards
+        self.assignments = assignments
+        self.raises = raises
+        self.actionSteps = actionSteps
         flagDefaults = flags.map(\.defaultValue)
     }
 }
@@ -354,14 +379,20 @@ indirect enum FlagGuard: Sendable {
     case and(FlagGuard, FlagGuard)
     case or(FlagGuard, FlagGuard)
 
-    init(_ expression: GuardExpression, flagIndex: [String: Int]) {
+    /// Throws for the first unknown flag in reading order (the order of `GuardExpression.flags`).
+    init(compiling expression: GuardExpression, flagIndex: [String: Int], context: @autoclosure () -> String) throws(MachineError) {
         switch expression {
-        // An unknown flag reads as false, as in `GuardExpression.evaluate` (a machine has none).
-        case .flag(let id): self = flagIndex[id].map(FlagGuard.flag) ?? .constant(false)
+        case .flag(let id):
+            guard let index = flagIndex[id] else { throw .unknown(kind: "flag", id: id, context: context()) }
+            self = .flag(index)
         case .constant(let value): self = .constant(value)
-        case .not(let inner): self = .not(FlagGuard(inner, flagIndex: flagIndex))
-        case .and(let lhs, let rhs): self = .and(FlagGuard(lhs, flagIndex: flagIndex), FlagGuard(rhs, flagIndex: flagIndex))
-        case .or(let lhs, let rhs): self = .or(FlagGuard(lhs, flagIndex: flagIndex), FlagGuard(rhs, flagIndex: flagIndex))
+        case .not(let inner): self = .not(try FlagGuard(compiling: inner, flagIndex: flagIndex, context: context()))
+        case .and(let lhs, let rhs):
+            self = .and(try FlagGuard(compiling: lhs, flagIndex: flagIndex, context: context()),
+                        try FlagGuard(compiling: rhs, flagIndex: flagIndex, context: context()))
+        case .or(let lhs, let rhs):
+            self = .or(try FlagGuard(compiling: lhs, flagIndex: flagIndex, context: context()),
+                       try FlagGuard(compiling: rhs, flagIndex: flagIndex, context: context()))
         }
     }
 
