@@ -103,7 +103,10 @@ struct EventlessCycleRule: SpecRule {
         let budget = machine.leafStates.count * (1 << flagIDs.count) + 1
         var reported: Set<Int> = []
         var diagnostics: [Diagnostic] = []
-        for leaf in machine.leafStates {
+        // A leaf with no eventless transition on its way up settles at once under any flags: only
+        // the others need the engine run.
+        let eventlessSources = Set(machine.transitions.lazy.filter(\.isEventless).flatMap(\.sources))
+        for leaf in machine.leafStates where machine.ancestry(of: leaf.id).contains(where: eventlessSources.contains) {
             for bits in 0..<(1 << flagIDs.count) {
                 var flags: [String: Bool] = [:]
                 for (offset, id) in flagIDs.enumerated() { flags[id] = bits & (1 << offset) != 0 }

@@ -108,18 +108,30 @@ public struct CoveragePlan: Sendable, Hashable {
     }
 
     /// The same from an explored space, without planning the covering walk (the validator's path).
+    /// Needs only which configurations a test reaches, not the indexed graph a walk searches.
     public static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
-        let graph = CoverageGraph(space: space)
+        let reach = CoverageGraph.reachable(in: space)
         var coverable: Set<Int> = []
-        for edge in graph.edges { coverable.formUnion(edge.distinctTransitions) }
-        return uncoverable(coverable: coverable, space: space, graph: graph)
+        for (offset, edge) in space.edges.enumerated() where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
+            coverable.formUnion(edge.transitions)
+        }
+        let missing = space.machine.transitions.indices.filter { !coverable.contains($0) }
+        guard !missing.isEmpty else { return [] }
+        var byState: [String: [Configuration]] = [:]
+        for (offset, configuration) in space.configurations.enumerated() where reach.isReachable[offset] {
+            byState[configuration.state, default: []].append(configuration)
+        }
+        let explainer = UncoverableReason.Explainer(space: space) { byState[$0] ?? [] }
+        return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
 
     private static func uncoverable(coverable: Set<Int>, space: StateSpace, graph: CoverageGraph) -> [Uncoverable] {
         let machine = space.machine
         let missing = machine.transitions.indices.filter { !coverable.contains($0) }
         guard !missing.isEmpty else { return [] }
-        let explainer = UncoverableReason.Explainer(space: space, graph: graph)
+        let explainer = UncoverableReason.Explainer(space: space) { state in
+            (graph.nodesByState[state] ?? []).map { graph.nodes[$0] }
+        }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
 }
@@ -168,7 +180,8 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
     /// looked up once.
     struct Explainer {
         let space: StateSpace
-        let graph: CoverageGraph
+        /// The configurations a test can reach in a state (a leaf), in any order.
+        let reachableIn: (String) -> [Configuration]
 
         func explain(_ index: Int) -> UncoverableReason {
             let machine = space.machine
@@ -186,7 +199,7 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
             var pending = transition.sources
             while let state = pending.popLast() {
                 guard visited.insert(state).inserted else { continue }
-                for node in graph.nodesByState[state] ?? [] { applying.append(graph.nodes[node]) }
+                applying += reachableIn(state)
                 pending += machine.state(state)?.children ?? []
             }
             if applying.isEmpty { return .unreachableSource }
@@ -247,23 +260,13 @@ struct CoverageGraph {
         // under test is sent only user and system events.
         // The space numbers its configurations already (`edgeEnds`, `startPositions`).
         let all = space.configurations
-        let external = space.edges.indices.filter { machine.event(space.edges[$0].event)?.kind != .internal }.map { offset in
+        let reach = Self.reachable(in: space)
+        let external = space.edges.indices.filter { reach.isExternal[$0] }.map { offset in
             let edge = space.edges[offset]
             return (from: space.edgeEnds[offset].from, event: edge.event, to: space.edgeEnds[offset].to, transitions: edge.transitions)
         }
-        var successors = Array(repeating: [Int](), count: all.count)
-        for edge in external { successors[edge.from].append(edge.to) }
-        var seenStarts: Set<Int> = []
-        let startIndices = space.startPositions.filter { seenStarts.insert($0).inserted }
-        var reachable = Array(repeating: false, count: all.count)
-        for start in startIndices { reachable[start] = true }
-        var queue = startIndices
-        while let current = queue.popLast() {
-            for next in successors[current] where !reachable[next] {
-                reachable[next] = true
-                queue.append(next)
-            }
-        }
+        let startIndices = reach.starts
+        let reachable = reach.isReachable
         var renumber = Array(repeating: -1, count: all.count)
         var nodes: [Configuration] = []
         for (offset, configuration) in all.enumerated() where reachable[offset] {
@@ -309,6 +312,37 @@ struct CoverageGraph {
         distinctList = edges.flatMap(\.distinctTransitions)
         edgesByTransition = byTransition
         nodesByState = byState
+    }
+
+    /// Which edges a test can send (not internal events) and which configurations those reach from
+    /// the distinct starts (in `startPositions` order).
+    static func reachable(in space: StateSpace) -> (isExternal: [Bool], isReachable: [Bool], starts: [Int]) {
+        let events = space.machine.events
+        let isExternal = space.edgeEvents.map { events[$0].kind != .internal }
+        let count = space.configurations.count
+        // Successors as one flat list (`successorList[successorStart[n]..<successorStart[n + 1]]`):
+        // an array per configuration cost an allocation per configuration and more per edge.
+        var successorStart = [Int](repeating: 0, count: count + 1)
+        for (offset, ends) in space.edgeEnds.enumerated() where isExternal[offset] { successorStart[ends.from + 1] += 1 }
+        for index in 0..<count { successorStart[index + 1] += successorStart[index] }
+        var fill = successorStart
+        var successorList = [Int](repeating: 0, count: successorStart[count])
+        for (offset, ends) in space.edgeEnds.enumerated() where isExternal[offset] {
+            successorList[fill[ends.from]] = ends.to
+            fill[ends.from] += 1
+        }
+        var seenStarts: Set<Int> = []
+        let starts = space.startPositions.filter { seenStarts.insert($0).inserted }
+        var isReachable = [Bool](repeating: false, count: count)
+        for start in starts { isReachable[start] = true }
+        var queue = starts
+        while let current = queue.popLast() {
+            for slot in successorStart[current]..<successorStart[current + 1] where !isReachable[successorList[slot]] {
+                isReachable[successorList[slot]] = true
+                queue.append(successorList[slot])
+            }
+        }
+        return (isExternal, isReachable, starts)
     }
 
     /// Transition indices still to reach, as flags over the machine's transitions: a route asks about

@@ -103,7 +103,10 @@ public struct Runner: Sendable {
     public init(machine: Machine, state: String? = nil, flags: [String: Bool] = [:]) throws(RunError) {
         let start = state ?? machine.initial
         guard let index = machine.stateIndex(of: start) else { throw .unknownState(start) }
-        for flag in flags.keys.sorted() where machine.flag(flag) == nil { throw .unknownFlag(flag) }
+        // Sorted only to name the first unknown flag: the common case has none and skips the sort.
+        if flags.keys.contains(where: { machine.flagIndex(of: $0) == nil }) {
+            for flag in flags.keys.sorted() where machine.flag(flag) == nil { throw .unknownFlag(flag) }
+        }
         self.init(machine: machine, stateIndex: index, flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue })
     }
 
@@ -177,17 +180,20 @@ public struct Runner: Sendable {
     /// Handles one event (by position in `machine.events`) and what it raises, recording into `trace`.
     /// Not atomic: on error `self` is left mid-run, so callers run it on a copy they can drop.
     mutating func process<Trace: RunTrace>(event: Int, into trace: inout Trace) throws(RunError) {
-        var queue: [Int] = [event]
+        // The queue holds only what is raised, so an event that raises nothing allocates nothing.
+        var queue: [Int] = []
         var cursor = 0
-        while cursor < queue.count {
-            let current = queue[cursor]
-            cursor += 1
+        var current = event
+        while true {
             guard let transition = selectTransition(trigger: current) else {
                 throw .unhandledEvent(event: machine.events[current].id, state: state, accepted: acceptedEvents)
             }
             take(transition, event: current, into: &trace)
             queue += machine.tables.raises[transition]
             queue += try takeEventless(into: &trace)
+            guard cursor < queue.count else { return }
+            current = queue[cursor]
+            cursor += 1
         }
     }
 

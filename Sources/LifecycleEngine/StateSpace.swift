@@ -53,6 +53,9 @@ public struct StateSpace: Sendable {
     let edgeEnds: [(from: Int, to: Int)]
     /// `starts` by position in `configurations`.
     let startPositions: [Int]
+    /// `edges` by event position in `machine.events`, so the coverage search tells internal events
+    /// apart without looking each edge's event up by id.
+    let edgeEvents: [Int]
 
     /// Explores at most `limit` configurations exactly; beyond that, or beyond `maxFlags` flags,
     /// falls back to guard-free graph reachability.
@@ -66,6 +69,7 @@ public struct StateSpace: Sendable {
             startTransitions = exact.startTransitions
             edgeEnds = exact.edgeEnds
             startPositions = exact.startPositions
+            edgeEvents = exact.edgeEvents
             isExact = true
         } else {
             configurations = []
@@ -75,6 +79,7 @@ public struct StateSpace: Sendable {
             startTransitions = []
             edgeEnds = []
             startPositions = []
+            edgeEvents = []
             isExact = false
         }
         if isExact {
@@ -104,6 +109,9 @@ public struct StateSpace: Sendable {
         var startTransitions: Set<Int> = []
         var edgeEnds: [(from: Int, to: Int)] = []
         var startPositions: [Int] = []
+        var edgeEvents: [Int] = []
+        /// `configurations` by state position, so the search never looks a state up by id.
+        var stateIndices: [Int] = []
     }
 
     /// A configuration by position (its state in `machine.states`, its flag values as bits), so the
@@ -136,6 +144,7 @@ public struct StateSpace: Sendable {
             if countsTowardLimit, position.count + 1 > limit { return nil }
             position[key] = result.configurations.count
             result.configurations.append(Configuration(state: runner.state, flagValues: runner.flagValues))
+            result.stateIndices.append(runner.stateIndex)
             return (result.configurations.count - 1, true)
         }
         guard let initial = machine.stateIndex(of: machine.initial) else { return result }
@@ -157,7 +166,7 @@ public struct StateSpace: Sendable {
             let current = cursor
             cursor += 1
             let configuration = result.configurations[current]
-            let runner = Runner(machine: machine, stateIndex: machine.stateIndex(of: configuration.state)!, flagValues: configuration.flagValues)
+            let runner = Runner(machine: machine, stateIndex: result.stateIndices[current], flagValues: configuration.flagValues)
             // Only events some transition on the way up handles can do anything here.
             for event in handled[runner.stateIndex] {
                 var next = runner
@@ -175,6 +184,7 @@ public struct StateSpace: Sendable {
                 result.edges.append(Edge(from: configuration, event: events[event].id, to: result.configurations[target.position],
                                          transitions: trace.transitions))
                 result.edgeEnds.append((current, target.position))
+                result.edgeEvents.append(event)
             }
         }
         return result
