@@ -31,34 +31,34 @@ public struct TraceVocabulary: Sendable {
     public func observation(named name: String) -> Observation? { names[name] }
     public func observation(named name: Substring) -> Observation? { names[String(name)] }
 
-    /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes: this runs
-    /// once per line of logs with millions of lines.
+    /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes without
+    /// allocating: this runs once per line of logs with millions of lines.
     public static func name(onLine line: Substring) -> Substring? {
         let bytes = line.utf8
-        var tokens: [Range<String.Index>] = []
-        var index = bytes.startIndex
-        var tokenStart: String.Index?
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "#") { break }
-            let isSpace = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-            if isSpace {
-                if let start = tokenStart { tokens.append(start..<index); tokenStart = nil }
-            } else if tokenStart == nil {
-                tokenStart = index
-            }
-            index = bytes.index(after: index)
-        }
-        if let start = tokenStart { tokens.append(start..<index) }
-        // Leading timestamps: `12:00:01.234`, `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`.
-        var first = 0
-        while tokens.count - first > 1, looksLikeTimestamp(line[tokens[first]]) { first += 1 }
-        return first < tokens.count ? line[tokens[first]] : nil
+        let found = bytes.withContiguousStorageIfAvailable(nameRange(in:)) ?? Array(bytes).withUnsafeBufferPointer(nameRange(in:))
+        guard let found else { return nil }
+        let start = bytes.index(bytes.startIndex, offsetBy: found.lowerBound)
+        return line[start..<bytes.index(start, offsetBy: found.count)]
     }
 
-    static func looksLikeTimestamp(_ token: Substring) -> Bool {
-        guard let first = token.utf8.first else { return false }
-        return first == UInt8(ascii: "[") || first == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+    /// Byte offsets of the name: the first token that is not a timestamp (`12:00:01.234`,
+    /// `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`), or the last token when all look like one.
+    private static func nameRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
+        var index = 0
+        var token: Range<Int>?
+        while true {
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "#") else { return token }
+            let start = index
+            while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "#") { index += 1 }
+            token = start..<index
+            if !looksLikeTimestamp(first: bytes[start]) { return token }
+        }
+    }
+
+    private static func looksLikeTimestamp(first: UInt8) -> Bool {
+        first == UInt8(ascii: "[") || first == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
     }
 }
 
