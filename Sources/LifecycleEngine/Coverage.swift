@@ -111,17 +111,19 @@ public struct CoveragePlan: Sendable, Hashable {
     /// Needs only which configurations a test reaches, not the indexed graph a walk searches.
     public static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
         let reach = CoverageGraph.reachable(in: space)
-        var coverable: Set<Int> = []
-        for (offset, edge) in space.edges.enumerated() where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
-            coverable.formUnion(edge.transitions)
+        let transitionCount = space.machine.transitions.count
+        var coverable = [Bool](repeating: false, count: transitionCount)
+        for offset in space.edges.indices where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
+            for transition in space.edges[offset].transitions where transition < transitionCount { coverable[transition] = true }
         }
-        let missing = space.machine.transitions.indices.filter { !coverable.contains($0) }
+        let missing = coverable.indices.filter { !coverable[$0] }
         guard !missing.isEmpty else { return [] }
-        var byState: [String: [Configuration]] = [:]
-        for (offset, configuration) in space.configurations.enumerated() where reach.isReachable[offset] {
-            byState[configuration.state, default: []].append(configuration)
+        // Asked only about the states under a few transitions' sources: a scan each is cheaper
+        // than grouping every configuration by state up front.
+        let explainer = UncoverableReason.Explainer(space: space) { state in
+            space.configurations.indices.filter { reach.isReachable[$0] && space.configurations[$0].state == state }
+                .map { space.configurations[$0] }
         }
-        let explainer = UncoverableReason.Explainer(space: space) { byState[$0] ?? [] }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
 

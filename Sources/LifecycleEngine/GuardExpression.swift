@@ -72,18 +72,67 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
     /// One assignment that makes every expression true, over the flags they read; `nil` when none does.
     /// Above `limit` flags the search is skipped and an empty assignment returned (treated as satisfiable).
     public static func satisfyingAssignment(all expressions: [GuardExpression], limit: Int = 16) -> [String: Bool]? {
+        // Flags are numbered in first-use order and the expressions evaluated on the bits of each
+        // candidate assignment: building a dictionary per candidate cost far more than the search.
+        guard limit >= 0 else { return [:] }
         var variables: [String] = []
-        var seen: Set<String> = []
+        var compiled: [Numbered] = []
         for expression in expressions {
-            for flag in expression.flags where seen.insert(flag).inserted { variables.append(flag) }
+            guard let numbered = Numbered(expression, variables: &variables, limit: limit) else { return [:] }
+            compiled.append(numbered)
         }
-        guard variables.count <= limit else { return [:] }
-        for bits in 0..<(1 << variables.count) {
+        for bits in 0..<(1 << variables.count) where compiled.allSatisfy({ $0.evaluate(bits) }) {
             var assignment: [String: Bool] = [:]
             for (offset, variable) in variables.enumerated() { assignment[variable] = bits & (1 << offset) != 0 }
-            if expressions.allSatisfy({ $0.evaluate(assignment) }) { return assignment }
+            return assignment
         }
         return nil
+    }
+
+    /// An expression over flag numbers, evaluated on an assignment's bits.
+    private indirect enum Numbered {
+        case flag(Int)
+        case constant(Bool)
+        case not(Numbered)
+        case and(Numbered, Numbered)
+        case or(Numbered, Numbered)
+
+        /// Numbers new flags in reading order (as `flags` lists them); nil once there are more than
+        /// `limit` (the search is then skipped, and a linear search of `variables` stays short).
+        init?(_ expression: GuardExpression, variables: inout [String], limit: Int) {
+            switch expression {
+            case .flag(let id):
+                if let index = variables.firstIndex(of: id) {
+                    self = .flag(index)
+                } else {
+                    guard variables.count < limit else { return nil }
+                    variables.append(id)
+                    self = .flag(variables.count - 1)
+                }
+            case .constant(let value): self = .constant(value)
+            case .not(let inner):
+                guard let inner = Numbered(inner, variables: &variables, limit: limit) else { return nil }
+                self = .not(inner)
+            case .and(let lhs, let rhs):
+                guard let lhs = Numbered(lhs, variables: &variables, limit: limit),
+                      let rhs = Numbered(rhs, variables: &variables, limit: limit) else { return nil }
+                self = .and(lhs, rhs)
+            case .or(let lhs, let rhs):
+                guard let lhs = Numbered(lhs, variables: &variables, limit: limit),
+                      let rhs = Numbered(rhs, variables: &variables, limit: limit) else { return nil }
+                self = .or(lhs, rhs)
+            }
+        }
+
+        func evaluate(_ bits: Int) -> Bool {
+            switch self {
+            case .flag(let index): bits & (1 << index) != 0
+            case .constant(let value): value
+            case .not(let inner): !inner.evaluate(bits)
+            case .and(let lhs, let rhs): lhs.evaluate(bits) && rhs.evaluate(bits)
+            case .or(let lhs, let rhs): lhs.evaluate(bits) || rhs.evaluate(bits)
+            }
+        }
     }
 }
 

@@ -193,8 +193,9 @@ public struct Machine: Sendable, Hashable {
 
 /// A `Machine` by position, for the runner's hot path: states, events, transitions and flags are
 /// numbered as in the machine's arrays, flag values are `[Bool]` in `Machine.flags` order, and nothing
-/// on the way from an event to its steps hashes a string.
-struct RunTables: Sendable {
+/// on the way from an event to its steps hashes a string. A class: the runner reads it on every
+/// step, and copying a struct of eleven arrays out of the machine cost eleven retains and releases.
+final class RunTables: Sendable {
     struct Assignment: Sendable {
         let flag: Int
         let value: Bool
@@ -288,27 +289,28 @@ struct RunTables: Sendable {
         assignments.reserveCapacity(transitions.count)
         raises.reserveCapacity(transitions.count)
         actionSteps.reserveCapacity(transitions.count)
-        for transition in transitions {
+        // Fields, not whole transitions: a copy of one retains every array in it.
+        for position in transitions.indices {
             // Named only when thrown: building it for every transition cost more than the checks.
-            func context(_ part: String = "") -> String { "transition \(transition.index)" + part }
-            for source in transition.sources {
+            func context(_ part: String = "") -> String { "transition \(position)" + part }
+            for source in transitions[position].sources {
                 guard let index = stateIndex[source] else { throw .unknown(kind: "state", id: source, context: context(" source")) }
-                declared[index].append(transition.index)
+                declared[index].append(position)
             }
-            if let target = transition.target {
+            if let target = transitions[position].target {
                 guard let index = stateIndex[target] else { throw .unknown(kind: "state", id: target, context: context(" target")) }
                 targetLeaf.append(leaf[index])
             } else {
                 targetLeaf.append(-1)
             }
-            if case .event(let event) = transition.trigger {
+            if case .event(let event) = transitions[position].trigger {
                 guard let index = eventIndex[event] else { throw .unknown(kind: "event", id: event, context: context()) }
                 trigger.append(index)
             } else {
                 trigger.append(-1)
             }
             var steps: [Step] = []
-            for action in transition.actions {
+            for action in transitions[position].actions {
                 switch action {
                 case .callback(let id):
                     guard let index = callbackIndex[id] else { throw .unknown(kind: "callback", id: id, context: context()) }
@@ -319,13 +321,13 @@ struct RunTables: Sendable {
                 }
             }
             actionSteps.append(steps)
-            if let expression = transition.guardExpression {
+            if let expression = transitions[position].guardExpression {
                 guards.append(try FlagGuard(compiling: expression, flagIndex: flagIndex, context: context(" guard")))
             } else {
                 guards.append(nil)
             }
             var flagAssignments: [Assignment] = []
-            for assignment in transition.assignments {
+            for assignment in transitions[position].assignments {
                 guard let index = flagIndex[assignment.flag] else {
                     throw .unknown(kind: "flag", id: assignment.flag, context: context(" set"))
                 }
@@ -333,7 +335,7 @@ struct RunTables: Sendable {
             }
             assignments.append(flagAssignments)
             var raised: [Int] = []
-            for event in transition.raises {
+            for event in transitions[position].raises {
                 guard let index = eventIndex[event] else { throw .unknown(kind: "event", id: event, context: context(" raise")) }
                 raised.append(index)
             }

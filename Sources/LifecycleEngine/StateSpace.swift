@@ -137,12 +137,22 @@ public struct StateSpace: Sendable {
         let events = machine.events
         let handled = machine.tables.handledEvents
         let flagCount = machine.flags.count
+        // When every configuration fits a small table, positions are looked up by index there
+        // instead of hashed (-1: not found yet).
+        let usesTable = flagCount < 16 && machine.states.count <= (1 << 18) >> flagCount
+        var table = [Int32](repeating: -1, count: usesTable ? machine.states.count << flagCount : 0)
         /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
         func place(_ runner: Runner, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
             let key = Key(state: runner.stateIndex, flagValues: runner.flagValues)
-            if let existing = position[key] { return (existing, false) }
-            if countsTowardLimit, position.count + 1 > limit { return nil }
-            position[key] = result.configurations.count
+            let slot = key.state << flagCount | key.bits
+            if usesTable {
+                if table[slot] >= 0 { return (Int(table[slot]), false) }
+            } else if let existing = position[key] {
+                return (existing, false)
+            }
+            // Every configuration placed has a key, so this counts the keys.
+            if countsTowardLimit, result.configurations.count + 1 > limit { return nil }
+            if usesTable { table[slot] = Int32(result.configurations.count) } else { position[key] = result.configurations.count }
             result.configurations.append(Configuration(state: runner.state, flagValues: runner.flagValues))
             result.stateIndices.append(runner.stateIndex)
             return (result.configurations.count - 1, true)
