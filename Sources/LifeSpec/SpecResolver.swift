@@ -81,12 +81,14 @@ struct SpecResolver {
             }
         }
 
-        // Transitions.
-        for transition in raw.transitions {
-            for source in transition.from { _ = check(source, in: stateIDs, kind: "state", code: .unknownState) }
-            if let to = transition.to { _ = check(to, in: stateIDs, kind: "state", code: .unknownState) }
-            if let on = transition.on { _ = check(on, in: eventIDs, kind: "event", code: .unknownEvent) }
-            for action in transition.actions {
+        // Transitions, read field by field: copying each whole transition retained a dozen
+        // references per transition.
+        let transitions = raw.transitions
+        for index in transitions.indices {
+            for source in transitions[index].from { _ = check(source, in: stateIDs, kind: "state", code: .unknownState) }
+            if let to = transitions[index].to { _ = check(to, in: stateIDs, kind: "state", code: .unknownState) }
+            if let on = transitions[index].on { _ = check(on, in: eventIDs, kind: "event", code: .unknownEvent) }
+            for action in transitions[index].actions {
                 switch action {
                 case .callback(let id):
                     if !callbackIDs.contains(id.value), notificationIDs.contains(id.value) {
@@ -97,17 +99,17 @@ struct SpecResolver {
                 case .notify(let id): _ = check(id, in: notificationIDs, kind: "notification", code: .unknownNotification)
                 }
             }
-            if let guardText = transition.guardText, let expression = transition.guardExpression {
+            if let guardText = transitions[index].guardText, let expression = transitions[index].guardExpression {
                 for flag in expression.flags where !flagIDs.contains(flag) {
                     let hint = Suggestion.didYouMean(flag, among: flagIDs.sorted())
                     // Point at the flag itself inside the guard text.
-                    let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transition.guardColumnShift + $0 }
+                    let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transitions[index].guardColumnShift + $0 }
                     let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
                     error(.unknownFlag, "flag '\(flag)' in guard is not declared\(hint)", at: location)
                 }
             }
-            for (flag, _) in transition.set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
-            for event in transition.raise { _ = check(event, in: eventIDs, kind: "event", code: .unknownEvent) }
+            for (flag, _) in transitions[index].set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
+            for event in transitions[index].raise { _ = check(event, in: eventIDs, kind: "event", code: .unknownEvent) }
         }
 
         // Scenarios.
@@ -177,20 +179,20 @@ struct SpecResolver {
         let notifications = raw.notifications.map {
             LifecycleNotification(id: $0.id.value, swiftName: $0.swift?.value, objcName: $0.objc?.value)
         }
-        let transitions = raw.transitions.map { transition in
+        let transitions = raw.transitions.indices.map { index in
             Transition(
-                sources: transition.from.map(\.value),
-                trigger: transition.on.map { .event($0.value) } ?? .always,
-                guardExpression: transition.guardExpression,
-                target: transition.to?.value,
-                actions: transition.actions.map { action in
+                sources: raw.transitions[index].from.map(\.value),
+                trigger: raw.transitions[index].on.map { .event($0.value) } ?? .always,
+                guardExpression: raw.transitions[index].guardExpression,
+                target: raw.transitions[index].to?.value,
+                actions: raw.transitions[index].actions.map { action in
                     switch action {
                     case .callback(let id): .callback(id.value)
                     case .notify(let id): .notify(id.value)
                     }
                 },
-                assignments: transition.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
-                raises: transition.raise.map(\.value)
+                assignments: raw.transitions[index].set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
+                raises: raw.transitions[index].raise.map(\.value)
             )
         }
         let machine: Machine
@@ -230,9 +232,9 @@ struct SpecResolver {
                 .init(id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, description: $0.description,
                       source: $0.source?.value, location: $0.id.location)
             },
-            transitions: raw.transitions.enumerated().map { index, transition in
-                .init(index: index, guardText: transition.guardText?.value, description: transition.description,
-                      source: transition.source?.value, location: transition.location)
+            transitions: raw.transitions.indices.map { index in
+                .init(index: index, guardText: raw.transitions[index].guardText?.value, description: raw.transitions[index].description,
+                      source: raw.transitions[index].source?.value, location: raw.transitions[index].location)
             },
             scenarios: raw.scenarios.map { scenario in
                 .init(id: scenario.id.value, title: scenario.title, description: scenario.description,

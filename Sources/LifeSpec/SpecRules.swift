@@ -56,8 +56,9 @@ enum SpecRules {
 /// A guard no flag assignment makes true: the transition can never be taken.
 struct UnsatisfiableGuardRule: RawSpecRule {
     static func check(_ raw: RawSpec) -> [Diagnostic] {
-        raw.transitions.compactMap { transition in
-            guard let expression = transition.guardExpression, let text = transition.guardText, !expression.isSatisfiable() else { return nil }
+        raw.transitions.indices.compactMap { index in
+            guard let expression = raw.transitions[index].guardExpression, let text = raw.transitions[index].guardText,
+                  !expression.isSatisfiable() else { return nil }
             return .error(.unsatisfiableGuard, "guard '\(expression)' can never hold, so this transition is never taken", at: text.location)
         }
     }
