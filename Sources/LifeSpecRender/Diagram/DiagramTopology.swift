@@ -48,7 +48,8 @@ struct DiagramTopology {
     /// Entries listed inside each state (internal rows and header rows), in entry order, by
     /// state position. Built once: the composer and the Mermaid writer ask for every state.
     private let listedByOwner: [[Entry]]
-    private let stateIndex: [String: Int]
+    /// Each state's position in `machine.states`.
+    let stateIndex: [String: Int]
 
     init(machine: Machine, group: String? = nil) {
         self.machine = machine
@@ -64,8 +65,11 @@ struct DiagramTopology {
         }
         compounds = states.indices.filter { tree.isCompound[$0] && included[$0] }.map { states[$0] }
         let flow = Self.flowOrder(machine, tree: tree)
+        let entryCount = machine.transitions.reduce(0) { $0 + $1.sources.count }
         var entries: [Entry] = []
+        entries.reserveCapacity(entryCount)
         var keys: [ArrowKey?] = []
+        keys.reserveCapacity(entryCount)
         var outside = Array(repeating: false, count: states.count)
         for transition in machine.transitions {
             let target = transition.target.map { tree.index[$0]! }
@@ -87,6 +91,7 @@ struct DiagramTopology {
         // Grouping by a hashed key keeps this linear; the groups stay in order of first entry.
         var arrows: [ArrowGroup] = []
         var arrowIndex: [ArrowKey: Int] = [:]
+        arrowIndex.reserveCapacity(entries.count)
         var listed = Array(repeating: [Entry](), count: states.count)
         for (entry, key) in zip(entries, keys) {
             switch entry.placement {

@@ -19,116 +19,205 @@ public enum MermaidRenderer {
     /// Replaces every character Mermaid reads as syntax in a label or quoted description with its
     /// `#code;` entity; line breaks and tabs become spaces, control characters are dropped.
     public static func escape(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "#", ";", ":", "\"", "<", ">", "{", "}", "%", "&", "`":
-                output += "#\(scalar.value);"
-            case "\n", "\r", "\t":
-                output += " "
-            default:
-                if DOTEncoder.isDroppedControl(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}" { continue }
-                output.unicodeScalars.append(scalar)
+        // Most titles have nothing to escape: no copy then. Labels mostly do (`callback(_:)`), and
+        // are escaped on their bytes: everything escaped is ASCII, a C1 control (C2 80–C2 9F) or
+        // U+2028/U+2029 (E2 80 A8/A9), and every other byte is copied.
+        guard needsEscaping(text) else { return text }
+        var output = TextOutput(capacity: text.utf8.count + 16)
+        var copy = text
+        copy.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    switch byte {
+                    case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                        output.write(byte: UInt8(ascii: " "))
+                    case _ where syntax.contains(byte) && byte >= 0x20 && byte != 0x7F:
+                        output.write(byte: UInt8(ascii: "#"))
+                        output.write(Int(byte))
+                        output.write(byte: UInt8(ascii: ";"))
+                    case _ where byte < 0x20 || byte == 0x7F:
+                        break // dropped control
+                    default:
+                        output.write(byte: byte)
+                    }
+                    index += 1
+                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 {
+                    index += 2 // dropped C1 control
+                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    index += 3 // dropped line or paragraph separator
+                } else {
+                    output.write(byte: byte)
+                    index += 1
+                }
             }
         }
-        return output
+        return output.text
     }
+
+    /// Whether `escape` changes `text`, from its UTF-8 bytes: the syntax characters and controls
+    /// are ASCII, C1 controls are C2 80–C2 9F, U+2028/U+2029 are E2 80 A8/A9.
+    private static func needsEscaping(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for (offset, byte) in bytes.enumerated() {
+                if byte < 0x80 {
+                    if syntax.contains(byte) { return true }
+                } else if byte == 0xC2 {
+                    if offset + 1 < bytes.count, bytes[offset + 1] < 0xA0 { return true }
+                } else if byte == 0xE2 {
+                    if offset + 2 < bytes.count, bytes[offset + 1] == 0x80, bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9 { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    private static let syntax = ByteSet(controlsAnd: "#;:\"<>{}%&`")
 }
 
 private struct MermaidWriter {
     let spec: LoadedSpec
     let options: DiagramOptions
     let topology: DiagramTopology
-    let ids: [String: String]
     let path: ScenarioPath?
     let guardTexts: [Int: String]
     /// Built once per render: titles are asked for every state and event, children for every
-    /// block, and each transition's effect text for every arrow it might merge with.
+    /// block, and each transition's effect text for every arrow it might merge with. States are
+    /// kept by position (`Machine.states` order), so the blocks look nothing up by id.
     let lookup: DocumentIndex
-    let childrenByParent: [String?: [StateNode]]
-    /// What each block (`nil`: the top level) draws or notes, in entry order.
-    let blockItems: [String?: [BlockItem]]
+    let stateIndex: [String: Int]
+    /// Per state position: its Mermaid id, its title.
+    let ids: [String]
+    let titles: [String]
+    /// Per block (a compound's position, or `topLevel`): its children's positions, and what it
+    /// draws or notes in entry order.
+    let children: [[Int]]
+    let blockItems: [[BlockItem]]
     /// `effect(of:)` per transition index.
     private var effects: [String] = []
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
+    /// The block slot of the top level.
+    private var topLevel: Int { ids.count }
 
     init(spec: LoadedSpec, options: DiagramOptions) {
         self.spec = spec
         self.options = options
-        topology = DiagramTopology(machine: spec.machine)
-        ids = Self.identifiers(spec.machine.states.map(\.id))
+        let machine = spec.machine
+        topology = DiagramTopology(machine: machine)
+        stateIndex = topology.stateIndex
+        let states = machine.states
+        ids = MermaidIdentifiers.list(states.map(\.id))
         path = options.scenario.flatMap { try? ScenarioPath(spec: spec, scenario: $0, locale: options.locale) }
         var texts: [Int: String] = [:]
         for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
         guardTexts = texts
         lookup = DocumentIndex(spec.document)
-        childrenByParent = DiagramTopology.childrenByParent(spec.machine)
-        blockItems = Self.blockItems(topology: topology, machine: spec.machine)
-        effects = spec.machine.transitions.map(effectText)
+        titles = states.map { [lookup] state in spec.document.text(lookup.state(state.id)?.title, locale: options.locale) ?? state.id }
+        // `Machine` refuses parents, sources and targets that are not states.
+        let index = stateIndex
+        let parents = states.map { state in state.parent.map { index[$0]! } ?? -1 }
+        var children = Array(repeating: [Int](), count: states.count + 1)
+        for (position, parent) in parents.enumerated() { children[parent < 0 ? states.count : parent].append(position) }
+        self.children = children
+        blockItems = Self.blockItems(topology: topology, parents: parents, index: index)
+        effects = machine.transitions.map(effectText)
     }
 
     /// An arrow drawn in a block: between the block's children that separate its real ends,
-    /// with notes naming the real ends where they differ.
+    /// with notes naming the real ends where they differ (state positions).
     struct Drawn {
-        let from: String
-        let to: String
-        let fromNote: String?
-        let toNote: String?
+        let from: Int
+        let to: Int
+        let fromNote: Int?
+        let toNote: Int?
         let entry: DiagramTopology.Entry
     }
 
     enum BlockItem {
         case drawn(Drawn)
         /// A state into its enclosing composite: kept as a comment in that composite's block.
-        case intoEnclosing(DiagramTopology.Entry, target: String)
+        case intoEnclosing(DiagramTopology.Entry, source: Int, target: Int)
     }
 
     /// Assigns each transition to the one block that draws (or notes) it, in a single pass: each
     /// block scanning every transition made the writer quadratic in the machine's size.
-    private static func blockItems(topology: DiagramTopology, machine: Machine) -> [String?: [BlockItem]] {
-        var result: [String?: [BlockItem]] = [:]
+    private static func blockItems(topology: DiagramTopology, parents: [Int], index: [String: Int]) -> [[BlockItem]] {
+        let topLevel = parents.count
+        var depth = Array(repeating: -1, count: parents.count)
+        func depthOf(_ state: Int) -> Int {
+            if depth[state] < 0 { depth[state] = parents[state] < 0 ? 0 : depthOf(parents[state]) + 1 }
+            return depth[state]
+        }
+        func ancestor(of state: Int, atDepth level: Int) -> Int {
+            var current = state
+            for _ in level..<depthOf(state) { current = parents[current] }
+            return current
+        }
+        var result = Array(repeating: [BlockItem](), count: parents.count + 1)
         for entry in topology.entries {
-            guard let target = entry.transition.target else { continue }
+            guard let targetID = entry.transition.target else { continue }
             if case .headerRow = entry.placement { continue }
-            let source = entry.source
+            let source = index[entry.source]!
+            let target = index[targetID]!
             if source == target {
-                let parent = machine.state(source)?.parent
-                result[parent, default: []].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entry)))
+                let parent = parents[source]
+                result[parent < 0 ? topLevel : parent].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entry)))
                 continue
             }
-            let sourceChain = Array(machine.ancestry(of: source).reversed())
-            let targetChain = Array(machine.ancestry(of: target).reversed())
-            var common = 0
-            while common < min(sourceChain.count, targetChain.count), sourceChain[common] == targetChain[common] { common += 1 }
-            let scope = common == 0 ? nil : sourceChain[common - 1]
+            // The innermost common ancestor (`scope`, nil at the top level), and the number of
+            // states the two ancestries (outermost first) share.
+            var a = ancestor(of: source, atDepth: min(depthOf(source), depthOf(target)))
+            var b = ancestor(of: target, atDepth: min(depthOf(source), depthOf(target)))
+            while a != b, a >= 0 {
+                a = parents[a]
+                b = parents[b]
+            }
+            let scope = a >= 0 ? a : nil
+            let common = scope.map { depthOf($0) + 1 } ?? 0
             // One end encloses the other: Mermaid cannot draw an edge across its own border.
-            if common == sourceChain.count || common == targetChain.count {
-                guard sourceChain.count > targetChain.count, scope == target else { continue }
-                result[scope, default: []].append(.intoEnclosing(entry, target: target))
+            if scope == source || scope == target {
+                guard depthOf(source) > depthOf(target), scope == target else { continue }
+                result[target].append(.intoEnclosing(entry, source: source, target: target))
                 continue
             }
-            let from = sourceChain[common]
-            let to = targetChain[common]
-            result[scope, default: []].append(.drawn(Drawn(from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entry)))
+            let from = ancestor(of: source, atDepth: common)
+            let to = ancestor(of: target, atDepth: common)
+            result[scope ?? topLevel].append(.drawn(Drawn(
+                from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entry
+            )))
         }
         return result
     }
-
-    static func identifiers(_ states: [String]) -> [String: String] { MermaidIdentifiers.make(states) }
 }
 
 /// Mermaid ids for state ids: letters, digits and `_` only, never a keyword, unique
 /// (case-insensitively, as Mermaid's own lookups are not always case-sensitive).
 enum MermaidIdentifiers {
     static func make(_ states: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for (id, candidate) in zip(states, list(states)) { result[id] = candidate }
+        return result
+    }
+
+    /// The id of each state, in the order given.
+    static func list(_ states: [String]) -> [String] {
         let keywords: Set<String> = ["state", "note", "direction", "end", "as", "class", "classdef", "style", "click", "left", "right", "of", "stateDiagram", "stateDiagram-v2"]
         var used: Set<String> = []
-        var result: [String: String] = [:]
-        for id in states {
-            var base = String(id.unicodeScalars.map { scalar -> Character in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_") ? Character(scalar) : "_"
-            })
+        used.reserveCapacity(states.count)
+        return states.map { id in
+            // One byte per scalar: ASCII letters (what `isAlphabetic` means in ASCII), digits
+            // and `_` kept, anything else `_`.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(id.utf8.count)
+            for scalar in id.unicodeScalars {
+                let value = scalar.value
+                let keep = (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value) || value == 0x5F
+                bytes.append(keep ? UInt8(value) : UInt8(ascii: "_"))
+            }
+            var base = String(decoding: bytes, as: UTF8.self)
             if base.isEmpty || base.first!.isNumber || keywords.contains(base.lowercased()) { base = "s_" + base }
             var candidate = base
             var counter = 2
@@ -137,86 +226,98 @@ enum MermaidIdentifiers {
                 counter += 1
             }
             used.insert(candidate.lowercased())
-            result[id] = candidate
+            return candidate
         }
-        return result
     }
 }
 
 extension MermaidWriter {
 
     func text() -> String {
-        var lines = ["%% generated by lifespec from \(Self.fileName(document.path)) — do not edit", "stateDiagram-v2"]
-        lines.append("    direction \(options.direction.rawValue)")
+        var output = TextOutput(capacity: 1 << 16)
+        // Every line ends with a newline, the last one included.
+        func line(_ text: String) { output.write(text); output.write(byte: UInt8(ascii: "\n")) }
+        line("%% generated by lifespec from \(Self.fileName(document.path)) — do not edit")
+        line("stateDiagram-v2")
+        line("    direction \(options.direction.rawValue)")
         if let path {
-            lines.append("    %% scenario \(Self.comment(path.id)): numbered steps, visited states in class lifespecPath")
+            line("    %% scenario \(Self.comment(path.id)): numbered steps, visited states in class lifespecPath")
         } else if let scenario = options.scenario {
-            lines.append("    %% scenario \(Self.comment(scenario)) does not run on this machine; drawn without it")
+            line("    %% scenario \(Self.comment(scenario)) does not run on this machine; drawn without it")
         }
-        lines += block(for: nil, depth: 1)
+        block(topLevel, depth: 1, to: &output)
         if let path, !path.visited.isEmpty {
-            lines.append("    classDef lifespecPath stroke:#0071E3,stroke-width:3px")
-            let visited = machine.states.filter { path.visited.contains($0.id) }.compactMap { ids[$0.id] }
-            lines.append("    class \(visited.joined(separator: ",")) lifespecPath")
+            line("    classDef lifespecPath stroke:#0071E3,stroke-width:3px")
+            let visited = machine.states.indices.filter { path.visited.contains(machine.states[$0].id) }.map { ids[$0] }
+            line("    class \(visited.joined(separator: ",")) lifespecPath")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return output.text
     }
 
-    private func block(for parent: String?, depth: Int) -> [String] {
-        let indent = String(repeating: "    ", count: depth)
-        var lines: [String] = []
-        let children = childrenByParent[parent] ?? []
-        for child in children {
-            let id = ids[child.id]!
-            let title = self.title(child.id)
-            if child.isCompound {
-                lines.append(indent + id + " : " + MermaidRenderer.escape(title))
-                lines.append(indent + "state " + id + " {")
-                lines += block(for: child.id, depth: depth + 1)
-                lines.append(indent + "}")
+    /// The lines of one block: `parent` is a compound's position or `topLevel`.
+    private func block(_ parent: Int, depth: Int, to output: inout TextOutput) {
+        // Each line: the indent, its pieces, a newline (pieces as separate arguments rather than
+        // a variadic list, which would allocate an array per line).
+        func line(_ a: String, _ b: String = "", _ c: String = "", _ d: String = "", _ e: String = "", _ f: String = "", _ g: String = "") {
+            output.write(repeating: UInt8(ascii: " "), count: 4 * depth)
+            output.write(a); output.write(b); output.write(c); output.write(d); output.write(e); output.write(f); output.write(g)
+            output.write(byte: UInt8(ascii: "\n"))
+        }
+        let states = machine.states
+        for child in children[parent] {
+            let id = ids[child]
+            let title = titles[child]
+            if states[child].isCompound {
+                line(id, " : ", MermaidRenderer.escape(title))
+                line("state ", id, " {")
+                block(child, depth: depth + 1, to: &output)
+                line("}")
             } else {
-                lines.append(indent + (title == id ? id : "state \"" + MermaidRenderer.escape(title) + "\" as " + id))
-                for entry in listed(on: child.id) {
-                    lines.append(indent + id + " : " + label([entry]))
+                if title == id { line(id) } else { line("state \"", MermaidRenderer.escape(title), "\" as ", id) }
+                for entry in listed(on: states[child].id) {
+                    line(id, " : ", label([entry]))
                 }
             }
         }
-        if let parent, let node = machine.state(parent) {
-            for entry in listed(on: parent) {
-                lines.append(indent + "%% " + ids[parent]! + " handles " + label([entry])
-                    + (entry.transition.target.map { " → " + MermaidRenderer.escape(title($0)) } ?? "") + " (not drawn: Mermaid cannot attach it to a composite state)")
-            }
-            if let initial = node.initial { lines.append(indent + "[*] --> " + ids[initial]!) }
+        if parent == topLevel {
+            line("[*] --> ", ids[stateIndex[machine.initial]!])
         } else {
-            lines.append(indent + "[*] --> " + ids[machine.initial]!)
+            for entry in listed(on: states[parent].id) {
+                line("%% ", ids[parent], " handles ", label([entry]),
+                     entry.transition.target.map { " → " + MermaidRenderer.escape(title($0)) } ?? "",
+                     " (not drawn: Mermaid cannot attach it to a composite state)")
+            }
+            if let initial = states[parent].initial { line("[*] --> ", ids[stateIndex[initial]!]) }
         }
-        for child in children where child.isFinal {
-            lines.append(indent + ids[child.id]! + " --> [*]")
+        for child in children[parent] where states[child].isFinal {
+            line(ids[child], " --> [*]")
         }
         // Arrows drawn in this block, then merged: transitions between the same two boxes with
         // the same effect become one arrow labelled with all their events.
-        struct MergeKey: Hashable {
-            let from: String
-            let to: String
-            let fromNote: String?
-            let toNote: String?
+        // Keyed by the ends; the effect texts (often not ASCII, so slow to hash) are compared only
+        // between arrows with the same ends.
+        struct EndsKey: Hashable {
+            let from: Int
+            let to: Int
+            let fromNote: Int?
+            let toNote: Int?
             let isEventless: Bool
-            let effect: String
         }
         var groups: [[Drawn]] = []
-        var groupIndex: [MergeKey: Int] = [:]
-        for item in blockItems[parent] ?? [] {
+        var groupsByEnds: [EndsKey: [Int]] = [:]
+        for item in blockItems[parent] {
             switch item {
-            case .intoEnclosing(let entry, let target):
-                lines.append(indent + "%% " + ids[entry.source]! + " --> " + ids[target]! + " : " + label([entry])
-                    + " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
+            case .intoEnclosing(let entry, let source, let target):
+                line("%% ", ids[source], " --> ", ids[target], " : ", label([entry]),
+                     " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
             case .drawn(let drawn):
-                let key = MergeKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
-                                   isEventless: drawn.entry.transition.isEventless, effect: effects[drawn.entry.transition.index])
-                if let index = groupIndex[key] {
+                let key = EndsKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
+                                  isEventless: drawn.entry.transition.isEventless)
+                let effect = effects[drawn.entry.transition.index]
+                if let index = groupsByEnds[key]?.first(where: { effects[groups[$0][0].entry.transition.index] == effect }) {
                     groups[index].append(drawn)
                 } else {
-                    groupIndex[key] = groups.count
+                    groupsByEnds[key, default: []].append(groups.count)
                     groups.append([drawn])
                 }
             }
@@ -225,12 +326,11 @@ extension MermaidWriter {
             let first = group[0]
             var text = options.detail == .states && path == nil ? "" : label(group.map(\.entry))
             var notes: [String] = []
-            if let note = first.fromNote { notes.append("from " + title(note)) }
-            if let note = first.toNote { notes.append("to " + title(note)) }
+            if let note = first.fromNote { notes.append("from " + titles[note]) }
+            if let note = first.toNote { notes.append("to " + titles[note]) }
             if !notes.isEmpty { text += (text.isEmpty ? "" : " ") + MermaidRenderer.escape("(" + notes.joined(separator: ", ") + ")") }
-            lines.append(indent + ids[first.from]! + " --> " + ids[first.to]! + (text.isEmpty ? "" : " : " + text))
+            if text.isEmpty { line(ids[first.from], " --> ", ids[first.to]) } else { line(ids[first.from], " --> ", ids[first.to], " : ", text) }
         }
-        return lines
     }
 
     /// Transitions listed inside a state: internal ones, and a compound's transitions into itself.
@@ -246,19 +346,24 @@ extension MermaidWriter {
 
     private func effectText(_ transition: Transition) -> String {
         guard options.detail == .full else { return "" }
-        var actions: [String] = []
+        // "/ " and the actions separated by ", ".
+        var text = ""
+        func add(_ action: String) {
+            text += text.isEmpty ? "/ " : ", "
+            text += action
+        }
         for action in transition.actions {
             for step in machine.expand(action) {
                 switch step {
-                case .callback(let id): actions.append(machine.callback(id)?.swiftName ?? id)
-                case .notification(let id): if options.showNotifications { actions.append("→ " + (machine.notification(id)?.swiftName ?? id)) }
+                case .callback(let id): add(machine.callback(id)?.swiftName ?? id)
+                case .notification(let id): if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
                 case .transition: break
                 }
             }
         }
-        actions += transition.assignments.map { "set \($0.flag) = \($0.value)" }
-        actions += transition.raises.map { "raise " + eventTitle($0) }
-        return actions.isEmpty ? "" : "/ " + actions.joined(separator: ", ")
+        for assignment in transition.assignments { add("set \(assignment.flag) = \(assignment.value)") }
+        for event in transition.raises { add("raise " + eventTitle(event)) }
+        return text
     }
 
     /// `1 · event, event [guard] / effect`, escaped: the events of transitions with one effect
@@ -287,7 +392,7 @@ extension MermaidWriter {
     }
 
     private func title(_ state: String) -> String {
-        document.text(lookup.state(state)?.title, locale: options.locale) ?? state
+        stateIndex[state].map { titles[$0] } ?? state
     }
 
     private func eventTitle(_ event: String) -> String {

@@ -59,10 +59,12 @@ struct EventStateMatrix: Sendable, Hashable {
         // Column by column (one leaf, every event), so each leaf's runners are placed once and
         // dropped before the next leaf; then turned into rows.
         var columns: [[[Branch]]] = []
+        let defaults = machine.flagValues()
+        let reads = GuardReads(machine: machine, flags: allFlags)
         for leaf in leaves {
             var runners = LeafRunners(machine: machine, leaf: leaf)
             columns.append(events.map { event in
-                Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, runners: &runners)
+                Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads, runners: &runners)
             })
         }
         rows = events.indices.map { row in
@@ -73,26 +75,32 @@ struct EventStateMatrix: Sendable, Hashable {
     /// Runners placed in one leaf, one per flag assignment, each copied for every event sent:
     /// placing a runner costs about as much as a short run, and a leaf's column asks for the
     /// same assignments for every event. Which assignments leave the leaf at rest does not
-    /// depend on the event either, so it is asked once too.
+    /// depend on the event either, so it is asked once too. Runners are placed when first
+    /// asked for: a cell whose flags cannot matter runs only one.
     struct LeafRunners {
         let machine: Machine
         let leaf: String
-        /// Per flag list, a runner (or `nil` when the engine refuses to place one) per bit mask.
-        private var placed: [[String]: [Runner?]] = [:]
+        /// The events handled on the way up from the leaf (`Machine.handledEvents(in:)`).
+        let handled: [String]
+        /// Per flag list, the runner (or `nil` when the engine refuses to place one) per bit mask.
+        private var placed: [[String]: [Int: Runner?]] = [:]
         private var resting: [[String]: [Int]] = [:]
 
         init(machine: Machine, leaf: String) {
             self.machine = machine
             self.leaf = leaf
+            handled = machine.handledEvents(in: leaf)
+        }
+
+        mutating func runner(_ mask: Int, flags: [String]) -> Runner? {
+            if let runner = placed[flags]?[mask] { return runner }
+            let runner = try? Runner(machine: machine, state: leaf, flags: EventStateMatrix.assignment(mask, flags: flags))
+            placed[flags, default: [:]][mask] = .some(runner)
+            return runner
         }
 
         mutating func runners(flags: [String]) -> [Runner?] {
-            if let runners = placed[flags] { return runners }
-            let runners = (0..<(1 << flags.count)).map { mask in
-                try? Runner(machine: machine, state: leaf, flags: EventStateMatrix.assignment(mask, flags: flags))
-            }
-            placed[flags] = runners
-            return runners
+            (0..<(1 << flags.count)).map { runner($0, flags: flags) }
         }
 
         /// The masks under which no eventless transition would leave the leaf at once.
@@ -105,6 +113,66 @@ struct EventStateMatrix: Sendable, Hashable {
         }
     }
 
+    /// Which of the enumerated flags the engine can read on its way through a cell, as bit masks
+    /// over them: the guards it may evaluate are those of the transitions on the ancestry of each
+    /// state it selects a transition in, for the event being processed (or eventless ones).
+    /// A run that could read none of them takes the same transitions under every assignment.
+    struct GuardReads {
+        let position: [String: Int]
+        /// Per state position: the bits read by eventless guards on its ancestry, and whether
+        /// its ancestry has an eventless transition at all.
+        let eventless: [Int]
+        let hasEventless: [Bool]
+        /// Per state position: the bits read by the guards of its own transitions, per event.
+        let declared: [[String: Int]]
+        let machine: Machine
+
+        init(machine: Machine, flags: [String]) {
+            self.machine = machine
+            var position: [String: Int] = [:]
+            for (offset, state) in machine.states.enumerated() { position[state.id] = offset }
+            self.position = position
+            var bit: [String: Int] = [:]
+            for (offset, flag) in flags.enumerated() { bit[flag] = 1 << offset }
+            var ownEventless = Array(repeating: 0, count: machine.states.count)
+            var ownHasEventless = Array(repeating: false, count: machine.states.count)
+            var declared = Array(repeating: [String: Int](), count: machine.states.count)
+            for transition in machine.transitions {
+                let bits = (transition.guardExpression?.flags ?? []).reduce(0) { $0 | (bit[$1] ?? 0) }
+                for source in transition.sources {
+                    guard let state = position[source] else { continue }
+                    switch transition.trigger {
+                    case .always:
+                        ownEventless[state] |= bits
+                        ownHasEventless[state] = true
+                    case .event(let event):
+                        declared[state][event, default: 0] |= bits
+                    }
+                }
+            }
+            self.declared = declared
+            var eventless = ownEventless
+            var hasEventless = ownHasEventless
+            for (offset, state) in machine.states.enumerated() {
+                for ancestor in machine.ancestry(of: state.id).dropFirst() {
+                    guard let index = position[ancestor] else { continue }
+                    eventless[offset] |= ownEventless[index]
+                    hasEventless[offset] = hasEventless[offset] || ownHasEventless[index]
+                }
+            }
+            self.eventless = eventless
+            self.hasEventless = hasEventless
+        }
+
+        /// The bits read by the guards of `event`'s transitions on the ancestry of `state`.
+        func reads(_ event: String, in state: String) -> Int {
+            machine.ancestry(of: state).reduce(0) { bits, ancestor in bits | (position[ancestor].flatMap { declared[$0][event] } ?? 0) }
+        }
+    }
+
+    /// The one branch of a cell the engine does not handle (shared: most cells are such cells).
+    private static let notHandled = [Branch(steps: nil, condition: .always)]
+
     /// The flag values a bit mask over `flags` stands for.
     static func assignment(_ mask: Int, flags: [String]) -> [String: Bool] {
         var values: [String: Bool] = [:]
@@ -112,13 +180,16 @@ struct EventStateMatrix: Sendable, Hashable {
         return values
     }
 
-    static func branches(machine: Machine, leaf: String, event: String?, flags allFlags: [String], runners: inout LeafRunners) -> [Branch] {
+    /// `defaults` is `machine.flagValues()`, made once per matrix rather than once per cell;
+    /// `reads` is over `allFlags`.
+    static func branches(
+        machine: Machine, leaf: String, event: String?, flags allFlags: [String], defaults: [String: Bool],
+        reads: GuardReads, runners: inout LeafRunners
+    ) -> [Branch] {
         // No transition for the event anywhere on the way up from the leaf: the engine rejects
         // it whatever the flags say (`Machine.handledEvents` ignores guards), so there is
         // nothing to run. Most cells of a large machine's matrix are such cells.
-        if let event, !machine.handledEvents(in: leaf).contains(event) {
-            return [Branch(steps: nil, condition: .always)]
-        }
+        if let event, !runners.handled.contains(event) { return notHandled }
         var flags = allFlags
         if flags.count > flagLimit {
             // Only the guards this leaf can meet first; the rest stay at their defaults.
@@ -130,24 +201,53 @@ struct EventStateMatrix: Sendable, Hashable {
             if flags.count > flagLimit { flags = [] }
         }
 
-        // Outcome → the assignments (as bit masks over `flags`) that produce it, in first-seen order.
-        var outcomes: [[TransitionStep]?] = []
-        var masks: [[Int]] = []
-        let defaults = machine.flagValues()
         var defaultMask = 0
         for (offset, flag) in flags.enumerated() where defaults[flag] == true { defaultMask |= 1 << offset }
-        // An event finds the app at rest: flag values under which the leaf would leave on its own
-        // at once (an enabled eventless transition) are not a situation the event can meet.
         var universe = Array(0..<(1 << flags.count))
-        if event != nil {
+        // The flags' bits mean the same in `reads` when every guard flag is enumerated.
+        let leafPosition = flags.count == allFlags.count && !flags.isEmpty ? reads.position[leaf] : nil
+        let independentRest = leafPosition.map { reads.eventless[$0] == 0 } ?? false
+        // On its own, a leaf with no eventless transition on the way up does nothing.
+        if event == nil, let leafPosition, !reads.hasEventless[leafPosition] { return notHandled }
+        // An event finds the app at rest: flag values under which the leaf would leave on its own
+        // at once (an enabled eventless transition) are not a situation the event can meet. When
+        // no eventless guard on the way up reads a flag, every assignment is at rest or none is,
+        // and either way the universe stays whole.
+        if event != nil, !independentRest {
             let stable = runners.restingMasks(flags: flags)
             if !stable.isEmpty { universe = stable }
         }
-        let placed = runners.runners(flags: flags)
         // On its own, a leaf at rest does nothing: `settle()` has no eventless transition to take.
-        let resting = event == nil ? Set(runners.restingMasks(flags: flags)) : []
+        let resting: Set<Int>
+        if event != nil {
+            resting = []
+        } else if independentRest {
+            resting = runners.runner(0, flags: flags)?.enabledEventlessTransition == nil ? Set(universe) : []
+        } else {
+            resting = Set(runners.restingMasks(flags: flags))
+        }
+        // A run that can only have read some flags (the guards for the events it processed on
+        // the way up from each state it selected a transition in) is the run under every
+        // assignment that agrees on those flags: it is made once for all of them.
+        var known = Array(repeating: [TransitionStep]??.none, count: 1 << flags.count)
+        for mask in universe where known[mask] == nil {
+            let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event)
+            known[mask] = .some(outcome)
+            guard let leafPosition, let outcome, !resting.contains(mask) else { continue }
+            var read = event.map { reads.reads($0, in: leaf) } ?? reads.eventless[leafPosition]
+            for step in outcome {
+                if !machine.transitions[step.transitionIndex].raises.isEmpty { read = ~0; break }
+                read |= reads.position[step.to].map { reads.eventless[$0] } ?? ~0
+            }
+            for other in universe where known[other] == nil && (other ^ mask) & read == 0 && !resting.contains(other) {
+                known[other] = .some(outcome)
+            }
+        }
+        // Outcome → the assignments (as bit masks over `flags`) that produce it, in first-seen order.
+        var outcomes: [[TransitionStep]?] = []
+        var masks: [[Int]] = []
         for mask in universe {
-            let outcome = resting.contains(mask) ? nil : run(placed[mask], event: event)
+            let outcome = known[mask]!
             if let index = outcomes.firstIndex(where: { $0 == outcome }) {
                 masks[index].append(mask)
             } else {
@@ -184,14 +284,15 @@ struct EventStateMatrix: Sendable, Hashable {
     /// The shortest conjunction (dropping literals greedily, in declaration order) that picks
     /// exactly `masks` out of `universe`, if there is one.
     private static func cube(_ masks: [Int], within universe: [Int], flags: [String]) -> [Literal]? {
-        let target = Set(masks)
+        // `masks` is a subsequence of `universe` (both ascending), so the masks a conjunction
+        // picks out of `universe` are exactly `masks` when the two lists are equal.
         func selects(_ literals: [(offset: Int, value: Bool)]) -> Bool {
-            Set(universe.filter { mask in literals.allSatisfy { (mask & (1 << $0.offset) != 0) == $0.value } }) == target
+            universe.filter { mask in literals.allSatisfy { (mask & (1 << $0.offset) != 0) == $0.value } } == masks
         }
         var literals: [(offset: Int, value: Bool)] = []
         for offset in flags.indices {
-            let values = Set(masks.map { $0 & (1 << offset) != 0 })
-            if values.count == 1, let value = values.first { literals.append((offset, value)) }
+            let value = masks[0] & (1 << offset) != 0
+            if masks.allSatisfy({ ($0 & (1 << offset) != 0) == value }) { literals.append((offset, value)) }
         }
         guard selects(literals) else { return nil }
         var index = 0

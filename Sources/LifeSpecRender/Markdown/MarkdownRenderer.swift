@@ -535,7 +535,7 @@ final class MarkdownPageBuilder {
         func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
             literals.map { ($0.value ? "" : "!") + $0.flag }.joined(separator: " && ")
         }
-        return branches.map { branch in
+        func text(_ branch: EventStateMatrix.Branch) -> String {
             switch branch.condition {
             case .always:
                 return outcome(branch.steps)
@@ -547,7 +547,10 @@ final class MarkdownPageBuilder {
             case .otherwise:
                 return strings.otherwise(outcome(branch.steps))
             }
-        }.joined(separator: "<br/>")
+        }
+        // Most cells have one branch: no array to build and join.
+        if branches.count == 1 { return text(branches[0]) }
+        return branches.map(text).joined(separator: "<br/>")
     }
 
     private func factText(_ value: FactValue) -> String {

@@ -34,10 +34,12 @@ public struct MarkdownStrings: Sendable, Hashable {
         }
     }
 
-    private func pick(_ en: String, _ zh: String) -> String {
+    /// Autoclosures: only the phrase of the page's language is built (phrases with arguments are
+    /// asked for in every table row).
+    private func pick(_ en: @autoclosure () -> String, _ zh: @autoclosure () -> String) -> String {
         switch language {
-        case .english: en
-        case .simplifiedChinese: zh
+        case .english: en()
+        case .simplifiedChinese: zh()
         }
     }
 

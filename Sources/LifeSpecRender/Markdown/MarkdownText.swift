@@ -25,12 +25,14 @@ enum MarkdownText {
     /// Inline text: one line, safe in a paragraph, heading, list item, link text or table cell.
     /// Line breaks inside the text become `<br/>`; surrounding whitespace is trimmed.
     static func inline(_ text: String) -> String {
-        lines(of: text).map(escapeLine).joined(separator: "<br/>")
+        if isPlainASCIILine(text) { return escapeLine(text) }
+        return lines(of: text).map(escapeLine).joined(separator: "<br/>")
     }
 
     /// Inline text whose line breaks become spaces (headings, link titles, alt text).
     static func singleLine(_ text: String) -> String {
-        escapeLine(lines(of: text).joined(separator: " "))
+        if isPlainASCIILine(text) { return escapeLine(text) }
+        return escapeLine(lines(of: text).joined(separator: " "))
     }
 
     /// The first paragraph only, on one line (line breaks as spaces): for one-line summaries.
@@ -60,6 +62,10 @@ enum MarkdownText {
     /// breaks, edge spaces) an HTML `<code>` element whose text is escaped like prose, which no
     /// fence length or table-cell rule can break.
     static func code(_ text: String) -> String {
+        // Ids, names and conditions: one plain line, so a code span as it is.
+        if isPlainASCIILine(text, withoutCodeDelimiters: true) {
+            return "`" + text + "`"
+        }
         let flat = lines(of: text).joined(separator: " ")
         if !flat.isEmpty, !containsBacktickOrPipe(flat), flat.first != " ", flat.last != " " {
             return "`" + flat + "`"
@@ -114,10 +120,14 @@ enum MarkdownText {
     /// A fenced code block whose fence is longer than any backtick run inside the text.
     static func fencedBlock(_ text: String, language: String) -> String {
         var longest = 0
-        var run = 0
-        for character in text {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
+        // Escaped text (an embedded diagram) has no backtick at all; otherwise count runs of
+        // backtick characters (a backtick with a combining mark is another character).
+        if text.utf8.contains(UInt8(ascii: "`")) {
+            var run = 0
+            for character in text {
+                run = character == "`" ? run + 1 : 0
+                longest = max(longest, run)
+            }
         }
         let fence = String(repeating: "`", count: max(3, longest + 1))
         var body = text.replacingLineEndings()
@@ -135,6 +145,7 @@ enum MarkdownText {
     // MARK: Internals
 
     private static func escapeLine(_ line: String) -> String {
+        if let escaped = escapeASCIILine(line) { return escaped }
         var result = ""
         var atStart = true
         var digitsAtStart = true
@@ -153,6 +164,84 @@ enum MarkdownText {
             atStart = false
         }
         return result
+    }
+
+    /// `escapeLine` byte by byte, for ASCII text without a carriage return: there every byte is a
+    /// `Character` of its own (only CR LF pairs into one), so the result is the same without
+    /// grapheme breaking and hashing each character. `nil` for other text.
+    private static func escapeASCIILine(_ line: String) -> String? {
+        var copy = line
+        return copy.withUTF8 { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
+            var needsEscape = false
+            for (offset, byte) in bytes.enumerated() where asciiReference(byte) != nil || (offset == 0 && asciiBlockStarter(byte) != nil)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
+                needsEscape = true
+                break
+            }
+            guard needsEscape else { return line }
+            var result = TextOutput(capacity: bytes.count + 16)
+            var digitsAtStart = true
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 0, let replacement = asciiBlockStarter(byte) {
+                    result.write(replacement)
+                } else if digitsAtStart, offset > 0, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
+                    // `1.` / `1)` would start an ordered list.
+                    result.write(byte == UInt8(ascii: ".") ? "&#46;" : "&#41;")
+                } else if let replacement = asciiReference(byte) {
+                    result.write(replacement)
+                } else {
+                    result.write(byte: byte)
+                }
+                if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { digitsAtStart = false }
+            }
+            return result.text
+        }
+    }
+
+    /// `references` and `blockStarters` for ASCII bytes.
+    private static func asciiReference(_ byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "\\"): "&#92;"
+        case UInt8(ascii: "`"): "&#96;"
+        case UInt8(ascii: "*"): "&#42;"
+        case UInt8(ascii: "_"): "&#95;"
+        case UInt8(ascii: "~"): "&#126;"
+        case UInt8(ascii: "["): "&#91;"
+        case UInt8(ascii: "]"): "&#93;"
+        case UInt8(ascii: "|"): "&#124;"
+        case UInt8(ascii: "$"): "&#36;"
+        case UInt8(ascii: "#"): "&#35;"
+        default: nil
+        }
+    }
+
+    private static func asciiBlockStarter(_ byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "-"): "&#45;"
+        case UInt8(ascii: "+"): "&#43;"
+        case UInt8(ascii: "="): "&#61;"
+        default: nil
+        }
+    }
+
+    /// Whether `lines(of:)` would return `text` as its only line, decided on the bytes for ASCII:
+    /// non-empty, printable (no control characters, so no line break), no space at either end.
+    /// False for any other text, which then takes the general path. `withoutCodeDelimiters` also
+    /// asks for no backtick or pipe, which a plain code span cannot hold.
+    private static func isPlainASCIILine(_ text: String, withoutCodeDelimiters: Bool = false) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+            if withoutCodeDelimiters {
+                return bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "|") }
+            }
+            return bytes.allSatisfy { (0x20...0x7E).contains($0) }
+        }
     }
 
     /// Lines with line endings normalised, control characters removed, tabs as spaces, each line
