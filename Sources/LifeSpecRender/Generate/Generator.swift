@@ -1,13 +1,14 @@
 import Dispatch
 import LifeSpec
 
-/// Everything `lifespec generate` produces, computed in memory before anything is written, so a
-/// failure anywhere leaves `Output/` as it was.
+/// Everything `lifespec generate` produces. Files go to a sink as they are made; `generate`
+/// stages them on disk (`OutputStage`) and moves them into place only once every piece has
+/// succeeded, so a failure anywhere leaves `Output/` as it was.
 ///
 /// The work is split into independent pieces (a spec's pages, its diagram, each scenario's
 /// diagram, …) run on every core. Graphviz runs one layout at a time (`GraphvizRenderer`), so the
 /// gain is everything around it — building DOT, encoding PNG, writing Markdown — which overlaps
-/// the layouts. Results are put back in a fixed order, so the output does not depend on timing.
+/// the layouts. Each file's bytes depend only on the specs, never on which piece ran first.
 public enum Generator {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let diagnostics: [Diagnostic]
@@ -44,9 +45,9 @@ public enum Generator {
 
     /// Hands every file to `sink` as soon as it is made, from several threads at once, so a large
     /// machine's output never has to be in memory all together (`OutputStage` writes each to a
-    /// temporary file). With `index`, `README.md` (the index of `others`) comes too. Nothing is
-    /// handed over once a piece has failed, and the first failure is thrown after every piece in
-    /// flight has stopped; the caller then discards what it received.
+    /// temporary file). With `index`, `README.md` (the index of `others`) comes too. Once a piece
+    /// has failed nothing more is handed over, but every piece still runs, so the diagnostics are
+    /// the same on every run (each failing spec's first failure); the caller discards what it got.
     public static func generate(_ specs: [LoadedSpec], others: [LoadedSpec], index: Bool,
                                 into sink: @escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) {
         var unique: [LoadedSpec] = []
@@ -69,7 +70,6 @@ public enum Generator {
         }
         let outcome = Locked(Outcome())
         DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
-            guard !outcome.withLock(\.stopped) else { return }
             let made: [GeneratedFile]
             do throws(Failure) {
                 made = try pieces[index].make()
