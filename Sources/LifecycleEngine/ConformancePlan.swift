@@ -57,12 +57,15 @@ public struct ConformancePlan: Sendable {
         var cases: [ConformanceCase] = []
         var notes: [String] = []
         var usedIDs: Set<String> = []
+        /// `machine.flagValues()`, asked for by every case.
+        let defaults: [String: Bool]
 
         init(space: StateSpace) {
             self.space = space
             machine = space.machine
             graph = CoverageGraph(space: space)
             coverage = CoveragePlan(space: space, graph: graph)
+            defaults = machine.flagValues()
         }
 
         mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: Configuration,
@@ -78,7 +81,6 @@ public struct ConformancePlan: Sendable {
                 unique = "\(id)#\(counter)"
                 counter += 1
             }
-            let defaults = machine.flagValues()
             let overrides = flags.filter { defaults[$0.key] != $0.value }
             cases.append(ConformanceCase(id: unique, kind: kind, summary: summary, start: start, flags: overrides, steps: steps, checks: checks))
         }
@@ -130,23 +132,28 @@ public struct ConformancePlan: Sendable {
         }
 
         mutating func addRejections() {
-            let defaults = machine.flags.map(\.defaultValue)
+            let defaultValues = machine.flags.map(\.defaultValue)
             func distance(_ configuration: Configuration) -> Int {
-                zip(configuration.flagValues, defaults).filter { $0 != $1 }.count
+                zip(configuration.flagValues, defaultValues).filter { $0 != $1 }.count
             }
+            let external = machine.events.filter { $0.kind != .internal }.map(\.id)
             for leaf in machine.leafStates {
                 let candidates = graph.nodesByState[leaf.id] ?? []
-                guard let chosen = candidates.min(by: { (distance(graph.nodes[$0]), $0) < (distance(graph.nodes[$1]), $1) }).map({ graph.nodes[$0] }) else {
+                // Each candidate's distance once, not once per comparison.
+                let chosenIndex = candidates.map { (distance: distance(graph.nodes[$0]), node: $0) }.min { ($0.distance, $0.node) < ($1.distance, $1.node) }
+                guard let chosen = chosenIndex.map({ graph.nodes[$0.node] }) else {
                     if space.isExact { notes.append("state '\(leaf.id)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
                     continue
                 }
                 guard let runner = try? Runner(machine: machine, state: chosen.state, flags: chosen.flags(in: machine)) else { continue }
-                let external = machine.events.filter { $0.kind != .internal }.map(\.id)
-                let rejected = external.filter { runner.transition(for: $0) == nil }
+                // The few events with an enabled transition here, rather than a transition looked
+                // up for every event of the machine.
+                let accepted = runner.acceptedEvents
+                let rejected = external.filter { !accepted.contains($0) }
                 guard !rejected.isEmpty else { continue }
                 var steps = rejected.map(ConformanceStep.reject)
                 // One handled event afterwards: a rejection must not have changed flags or anything else.
-                for event in external where runner.accepts(event) {
+                for event in external where accepted.contains(event) {
                     var probe = runner
                     guard let observed = try? probe.send(event).compactMap(\.observation) else { continue }
                     steps.append(.send(event, expect: observed, state: probe.state))
@@ -211,8 +218,7 @@ public struct ConformancePlan: Sendable {
         }
 
         func overrides(_ configuration: Configuration) -> [String: Bool] {
-            let defaults = machine.flagValues()
-            return configuration.flags(in: machine).filter { defaults[$0.key] != $0.value }
+            configuration.flags(in: machine).filter { defaults[$0.key] != $0.value }
         }
     }
 }

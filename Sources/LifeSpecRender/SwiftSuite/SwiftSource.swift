@@ -4,19 +4,44 @@
 public enum SwiftSource {
     /// A double-quoted Swift string literal whose value is exactly `text`.
     public static func stringLiteral(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            default: result += isVisible(scalar) ? String(scalar) : escape(scalar)
+        var output = TextOutput(capacity: text.utf8.count + 2)
+        writeStringLiteral(text, to: &output)
+        return output.text
+    }
+
+    /// `stringLiteral(text)`, written into `output`.
+    static func writeStringLiteral(_ text: String, to output: inout TextOutput) {
+        output.write(byte: UInt8(ascii: "\""))
+        // ASCII text (ids, summaries) byte by byte: printable ASCII is visible, so only the
+        // escapes below and the other controls (as `\u{…}`) differ from the text.
+        var copy = text
+        if copy.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) {
+            output.writeEscaped(text, escaping: literalEscapes) { scalar, output in writeEscape(scalar, to: &output) }
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\\", "\"", "\n", "\r", "\t", "\0": writeEscape(scalar, to: &output)
+                default:
+                    if isVisible(scalar) { output.write(scalar) } else { output.write(escape(scalar)) }
+                }
             }
         }
-        return result + "\""
+        output.write(byte: UInt8(ascii: "\""))
+    }
+
+    private static let literalEscapes = ByteSet(controlsAnd: "\\\"")
+
+    /// The escape for `\`, `"`, a control character or DEL inside a string literal.
+    private static func writeEscape(_ scalar: Unicode.Scalar, to output: inout TextOutput) {
+        switch scalar {
+        case "\\": output.write("\\\\")
+        case "\"": output.write("\\\"")
+        case "\n": output.write("\\n")
+        case "\r": output.write("\\r")
+        case "\t": output.write("\\t")
+        case "\0": output.write("\\0")
+        default: output.write(escape(scalar))
+        }
     }
 
     /// Text for one `//` comment line: newlines and invisible characters become `\u{…}` escapes, so

@@ -76,7 +76,10 @@ private struct SuiteWriter {
     let input: SwiftSuiteInput
     let plan: ConformancePlan
     let framework: SwiftSuiteRenderer.Framework
-    var lines: [String] = []
+    /// The file so far: every line ends with a newline. Written in place, piece by piece: a suite
+    /// has a few lines per step of every case, and building each line as a String of its own
+    /// cost more than planning the cases.
+    var output = TextOutput(capacity: 1 << 16)
 
     var machine: Machine { input.machine }
     var suiteType: String { SwiftSuiteRenderer.suiteTypeName(forSpecID: input.specID) }
@@ -90,19 +93,25 @@ private struct SuiteWriter {
 
     mutating func write() -> String {
         header()
-        lines.append("import LifecycleEngine")
-        lines.append(framework == .swiftTesting ? "import Testing" : "import XCTest")
-        lines.append("")
+        line("import LifecycleEngine")
+        line(framework == .swiftTesting ? "import Testing" : "import XCTest")
+        line()
         cases()
-        lines.append("")
+        line()
         tests()
-        return lines.joined(separator: "\n") + "\n"
+        return output.text
+    }
+
+    /// Writes one line of text that is Swift already.
+    mutating func line(_ text: String = "") {
+        output.write(text)
+        output.write(byte: UInt8(ascii: "\n"))
     }
 
     // MARK: Header
 
     mutating func comment(_ text: String = "") {
-        lines.append(text.isEmpty ? "//" : "// " + SwiftSource.commentText(text))
+        line(text.isEmpty ? "//" : "// " + SwiftSource.commentText(text))
     }
 
     mutating func header() {
@@ -145,7 +154,7 @@ private struct SuiteWriter {
             comment("Not tested:")
             for note in plan.notes { comment("  - \(note)") }
         }
-        lines.append("")
+        line()
     }
 
     static func noun(_ kind: ConformanceCase.Kind, _ count: Int) -> String {
@@ -170,71 +179,115 @@ private struct SuiteWriter {
 
     mutating func cases() {
         let q = SwiftSource.stringLiteral
-        lines.append("enum \(suiteType): ConformanceSuite {")
-        lines.append("    static let specID = \(q(input.specID))")
-        lines.append("    static let specPath = \(q(input.specPath))")
-        lines.append("")
+        line("enum \(suiteType): ConformanceSuite {")
+        line("    static let specID = \(q(input.specID))")
+        line("    static let specPath = \(q(input.specPath))")
+        line()
         if plan.cases.isEmpty {
-            lines.append("    static let cases: [ConformanceCase] = []")
+            line("    static let cases: [ConformanceCase] = []")
         } else {
-            lines.append("    static let cases: [ConformanceCase] = [")
+            line("    static let cases: [ConformanceCase] = [")
             for item in plan.cases { conformanceCase(item) }
-            lines.append("    ]")
+            line("    ]")
         }
-        lines.append("}")
+        line("}")
     }
 
     mutating func conformanceCase(_ item: ConformanceCase) {
-        let q = SwiftSource.stringLiteral
         let indent = "            "
-        lines.append("        ConformanceCase(")
-        lines.append("\(indent)id: \(q(item.id)),")
-        lines.append("\(indent)kind: .\(item.kind.rawValue),")
-        lines.append("\(indent)summary: \(q(item.summary)),")
-        lines.append("\(indent)start: \(q(item.start)),")
-        lines.append("\(indent)flags: \(Self.flags(item.flags)),")
+        line("        ConformanceCase(")
+        output.write(indent); output.write("id: "); literal(item.id); output.write(",\n")
+        output.write(indent); output.write("kind: ."); output.write(item.kind.rawValue); output.write(",\n")
+        output.write(indent); output.write("summary: "); literal(item.summary); output.write(",\n")
+        output.write(indent); output.write("start: "); literal(item.start); output.write(",\n")
+        output.write(indent); output.write("flags: "); Self.writeFlags(item.flags, to: &output); output.write(",\n")
         if item.steps.isEmpty {
-            lines.append("\(indent)steps: [],")
+            line("\(indent)steps: [],")
         } else {
-            lines.append("\(indent)steps: [")
-            for step in item.steps { lines.append("\(indent)    \(Self.step(step)),") }
-            lines.append("\(indent)],")
+            line("\(indent)steps: [")
+            for step in item.steps {
+                output.write(indent); output.write("    ")
+                Self.writeStep(step, to: &output)
+                output.write(",\n")
+            }
+            line("\(indent)],")
         }
         if item.checks.isEmpty {
-            lines.append("\(indent)checks: []")
+            line("\(indent)checks: []")
         } else {
-            lines.append("\(indent)checks: [")
-            for check in item.checks { lines.append("\(indent)    \(Self.check(check)),") }
-            lines.append("\(indent)]")
+            line("\(indent)checks: [")
+            for check in item.checks { line("\(indent)    \(Self.check(check)),") }
+            line("\(indent)]")
         }
-        lines.append("        ),")
+        line("        ),")
     }
 
+    mutating func literal(_ text: String) { SwiftSource.writeStringLiteral(text, to: &output) }
+
     static func flags(_ flags: [String: Bool]) -> String {
-        guard !flags.isEmpty else { return "[:]" }
-        return "[" + flags.sorted { $0.key < $1.key }.map { "\(SwiftSource.stringLiteral($0.key)): \($0.value)" }.joined(separator: ", ") + "]"
+        var output = TextOutput()
+        writeFlags(flags, to: &output)
+        return output.text
+    }
+
+    static func writeFlags(_ flags: [String: Bool], to output: inout TextOutput) {
+        guard !flags.isEmpty else { output.write("[:]"); return }
+        output.write(byte: UInt8(ascii: "["))
+        for (offset, flag) in flags.sorted(by: { $0.key < $1.key }).enumerated() {
+            if offset > 0 { output.write(", ") }
+            SwiftSource.writeStringLiteral(flag.key, to: &output)
+            output.write(flag.value ? ": true" : ": false")
+        }
+        output.write(byte: UInt8(ascii: "]"))
     }
 
     static func observations(_ observations: [Observation]) -> String {
-        "[" + observations.map { observation in
+        var output = TextOutput()
+        writeObservations(observations, to: &output)
+        return output.text
+    }
+
+    static func writeObservations(_ observations: [Observation], to output: inout TextOutput) {
+        output.write(byte: UInt8(ascii: "["))
+        for (offset, observation) in observations.enumerated() {
+            if offset > 0 { output.write(", ") }
             switch observation {
-            case .callback(let id): ".callback(\(SwiftSource.stringLiteral(id)))"
-            case .notification(let id): ".notification(\(SwiftSource.stringLiteral(id)))"
+            case .callback(let id):
+                output.write(".callback(")
+                SwiftSource.writeStringLiteral(id, to: &output)
+            case .notification(let id):
+                output.write(".notification(")
+                SwiftSource.writeStringLiteral(id, to: &output)
             }
-        }.joined(separator: ", ") + "]"
+            output.write(byte: UInt8(ascii: ")"))
+        }
+        output.write(byte: UInt8(ascii: "]"))
     }
 
     static func step(_ step: ConformanceStep) -> String {
-        let event = SwiftSource.stringLiteral(step.event)
+        var output = TextOutput()
+        writeStep(step, to: &output)
+        return output.text
+    }
+
+    static func writeStep(_ step: ConformanceStep, to output: inout TextOutput) {
         switch step.expectation {
         case .rejected:
-            return ".reject(\(event))"
+            output.write(".reject(")
+            SwiftSource.writeStringLiteral(step.event, to: &output)
         case let .handled(expected, state):
-            var arguments = [event]
-            if let expected { arguments.append("expect: " + observations(expected)) }
-            if let state { arguments.append("state: " + SwiftSource.stringLiteral(state)) }
-            return ".send(" + arguments.joined(separator: ", ") + ")"
+            output.write(".send(")
+            SwiftSource.writeStringLiteral(step.event, to: &output)
+            if let expected {
+                output.write(", expect: ")
+                writeObservations(expected, to: &output)
+            }
+            if let state {
+                output.write(", state: ")
+                SwiftSource.writeStringLiteral(state, to: &output)
+            }
         }
+        output.write(byte: UInt8(ascii: ")"))
     }
 
     static func check(_ check: ConformanceCheck) -> String {
@@ -272,30 +325,31 @@ private struct SuiteWriter {
     mutating func tests() {
         let q = SwiftSource.stringLiteral
         let names = testNames()
+        let suiteType = self.suiteType
         switch framework {
         case .swiftTesting:
-            lines.append("@Suite(\(q("Conformance: " + (input.title ?? input.specID))))")
-            lines.append("struct \(testType) {")
+            line("@Suite(\(q("Conformance: " + (input.title ?? input.specID))))")
+            line("struct \(testType) {")
             for (offset, item) in plan.cases.enumerated() {
-                if offset > 0 { lines.append("") }
-                lines.append("    @Test(\(q(item.summary)))")
-                lines.append("    func \(names[offset])() throws {")
-                lines.append("        let failures = try \(suiteType).run(\(q(item.id)))")
-                lines.append("        #expect(failures.isEmpty, \"\\(ConformanceFailure.report(failures))\")")
-                lines.append("    }")
+                if offset > 0 { line() }
+                output.write("    @Test("); literal(item.summary); output.write(")\n")
+                output.write("    func "); output.write(names[offset]); output.write("() throws {\n")
+                output.write("        let failures = try "); output.write(suiteType); output.write(".run("); literal(item.id); output.write(")\n")
+                line("        #expect(failures.isEmpty, \"\\(ConformanceFailure.report(failures))\")")
+                line("    }")
             }
-            lines.append("}")
+            line("}")
         case .xctest:
-            lines.append("final class \(testType): XCTestCase {")
+            line("final class \(testType): XCTestCase {")
             for (offset, item) in plan.cases.enumerated() {
-                if offset > 0 { lines.append("") }
-                lines.append("    // " + SwiftSource.commentText(item.summary))
-                lines.append("    func test_\(names[offset])() throws {")
-                lines.append("        let failures = try \(suiteType).run(\(q(item.id)))")
-                lines.append("        XCTAssertTrue(failures.isEmpty, ConformanceFailure.report(failures))")
-                lines.append("    }")
+                if offset > 0 { line() }
+                output.write("    // "); output.write(SwiftSource.commentText(item.summary)); output.write("\n")
+                output.write("    func test_"); output.write(names[offset]); output.write("() throws {\n")
+                output.write("        let failures = try "); output.write(suiteType); output.write(".run("); literal(item.id); output.write(")\n")
+                line("        XCTAssertTrue(failures.isEmpty, ConformanceFailure.report(failures))")
+                line("    }")
             }
-            lines.append("}")
+            line("}")
         }
     }
 }
