@@ -59,7 +59,7 @@ public enum SpecLoader {
         } catch {
             return SpecLoadResult(spec: nil, diagnostics: [.error(.yamlSyntax, "\(error)", at: start)])
         }
-        let reader = YAMLReader(path: path, limits: limits)
+        let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
         var parser = SpecParser(reader: reader, root: root)
         let raw = parser.parse(root)
         ComposedTree(consume root).release()

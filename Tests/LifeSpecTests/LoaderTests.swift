@@ -65,6 +65,21 @@ struct LoaderTests {
         // 'lamp' is the first string longer than three characters.
         #expect(positions(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: shortScalars)).contains("LS003 2:5"))
 
+        // Aliases may share a list a few times over, but not expand a document past one node per byte.
+        let shared = """
+            lifespec: 1
+            id: shared
+            initial: a
+            states:
+              a: &state {description: {en: one state among many that read alike}}
+            """ + (1...40).map { "\n  s\($0): *state" }.joined() + "\n"
+        #expect(!SpecLoader.load(text: shared, path: "shared.yaml").diagnostics.contains { $0.code == .inputLimit })
+        let bombPath = Fixtures.path("Invalid", "alias-bomb.yaml")
+        let bombBytes = try #require(FileManager.default.contents(atPath: bombPath)).count
+        #expect(SpecLoader.load(path: bombPath).diagnostics.map(\.message) == [
+            "aliases expand this \(bombBytes)-byte document to more than 20000 YAML nodes (without aliases it could hold at most one per byte); refusing to read further",
+        ])
+
         var fewNodes = LoaderLimits()
         fewNodes.maxNodes = 10
         let budget = SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: fewNodes)
