@@ -263,6 +263,8 @@ struct TextOutput {
     mutating func write(_ scalar: Unicode.Scalar) {
         UTF8.encode(scalar) { bytes.append($0) }
     }
+    /// Drops what was written from byte `offset` on.
+    mutating func removeSuffix(from offset: Int) { bytes.removeSubrange(offset...) }
 
     /// Writes `text`, handing every byte in `escaping` and every C1 control (U+0080–U+009F, which
     /// no output format wants) to `replace`, which writes its replacement or nothing (to drop

@@ -97,6 +97,8 @@ private struct MermaidWriter {
     let blockItems: [[BlockItem]]
     /// `effect(of:)` per transition index.
     private var effects: [String] = []
+    /// Each event's title, looked up once.
+    private var eventTitles: [String: String] = [:]
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
     /// The block slot of the top level.
@@ -123,23 +125,27 @@ private struct MermaidWriter {
         for (position, parent) in parents.enumerated() { children[parent < 0 ? states.count : parent].append(position) }
         self.children = children
         blockItems = Self.blockItems(topology: topology, parents: parents, index: index)
+        var eventTitles: [String: String] = [:]
+        for event in machine.events { eventTitles[event.id] = spec.document.text(lookup.event(event.id)?.title, locale: options.locale) ?? event.id }
+        self.eventTitles = eventTitles
         effects = machine.transitions.map(effectText)
     }
 
     /// An arrow drawn in a block: between the block's children that separate its real ends,
-    /// with notes naming the real ends where they differ (state positions).
+    /// with notes naming the real ends where they differ (state positions). Entries are
+    /// positions in `topology.entries`: copying an entry copies its transition.
     struct Drawn {
         let from: Int
         let to: Int
         let fromNote: Int?
         let toNote: Int?
-        let entry: DiagramTopology.Entry
+        let entry: Int
     }
 
     enum BlockItem {
         case drawn(Drawn)
         /// A state into its enclosing composite: kept as a comment in that composite's block.
-        case intoEnclosing(DiagramTopology.Entry, source: Int, target: Int)
+        case intoEnclosing(entry: Int, source: Int, target: Int)
     }
 
     /// Assigns each transition to the one block that draws (or notes) it, in a single pass: each
@@ -157,14 +163,14 @@ private struct MermaidWriter {
             return current
         }
         var result = Array(repeating: [BlockItem](), count: parents.count + 1)
-        for entry in topology.entries {
+        for (entryIndex, entry) in topology.entries.enumerated() {
             guard let targetID = entry.transition.target else { continue }
             if case .headerRow = entry.placement { continue }
             let source = index[entry.source]!
             let target = index[targetID]!
             if source == target {
                 let parent = parents[source]
-                result[parent < 0 ? topLevel : parent].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entry)))
+                result[parent < 0 ? topLevel : parent].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entryIndex)))
                 continue
             }
             // The innermost common ancestor (`scope`, nil at the top level), and the number of
@@ -180,13 +186,13 @@ private struct MermaidWriter {
             // One end encloses the other: Mermaid cannot draw an edge across its own border.
             if scope == source || scope == target {
                 guard depthOf(source) > depthOf(target), scope == target else { continue }
-                result[target].append(.intoEnclosing(entry, source: source, target: target))
+                result[target].append(.intoEnclosing(entry: entryIndex, source: source, target: target))
                 continue
             }
             let from = ancestor(of: source, atDepth: common)
             let to = ancestor(of: target, atDepth: common)
             result[scope ?? topLevel].append(.drawn(Drawn(
-                from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entry
+                from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entryIndex
             )))
         }
         return result
@@ -303,28 +309,30 @@ extension MermaidWriter {
             let toNote: Int?
             let isEventless: Bool
         }
-        var groups: [[Drawn]] = []
+        let entries = topology.entries
+        // An arrow: its first transition's ends and notes, and its transitions (entry positions).
+        var groups: [(first: Drawn, entries: [Int])] = []
         var groupsByEnds: [EndsKey: [Int]] = [:]
         for item in blockItems[parent] {
             switch item {
             case .intoEnclosing(let entry, let source, let target):
-                line("%% ", ids[source], " --> ", ids[target], " : ", label([entry]),
+                line("%% ", ids[source], " --> ", ids[target], " : ", label([entries[entry]]),
                      " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
             case .drawn(let drawn):
+                let transition = entries[drawn.entry].transition.index
                 let key = EndsKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
-                                  isEventless: drawn.entry.transition.isEventless)
-                let effect = effects[drawn.entry.transition.index]
-                if let index = groupsByEnds[key]?.first(where: { effects[groups[$0][0].entry.transition.index] == effect }) {
-                    groups[index].append(drawn)
+                                  isEventless: entries[drawn.entry].transition.isEventless)
+                if let index = groupsByEnds[key]?.first(where: { effects[entries[groups[$0].first.entry].transition.index] == effects[transition] }) {
+                    groups[index].entries.append(drawn.entry)
                 } else {
                     groupsByEnds[key, default: []].append(groups.count)
-                    groups.append([drawn])
+                    groups.append((drawn, [drawn.entry]))
                 }
             }
         }
         for group in groups {
-            let first = group[0]
-            var text = options.detail == .states && path == nil ? "" : label(group.map(\.entry))
+            let first = group.first
+            var text = options.detail == .states && path == nil ? "" : label(group.entries.map { entries[$0] })
             var notes: [String] = []
             if let note = first.fromNote { notes.append("from " + titles[note]) }
             if let note = first.toNote { notes.append("to " + titles[note]) }
@@ -370,21 +378,30 @@ extension MermaidWriter {
     /// (a guard they share written once), each led by its scenario step numbers.
     private func label(_ entries: [DiagramTopology.Entry]) -> String {
         guard let first = entries.first else { return "" }
-        let guards = entries.map { guardTexts[$0.transition.index] ?? $0.transition.guardExpression?.description }
+        func guardText(_ entry: DiagramTopology.Entry) -> String? {
+            guardTexts[entry.transition.index] ?? entry.transition.guardExpression?.description
+        }
+        let guards = entries.count > 1 ? entries.map(guardText) : []
         let sharesGuard = entries.count > 1 && Set(guards).count == 1
-        var events: [String] = []
-        for (entry, guardText) in zip(entries, guards) {
-            var parts: [String] = []
+        // Each entry's parts joined by " ", the entries that have any by ", ".
+        var text = ""
+        var eventCount = 0
+        for (offset, entry) in entries.enumerated() {
+            var partCount = 0
+            func part(_ piece: String) {
+                if partCount > 0 { text += " " } else if eventCount > 0 { text += ", " }
+                text += piece
+                partCount += 1
+            }
             if let numbers = path?.numbers[ScenarioPath.EdgeKey(transition: entry.transition.index, source: entry.source)], !numbers.isEmpty {
-                parts.append(numbers.map(String.init).joined(separator: ", ") + " ·")
+                part(numbers.map(String.init).joined(separator: ", ") + " ·")
             }
             if options.detail > .states {
-                if let event = entry.transition.trigger.eventID { parts.append(eventTitle(event)) }
-                if let guardText, !sharesGuard { parts.append("[" + guardText + "]") }
+                if let event = entry.transition.trigger.eventID { part(eventTitle(event)) }
+                if !sharesGuard, let guardText = entries.count > 1 ? guards[offset] : guardText(entry) { part("[" + guardText + "]") }
             }
-            if !parts.isEmpty { events.append(parts.joined(separator: " ")) }
+            if partCount > 0 { eventCount += 1 }
         }
-        var text = events.joined(separator: ", ")
         if options.detail > .states, sharesGuard, let guardText = guards[0] { text += (text.isEmpty ? "" : " ") + "[" + guardText + "]" }
         let effect = effect(of: first.transition)
         if !effect.isEmpty { text += (text.isEmpty ? "" : " ") + effect }
@@ -396,7 +413,7 @@ extension MermaidWriter {
     }
 
     private func eventTitle(_ event: String) -> String {
-        document.text(lookup.event(event)?.title, locale: options.locale) ?? event
+        eventTitles[event] ?? document.text(lookup.event(event)?.title, locale: options.locale) ?? event
     }
 
     static func fileName(_ path: String) -> String {

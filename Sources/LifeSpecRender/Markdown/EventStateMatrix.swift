@@ -62,7 +62,7 @@ struct EventStateMatrix: Sendable, Hashable {
         let defaults = machine.flagValues()
         let reads = GuardReads(machine: machine, flags: allFlags)
         for leaf in leaves {
-            var runners = LeafRunners(machine: machine, leaf: leaf)
+            var runners = LeafRunners(machine: machine, leaf: leaf, position: reads.position[leaf])
             columns.append(events.map { event in
                 Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads, runners: &runners)
             })
@@ -82,20 +82,31 @@ struct EventStateMatrix: Sendable, Hashable {
         let leaf: String
         /// The events handled on the way up from the leaf (`Machine.handledEvents(in:)`).
         let handled: [String]
-        /// Per flag list, the runner (or `nil` when the engine refuses to place one) per bit mask.
-        private var placed: [[String]: [Int: Runner?]] = [:]
+        /// The leaf's position in `machine.states`.
+        let position: Int?
+        /// Per flag list, the runner (or `nil` when the engine refuses to place one) per bit mask;
+        /// the list asked for last is kept apart, so asking again does not hash it.
+        private var lastFlags: [String]?
+        private var lastPlaced: [Runner??] = []
+        private var placed: [[String]: [Runner??]] = [:]
         private var resting: [[String]: [Int]] = [:]
 
-        init(machine: Machine, leaf: String) {
+        init(machine: Machine, leaf: String, position: Int?) {
             self.machine = machine
             self.leaf = leaf
+            self.position = position
             handled = machine.handledEvents(in: leaf)
         }
 
         mutating func runner(_ mask: Int, flags: [String]) -> Runner? {
-            if let runner = placed[flags]?[mask] { return runner }
+            if flags != lastFlags {
+                if let lastFlags { placed[lastFlags] = lastPlaced }
+                lastPlaced = placed[flags] ?? Array(repeating: nil, count: 1 << flags.count)
+                lastFlags = flags
+            }
+            if let runner = lastPlaced[mask] { return runner }
             let runner = try? Runner(machine: machine, state: leaf, flags: EventStateMatrix.assignment(mask, flags: flags))
-            placed[flags, default: [:]][mask] = .some(runner)
+            lastPlaced[mask] = .some(runner)
             return runner
         }
 
@@ -123,12 +134,21 @@ struct EventStateMatrix: Sendable, Hashable {
         /// its ancestry has an eventless transition at all.
         let eventless: [Int]
         let hasEventless: [Bool]
-        /// Per state position: the bits read by the guards of its own transitions, per event.
-        let declared: [[String: Int]]
-        let machine: Machine
+        /// The bits read by the guards of a state's own transitions for an event (by positions),
+        /// where there are any: most transitions have no guard.
+        let declared: [DeclaredKey: Int]
+        let eventPosition: [String: Int]
+        /// Per state position, its parent's (-1 at the top level).
+        let parent: [Int]
+        /// Per transition: whether it raises events (a run that raises is not followed here).
+        let raises: [Bool]
+
+        struct DeclaredKey: Hashable {
+            let state: Int
+            let event: Int
+        }
 
         init(machine: Machine, flags: [String]) {
-            self.machine = machine
             var position: [String: Int] = [:]
             for (offset, state) in machine.states.enumerated() { position[state.id] = offset }
             self.position = position
@@ -136,7 +156,12 @@ struct EventStateMatrix: Sendable, Hashable {
             for (offset, flag) in flags.enumerated() { bit[flag] = 1 << offset }
             var ownEventless = Array(repeating: 0, count: machine.states.count)
             var ownHasEventless = Array(repeating: false, count: machine.states.count)
-            var declared = Array(repeating: [String: Int](), count: machine.states.count)
+            var eventPosition: [String: Int] = [:]
+            for (offset, event) in machine.events.enumerated() where eventPosition[event.id] == nil { eventPosition[event.id] = offset }
+            self.eventPosition = eventPosition
+            parent = machine.states.map { state in state.parent.flatMap { position[$0] } ?? -1 }
+            raises = machine.transitions.map { !$0.raises.isEmpty }
+            var declared: [DeclaredKey: Int] = [:]
             for transition in machine.transitions {
                 let bits = (transition.guardExpression?.flags ?? []).reduce(0) { $0 | (bit[$1] ?? 0) }
                 for source in transition.sources {
@@ -146,7 +171,7 @@ struct EventStateMatrix: Sendable, Hashable {
                         ownEventless[state] |= bits
                         ownHasEventless[state] = true
                     case .event(let event):
-                        declared[state][event, default: 0] |= bits
+                        if bits != 0, let event = eventPosition[event] { declared[DeclaredKey(state: state, event: event), default: 0] |= bits }
                     }
                 }
             }
@@ -165,8 +190,17 @@ struct EventStateMatrix: Sendable, Hashable {
         }
 
         /// The bits read by the guards of `event`'s transitions on the ancestry of `state`.
-        func reads(_ event: String, in state: String) -> Int {
-            machine.ancestry(of: state).reduce(0) { bits, ancestor in bits | (position[ancestor].flatMap { declared[$0][event] } ?? 0) }
+        func reads(_ event: String, in state: Int) -> Int {
+            guard !declared.isEmpty, let event = eventPosition[event] else { return 0 }
+            var bits = 0
+            var current = state
+            var depth = 0
+            while current >= 0, depth <= parent.count {
+                bits |= declared[DeclaredKey(state: current, event: event)] ?? 0
+                current = parent[current]
+                depth += 1
+            }
+            return bits
         }
     }
 
@@ -205,7 +239,7 @@ struct EventStateMatrix: Sendable, Hashable {
         for (offset, flag) in flags.enumerated() where defaults[flag] == true { defaultMask |= 1 << offset }
         var universe = Array(0..<(1 << flags.count))
         // The flags' bits mean the same in `reads` when every guard flag is enumerated.
-        let leafPosition = flags.count == allFlags.count && !flags.isEmpty ? reads.position[leaf] : nil
+        let leafPosition = flags.count == allFlags.count && !flags.isEmpty ? runners.position : nil
         let independentRest = leafPosition.map { reads.eventless[$0] == 0 } ?? false
         // On its own, a leaf with no eventless transition on the way up does nothing.
         if event == nil, let leafPosition, !reads.hasEventless[leafPosition] { return notHandled }
@@ -234,9 +268,9 @@ struct EventStateMatrix: Sendable, Hashable {
             let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event)
             known[mask] = .some(outcome)
             guard let leafPosition, let outcome, !resting.contains(mask) else { continue }
-            var read = event.map { reads.reads($0, in: leaf) } ?? reads.eventless[leafPosition]
+            var read = event.map { reads.reads($0, in: leafPosition) } ?? reads.eventless[leafPosition]
             for step in outcome {
-                if !machine.transitions[step.transitionIndex].raises.isEmpty { read = ~0; break }
+                if reads.raises[step.transitionIndex] { read = ~0; break }
                 read |= reads.position[step.to].map { reads.eventless[$0] } ?? ~0
             }
             for other in universe where known[other] == nil && (other ^ mask) & read == 0 && !resting.contains(other) {

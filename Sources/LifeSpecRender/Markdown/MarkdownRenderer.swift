@@ -57,7 +57,8 @@ public enum MarkdownRenderer {
 ///
 /// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
 /// `map(when)`), and each such closure copied the whole builder (document, machine, indexes),
-/// which cost more than the work itself on large machines. Everything in it is immutable.
+/// which cost more than the work itself on large machines. Everything in it is immutable but a
+/// cache of transition descriptions.
 final class MarkdownPageBuilder {
     let document: SpecDocument
     let machine: Machine
@@ -75,6 +76,9 @@ final class MarkdownPageBuilder {
     let posters: [String: [Transition]]
     /// The callbacks that post each notification, in declaration order.
     let postingCallbacks: [String: [LifecycleCallback]]
+    /// `when(_:)` per transition index, made when first asked for: a transition that calls
+    /// several callbacks is described once for each of them.
+    private var whenTexts: [String?] = []
 
     init(spec: LoadedSpec, options: MarkdownOptions) {
         document = spec.document
@@ -389,32 +393,59 @@ final class MarkdownPageBuilder {
         ]
         if hasDescriptions { headers.append(strings.descriptionColumn) }
         var table = MarkdownTable(headers)
+        let listSeparator = strings.listSeparator
         for transition in machine.transitions {
-            let info = lookup.transition(transition.index)
-            var to = strings.stays
-            if let target = transition.target {
-                to = code(target)
-                let leaf = machine.leaf(entering: target)
-                if leaf != target { to += "<br/>" + strings.enters(code(leaf)) }
+            table.addRow { row in
+                row.cell { $0.write(transition.index + 1) }
+                row.cell { output in
+                    for (offset, source) in transition.sources.enumerated() {
+                        if offset > 0 { output.write(listSeparator) }
+                        MarkdownText.writeCode(source, to: &output)
+                    }
+                }
+                row.cell { output in
+                    if let event = transition.trigger.eventID { MarkdownText.writeCode(event, to: &output) } else { output.write(strings.always) }
+                }
+                row.cell { output in
+                    if let expression = transition.guardExpression { MarkdownText.writeCode(expression.description, to: &output) } else { output.write(strings.none) }
+                }
+                row.cell { output in
+                    guard let target = transition.target else { output.write(strings.stays); return }
+                    MarkdownText.writeCode(target, to: &output)
+                    let leaf = machine.leaf(entering: target)
+                    if leaf != target { output.write("<br/>" + strings.enters(code(leaf))) }
+                }
+                row.cell { output in
+                    // The effects, "<br/>" between them, or "—" for none.
+                    var count = 0
+                    func next() {
+                        if count > 0 { output.write("<br/>") }
+                        count += 1
+                    }
+                    for action in transition.actions {
+                        for step in machine.expand(action) {
+                            next()
+                            output.write(count)
+                            output.write(". ")
+                            writeStepText(step, to: &output)
+                        }
+                    }
+                    if !transition.assignments.isEmpty {
+                        next()
+                        output.write(strings.sets(transition.assignments
+                            .map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: listSeparator)))
+                    }
+                    if !transition.raises.isEmpty {
+                        next()
+                        output.write(strings.raises(transition.raises.map(code).joined(separator: listSeparator)))
+                    }
+                    if count == 0 { output.write(strings.none) }
+                }
+                if hasDescriptions {
+                    let info = lookup.transition(transition.index)
+                    row.cell(described(info?.description, source: info?.source))
+                }
             }
-            var effects: [String] = transition.actions.flatMap(machine.expand).enumerated().map { offset, step in
-                "\(offset + 1). " + stepText(step)
-            }
-            if !transition.assignments.isEmpty {
-                effects.append(strings.sets(transition.assignments
-                    .map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)))
-            }
-            if !transition.raises.isEmpty { effects.append(strings.raises(transition.raises.map(code).joined(separator: strings.listSeparator))) }
-            var row = [
-                String(transition.index + 1),
-                transition.sources.map(code).joined(separator: strings.listSeparator),
-                transition.trigger.eventID.map(code) ?? strings.always,
-                transition.guardExpression.map { code($0.description) } ?? strings.none,
-                to,
-                joinedOrNone(effects),
-            ]
-            if hasDescriptions { row.append(described(info?.description, source: info?.source)) }
-            table.add(row)
         }
         return [strings.transitionsIntro, table.render()]
     }
@@ -423,8 +454,13 @@ final class MarkdownPageBuilder {
         let matrix = EventStateMatrix(machine: machine)
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
         var table = MarkdownTable([strings.eventColumn] + matrix.leaves.map(code))
-        for row in matrix.rows {
-            table.add([row.event.map(code) ?? strings.alwaysRow] + row.cells.map(cellText))
+        for matrixRow in matrix.rows {
+            table.addRow { row in
+                row.cell { output in
+                    if let event = matrixRow.event { MarkdownText.writeCode(event, to: &output) } else { output.write(strings.alwaysRow) }
+                }
+                for branches in matrixRow.cells { row.cell { writeCellText(branches, to: &$0) } }
+            }
         }
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) { intro += strings.sentenceSeparator + strings.alwaysRowNote }
@@ -496,8 +532,30 @@ final class MarkdownPageBuilder {
         }
     }
 
+    /// `stepText(step)`, written into `output`.
+    private func writeStepText(_ step: Step, to output: inout TextOutput) {
+        switch step {
+        case .callback(let id):
+            MarkdownText.writeCode(machine.callback(id)?.swiftName ?? id, to: &output)
+        case .notification(let id):
+            output.write(strings.notifyPrefix)
+            output.write(byte: UInt8(ascii: " "))
+            MarkdownText.writeCode(machine.notification(id)?.swiftName ?? id, to: &output)
+        case .transition:
+            output.write(stepText(step))
+        }
+    }
+
     /// A transition as "from → to on event if guard", with the target resolved to the leaf entered.
     private func when(_ transition: Transition) -> String {
+        if whenTexts.isEmpty { whenTexts = Array(repeating: nil, count: machine.transitions.count) }
+        if whenTexts.indices.contains(transition.index), let text = whenTexts[transition.index] { return text }
+        let text = describeWhen(transition)
+        if whenTexts.indices.contains(transition.index) { whenTexts[transition.index] = text }
+        return text
+    }
+
+    private func describeWhen(_ transition: Transition) -> String {
         strings.when(
             from: transition.sources.map(code).joined(separator: strings.listSeparator),
             to: transition.target.map { code(machine.leaf(entering: $0)) },
@@ -525,6 +583,23 @@ final class MarkdownPageBuilder {
             }
         }
         return text + strings.colon + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
+    }
+
+    /// `cellText(branches)`, written into `output`: a cell with one branch and no condition (most
+    /// of them) without building it as a String first.
+    private func writeCellText(_ branches: [EventStateMatrix.Branch], to output: inout TextOutput) {
+        guard branches.count == 1, case .always = branches[0].condition else {
+            output.write(cellText(branches))
+            return
+        }
+        guard let steps = branches[0].steps else {
+            output.write(strings.none)
+            return
+        }
+        for (offset, step) in steps.enumerated() {
+            if offset > 0 { output.write(strings.arrow) }
+            if step.isInternal { output.write(strings.stays) } else { MarkdownText.writeCode(step.to, to: &output) }
+        }
     }
 
     private func cellText(_ branches: [EventStateMatrix.Branch]) -> String {

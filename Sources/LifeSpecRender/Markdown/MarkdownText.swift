@@ -73,6 +73,17 @@ enum MarkdownText {
         return "<code>" + flat.map { references[$0] ?? String($0) }.joined() + "</code>"
     }
 
+    /// `code(text)`, written into `output`.
+    static func writeCode(_ text: String, to output: inout TextOutput) {
+        if isPlainASCIILine(text, withoutCodeDelimiters: true) {
+            output.write(byte: UInt8(ascii: "`"))
+            output.write(text)
+            output.write(byte: UInt8(ascii: "`"))
+        } else {
+            output.write(code(text))
+        }
+    }
+
     /// `contains("`")` on a String is Foundation's substring search (canonical equivalence, so
     /// U+1FEF GREEK VARIA counts as a backtick), and it dominated pages with thousands of ids.
     /// ASCII text has no such equivalents, so a byte scan gives the same answer there.
@@ -122,7 +133,8 @@ enum MarkdownText {
         var longest = 0
         // Escaped text (an embedded diagram) has no backtick at all; otherwise count runs of
         // backtick characters (a backtick with a combining mark is another character).
-        if text.utf8.contains(UInt8(ascii: "`")) {
+        var copy = text
+        if copy.withUTF8({ $0.contains(UInt8(ascii: "`")) }) {
             var run = 0
             for character in text {
                 run = character == "`" ? run + 1 : 0
@@ -275,7 +287,8 @@ extension String {
     fileprivate func replacingLineEndings() -> String {
         // Without a carriage return there is nothing to replace (and Foundation's search is slow
         // on a whole embedded Mermaid diagram).
-        guard utf8.contains(UInt8(ascii: "\r")) else { return self }
+        var copy = self
+        guard copy.withUTF8({ $0.contains(UInt8(ascii: "\r")) }) else { return self }
         return replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
