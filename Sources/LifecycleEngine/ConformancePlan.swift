@@ -70,18 +70,23 @@ public struct ConformancePlan: Sendable {
 
         mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: Configuration,
                              steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
-            append(id, kind, summary, start: start.state, flags: start.flags(in: machine), steps: steps, checks: checks)
+            append(id, kind, summary, start: start.state, overrides: overrides(start), steps: steps, checks: checks)
         }
 
         mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: String,
                              flags: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
+            append(id, kind, summary, start: start, overrides: flags.filter { defaults[$0.key] != $0.value }, steps: steps, checks: checks)
+        }
+
+        /// `overrides`: the flags that differ from their defaults.
+        private mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: String,
+                                     overrides: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck]) {
             var unique = id
             var counter = 2
             while !usedIDs.insert(unique).inserted {
                 unique = "\(id)#\(counter)"
                 counter += 1
             }
-            let overrides = flags.filter { defaults[$0.key] != $0.value }
             cases.append(ConformanceCase(id: unique, kind: kind, summary: summary, start: start, flags: overrides, steps: steps, checks: checks))
         }
 
@@ -116,7 +121,7 @@ public struct ConformancePlan: Sendable {
 
         mutating func addCoverage() {
             for (offset, path) in coverage.paths.enumerated() {
-                guard var runner = try? Runner(machine: machine, state: path.start.state, flags: path.start.flags(in: machine)) else {
+                guard var runner = placedRunner(in: path.start) else {
                     notes.append("coverage path \(offset + 1) cannot start in '\(path.start.state)'")
                     continue
                 }
@@ -145,7 +150,7 @@ public struct ConformancePlan: Sendable {
                     if space.isExact { notes.append("state '\(leaf.id)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
                     continue
                 }
-                guard let runner = try? Runner(machine: machine, state: chosen.state, flags: chosen.flags(in: machine)) else { continue }
+                guard let runner = placedRunner(in: chosen) else { continue }
                 // The few events with an enabled transition here, rather than a transition looked
                 // up for every event of the machine.
                 let accepted = runner.acceptedEvents
@@ -217,8 +222,24 @@ public struct ConformancePlan: Sendable {
             }
         }
 
+        /// The flags that differ from their defaults in `configuration` (mostly none: no dictionary
+        /// is built then).
         func overrides(_ configuration: Configuration) -> [String: Bool] {
-            configuration.flags(in: machine).filter { defaults[$0.key] != $0.value }
+            guard configuration.flagValues.count == machine.flags.count else {
+                return configuration.flags(in: machine).filter { defaults[$0.key] != $0.value }
+            }
+            var result: [String: Bool] = [:]
+            for (flag, value) in zip(machine.flags, configuration.flagValues) where value != flag.defaultValue { result[flag.id] = value }
+            return result
+        }
+
+        /// A runner placed in `configuration` by position: its flag values are complete already,
+        /// so there is no dictionary to build and look up.
+        func placedRunner(in configuration: Configuration) -> Runner? {
+            guard configuration.flagValues.count == machine.flags.count, let index = machine.stateIndex(of: configuration.state) else {
+                return try? Runner(machine: machine, state: configuration.state, flags: configuration.flags(in: machine))
+            }
+            return Runner(machine: machine, stateIndex: index, flagValues: configuration.flagValues)
         }
     }
 }

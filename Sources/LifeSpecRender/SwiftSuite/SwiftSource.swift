@@ -58,6 +58,16 @@ public enum SwiftSource {
     /// `_`, anything else as `uXXXX`. Prefix it with something that starts with a letter to get an
     /// identifier (never a keyword, never starting with a digit).
     public static func identifierFragment(_ text: String) -> String {
+        // ASCII (every case id): one byte each, `isAlphabetic` meaning A–Z and a–z there.
+        var copy = text
+        if let ascii = copy.withUTF8({ bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(decoding: bytes.map { byte in
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) ? byte : UInt8(ascii: "_")
+            }, as: UTF8.self)
+        }) {
+            return ascii
+        }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" {
