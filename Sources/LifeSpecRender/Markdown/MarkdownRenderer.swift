@@ -459,7 +459,15 @@ final class MarkdownPageBuilder {
                 row.cell { output in
                     if let event = matrixRow.event { MarkdownText.writeCode(event, to: &output) } else { output.write(strings.alwaysRow) }
                 }
-                for branches in matrixRow.cells { row.cell { writeCellText(branches, to: &$0) } }
+                let none = strings.none
+                for branches in matrixRow.cells {
+                    // Most cells: not handled, whatever the flags.
+                    if branches.count == 1, branches[0].steps == nil, case .always = branches[0].condition {
+                        row.cell(line: none)
+                    } else {
+                        row.cell { writeCellText(branches, to: &$0) }
+                    }
+                }
             }
         }
         var intro = strings.matrixIntro

@@ -51,6 +51,15 @@ struct MarkdownTable {
             cell { $0.write(text) }
         }
 
+        /// A cell of fixed text known to be one non-empty line (a phrase of `MarkdownStrings`):
+        /// nothing to check.
+        mutating func cell(line text: String) {
+            guard written < columns else { return }
+            output.write(written == 0 ? "| " : " | ")
+            output.write(text)
+            written += 1
+        }
+
         /// A cell written piece by piece.
         mutating func cell(_ write: (inout TextOutput) -> Void) {
             guard written < columns else { return }
