@@ -121,14 +121,18 @@ public struct ConformancePlan: Sendable {
 
         mutating func addCoverage() {
             for (offset, path) in coverage.paths.enumerated() {
-                guard var runner = placedRunner(in: path.start) else {
+                guard placedRunner(in: path.start) != nil else {
                     notes.append("coverage path \(offset + 1) cannot start in '\(path.start.state)'")
                     continue
                 }
-                var steps: [ConformanceStep] = []
-                for step in path.steps {
-                    guard let observed = try? runner.send(step.event).compactMap(\.observation) else { break }
-                    steps.append(.send(step.event, expect: observed, state: runner.state))
+                // Every step is an edge of the space, whose transitions are the engine's own run of
+                // that event from that configuration (`StateSpace` records them as it runs): what a
+                // `Runner` replaying the path would report is each transition's actions as emitted
+                // (`Runner.send`'s steps less the transitions) and the step's target state, so the
+                // path is not run a second time.
+                let actionSteps = machine.tables.actionSteps
+                let steps = path.steps.map { step in
+                    ConformanceStep.send(step.event, expect: step.transitions.flatMap { actionSteps[$0] }.compactMap(\.observation), state: step.to.state)
                 }
                 let count = path.newlyCovered.count
                 let summary = "Coverage path \(offset + 1) of \(coverage.paths.count): \(steps.count) event\(steps.count == 1 ? "" : "s") from '\(path.start.state)'\(ConformanceCase.describe(overrides(path.start))), first to take \(count) transition\(count == 1 ? "" : "s")"

@@ -89,6 +89,9 @@ private struct SuiteWriter {
         self.input = input
         self.plan = plan
         self.framework = framework
+        // Roughly the file's size (a case's frame and test, a line per step), so the buffer is
+        // not copied over and over as it grows to megabytes.
+        output = TextOutput(capacity: plan.cases.reduce(4096) { $0 + 600 + 80 * $1.steps.count })
     }
 
     mutating func write() -> String {
