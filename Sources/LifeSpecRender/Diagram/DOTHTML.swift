@@ -160,13 +160,18 @@ extension DOTHTML {
     /// so ASCII names (all the renderers use) are filtered byte-wise: `Character.isLetter` looks
     /// up Unicode properties, and for ASCII it means exactly `A`–`Z` and `a`–`z`.
     private static func writeAttributeName(_ key: String, to output: inout TextOutput) {
-        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
-            output.write(key.filter { $0.isASCII && ($0.isLetter || $0 == "-") })
-            return
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
         }
-        for byte in key.utf8 where (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") {
-            output.write(byte: byte)
+        var copy = key
+        let kind = copy.withUTF8 { bytes -> Int in
+            if bytes.allSatisfy(isNameByte) { return 0 }
+            return bytes.allSatisfy { $0 < 0x80 } ? 1 : 2
+        }
+        switch kind {
+        case 0: output.write(key)
+        case 1: copy.withUTF8 { bytes in for byte in bytes where isNameByte(byte) { output.write(byte: byte) } }
+        default: output.write(key.filter { $0.isASCII && ($0.isLetter || $0 == "-") })
         }
     }
 
@@ -187,7 +192,8 @@ extension DOTHTML {
 
     static func writeEscaped(_ text: String, lineBreaks: Bool, to output: inout TextOutput) {
         // Most text has no backslash, and then nothing but the escaped bytes needs a look.
-        guard text.utf8.contains(UInt8(ascii: "\\")) else {
+        var copy = text
+        guard copy.withUTF8({ $0.contains(UInt8(ascii: "\\")) }) else {
             output.writeEscaped(text, escaping: escaped) { scalar, output in
                 writeReplacement(scalar, lineBreaks: lineBreaks, to: &output)
             }
