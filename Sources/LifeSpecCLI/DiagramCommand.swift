@@ -77,7 +77,7 @@ struct DiagramCommand: ParsableCommand {
                 // layout budget only decides what to say about it.
                 let diagram = try DiagramBuilder.build(for: loaded, options: options, limits: format == .dot ? .unlimited : .standard)
                 if format == .dot {
-                    let standard = DiagramBuilder.plan(for: loaded, options: options)
+                    let standard = diagram.plan.replanned(with: .standard)
                     if standard.message != nil {
                         let advice = standard.isRefused ? "draw one group at a time with --group"
                             : "as SVG or PNG it is drawn at '\(standard.effectiveDetail.rawValue)' detail"

@@ -25,8 +25,8 @@ struct DocsCommand: ParsableCommand {
         }
         let mermaid = MermaidRenderer.render(loaded, options: DiagramOptions(locale: locale))
         let others = SpecFiles.neighbours(of: [loaded], paths: [spec])
-        let pages = MarkdownRenderer.pages(for: loaded, options: MarkdownOptions(specPath: spec, mermaid: mermaid), others: others)
-        let page = pages.first { $0.locale == (locale ?? loaded.document.defaultLocale) } ?? pages[0]
+        let page = MarkdownRenderer.page(for: loaded, locale: locale ?? loaded.document.defaultLocale,
+                                         options: MarkdownOptions(specPath: spec, mermaid: mermaid), others: others)
         let text = page.text
         try writeOutput(Array(text.utf8), to: output)
     }

@@ -97,6 +97,11 @@ public struct DiagramPlan: Sendable, Hashable {
     public let isRefused: Bool
     public let message: String?
 
+    /// The plan for the same diagram against other limits (sizing a diagram is the costly part).
+    public func replanned(with limits: DiagramLimits) -> DiagramPlan {
+        DiagramPlan(size: size, requested: requestedDetail, limits: limits)
+    }
+
     init(size: DiagramSize, requested: DiagramOptions.Detail, limits: DiagramLimits = .standard) {
         self.size = size
         requestedDetail = requested

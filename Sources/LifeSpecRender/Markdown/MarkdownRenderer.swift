@@ -19,29 +19,33 @@ public enum MarkdownRenderer {
     /// `others` are the specs generated beside this one: the `related:` ones are linked, in the
     /// page's locale where the other spec has it.
     public static func pages(for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []) -> [MarkdownPage] {
+        let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
+        return locales.map { page(for: spec, locale: $0, options: options, others: others) }
+    }
+
+    /// The page of one locale (`nil` when the spec declares none), exactly as `pages` writes it:
+    /// `lifespec docs` prints one page and need not render the others.
+    public static func page(for spec: LoadedSpec, locale: String?, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []) -> MarkdownPage {
         let document = spec.document
-        let locales: [String?] = document.locales.isEmpty ? [nil] : document.locales
         let links = document.locales.map {
             LocaleLink(locale: $0, path: fileName(locale: $0, defaultLocale: document.defaultLocale))
         }
-        return locales.map { locale in
-            var pageOptions = options
-            pageOptions.locale = locale
-            pageOptions.localeLinks = links
-            for related in document.related {
-                guard let other = others.first(where: { $0.document.id == related.id }) else { continue }
-                let otherDocument = other.document
-                let otherLocale = locale.flatMap { otherDocument.locales.contains($0) ? $0 : nil } ?? otherDocument.defaultLocale
-                let title = otherDocument.text(otherDocument.title, locale: otherLocale) ?? otherDocument.id
-                let page = fileName(locale: otherLocale, defaultLocale: otherDocument.defaultLocale)
-                pageOptions.relatedPages[related.id] = RelatedPage(title: title, path: "../\(otherDocument.id)/\(page)")
-            }
-            return MarkdownPage(
-                locale: locale,
-                fileName: fileName(locale: locale, defaultLocale: document.defaultLocale),
-                text: render(spec, options: pageOptions)
-            )
+        var pageOptions = options
+        pageOptions.locale = locale
+        pageOptions.localeLinks = links
+        for related in document.related {
+            guard let other = others.first(where: { $0.document.id == related.id }) else { continue }
+            let otherDocument = other.document
+            let otherLocale = locale.flatMap { otherDocument.locales.contains($0) ? $0 : nil } ?? otherDocument.defaultLocale
+            let title = otherDocument.text(otherDocument.title, locale: otherLocale) ?? otherDocument.id
+            let page = fileName(locale: otherLocale, defaultLocale: otherDocument.defaultLocale)
+            pageOptions.relatedPages[related.id] = RelatedPage(title: title, path: "../\(otherDocument.id)/\(page)")
         }
+        return MarkdownPage(
+            locale: locale,
+            fileName: fileName(locale: locale, defaultLocale: document.defaultLocale),
+            text: render(spec, options: pageOptions)
+        )
     }
 
     /// `README.md` for the default locale (or none), `README.<locale>.md` for the others.
