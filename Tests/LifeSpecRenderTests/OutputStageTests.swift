@@ -124,6 +124,20 @@ struct OutputStageTests {
         }
     }
 
+    @Test("each locale's page embeds the Mermaid diagram in its own language, as `docs --locale` writes it")
+    func pagesEmbedLocalizedMermaid() throws {
+        let spec = try DiagramFixtures.flagship
+        let files = try Generator.files(for: [spec])
+        func page(_ name: String) throws -> String {
+            String(decoding: try #require(files.first { $0.path == "ios-app-lifecycle/\(name)" }).contents, as: UTF8.self)
+        }
+        #expect(try page("README.md").contains("state \"Not running\" as notRunning"))
+        #expect(try page("README.zh-Hans.md").contains("state \"未运行\" as notRunning"))
+        let mermaid = MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans"))
+        let markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
+        #expect(try page("README.zh-Hans.md") == MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: markdown, others: [spec]).text)
+    }
+
     @Test("a failing sink stops a streamed generate and its error comes back")
     func sinkFailureStopsTheStream() throws {
         struct Full: Error {}

@@ -142,16 +142,24 @@ public enum Generator {
         let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
         var pieces: [Piece] = []
 
-        // Mermaid and the reference pages, one per locale.
+        // Mermaid and the reference pages, one per locale, each embedding the Mermaid diagram in
+        // its own language (as `lifespec docs --locale` does).
         pieces.append(piece {
             let mermaid = MermaidRenderer.render(spec, options: options)
-            var markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
-            if !drawnWhole {
-                markdown.diagramPath = nil
-                markdown.scenarioDiagramPattern = nil
+            var files = [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
+            let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
+            for locale in locales {
+                let localized = locale == nil || locale == spec.document.defaultLocale ? mermaid
+                    : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
+                var markdown = MarkdownOptions(specPath: spec.path, mermaid: localized)
+                if !drawnWhole {
+                    markdown.diagramPath = nil
+                    markdown.scenarioDiagramPattern = nil
+                }
+                let page = MarkdownRenderer.page(for: spec, locale: locale, options: markdown, others: others)
+                files.append(GeneratedFile(path: "\(folder)/\(page.fileName)", text: page.text))
             }
-            return [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
-                + MarkdownRenderer.pages(for: spec, options: markdown, others: others).map { GeneratedFile(path: "\(folder)/\($0.fileName)", text: $0.text) }
+            return files
         })
 
         guard drawnWhole else {
