@@ -479,20 +479,9 @@ struct CoverageGraph {
         }
     }
 
-    /// Edges from `start` to `node` along a search's parent links.
-    private func path(to node: Int, from start: Int, parent: UnsafeMutableBufferPointer<Int>) -> [Int] {
-        var result: [Int] = []
-        var current = node
-        while current != start {
-            let edge = parent[current]
-            result.append(edge)
-            current = edges[edge].from
-        }
-        return result.reversed()
-    }
-
-    /// Edges from `start` to `node` along a search's parent links.
-    private func path(to node: Int, from start: Int, parent: [Int]) -> [Int] {
+    /// Edges from `start` to `node` along a search's parent links (an array, or the buffer the
+    /// pointer-based search reads).
+    private func path<Parents: RandomAccessCollection>(to node: Int, from start: Int, parent: Parents) -> [Int] where Parents.Index == Int, Parents.Element == Int {
         var result: [Int] = []
         var current = node
         while current != start {
