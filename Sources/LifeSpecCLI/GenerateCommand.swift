@@ -108,7 +108,8 @@ struct GenerationRun {
         } catch {
             outputStage.discard()
             suiteStage.discard()
-            StandardStreams.err("error: \(error)\n")
+            // An OutputError already reads "path: error: message".
+            StandardStreams.err(error is OutputError ? "\(error)\n" : "error: \(error)\n")
             throw ExitCode(1)
         }
     }

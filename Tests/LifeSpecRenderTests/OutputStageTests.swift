@@ -77,6 +77,22 @@ struct OutputStageTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
     }
 
+    @Test("a folder that cannot be made is an error naming the reason, and the stage still discards cleanly")
+    func unmakeableFolderIsAClearError() throws {
+        let directory = try previousRun()
+        let before = try snapshot(directory)
+        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        try stage.offer(GeneratedFile(path: "fresh/a.txt", text: "a"))
+        // old.txt is a file, so nothing can be made under it.
+        #expect {
+            try stage.offer(GeneratedFile(path: "old.txt/inside/b.txt", text: "b"))
+        } throws: { error in
+            (error as? OutputError).map { $0.message == "cannot create the folder: Not a directory" && $0.path.hasSuffix("old.txt/inside") } ?? false
+        }
+        stage.discard()
+        #expect(try snapshot(directory) == before)
+    }
+
     @Test("check writes nothing and reports what is stale, missing and extra")
     func checkWritesNothing() throws {
         let directory = try previousRun()

@@ -255,8 +255,14 @@ public final class OutputStage: Sendable {
             if parent.path == current.path { break }
             current = parent
         }
-        guard !missing.isEmpty else { return }
-        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-        state.withLock { $0.createdFolders += missing.reversed() }
+        // mkdir(2) outermost first, for an error that names the reason (Foundation's does not);
+        // each folder made is remembered at once, so a discard after a failure removes it too.
+        for url in missing.reversed() {
+            if mkdir(url.path, 0o755) == 0 {
+                state.withLock { $0.createdFolders.append(url) }
+            } else if errno != EEXIST {
+                throw OutputError(path: url.path, message: "cannot create the folder: \(String(cString: strerror(errno)))")
+            }
+        }
     }
 }
