@@ -1,20 +1,41 @@
-/// A boolean expression over flags: identifiers, `true`, `false`, `!`, `&&`, `||` and parentheses.
-/// `!` binds tightest, then `&&`, then `||`.
+/// A boolean expression over flags and active states: identifiers, `true`, `false`, `in(stateID)`
+/// (SCXML's `In()`), `!`, `&&`, `||` and parentheses. `!` binds tightest, then `&&`, then `||`.
 public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertible {
     case flag(String)
     case constant(Bool)
+    /// True while the state is active (SCXML's `In(stateID)`).
+    case inState(String)
     case not(GuardExpression)
     case and(GuardExpression, GuardExpression)
     case or(GuardExpression, GuardExpression)
 
-    public func evaluate(_ flags: [String: Bool]) -> Bool {
+    /// `isActive` answers `in(…)`; without it no state counts as active.
+    public func evaluate(_ flags: [String: Bool], isActive: (String) -> Bool = { _ in false }) -> Bool {
         switch self {
         case .flag(let id): flags[id] ?? false
         case .constant(let value): value
-        case .not(let inner): !inner.evaluate(flags)
-        case .and(let lhs, let rhs): lhs.evaluate(flags) && rhs.evaluate(flags)
-        case .or(let lhs, let rhs): lhs.evaluate(flags) || rhs.evaluate(flags)
+        case .inState(let id): isActive(id)
+        case .not(let inner): !inner.evaluate(flags, isActive: isActive)
+        case .and(let lhs, let rhs): lhs.evaluate(flags, isActive: isActive) && rhs.evaluate(flags, isActive: isActive)
+        case .or(let lhs, let rhs): lhs.evaluate(flags, isActive: isActive) || rhs.evaluate(flags, isActive: isActive)
         }
+    }
+
+    /// The states `in(…)` tests, in first-use order.
+    public var states: [String] {
+        var result: [String] = []
+        func walk(_ expression: GuardExpression) {
+            switch expression {
+            case .inState(let id): if !result.contains(id) { result.append(id) }
+            case .flag, .constant: break
+            case .not(let inner): walk(inner)
+            case .and(let lhs, let rhs), .or(let lhs, let rhs):
+                walk(lhs)
+                walk(rhs)
+            }
+        }
+        walk(self)
+        return result
     }
 
     /// The flags the expression reads, in first-use order.
@@ -24,7 +45,7 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         func walk(_ expression: GuardExpression) {
             switch expression {
             case .flag(let id): if seen.insert(id).inserted { result.append(id) }
-            case .constant: break
+            case .constant, .inState: break
             case .not(let inner): walk(inner)
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
                 walk(lhs)
@@ -42,6 +63,7 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         switch self {
         case .flag(let id): return id
         case .constant(let value): return value ? "true" : "false"
+        case .inState(let id): return "in(\(id))"
         case .not(let inner): return "!" + inner.render(precedence: 3)
         case .and(let lhs, let rhs):
             // The parser associates to the left, so a right operand of the same operator keeps
@@ -83,7 +105,10 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         }
         for bits in 0..<(1 << variables.count) where compiled.allSatisfy({ $0.evaluate(bits) }) {
             var assignment: [String: Bool] = [:]
-            for (offset, variable) in variables.enumerated() { assignment[variable] = bits & (1 << offset) != 0 }
+            // `in(…)` variables are states, not flags: callers run the assignment as flag values.
+            for (offset, variable) in variables.enumerated() where !variable.hasPrefix("in(") {
+                assignment[variable] = bits & (1 << offset) != 0
+            }
             return assignment
         }
         return nil
@@ -107,6 +132,16 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
                 } else {
                     guard variables.count < limit else { return nil }
                     variables.append(id)
+                    self = .flag(variables.count - 1)
+                }
+            case .inState(let id):
+                // An active state is a free variable here: a name no flag can have keeps it apart.
+                let name = "in(" + id + ")"
+                if let index = variables.firstIndex(of: name) {
+                    self = .flag(index)
+                } else {
+                    guard variables.count < limit else { return nil }
+                    variables.append(name)
                     self = .flag(variables.count - 1)
                 }
             case .constant(let value): self = .constant(value)
@@ -220,11 +255,41 @@ private struct GuardParser {
             throw GuardParseError(offset: start, message: "expected a flag name, found '\(characters[start])'")
         }
         let name = String(characters[start..<position])
+        if name == "in", consume("(") { return try parseInState() }
         switch name {
         case "true": return .constant(true)
         case "false": return .constant(false)
         default: return .flag(name)
         }
+    }
+
+    /// After `in(`: a state id as SCXML writes them (`b1.2`, `s-1`), optionally quoted, then `)`.
+    private mutating func parseInState() throws(GuardParseError) -> GuardExpression {
+        skipSpaces()
+        var quote: Character?
+        if position < characters.count, characters[position] == "'" || characters[position] == "\"" {
+            quote = characters[position]
+            position += 1
+        }
+        let start = position
+        while position < characters.count {
+            let character = characters[position]
+            if let quote, character == quote { break }
+            if quote == nil, character == ")" || character.isWhitespace { break }
+            position += 1
+        }
+        guard position > start else { throw GuardParseError(offset: start, message: "in() needs a state id, e.g. in(active)") }
+        let id = String(characters[start..<position])
+        if quote != nil {
+            guard position < characters.count else {
+                throw GuardParseError(offset: start - 1, message: "unterminated quote in in(…)")
+            }
+            position += 1
+        }
+        guard consume(")") else {
+            throw GuardParseError(offset: min(position, characters.count), message: "missing ')' after in(\(id)")
+        }
+        return .inState(id)
     }
 
     private static func isIdentifierCharacter(_ character: Character, first: Bool) -> Bool {

@@ -21,25 +21,35 @@ public struct Machine: Sendable, Hashable {
     public var notifications: [LifecycleNotification] { storage.notifications }
     /// Transitions in document order; `Transition.index` is the position in this array.
     public var transitions: [Transition] { storage.transitions }
+    /// What an event no enabled transition takes does.
+    public var unhandledEvents: UnhandledEventPolicy { storage.unhandledEvents }
+    /// The states the machine starts in: `[initial]`, or one per region (SCXML `initial="a b"`).
+    public var initialTargets: [String] { storage.initialTargets }
 
+    /// `initialTargets` names several states to start in (one per region of a parallel state, as
+    /// SCXML's `initial="a b"` does); empty means `[initial]`.
     public init(
         id: String,
         states: [StateNode],
         initial: String,
+        initialTargets: [String] = [],
         events: [LifecycleEvent] = [],
         flags: [LifecycleFlag] = [],
         callbacks: [LifecycleCallback] = [],
         notifications: [LifecycleNotification] = [],
-        transitions: [Transition] = []
+        transitions: [Transition] = [],
+        unhandledEvents: UnhandledEventPolicy = .error
     ) throws(MachineError) {
-        storage = try Storage(id: id, states: states, initial: initial, events: events, flags: flags, callbacks: callbacks,
-                              notifications: notifications, transitions: transitions)
+        storage = try Storage(id: id, states: states, initial: initial, initialTargets: initialTargets, events: events,
+                              flags: flags, callbacks: callbacks, notifications: notifications, transitions: transitions,
+                              unhandledEvents: unhandledEvents)
     }
 
     public static func == (lhs: Machine, rhs: Machine) -> Bool {
         if lhs.storage === rhs.storage { return true }
         // Everything else is derived from these.
-        return lhs.id == rhs.id && lhs.initial == rhs.initial && lhs.states == rhs.states && lhs.events == rhs.events
+        return lhs.id == rhs.id && lhs.initial == rhs.initial && lhs.initialTargets == rhs.initialTargets
+            && lhs.unhandledEvents == rhs.unhandledEvents && lhs.states == rhs.states && lhs.events == rhs.events
             && lhs.flags == rhs.flags && lhs.callbacks == rhs.callbacks && lhs.notifications == rhs.notifications
             && lhs.transitions == rhs.transitions
     }
@@ -47,6 +57,8 @@ public struct Machine: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(initial)
+        hasher.combine(initialTargets)
+        hasher.combine(unhandledEvents)
         hasher.combine(states)
         hasher.combine(events)
         hasher.combine(flags)
@@ -64,6 +76,8 @@ public struct Machine: Sendable, Hashable {
         let callbacks: [LifecycleCallback]
         let notifications: [LifecycleNotification]
         let transitions: [Transition]
+        let unhandledEvents: UnhandledEventPolicy
+        let initialTargets: [String]
 
         let stateIndex: [String: Int]
         let callbackIndex: [String: Int]
@@ -79,13 +93,15 @@ public struct Machine: Sendable, Hashable {
         let tables: RunTables
 
         init(
-            id: String, states: [StateNode], initial: String, events: [LifecycleEvent], flags: [LifecycleFlag],
-            callbacks: [LifecycleCallback], notifications: [LifecycleNotification], transitions: [Transition]
+            id: String, states: [StateNode], initial: String, initialTargets: [String], events: [LifecycleEvent],
+            flags: [LifecycleFlag], callbacks: [LifecycleCallback], notifications: [LifecycleNotification],
+            transitions: [Transition], unhandledEvents: UnhandledEventPolicy
         ) throws(MachineError) {
             self.id = id
             self.states = states
             self.initial = initial
-            self.events = events
+            self.initialTargets = initialTargets.isEmpty ? [initial] : initialTargets
+            self.unhandledEvents = unhandledEvents
             self.flags = flags
             self.callbacks = callbacks
             self.notifications = notifications
@@ -94,22 +110,26 @@ public struct Machine: Sendable, Hashable {
                 copy.index = offset
                 return copy
             }
-            stateIndex = try Self.index(states.map(\.id), kind: "state")
-            callbackIndex = try Self.index(callbacks.map(\.id), kind: "callback")
-            notificationIndex = try Self.index(notifications.map(\.id), kind: "notification")
-            eventIndex = try Self.index(events.map(\.id), kind: "event")
-            flagIndex = try Self.index(flags.map(\.id), kind: "flag")
+            stateIndex = try Self.index(states.map(\.id), kind: .state)
+            callbackIndex = try Self.index(callbacks.map(\.id), kind: .callback)
+            notificationIndex = try Self.index(notifications.map(\.id), kind: .notification)
+            let declaredEvents = try Self.index(events.map(\.id), kind: .event)
+            flagIndex = try Self.index(flags.map(\.id), kind: .flag)
             let tables = try RunTables(
-                states: states, initial: initial, transitions: self.transitions, events: events, flags: flags,
+                states: states, initial: self.initialTargets, transitions: self.transitions, events: events, flags: flags,
                 callbacks: callbacks, stateIndex: stateIndex, callbackIndex: callbackIndex,
-                notificationIndex: notificationIndex, eventIndex: eventIndex, flagIndex: flagIndex
+                notificationIndex: notificationIndex, eventIndex: declaredEvents, flagIndex: flagIndex
             )
             self.tables = tables
+            // `done.state.<id>` events the engine raises are events like the declared ones.
+            self.events = events + tables.eventNames.dropFirst(events.count).map { LifecycleEvent(id: $0, kind: .internal) }
+            eventIndex = tables.eventNumbers
+            let allEvents = self.events
             ancestryIDs = tables.ancestry.map { chain in chain.map { states[$0].id } }
-            handledEventIDs = tables.handledEvents.map { list in list.map { events[$0].id } }
+            handledEventIDs = tables.handledEvents.map { list in list.map { allEvents[$0].id } }
         }
 
-        private static func index(_ ids: [String], kind: String) throws(MachineError) -> [String: Int] {
+        private static func index(_ ids: [String], kind: ElementKind) throws(MachineError) -> [String: Int] {
             var result: [String: Int] = [:]
             result.reserveCapacity(ids.count)
             for (offset, id) in ids.enumerated() {
@@ -192,26 +212,63 @@ public struct Machine: Sendable, Hashable {
 }
 
 /// A `Machine` by position, for the runner's hot path: states, events, transitions and flags are
-/// numbered as in the machine's arrays, flag values are `[Bool]` in `Machine.flags` order, and nothing
-/// on the way from an event to its steps hashes a string. A class: the runner reads it on every
-/// step, and copying a struct of eleven arrays out of the machine cost eleven retains and releases.
+/// numbered as in the machine's arrays (events: declared ones, then the synthesized `done.state.*`
+/// ones), flag values are `[Bool]` in `Machine.flags` order, and nothing on the way from an event to
+/// its steps hashes a string. A class: the runner reads it on every step.
 final class RunTables: Sendable {
-    struct Assignment: Sendable {
+    struct Assignment: Sendable, Hashable {
         let flag: Int
         let value: Bool
     }
 
+    /// Executable content by position: what it emits, sets and raises.
+    struct Block: Sendable, Hashable {
+        let steps: [Step]
+        let assignments: [Assignment]
+        let raises: [Int]
+        var isEmpty: Bool { steps.isEmpty && assignments.isEmpty && raises.isEmpty }
+        static let empty = Block(steps: [], assignments: [], raises: [])
+    }
+
+    /// Per state: its parent, -1 at the top level.
+    let parent: [Int]
     /// Per state: itself and its ancestors, innermost first.
     let ancestry: [[Int]]
-    /// Per state: the leaf that entering it ends in.
+    /// Per state: its child states (history pseudo-states excluded), in document order.
+    let children: [[Int]]
+    /// Per state: its history pseudo-state children.
+    let historyChildren: [[Int]]
+    /// Per state: 0 atomic, 1 compound, 2 parallel, 3 history (shallow), 4 history (deep).
+    let kind: [UInt8]
+    let isFinal: [Bool]
+    /// Per state: the last state of its subtree in document order (a descendant of `s` is a state
+    /// `d` with `s < d <= subtreeEnd[s]`: states are numbered parents first, in document order).
+    let subtreeEnd: [Int]
+    /// Per compound state: the states its default entry targets.
+    let initialTargets: [[Int]]
+    let entry: [Block]
+    let exit: [Block]
+    let initialBlock: [Block]
+    /// Per state: the `done.state.<id>` event raised when it completes, -1 when it cannot complete.
+    let doneEvent: [Int]
+    /// The top-level states the machine starts in.
+    let startTargets: [Int]
+
+    /// Per state: the leaf that a plain default entry ends in (the first region's, for parallel states).
     let leaf: [Int]
     /// Per state: the transitions declared on it, in document order.
     let declared: [[Int]]
     /// Per state: the events some transition on the way up handles, in event order.
     let handledEvents: [[Int]]
-    /// Per transition: its event, or -1 for an eventless one.
+    /// Per transition: its first event, or -1 for an eventless one.
     let trigger: [Int]
-    /// Per transition: the leaf it lands in, or -1 for an internal one.
+    /// Per transition: the events its descriptors match, ascending; `matchesAll` for `*`.
+    let eventMatches: [[Int]]
+    let matchesAll: [Bool]
+    /// Per transition: its targets (history states included), empty when targetless.
+    let targets: [[Int]]
+    let isInternalType: [Bool]
+    /// Per transition: the leaf a plain default entry of its first target ends in, or -1 when targetless.
     let targetLeaf: [Int]
     let guards: [FlagGuard?]
     let assignments: [[Assignment]]
@@ -219,6 +276,8 @@ final class RunTables: Sendable {
     /// Per transition: what its actions emit (callbacks expanded with their posted notifications).
     let actionSteps: [[Step]]
     let flagDefaults: [Bool]
+    /// Declared and synthesized events.
+    let eventCount: Int
 
     /// Resolves every reference once, both to check it and to number it: the engine refuses a model
     /// it cannot run. The checks run in a fixed order (initial, states, transitions, callbacks) so the
@@ -226,33 +285,61 @@ final class RunTables: Sendable {
     /// same problems with source locations before lowering, so users only meet these through the
     /// library API.
     init(
-        states: [StateNode], initial: String, transitions: [Transition], events: [LifecycleEvent], flags: [LifecycleFlag],
+        states: [StateNode], initial: [String], transitions: [Transition], events: [LifecycleEvent], flags: [LifecycleFlag],
         callbacks: [LifecycleCallback], stateIndex: [String: Int], callbackIndex: [String: Int],
         notificationIndex: [String: Int], eventIndex: [String: Int], flagIndex: [String: Int]
     ) throws(MachineError) {
-        guard stateIndex[initial] != nil else { throw .unknown(kind: "state", id: initial, context: "machine initial") }
+        var startTargets: [Int] = []
+        for id in initial {
+            guard let index = stateIndex[id] else { throw .unknown(kind: .state, id: id, context: "machine initial") }
+            startTargets.append(index)
+        }
         let stateCount = states.count
         var parent = [Int](repeating: -1, count: stateCount)
-        // The initial child of each compound state, -1 for a leaf.
-        var initialChild = [Int](repeating: -1, count: stateCount)
         for (offset, state) in states.enumerated() {
             if let parentID = state.parent {
                 guard let index = stateIndex[parentID] else {
-                    throw .unknown(kind: "state", id: parentID, context: "parent of '\(state.id)'")
+                    throw .unknown(kind: .state, id: parentID, context: "parent of '\(state.id)'")
                 }
+                // Document order is what exit and entry order, conflicts and `subtreeEnd` rest on.
+                guard index < offset else { throw .notInDocumentOrder(state.id) }
                 parent[offset] = index
             }
             // The runner numbers states, so a child must be one (entering a compound state could
             // otherwise end in a state the machine does not have).
             for child in state.children where stateIndex[child] == nil {
-                throw .unknown(kind: "state", id: child, context: "child of '\(state.id)'")
+                throw .unknown(kind: .state, id: child, context: "child of '\(state.id)'")
             }
-            if !state.children.isEmpty {
-                guard let child = state.initial, state.children.contains(child), let index = stateIndex[child] else {
-                    throw .compoundWithoutInitial(state.id)
-                }
-                initialChild[offset] = index
+        }
+        var kind = [UInt8](repeating: 0, count: stateCount)
+        var children = [[Int]](repeating: [], count: stateCount)
+        var historyChildren = [[Int]](repeating: [], count: stateCount)
+        for (offset, state) in states.enumerated() {
+            if let depth = state.history {
+                kind[offset] = depth == .shallow ? 3 : 4
+                guard parent[offset] >= 0 else { throw .historyOutsideCompound(state.id) }
+                historyChildren[parent[offset]].append(offset)
+            } else if parent[offset] >= 0 {
+                children[parent[offset]].append(offset)
             }
+        }
+        for (offset, state) in states.enumerated() where state.history == nil && !children[offset].isEmpty {
+            kind[offset] = state.isParallel ? 2 : 1
+        }
+        var subtreeEnd = Array(0..<stateCount)
+        for state in stride(from: stateCount - 1, through: 0, by: -1) where parent[state] >= 0 {
+            subtreeEnd[parent[state]] = max(subtreeEnd[parent[state]], subtreeEnd[state])
+        }
+        func isDescendant(_ state: Int, of ancestor: Int) -> Bool { state > ancestor && state <= subtreeEnd[ancestor] }
+        var initialTargets = [[Int]](repeating: [], count: stateCount)
+        for (offset, state) in states.enumerated() where kind[offset] == 1 {
+            var targets: [Int] = []
+            for id in state.initialTargets {
+                guard let index = stateIndex[id], isDescendant(index, of: offset) else { throw .compoundWithoutInitial(state.id) }
+                targets.append(index)
+            }
+            guard !targets.isEmpty else { throw .compoundWithoutInitial(state.id) }
+            initialTargets[offset] = targets
         }
         // Walks stop at a state met before in the same walk (a cycle only a hand-built model can
         // have); `walk[s] == w` marks s as seen in walk w, so no walk allocates a set.
@@ -274,151 +361,289 @@ final class RunTables: Sendable {
         var leaf = [Int](repeating: 0, count: stateCount)
         for state in 0..<stateCount {
             var current = state
-            while initialChild[current] >= 0, walk[current] != state {
+            while walk[current] != state {
                 walk[current] = state
-                current = initialChild[current]
+                if kind[current] == 1 { current = initialTargets[current][0] } else if kind[current] == 2 { current = children[current][0] } else { break }
             }
             leaf[state] = current
         }
+
+        // Events: the declared ones, then `done.state.<id>` for every state that can complete.
+        var allEvents = events.map(\.id)
+        var eventNumbers = eventIndex
+        var canComplete = [Bool](repeating: false, count: stateCount)
+        for state in stride(from: stateCount - 1, through: 0, by: -1) {
+            if kind[state] == 1 {
+                canComplete[state] = children[state].contains { states[$0].isFinal }
+            } else if kind[state] == 2 {
+                canComplete[state] = children[state].allSatisfy { canComplete[$0] }
+            }
+        }
+        var doneEvent = [Int](repeating: -1, count: stateCount)
+        for state in 0..<stateCount where canComplete[state] {
+            let name = "done.state." + states[state].id
+            if let existing = eventNumbers[name] {
+                doneEvent[state] = existing
+            } else {
+                eventNumbers[name] = allEvents.count
+                doneEvent[state] = allEvents.count
+                allEvents.append(name)
+            }
+        }
+        eventCount = allEvents.count
+
+        func compile(_ actions: [Action], context: () -> String) throws(MachineError) -> [Step] {
+            var steps: [Step] = []
+            for action in actions {
+                switch action {
+                case .callback(let id):
+                    guard let index = callbackIndex[id] else { throw .unknown(kind: .callback, id: id, context: context()) }
+                    steps += Machine.expand(action) { _ in callbacks[index].posts }
+                case .notify(let id):
+                    guard notificationIndex[id] != nil else { throw .unknown(kind: .notification, id: id, context: context()) }
+                    steps += Machine.expand(action) { _ in nil }
+                }
+            }
+            return steps
+        }
+        func compile(_ list: [FlagAssignment], context: () -> String) throws(MachineError) -> [Assignment] {
+            var result: [Assignment] = []
+            for assignment in list {
+                guard let index = flagIndex[assignment.flag] else { throw .unknown(kind: .flag, id: assignment.flag, context: context()) }
+                result.append(Assignment(flag: index, value: assignment.value))
+            }
+            return result
+        }
+        func compile(raises list: [String], context: () -> String) throws(MachineError) -> [Int] {
+            var result: [Int] = []
+            for event in list {
+                guard let index = eventNumbers[event] else { throw .unknown(kind: .event, id: event, context: context()) }
+                result.append(index)
+            }
+            return result
+        }
+        func compile(_ block: ActionBlock, context: () -> String) throws(MachineError) -> Block {
+            if block.isEmpty { return .empty }
+            return Block(steps: try compile(block.actions, context: context), assignments: try compile(block.assignments, context: context),
+                         raises: try compile(raises: block.raises, context: context))
+        }
+        var entry: [Block] = [], exit: [Block] = [], initialBlock: [Block] = []
+        entry.reserveCapacity(stateCount)
+        exit.reserveCapacity(stateCount)
+        initialBlock.reserveCapacity(stateCount)
+        for state in states {
+            entry.append(try compile(state.entry) { "entry of '\(state.id)'" })
+            exit.append(try compile(state.exit) { "exit of '\(state.id)'" })
+            initialBlock.append(try compile(state.initialActions) { "initial of '\(state.id)'" })
+        }
+
         var declared = [[Int]](repeating: [], count: stateCount)
         var trigger: [Int] = [], targetLeaf: [Int] = [], guards: [FlagGuard?] = []
+        var eventMatches: [[Int]] = [], matchesAll: [Bool] = [], targets: [[Int]] = [], isInternalType: [Bool] = []
         var assignments: [[Assignment]] = [], raises: [[Int]] = [], actionSteps: [[Step]] = []
         trigger.reserveCapacity(transitions.count)
         targetLeaf.reserveCapacity(transitions.count)
-        guards.reserveCapacity(transitions.count)
-        assignments.reserveCapacity(transitions.count)
-        raises.reserveCapacity(transitions.count)
-        actionSteps.reserveCapacity(transitions.count)
         // Fields, not whole transitions: a copy of one retains every array in it.
         for position in transitions.indices {
             // Named only when thrown: building it for every transition cost more than the checks.
             func context(_ part: String = "") -> String { "transition \(position)" + part }
             for source in transitions[position].sources {
-                guard let index = stateIndex[source] else { throw .unknown(kind: "state", id: source, context: context(" source")) }
+                guard let index = stateIndex[source] else { throw .unknown(kind: .state, id: source, context: context(" source")) }
                 declared[index].append(position)
             }
-            if let target = transitions[position].target {
-                guard let index = stateIndex[target] else { throw .unknown(kind: "state", id: target, context: context(" target")) }
-                targetLeaf.append(leaf[index])
-            } else {
-                targetLeaf.append(-1)
+            var targetList: [Int] = []
+            for target in transitions[position].targets {
+                guard let index = stateIndex[target] else { throw .unknown(kind: .state, id: target, context: context(" target")) }
+                targetList.append(index)
             }
-            if case .event(let event) = transitions[position].trigger {
-                guard let index = eventIndex[event] else { throw .unknown(kind: "event", id: event, context: context()) }
-                trigger.append(index)
-            } else {
-                trigger.append(-1)
-            }
-            var steps: [Step] = []
-            for action in transitions[position].actions {
-                switch action {
-                case .callback(let id):
-                    guard let index = callbackIndex[id] else { throw .unknown(kind: "callback", id: id, context: context()) }
-                    steps += Machine.expand(action) { _ in callbacks[index].posts }
-                case .notify(let id):
-                    guard notificationIndex[id] != nil else { throw .unknown(kind: "notification", id: id, context: context()) }
-                    steps += Machine.expand(action) { _ in nil }
+            targets.append(targetList)
+            targetLeaf.append(targetList.first.map { leaf[$0] } ?? -1)
+            isInternalType.append(transitions[position].type == .internal)
+            var matched: [Int] = []
+            var all = false
+            for descriptor in transitions[position].events {
+                if descriptor == "*" {
+                    all = true
+                } else if let exact = eventNumbers[descriptor], !descriptor.hasSuffix(".") {
+                    // Declared names are checked exactly (and extensions of them below).
+                    matched.append(exact)
+                    let prefix = descriptor + "."
+                    for (number, name) in allEvents.enumerated() where name.hasPrefix(prefix) { matched.append(number) }
+                } else {
+                    var any = false
+                    for (number, name) in allEvents.enumerated() where Transition.descriptor(descriptor, matches: name) {
+                        matched.append(number)
+                        any = true
+                    }
+                    // A descriptor no event matches is an unknown event of a YAML spec; SCXML
+                    // machines declare every event their transitions name.
+                    if !any { throw .unknown(kind: .event, id: descriptor, context: context()) }
                 }
             }
-            actionSteps.append(steps)
+            matched = Array(Set(matched)).sorted()
+            eventMatches.append(matched)
+            matchesAll.append(all)
+            trigger.append(transitions[position].events.isEmpty ? -1 : (all ? (matched.first ?? 0) : matched.first ?? -1))
+            actionSteps.append(try compile(transitions[position].actions) { context() })
             if let expression = transitions[position].guardExpression {
-                guards.append(try FlagGuard(compiling: expression, flagIndex: flagIndex, context: context(" guard")))
+                guards.append(try FlagGuard(compiling: expression, flagIndex: flagIndex, stateIndex: stateIndex, context: context(" guard")))
             } else {
                 guards.append(nil)
             }
-            var flagAssignments: [Assignment] = []
-            for assignment in transitions[position].assignments {
-                guard let index = flagIndex[assignment.flag] else {
-                    throw .unknown(kind: "flag", id: assignment.flag, context: context(" set"))
-                }
-                flagAssignments.append(Assignment(flag: index, value: assignment.value))
-            }
-            assignments.append(flagAssignments)
-            var raised: [Int] = []
-            for event in transitions[position].raises {
-                guard let index = eventIndex[event] else { throw .unknown(kind: "event", id: event, context: context(" raise")) }
-                raised.append(index)
-            }
-            raises.append(raised)
+            assignments.append(try compile(transitions[position].assignments) { context(" set") })
+            raises.append(try compile(raises: transitions[position].raises) { context(" raise") })
         }
         for callback in callbacks {
             if let posted = callback.posts, notificationIndex[posted.notification] == nil {
-                throw .unknown(kind: "notification", id: posted.notification, context: "callback '\(callback.id)'")
+                throw .unknown(kind: .notification, id: posted.notification, context: "callback '\(callback.id)'")
             }
         }
-        var eventSeen = [Int](repeating: -1, count: events.count)
+        for history in 0..<stateCount where kind[history] >= 3 {
+            // The default transition: eventless, unguarded, with targets inside the parent.
+            guard let transition = declared[history].first, transitions[transition].events.isEmpty,
+                  transitions[transition].guardExpression == nil, !targets[transition].isEmpty,
+                  targets[transition].allSatisfy({ isDescendant($0, of: parent[history]) }) else {
+                throw .historyWithoutDefault(states[history].id)
+            }
+        }
+        var eventSeen = [Int](repeating: -1, count: allEvents.count)
         var handledEvents: [[Int]] = []
         handledEvents.reserveCapacity(stateCount)
         for state in 0..<stateCount {
             var handled: [Int] = []
             for ancestor in ancestry[state] {
-                for index in declared[ancestor] where trigger[index] >= 0 && eventSeen[trigger[index]] != state {
-                    eventSeen[trigger[index]] = state
-                    handled.append(trigger[index])
+                for index in declared[ancestor] {
+                    if matchesAll[index] {
+                        for event in 0..<allEvents.count where eventSeen[event] != state {
+                            eventSeen[event] = state
+                            handled.append(event)
+                        }
+                    }
+                    for event in eventMatches[index] where eventSeen[event] != state {
+                        eventSeen[event] = state
+                        handled.append(event)
+                    }
                 }
             }
             handledEvents.append(handled.sorted())
         }
+        self.parent = parent
         self.ancestry = ancestry
+        self.children = children
+        self.historyChildren = historyChildren
+        self.kind = kind
+        self.isFinal = states.map(\.isFinal)
+        self.subtreeEnd = subtreeEnd
+        self.initialTargets = initialTargets
+        self.entry = entry
+        self.exit = exit
+        self.initialBlock = initialBlock
+        self.doneEvent = doneEvent
+        self.startTargets = startTargets
         self.leaf = leaf
         self.declared = declared
         self.handledEvents = handledEvents
         self.trigger = trigger
+        self.eventMatches = eventMatches
+        self.matchesAll = matchesAll
+        self.targets = targets
+        self.isInternalType = isInternalType
         self.targetLeaf = targetLeaf
         self.guards = guards
         self.assignments = assignments
         self.raises = raises
         self.actionSteps = actionSteps
         flagDefaults = flags.map(\.defaultValue)
+        self.eventNames = allEvents
+        self.eventNumbers = eventNumbers
+    }
+
+    /// Declared events, then the synthesized `done.state.*` events.
+    let eventNames: [String]
+    let eventNumbers: [String: Int]
+
+    @inline(__always) func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
+        state > ancestor && state <= subtreeEnd[ancestor]
+    }
+
+    /// Whether transition `transition` is triggered by event number `event` (-1: eventless; -2: an
+    /// event the machine does not know, which only `*` matches).
+    @inline(__always) func matches(_ transition: Int, event: Int) -> Bool {
+        if event == -1 { return trigger[transition] == -1 }
+        if trigger[transition] == -1 { return false }
+        if matchesAll[transition] { return true }
+        let list = eventMatches[transition]
+        if list.count == 1 { return list[0] == event }
+        return list.contains(event)
     }
 }
 
-/// A guard over flag positions, evaluated on `[Bool]` flag values.
+/// A guard over flag and state positions, evaluated on `[Bool]` flag values and the sorted active states.
 indirect enum FlagGuard: Sendable {
     case flag(Int)
     case constant(Bool)
+    case inState(Int)
     case not(FlagGuard)
     case and(FlagGuard, FlagGuard)
     case or(FlagGuard, FlagGuard)
 
-    /// Throws for the first unknown flag in reading order (the order of `GuardExpression.flags`).
-    init(compiling expression: GuardExpression, flagIndex: [String: Int], context: @autoclosure () -> String) throws(MachineError) {
+    /// Throws for the first unknown flag or state in reading order.
+    init(compiling expression: GuardExpression, flagIndex: [String: Int], stateIndex: [String: Int],
+         context: @autoclosure () -> String) throws(MachineError) {
         switch expression {
         case .flag(let id):
-            guard let index = flagIndex[id] else { throw .unknown(kind: "flag", id: id, context: context()) }
+            guard let index = flagIndex[id] else { throw .unknown(kind: .flag, id: id, context: context()) }
             self = .flag(index)
         case .constant(let value): self = .constant(value)
-        case .not(let inner): self = .not(try FlagGuard(compiling: inner, flagIndex: flagIndex, context: context()))
+        case .inState(let id):
+            guard let index = stateIndex[id] else { throw .unknown(kind: .state, id: id, context: context()) }
+            self = .inState(index)
+        case .not(let inner): self = .not(try FlagGuard(compiling: inner, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
         case .and(let lhs, let rhs):
-            self = .and(try FlagGuard(compiling: lhs, flagIndex: flagIndex, context: context()),
-                        try FlagGuard(compiling: rhs, flagIndex: flagIndex, context: context()))
+            self = .and(try FlagGuard(compiling: lhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()),
+                        try FlagGuard(compiling: rhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
         case .or(let lhs, let rhs):
-            self = .or(try FlagGuard(compiling: lhs, flagIndex: flagIndex, context: context()),
-                       try FlagGuard(compiling: rhs, flagIndex: flagIndex, context: context()))
+            self = .or(try FlagGuard(compiling: lhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()),
+                       try FlagGuard(compiling: rhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
         }
     }
 
-    func evaluate(_ values: [Bool]) -> Bool {
+    func evaluate(_ values: [Bool], active: [Int]) -> Bool {
         switch self {
         case .flag(let index): values[index]
         case .constant(let value): value
-        case .not(let inner): !inner.evaluate(values)
-        case .and(let lhs, let rhs): lhs.evaluate(values) && rhs.evaluate(values)
-        case .or(let lhs, let rhs): lhs.evaluate(values) || rhs.evaluate(values)
+        case .inState(let index): active.contains(index)
+        case .not(let inner): !inner.evaluate(values, active: active)
+        case .and(let lhs, let rhs): lhs.evaluate(values, active: active) && rhs.evaluate(values, active: active)
+        case .or(let lhs, let rhs): lhs.evaluate(values, active: active) || rhs.evaluate(values, active: active)
         }
     }
 }
 
+/// The kinds of element a machine numbers by id.
+public enum ElementKind: String, Sendable, Hashable, CaseIterable {
+    case state, event, flag, callback, notification
+}
+
 public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
-    case duplicate(kind: String, id: String)
-    case unknown(kind: String, id: String, context: String)
+    case duplicate(kind: ElementKind, id: String)
+    case unknown(kind: ElementKind, id: String, context: String)
     case compoundWithoutInitial(String)
+    /// A history pseudo-state at the top level (it must be the child of a compound or parallel state).
+    case historyOutsideCompound(String)
+    /// A history pseudo-state needs one eventless, unguarded default transition to states inside its parent.
+    case historyWithoutDefault(String)
+    /// A child listed before its parent: states must be in document order.
+    case notInDocumentOrder(String)
 
     public var description: String {
         switch self {
-        case let .duplicate(kind, id): "duplicate \(kind) id '\(id)'"
-        case let .unknown(kind, id, context): "unknown \(kind) '\(id)' in \(context)"
+        case let .duplicate(kind, id): "duplicate \(kind.rawValue) id '\(id)'"
+        case let .unknown(kind, id, context): "unknown \(kind.rawValue) '\(id)' in \(context)"
         case let .compoundWithoutInitial(id): "compound state '\(id)' has no valid initial child"
+        case let .historyOutsideCompound(id): "history state '\(id)' is not inside a compound or parallel state"
+        case let .historyWithoutDefault(id): "history state '\(id)' needs one eventless, unguarded default transition to states inside its parent"
+        case let .notInDocumentOrder(id): "state '\(id)' comes before its parent: states must be in document order"
         }
     }
 }
@@ -426,21 +651,78 @@ public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct StateNode: Sendable, Hashable {
     public let id: String
     public let parent: String?
+    /// Child states in document order, history pseudo-states included.
     public let children: [String]
     /// The child entered when this compound state is entered.
     public let initial: String?
     public let isFinal: Bool
+    /// Every child region is active at once (SCXML `<parallel>`).
+    public let isParallel: Bool
+    /// Set for a history pseudo-state: it remembers its parent's active children (shallow) or
+    /// active atomic descendants (deep) when the parent is exited. Its default transition is the
+    /// eventless transition declared on it.
+    public let history: HistoryDepth?
+    /// Run when the state is entered, after its ancestors' entry and before its children's.
+    public let entry: ActionBlock
+    /// Run when the state is exited, after its children's exit and before its ancestors'.
+    public let exit: ActionBlock
+    /// The states a default entry of this compound state enters, when not just `initial` (SCXML's
+    /// `<initial>` transition may name descendants, one per region of a parallel descendant).
+    public let initialTargets: [String]
+    /// What the default entry's `<initial>` transition does, after this state's entry actions.
+    public let initialActions: ActionBlock
 
-    public init(id: String, parent: String? = nil, children: [String] = [], initial: String? = nil, isFinal: Bool = false) {
+    public init(
+        id: String, parent: String? = nil, children: [String] = [], initial: String? = nil, isFinal: Bool = false,
+        isParallel: Bool = false, history: HistoryDepth? = nil, entry: ActionBlock = .init(), exit: ActionBlock = .init(),
+        initialTargets: [String] = [], initialActions: ActionBlock = .init()
+    ) {
         self.id = id
         self.parent = parent
         self.children = children
-        self.initial = initial
+        self.initial = initial ?? initialTargets.first
         self.isFinal = isFinal
+        self.isParallel = isParallel
+        self.history = history
+        self.entry = entry
+        self.exit = exit
+        self.initialTargets = initialTargets.isEmpty ? (initial.map { [$0] } ?? []) : initialTargets
+        self.initialActions = initialActions
     }
 
-    public var isLeaf: Bool { children.isEmpty }
-    public var isCompound: Bool { !children.isEmpty }
+    /// An atomic state: no children, and not a history pseudo-state.
+    public var isLeaf: Bool { children.isEmpty && history == nil }
+    public var isCompound: Bool { !children.isEmpty && !isParallel }
+    public var isHistory: Bool { history != nil }
+}
+
+public enum HistoryDepth: String, Sendable, Hashable, CaseIterable {
+    case shallow, deep
+}
+
+/// Executable content of an entry, an exit or an initial transition: callbacks and notifications
+/// emitted in order, flags set, events raised onto the internal queue in order.
+public struct ActionBlock: Sendable, Hashable {
+    public var actions: [Action]
+    public var assignments: [FlagAssignment]
+    public var raises: [String]
+
+    public init(actions: [Action] = [], assignments: [FlagAssignment] = [], raises: [String] = []) {
+        self.actions = actions
+        self.assignments = assignments
+        self.raises = raises
+    }
+
+    public var isEmpty: Bool { actions.isEmpty && assignments.isEmpty && raises.isEmpty }
+}
+
+/// What an event no enabled transition takes does.
+public enum UnhandledEventPolicy: String, Sendable, Hashable, CaseIterable {
+    /// An error that changes nothing (YAML specs' default: a lifecycle that gets an event it cannot
+    /// take is a bug worth reporting).
+    case error
+    /// Discarded, as in SCXML.
+    case ignore
 }
 
 public struct LifecycleEvent: Sendable, Hashable {
@@ -524,15 +806,25 @@ public struct FlagAssignment: Sendable, Hashable {
     }
 }
 
+public enum TransitionType: String, Sendable, Hashable, CaseIterable {
+    /// Exits and re-enters its source when it targets the source or a descendant (SCXML's default).
+    case external
+    /// Does not exit its compound source when every target is a descendant of it.
+    case `internal`
+}
+
 public struct Transition: Sendable, Hashable {
     /// Position in `Machine.transitions`; assigned by `Machine.init`.
     public internal(set) var index: Int
     /// The states this transition is declared on; it applies in their descendants too.
     public let sources: [String]
-    public let trigger: Trigger
+    /// Event descriptors (SCXML matching: `a.b` matches `a.b` and `a.b.c`, `*` matches every event);
+    /// empty for an eventless transition.
+    public let events: [String]
     public let guardExpression: GuardExpression?
-    /// `nil` for an internal transition: actions run, the state does not change.
-    public let target: String?
+    /// Empty for a targetless transition: actions run, no state is exited or entered.
+    public let targets: [String]
+    public let type: TransitionType
     public let actions: [Action]
     public let assignments: [FlagAssignment]
     /// Internal events queued for after this transition (run to completion).
@@ -547,20 +839,54 @@ public struct Transition: Sendable, Hashable {
         assignments: [FlagAssignment] = [],
         raises: [String] = []
     ) {
+        self.init(sources: sources, events: trigger.eventID.map { [$0] } ?? [], guardExpression: guardExpression,
+                  targets: target.map { [$0] } ?? [], actions: actions, assignments: assignments, raises: raises)
+    }
+
+    public init(
+        sources: [String],
+        events: [String],
+        guardExpression: GuardExpression? = nil,
+        targets: [String],
+        type: TransitionType = .external,
+        actions: [Action] = [],
+        assignments: [FlagAssignment] = [],
+        raises: [String] = []
+    ) {
         self.index = -1
         self.sources = sources
-        self.trigger = trigger
+        self.events = events
         self.guardExpression = guardExpression
-        self.target = target
+        self.targets = targets
+        self.type = type
         self.actions = actions
         self.assignments = assignments
         self.raises = raises
     }
 
-    public var isInternal: Bool { target == nil }
-    public var isEventless: Bool { trigger == .always }
+    /// The first event descriptor, or `.always` for an eventless transition.
+    public var trigger: Trigger { events.first.map(Trigger.event) ?? .always }
+    /// The first target; `nil` for a targetless transition.
+    public var target: String? { targets.first }
+    /// Targetless: actions run, the configuration does not change.
+    public var isInternal: Bool { targets.isEmpty }
+    public var isTargetless: Bool { targets.isEmpty }
+    public var isEventless: Bool { events.isEmpty }
 
-    public func isEnabled(flags: [String: Bool]) -> Bool {
-        guardExpression?.evaluate(flags) ?? true
+    /// `isActive` answers the guard's `in(…)` tests.
+    public func isEnabled(flags: [String: Bool], isActive: (String) -> Bool = { _ in false }) -> Bool {
+        guardExpression?.evaluate(flags, isActive: isActive) ?? true
+    }
+
+    /// SCXML's event matching: a descriptor matches the event named by it or by one of its
+    /// dot-separated extensions; `*` matches every event.
+    public static func descriptor(_ descriptor: String, matches event: String) -> Bool {
+        var descriptor = Substring(descriptor)
+        if descriptor == "*" { return true }
+        // `a.*` and `a.` mean `a`.
+        if descriptor.hasSuffix(".*") { descriptor = descriptor.dropLast(2) } else if descriptor.hasSuffix(".") { descriptor = descriptor.dropLast() }
+        guard event.hasPrefix(descriptor) else { return false }
+        let rest = event.dropFirst(descriptor.count)
+        return rest.isEmpty || rest.hasPrefix(".")
     }
 }

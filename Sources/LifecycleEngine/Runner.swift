@@ -69,73 +69,198 @@ public enum RunError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Runs a `Machine`: send events, get the ordered trace.
 ///
-/// Semantics (SCXML-like, run to completion):
-/// - the current configuration is one leaf state plus its ancestors;
-/// - for an event, the innermost state that has an enabled transition for it wins; among
-///   transitions declared on the same state, the first in document order wins (the validator
-///   reports the overlap as nondeterminism);
-/// - taking a transition emits a `.transition` step, then its actions in order (each callback
-///   expanded with its posted notification on the declared side), then applies `set`, then moves to
-///   the target's initial leaf;
-/// - then eventless transitions are taken until none is enabled, and only then the next event
-///   queued by `raise` is processed, until the queue is empty;
-/// - an event the current state does not handle is an error and changes nothing.
+/// Semantics: the W3C SCXML recommendation's algorithm (Appendix D), with flags for its data model.
+/// - The configuration is a set of states: each active compound state has one active child, each
+///   active parallel state all its child regions.
+/// - For an event, every active atomic state (in document order) offers the first enabled
+///   transition found on it or its nearest ancestor; of these, a transition that exits a state
+///   another one exits wins over it only when its source is a descendant of the other's (else the
+///   one found first wins). The winners form one microstep: exit the states they leave (children
+///   before parents, reverse document order; history recorded first), run each transition's actions
+///   in document order, enter the states they target (parents before children, document order),
+///   running entry actions, initial-transition actions and `done.state.*` events.
+/// - Then eventless transitions are taken until none is enabled, and only then the next event on the
+///   internal queue (`raise`, `done.state.*`) is processed, until the queue is empty (a macrostep).
+/// - An event nothing takes is an error that changes nothing (`UnhandledEventPolicy.error`, YAML
+///   specs' default) or is ignored (`.ignore`, SCXML's). `done.state.*` events are always optional.
+/// - Entering a top-level final state halts the machine: the active states' exit actions run, and
+///   later events are unhandled.
+///
+/// In a trace, a microstep lists each transition as a `.transition` step followed by its actions;
+/// the exit actions of the microstep follow its first transition step, the entry actions follow its
+/// last transition's actions.
 public struct Runner: Sendable {
     public let machine: Machine
-    /// The active leaf, as a position in `machine.states`.
-    private(set) var stateIndex: Int
+    /// Every active state, ascending (document order).
+    private(set) var active: [Int]
     /// Every flag's value, in `machine.flags` order.
     private(set) var flagValues: [Bool]
-    /// The eventless steps one macrostep may take before the runner declares a loop.
+    /// Per history state with a recorded value: what it remembers, ascending.
+    private(set) var historyValues: [Int: [Int]]
+    /// False once a top-level final state was entered.
+    public private(set) var isRunning: Bool = true
+    /// The microsteps one macrostep may take before the runner declares a loop.
     public var eventlessLimit: Int = 10_000
 
-    /// The active leaf state.
+    /// The first active atomic state in document order: the only one, without parallel regions.
     public var state: String { machine.states[stateIndex].id }
+    /// Every active atomic state, in document order.
+    public var states: [String] {
+        let tables = machine.tables
+        return active.filter { tables.kind[$0] == 0 }.map { machine.states[$0].id }
+    }
+    /// Every active state (atomic, compound and parallel), in document order.
+    public var activeStates: [String] { active.map { machine.states[$0].id } }
     /// Every declared flag's current value.
     public var flags: [String: Bool] {
         var values: [String: Bool] = [:]
         for (flag, value) in zip(machine.flags, flagValues) { values[flag.id] = value }
         return values
     }
+    /// Where the runner stands between events: active atomic states, flags and recorded history.
+    public var configuration: Configuration {
+        let tables = machine.tables
+        let states = machine.states
+        let history = historyValues.keys.sorted().map { key in
+            Configuration.HistoryEntry(state: states[key].id, remembered: historyValues[key]!.map { states[$0].id })
+        }
+        return Configuration(
+            states: active.filter { tables.kind[$0] == 0 }.map { states[$0].id }, flagValues: flagValues, history: history,
+            positions: Configuration.Positions(active: active, history: historyValues.keys.sorted().map { ($0, historyValues[$0]!) })
+        )
+    }
 
-    /// Places the machine in `state` (entering its initial leaf) without taking eventless transitions:
-    /// a scenario that starts in a state starts *in* it, not by entering it.
+    /// The first active atomic state, by position.
+    var stateIndex: Int {
+        let kind = machine.tables.kind
+        return active.first { kind[$0] == 0 } ?? active.first ?? 0
+    }
+
+    /// Places the machine in `state` (entering its default descendants, and every region of a
+    /// parallel ancestor) without running entry actions or eventless transitions: a scenario that
+    /// starts in a state starts *in* it, not by entering it.
     public init(machine: Machine, state: String? = nil, flags: [String: Bool] = [:]) throws(RunError) {
-        let start = state ?? machine.initial
-        guard let index = machine.stateIndex(of: start) else { throw .unknownState(start) }
+        try self.init(machine: machine, states: state.map { [$0] } ?? machine.initialTargets, flags: flags)
+    }
+
+    /// Places the machine in these states at once (e.g. one per region of a parallel state).
+    public init(machine: Machine, states: [String], flags: [String: Bool] = [:]) throws(RunError) {
+        var indices: [Int] = []
+        for id in states {
+            guard let index = machine.stateIndex(of: id) else { throw .unknownState(id) }
+            indices.append(index)
+        }
         // Sorted only to name the first unknown flag: the common case has none and skips the sort.
         if flags.keys.contains(where: { machine.flagIndex(of: $0) == nil }) {
             for flag in flags.keys.sorted() where machine.flag(flag) == nil { throw .unknownFlag(flag) }
         }
-        self.init(machine: machine, stateIndex: index, flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue })
+        self.init(machine: machine, placing: indices, flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue })
     }
 
-    /// The same by position: enters the leaf of state `stateIndex` with these flag values (in
-    /// `machine.flags` order).
+    /// Places the machine in a configuration it reported (`Runner.configuration`), history included.
+    public init(machine: Machine, configuration: Configuration) throws(RunError) {
+        if let positions = configuration.positions, configuration.flagValues.count == machine.flags.count {
+            self.init(machine: machine, active: positions.active, flagValues: configuration.flagValues,
+                      historyValues: Dictionary(uniqueKeysWithValues: positions.history.map { ($0.0, $0.1) }))
+            return
+        }
+        var flags: [String: Bool] = [:]
+        for (flag, value) in zip(machine.flags, configuration.flagValues) { flags[flag.id] = value }
+        try self.init(machine: machine, states: configuration.states, flags: flags)
+        for entry in configuration.history {
+            guard let history = machine.stateIndex(of: entry.state) else { throw .unknownState(entry.state) }
+            var remembered: [Int] = []
+            for id in entry.remembered {
+                guard let index = machine.stateIndex(of: id) else { throw .unknownState(id) }
+                remembered.append(index)
+            }
+            historyValues[history] = remembered.sorted()
+        }
+    }
+
+    /// The same by position: enters state `stateIndex` (as `init(machine:state:flags:)`) with these
+    /// flag values (in `machine.flags` order).
     init(machine: Machine, stateIndex: Int, flagValues: [Bool]) {
-        self.machine = machine
-        self.stateIndex = machine.tables.leaf[stateIndex]
-        self.flagValues = flagValues
+        self.init(machine: machine, placing: [stateIndex], flagValues: flagValues)
     }
 
-    /// The transition the event would take now, if any.
+    init(machine: Machine, active: [Int], flagValues: [Bool], historyValues: [Int: [Int]]) {
+        self.machine = machine
+        self.active = active
+        self.flagValues = flagValues
+        self.historyValues = historyValues
+    }
+
+    private init(machine: Machine, placing targets: [Int], flagValues: [Bool]) {
+        self.machine = machine
+        self.active = []
+        self.flagValues = flagValues
+        self.historyValues = [:]
+        var entry = EntrySet()
+        computeEntry(targets: targets, domain: -1, into: &entry)
+        active = entry.states.sorted()
+    }
+
+    /// Starts the machine as SCXML does: enters the initial states, running entry actions, then
+    /// runs the first macrostep (eventless transitions and raised events) to completion.
+    public static func start(machine: Machine, flags: [String: Bool] = [:]) throws(RunError) -> (runner: Runner, steps: [Step]) {
+        if flags.keys.contains(where: { machine.flagIndex(of: $0) == nil }) {
+            for flag in flags.keys.sorted() where machine.flag(flag) == nil { throw .unknownFlag(flag) }
+        }
+        var runner = Runner(machine: machine, active: [], flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue },
+                            historyValues: [:])
+        var trace = StepTrace()
+        var queue = EventQueue()
+        runner.enterInitial(queue: &queue, into: &trace)
+        try runner.runMacrostep(queue: &queue, into: &trace)
+        return (runner, trace.steps)
+    }
+
+    /// The transition the event would take now, if any (the first of the microstep's, in document order).
     public func transition(for event: String) -> Transition? {
         guard let index = machine.eventIndex(of: event) else { return nil }
-        return selectTransition(trigger: index).map { machine.transitions[$0] }
+        return select(event: index).first.map { machine.transitions[$0.transition] }
+    }
+
+    /// Every transition the event would take now (one microstep), in document order.
+    public func transitions(for event: String) -> [Transition] {
+        guard let index = machine.eventIndex(of: event) else { return [] }
+        return select(event: index).map { machine.transitions[$0.transition] }
     }
 
     public func accepts(_ event: String) -> Bool { transition(for: event) != nil }
 
-    /// Events that have an enabled transition in the current state.
+    /// Events that have an enabled transition in the current configuration, in event order.
     public var acceptedEvents: [String] {
-        machine.tables.handledEvents[stateIndex].filter { selectTransition(trigger: $0) != nil }.map { machine.events[$0].id }
+        handledEventNumbers.filter { !select(event: $0).isEmpty }.map { machine.events[$0].id }
+    }
+
+    /// Events some transition on the way up from an active atomic state handles, guard permitting.
+    var handledEventNumbers: [Int] {
+        guard isRunning else { return [] }
+        let tables = machine.tables
+        var result: [Int] = []
+        var atomicCount = 0
+        for state in active where tables.kind[state] == 0 {
+            atomicCount += 1
+            if atomicCount == 1 { result = tables.handledEvents[state] } else { result += tables.handledEvents[state] }
+        }
+        return atomicCount > 1 ? Array(Set(result)).sorted() : result
     }
 
     @discardableResult
     public mutating func send(_ event: String) throws(RunError) -> [Step] {
-        guard let index = machine.eventIndex(of: event) else { throw .unknownEvent(event) }
+        let index: Int
+        if let known = machine.eventIndex(of: event) {
+            index = known
+        } else if machine.unhandledEvents == .ignore {
+            index = -2
+        } else {
+            throw .unknownEvent(event)
+        }
         var copy = self
         var trace = StepTrace()
+        if index == -2 { trace.unknownEventName = event }
         try copy.process(event: index, into: &trace)
         self = copy
         return trace.steps
@@ -150,117 +275,404 @@ public struct Runner: Sendable {
         return steps
     }
 
-    /// Takes enabled eventless transitions from the current state until none is left.
+    /// Takes enabled eventless transitions from the current configuration until none is left.
     public mutating func settle() throws(RunError) -> [Step] {
-        var copy = self
         var trace = StepTrace()
-        let queue = try copy.takeEventless(into: &trace)
-        var cursor = 0
-        while cursor < queue.count {
-            let event = queue[cursor]
-            cursor += 1
-            try copy.process(event: event, into: &trace)
-        }
-        self = copy
+        try settle(into: &trace)
         return trace.steps
+    }
+
+    /// The same, recording into `trace`; on error nothing changes.
+    mutating func settle<Trace: RunTrace>(into trace: inout Trace) throws(RunError) {
+        var copy = self
+        var queue = EventQueue()
+        try copy.runMacrostep(queue: &queue, into: &trace)
+        self = copy
     }
 
     /// The eventless transition that would fire now, if any.
-    public var enabledEventlessTransition: Transition? { selectTransition(trigger: -1).map { machine.transitions[$0] } }
+    public var enabledEventlessTransition: Transition? { select(event: -1).first.map { machine.transitions[$0.transition] } }
 
-    /// Takes one eventless transition, if one is enabled, without processing what it raises.
+    /// Takes one eventless microstep, if one is enabled, without processing what it raises.
     @discardableResult
     public mutating func takeEventlessTransition() -> [Step] {
-        guard let transition = selectTransition(trigger: -1) else { return [] }
+        let enabled = select(event: -1)
+        guard !enabled.isEmpty else { return [] }
         var trace = StepTrace()
-        take(transition, event: -1, into: &trace)
+        var queue = EventQueue()
+        microstep(enabled, event: -1, queue: &queue, into: &trace)
         return trace.steps
     }
 
-    /// Handles one event (by position in `machine.events`) and what it raises, recording into `trace`.
-    /// Not atomic: on error `self` is left mid-run, so callers run it on a copy they can drop.
+    /// Handles one external event (by position in the machine's events; -2 for one it does not know)
+    /// and its macrostep, recording into `trace`. Not atomic: on error `self` is left mid-run, so
+    /// callers run it on a copy they can drop.
     mutating func process<Trace: RunTrace>(event: Int, into trace: inout Trace) throws(RunError) {
-        // The queue holds only what is raised, so an event that raises nothing allocates nothing.
-        var queue: [Int] = []
-        var cursor = 0
-        var current = event
-        while true {
-            guard let transition = selectTransition(trigger: current) else {
-                throw .unhandledEvent(event: machine.events[current].id, state: state, accepted: acceptedEvents)
-            }
-            take(transition, event: current, into: &trace)
-            queue += machine.tables.raises[transition]
-            queue += try takeEventless(into: &trace)
-            guard cursor < queue.count else { return }
-            current = queue[cursor]
-            cursor += 1
+        let enabled = isRunning ? select(event: event) : []
+        if enabled.isEmpty {
+            if machine.unhandledEvents == .ignore { return }
+            throw unhandled(event)
         }
+        var queue = EventQueue()
+        microstep(enabled, event: event, queue: &queue, into: &trace)
+        try runMacrostep(queue: &queue, into: &trace)
     }
 
-    /// Returns the events raised by the eventless transitions it took, for the caller's queue.
-    private mutating func takeEventless<Trace: RunTrace>(into trace: inout Trace) throws(RunError) -> [Int] {
-        var raised: [Int] = []
+    private func unhandled(_ event: Int) -> RunError {
+        .unhandledEvent(event: event >= 0 ? machine.events[event].id : "?", state: state, accepted: acceptedEvents)
+    }
+
+    /// Eventless transitions until none is enabled, then the next queued event, until the queue is empty.
+    private mutating func runMacrostep<Trace: RunTrace>(queue: inout EventQueue, into trace: inout Trace) throws(RunError) {
         var count = 0
-        while let transition = selectTransition(trigger: -1) {
+        while isRunning {
+            var enabled = select(event: -1)
+            var event = -1
+            if enabled.isEmpty {
+                guard let next = queue.next() else { return }
+                enabled = select(event: next.event)
+                event = next.event
+                if enabled.isEmpty {
+                    if next.isOptional || machine.unhandledEvents == .ignore { continue }
+                    throw unhandled(next.event)
+                }
+            }
             count += 1
             if count > eventlessLimit { throw .eventlessLoop(state: state, steps: count - 1) }
-            take(transition, event: -1, into: &trace)
-            raised += machine.tables.raises[transition]
+            microstep(enabled, event: event, queue: &queue, into: &trace)
         }
-        return raised
     }
 
-    private mutating func take<Trace: RunTrace>(_ transition: Int, event: Int, into trace: inout Trace) {
-        let tables = machine.tables
-        let from = stateIndex
-        let target = tables.targetLeaf[transition]
-        let to = target >= 0 ? target : from
-        trace.took(transition, event: event, from: from, to: to, in: machine)
-        for assignment in tables.assignments[transition] { flagValues[assignment.flag] = assignment.value }
-        stateIndex = to
+    // MARK: Selection
+
+    /// A transition chosen for a microstep: the state it is declared on that was found active, and
+    /// the atomic state whose walk up found it.
+    struct Enabled {
+        let transition: Int
+        let source: Int
+        let from: Int
     }
 
-    /// The transition `trigger` (an event's position, -1 for eventless) takes now: the innermost
-    /// state's first enabled one.
-    private func selectTransition(trigger: Int) -> Int? {
+    /// SCXML's `selectTransitions` / `selectEventlessTransitions`, then `removeConflictingTransitions`.
+    func select(event: Int) -> [Enabled] {
         let tables = machine.tables
-        for state in tables.ancestry[stateIndex] {
-            for transition in tables.declared[state] where tables.trigger[transition] == trigger {
-                if let guardExpression = tables.guards[transition], !guardExpression.evaluate(flagValues) { continue }
-                return transition
+        var found: [Enabled] = []
+        for atomic in active where tables.kind[atomic] == 0 {
+            search: for state in tables.ancestry[atomic] {
+                for transition in tables.declared[state] where tables.matches(transition, event: event) {
+                    if let guardExpression = tables.guards[transition], !guardExpression.evaluate(flagValues, active: active) { continue }
+                    if !found.contains(where: { $0.transition == transition && $0.source == state }) {
+                        found.append(Enabled(transition: transition, source: state, from: atomic))
+                    }
+                    break search
+                }
             }
         }
-        return nil
+        guard found.count > 1 else { return found }
+        // Conflicts: two transitions that exit a common state.
+        var kept: [(enabled: Enabled, exits: [Int])] = []
+        for candidate in found {
+            let exits = exitSet(candidate)
+            var preempted = false
+            var removed: [Int] = []
+            for (position, other) in kept.enumerated() where !exits.isEmpty && other.exits.contains(where: exits.contains) {
+                if tables.isDescendant(candidate.source, of: other.enabled.source) {
+                    removed.append(position)
+                } else {
+                    preempted = true
+                    break
+                }
+            }
+            if !preempted {
+                for position in removed.reversed() { kept.remove(at: position) }
+                kept.append((candidate, exits))
+            }
+        }
+        return kept.map(\.enabled)
+    }
+
+    /// The active states a transition exits, ascending.
+    private func exitSet(_ enabled: Enabled) -> [Int] {
+        guard let domain = domain(of: enabled) else { return [] }
+        if domain < 0 { return active }
+        let tables = machine.tables
+        return active.filter { tables.isDescendant($0, of: domain) }
+    }
+
+    /// SCXML's `getEffectiveTargetStates`: history states replaced by what they remember or their default.
+    private func effectiveTargets(_ transition: Int) -> [Int] {
+        var result: [Int] = []
+        appendEffectiveTargets(of: machine.tables.targets[transition], into: &result)
+        return result
+    }
+
+    private func appendEffectiveTargets(of targets: [Int], into result: inout [Int]) {
+        let tables = machine.tables
+        for target in targets {
+            if tables.kind[target] >= 3 {
+                if let remembered = historyValues[target] {
+                    for state in remembered where !result.contains(state) { result.append(state) }
+                } else {
+                    appendEffectiveTargets(of: tables.targets[tables.declared[target][0]], into: &result)
+                }
+            } else if !result.contains(target) {
+                result.append(target)
+            }
+        }
+    }
+
+    /// SCXML's `getTransitionDomain`: nil for a targetless transition, -1 for the document root.
+    private func domain(of enabled: Enabled) -> Int? {
+        let tables = machine.tables
+        let targets = effectiveTargets(enabled.transition)
+        if targets.isEmpty { return nil }
+        let source = enabled.source
+        if tables.isInternalType[enabled.transition], tables.kind[source] == 1,
+           targets.allSatisfy({ tables.isDescendant($0, of: source) }) {
+            return source
+        }
+        return leastCommonCompoundAncestor(source, targets)
+    }
+
+    /// SCXML's `findLCCA` of `first` and `rest`: the innermost compound proper ancestor of `first`
+    /// that contains every state of `rest`; -1 for the document root.
+    private func leastCommonCompoundAncestor(_ first: Int, _ rest: [Int]) -> Int {
+        let tables = machine.tables
+        for ancestor in tables.ancestry[first].dropFirst() where tables.kind[ancestor] == 1 {
+            if rest.allSatisfy({ tables.isDescendant($0, of: ancestor) }) { return ancestor }
+        }
+        return -1
+    }
+
+    // MARK: Microstep
+
+    struct EntrySet {
+        var states: [Int] = []
+        var defaultEntry: [Int] = []
+        /// History states whose default transition's actions run, by their parent.
+        var defaultHistory: [(parent: Int, history: Int)] = []
+
+        mutating func add(_ state: Int) { if !states.contains(state) { states.append(state) } }
+    }
+
+    /// Exits, transition actions, entries: one SCXML microstep.
+    private mutating func microstep<Trace: RunTrace>(_ enabled: [Enabled], event: Int, queue: inout EventQueue, into trace: inout Trace) {
+        let tables = machine.tables
+        // Exit set, before anything changes.
+        var exiting: [Int] = []
+        for transition in enabled {
+            for state in exitSet(transition) where !exiting.contains(state) { exiting.append(state) }
+        }
+        exiting.sort(by: >)
+        // History is recorded before any state is exited (and before the entry set is computed,
+        // which may target the history just recorded).
+        for state in exiting {
+            for history in tables.historyChildren[state] {
+                historyValues[history] = active.filter { member in
+                    tables.kind[history] == 4
+                        ? tables.kind[member] == 0 && tables.isDescendant(member, of: state)
+                        : tables.parent[member] == state
+                }
+            }
+        }
+        var entry = EntrySet()
+        for transition in enabled where !tables.targets[transition.transition].isEmpty {
+            computeEntry(targets: tables.targets[transition.transition], domain: domain(of: transition) ?? -1, into: &entry)
+        }
+        entry.states.sort()
+        var after = active.filter { !exiting.contains($0) }
+        for state in entry.states where !after.contains(state) { after.append(state) }
+        after.sort()
+        for (position, transition) in enabled.enumerated() {
+            let targets = effectiveTargets(transition.transition)
+            var to = transition.from
+            if let first = targets.first {
+                to = after.first { tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first)) } ?? first
+            }
+            trace.took(transition.transition, event: event, from: transition.from, to: to, in: machine)
+            if position == 0 {
+                for state in exiting {
+                    run(tables.exit[state], queue: &queue, into: &trace)
+                    active.removeAll { $0 == state }
+                }
+            }
+            trace.emit(tables.actionSteps[transition.transition])
+            for assignment in tables.assignments[transition.transition] { flagValues[assignment.flag] = assignment.value }
+            for event in tables.raises[transition.transition] { queue.append(event, isOptional: false) }
+        }
+        enter(entry, queue: &queue, into: &trace)
+    }
+
+    /// Enters the machine's initial states (the start of `Runner.start`).
+    private mutating func enterInitial<Trace: RunTrace>(queue: inout EventQueue, into trace: inout Trace) {
+        var entry = EntrySet()
+        computeEntry(targets: machine.tables.startTargets, domain: -1, into: &entry)
+        entry.states.sort()
+        enter(entry, queue: &queue, into: &trace)
+    }
+
+    /// SCXML's `enterStates` after `computeEntrySet`: adds each state in entry order, runs its entry
+    /// actions, its initial transition's or history default's actions, and raises `done.state.*`.
+    private mutating func enter<Trace: RunTrace>(_ entry: EntrySet, queue: inout EventQueue, into trace: inout Trace) {
+        let tables = machine.tables
+        for state in entry.states {
+            if let position = active.firstIndex(where: { $0 > state }) {
+                active.insert(state, at: position)
+            } else if active.last != state {
+                active.append(state)
+            }
+            trace.entered(state)
+            run(tables.entry[state], queue: &queue, into: &trace)
+            if entry.defaultEntry.contains(state) { run(tables.initialBlock[state], queue: &queue, into: &trace) }
+            for (parent, history) in entry.defaultHistory where parent == state {
+                let transition = tables.declared[history][0]
+                trace.emit(tables.actionSteps[transition])
+                for assignment in tables.assignments[transition] { flagValues[assignment.flag] = assignment.value }
+                for event in tables.raises[transition] { queue.append(event, isOptional: false) }
+            }
+            guard tables.isFinal[state] else { continue }
+            let parent = tables.parent[state]
+            if parent < 0 {
+                isRunning = false
+                continue
+            }
+            if tables.doneEvent[parent] >= 0 { queue.append(tables.doneEvent[parent], isOptional: true) }
+            let grandparent = tables.parent[parent]
+            if grandparent >= 0, tables.kind[grandparent] == 2, tables.doneEvent[grandparent] >= 0,
+               tables.children[grandparent].allSatisfy(isInFinalState) {
+                queue.append(tables.doneEvent[grandparent], isOptional: true)
+            }
+        }
+        if !isRunning {
+            // SCXML's exitInterpreter: the halted machine's states run their exit actions.
+            for state in active.reversed() { run(tables.exit[state], queue: &queue, into: &trace) }
+        }
+    }
+
+    private func isInFinalState(_ state: Int) -> Bool {
+        let tables = machine.tables
+        switch tables.kind[state] {
+        case 1: return tables.children[state].contains { tables.isFinal[$0] && active.contains($0) }
+        case 2: return tables.children[state].allSatisfy(isInFinalState)
+        default: return false
+        }
+    }
+
+    private mutating func run<Trace: RunTrace>(_ block: RunTables.Block, queue: inout EventQueue, into trace: inout Trace) {
+        if block.isEmpty { return }
+        trace.emit(block.steps)
+        for assignment in block.assignments { flagValues[assignment.flag] = assignment.value }
+        for event in block.raises { queue.append(event, isOptional: false) }
+    }
+
+    /// SCXML's `computeEntrySet` for one transition's targets and domain.
+    private func computeEntry(targets: [Int], domain: Int, into entry: inout EntrySet) {
+        for target in targets { addDescendants(target, into: &entry) }
+        var effective: [Int] = []
+        appendEffectiveTargets(of: targets, into: &effective)
+        for target in effective { addAncestors(target, upTo: domain, into: &entry) }
+    }
+
+    private func addDescendants(_ state: Int, into entry: inout EntrySet) {
+        let tables = machine.tables
+        switch tables.kind[state] {
+        case 3, 4:
+            let parent = tables.parent[state]
+            let remembered: [Int]
+            if let value = historyValues[state] {
+                remembered = value
+            } else {
+                entry.defaultHistory.append((parent, state))
+                remembered = tables.targets[tables.declared[state][0]]
+            }
+            for member in remembered { addDescendants(member, into: &entry) }
+            for member in remembered { addAncestors(member, upTo: parent, into: &entry) }
+        case 1:
+            entry.add(state)
+            if !entry.defaultEntry.contains(state) { entry.defaultEntry.append(state) }
+            for target in tables.initialTargets[state] { addDescendants(target, into: &entry) }
+            for target in tables.initialTargets[state] { addAncestors(target, upTo: state, into: &entry) }
+        case 2:
+            entry.add(state)
+            for child in tables.children[state] where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
+                addDescendants(child, into: &entry)
+            }
+        default:
+            entry.add(state)
+        }
+    }
+
+    private func addAncestors(_ state: Int, upTo ancestor: Int, into entry: inout EntrySet) {
+        let tables = machine.tables
+        for proper in tables.ancestry[state].dropFirst() {
+            if proper == ancestor { break }
+            entry.add(proper)
+            if tables.kind[proper] == 2 {
+                for child in tables.children[proper] where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
+                    addDescendants(child, into: &entry)
+                }
+            }
+        }
+    }
+}
+
+/// The internal event queue of one macrostep. `done.state.*` events are optional: nothing need take them.
+struct EventQueue {
+    private var events: [(event: Int, isOptional: Bool)] = []
+    private var cursor = 0
+
+    mutating func append(_ event: Int, isOptional: Bool) { events.append((event, isOptional)) }
+
+    mutating func next() -> (event: Int, isOptional: Bool)? {
+        guard cursor < events.count else { return nil }
+        cursor += 1
+        return events[cursor - 1]
     }
 }
 
 /// What a run records of each transition it takes: the public API keeps the whole trace; state
 /// exploration needs only which transitions were taken, and skips building the rest.
 protocol RunTrace {
-    /// `event` is a position in `machine.events`, -1 for an eventless transition; `from` and `to` are
-    /// positions in `machine.states`.
+    /// `from` and `to` are positions in `machine.states`.
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine)
+    /// Callbacks and notifications emitted (actions of a transition, an entry or an exit).
+    mutating func emit(_ steps: [Step])
+    /// A state was entered (by position).
+    mutating func entered(_ state: Int)
 }
 
-/// The whole trace: the transition step, then its actions as emitted.
+extension RunTrace {
+    mutating func entered(_ state: Int) {}
+}
+
+/// The whole trace: each transition step, then what is emitted.
 struct StepTrace: RunTrace {
     var steps: [Step] = []
+    /// The name of an event the machine does not know (position -2), which a `*` transition took.
+    var unknownEventName: String?
 
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         let states = machine.states
+        let name: String? = event >= 0 ? machine.events[event].id : event == -2 ? unknownEventName : nil
         steps.append(.transition(TransitionStep(
-            event: event >= 0 ? machine.events[event].id : nil, from: states[from].id, to: states[to].id,
-            transitionIndex: transition, isInternal: machine.tables.targetLeaf[transition] < 0
+            event: name, from: states[from].id, to: states[to].id,
+            transitionIndex: transition, isInternal: machine.tables.targets[transition].isEmpty
         )))
-        steps += machine.tables.actionSteps[transition]
     }
+
+    mutating func emit(_ emitted: [Step]) { steps += emitted }
 }
 
-/// Only the transitions taken, in order.
+/// Only the transitions taken, in order, and the states entered.
 struct TransitionTrace: RunTrace {
     var transitions: [Int] = []
+    var enteredStates: [Int] = []
+
+    mutating func entered(_ state: Int) { enteredStates.append(state) }
 
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         transitions.append(transition)
     }
+
+    mutating func emit(_ steps: [Step]) {}
 }

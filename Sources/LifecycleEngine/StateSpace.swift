@@ -1,21 +1,70 @@
-/// A configuration the engine can be in between events: the active leaf and every flag's value.
-public struct Configuration: Sendable, Hashable, Comparable {
-    public let state: String
+/// A configuration the engine can be in between events: the active atomic states (their ancestors
+/// are active with them), every flag's value, and what history states remember.
+public struct Configuration: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// What a history pseudo-state remembers.
+    public struct HistoryEntry: Sendable, Hashable {
+        public let state: String
+        public let remembered: [String]
+        public init(state: String, remembered: [String]) {
+            self.state = state
+            self.remembered = remembered
+        }
+    }
+
+    /// The same by position in the machine it came from, so placing a runner needs no lookups.
+    struct Positions: Sendable {
+        let active: [Int]
+        let history: [(Int, [Int])]
+    }
+
+    /// Active atomic states in document order: one, without parallel regions.
+    public let states: [String]
     /// Values of the machine's flags, in `Machine.flags` order.
     public let flagValues: [Bool]
+    /// Recorded history, by history state id.
+    public let history: [HistoryEntry]
+    let positions: Positions?
+
+    /// The first active atomic state (the only one without parallel regions).
+    public var state: String { states.first ?? "" }
 
     public init(state: String, flagValues: [Bool]) {
-        self.state = state
+        self.init(states: [state], flagValues: flagValues)
+    }
+
+    public init(states: [String], flagValues: [Bool], history: [HistoryEntry] = []) {
+        self.init(states: states, flagValues: flagValues, history: history, positions: nil)
+    }
+
+    init(states: [String], flagValues: [Bool], history: [HistoryEntry], positions: Positions?) {
+        self.states = states
         self.flagValues = flagValues
+        self.history = history
+        self.positions = positions
     }
 
     public func flags(in machine: Machine) -> [String: Bool] {
         Dictionary(uniqueKeysWithValues: zip(machine.flags.map(\.id), flagValues))
     }
 
+    /// The atomic states joined with `+` (one per region), e.g. `playing+visible`.
+    public var description: String { states.joined(separator: "+") }
+
+    public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
+        lhs.states == rhs.states && lhs.flagValues == rhs.flagValues && lhs.history == rhs.history
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(states)
+        hasher.combine(flagValues)
+        hasher.combine(history)
+    }
+
     public static func < (lhs: Configuration, rhs: Configuration) -> Bool {
-        if lhs.state != rhs.state { return lhs.state < rhs.state }
-        return lhs.flagValues.lexicographicallyPrecedes(rhs.flagValues) { !$0 && $1 }
+        if lhs.states != rhs.states { return lhs.states.lexicographicallyPrecedes(rhs.states) }
+        if lhs.flagValues != rhs.flagValues { return lhs.flagValues.lexicographicallyPrecedes(rhs.flagValues) { !$0 && $1 } }
+        return lhs.history.map { $0.state + ":" + $0.remembered.joined(separator: ",") }
+            .lexicographicallyPrecedes(rhs.history.map { $0.state + ":" + $0.remembered.joined(separator: ",") })
     }
 }
 
@@ -38,7 +87,10 @@ public struct StateSpace: Sendable {
     /// Settled starting configurations (one per starting flag assignment), the roots of the search.
     public let starts: [Configuration]
     public let edges: [Edge]
+    /// Atomic states some run is in.
     public let reachableLeaves: Set<String>
+    /// Every state (atomic, compound, parallel) some run enters.
+    public let reachableStates: Set<String>
     public let takenTransitions: Set<Int>
     /// Starting configurations whose eventless transitions never settle.
     public let eventlessLoops: [Configuration]
@@ -61,7 +113,9 @@ public struct StateSpace: Sendable {
     /// falls back to guard-free graph reachability.
     public init(machine: Machine, maxFlags: Int = 10, limit: Int = 100_000) {
         self.machine = machine
+        var entered: Set<Int> = []
         if machine.flags.count <= maxFlags, let exact = Self.explore(machine, limit: limit) {
+            entered = exact.entered
             configurations = exact.configurations
             starts = exact.starts
             edges = exact.edges
@@ -87,18 +141,13 @@ public struct StateSpace: Sendable {
             for edge in edges { taken.formUnion(edge.transitions) }
             taken.formUnion(startTransitions)
             takenTransitions = taken
-            // Settled configurations miss leaves that eventless transitions pass straight through
-            // (the initial state included): every run starts in the initial leaf, and every taken
-            // transition lands in its target's initial leaf.
-            var leaves = Set(configurations.map(\.state))
-            leaves.insert(machine.initialLeaf)
-            for index in taken {
-                if let target = machine.transitions[index].target { leaves.insert(machine.leaf(entering: target)) }
-            }
-            reachableLeaves = leaves
+            // Every state some run entered, including those eventless transitions pass straight through.
+            let states = machine.states
+            reachableStates = Set(entered.map { states[$0].id })
         } else {
-            (reachableLeaves, takenTransitions) = Self.approximate(machine)
+            (reachableStates, takenTransitions) = Self.approximate(machine)
         }
+        reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
     }
 
     private struct Exploration {
@@ -110,20 +159,26 @@ public struct StateSpace: Sendable {
         var edgeEnds: [(from: Int, to: Int)] = []
         var startPositions: [Int] = []
         var edgeEvents: [Int] = []
-        /// `configurations` by state position, so the search never looks a state up by id.
-        var stateIndices: [Int] = []
+        /// `configurations` as runners placed there, so the search never looks a state up by id.
+        var runners: [Runner] = []
+        /// Every state some run enters or starts in, including states eventless transitions pass through.
+        var entered: Set<Int> = []
     }
 
-    /// A configuration by position (its state in `machine.states`, its flag values as bits), so the
-    /// search hashes two integers per step instead of a string and an array.
+    /// A configuration by position (its active states, its history, its flag values as bits), so the
+    /// search hashes integers instead of strings.
     private struct Key: Hashable {
-        let state: Int
+        let active: [Int]
+        let history: [Int: [Int]]
         let bits: Int
+        let isRunning: Bool
 
-        init(state: Int, flagValues: [Bool]) {
-            self.state = state
+        init(_ runner: Runner) {
+            active = runner.active
+            history = runner.historyValues
+            isRunning = runner.isRunning
             var bits = 0
-            for (offset, value) in flagValues.enumerated() where value { bits |= 1 << offset }
+            for (offset, value) in runner.flagValues.enumerated() where value { bits |= 1 << offset }
             self.bits = bits
         }
     }
@@ -135,37 +190,32 @@ public struct StateSpace: Sendable {
         var result = Exploration()
         var position: [Key: Int] = [:]
         let events = machine.events
-        let handled = machine.tables.handledEvents
         let flagCount = machine.flags.count
-        // When every configuration fits a small table, positions are looked up by index there
-        // instead of hashed (-1: not found yet).
-        let usesTable = flagCount < 16 && machine.states.count <= (1 << 18) >> flagCount
-        var table = [Int32](repeating: -1, count: usesTable ? machine.states.count << flagCount : 0)
         /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
         func place(_ runner: Runner, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
-            let key = Key(state: runner.stateIndex, flagValues: runner.flagValues)
-            let slot = key.state << flagCount | key.bits
-            if usesTable {
-                if table[slot] >= 0 { return (Int(table[slot]), false) }
-            } else if let existing = position[key] {
-                return (existing, false)
-            }
+            let key = Key(runner)
+            if let existing = position[key] { return (existing, false) }
             // Every configuration placed has a key, so this counts the keys.
             if countsTowardLimit, result.configurations.count + 1 > limit { return nil }
-            if usesTable { table[slot] = Int32(result.configurations.count) } else { position[key] = result.configurations.count }
-            result.configurations.append(Configuration(state: runner.state, flagValues: runner.flagValues))
-            result.stateIndices.append(runner.stateIndex)
+            position[key] = result.configurations.count
+            result.configurations.append(runner.configuration)
+            result.runners.append(runner)
             return (result.configurations.count - 1, true)
         }
-        guard let initial = machine.stateIndex(of: machine.initial) else { return result }
+        let initial = (try? Runner(machine: machine))?.active ?? []
         for bits in 0..<(1 << flagCount) {
-            var runner = Runner(machine: machine, stateIndex: initial, flagValues: (0..<flagCount).map { bits & (1 << $0) != 0 })
+            var runner = Runner(machine: machine, active: initial, flagValues: (0..<flagCount).map { bits & (1 << $0) != 0 },
+                                historyValues: [:])
+            var trace = TransitionTrace()
             do {
-                for case .transition(let taken) in try runner.settle() { result.startTransitions.insert(taken.transitionIndex) }
+                try runner.settle(into: &trace)
             } catch {
-                result.loops.append(Configuration(state: runner.state, flagValues: runner.flagValues))
+                result.loops.append(runner.configuration)
                 continue
             }
+            result.startTransitions.formUnion(trace.transitions)
+            for state in trace.enteredStates { result.entered.insert(state) }
+            for state in runner.active { result.entered.insert(state) }
             // Starts are never refused for the limit (only configurations found by events are).
             guard let start = place(runner, countsTowardLimit: false) else { continue }
             result.starts.append(result.configurations[start.position])
@@ -176,9 +226,9 @@ public struct StateSpace: Sendable {
             let current = cursor
             cursor += 1
             let configuration = result.configurations[current]
-            let runner = Runner(machine: machine, stateIndex: result.stateIndices[current], flagValues: configuration.flagValues)
+            let runner = result.runners[current]
             // Only events some transition on the way up handles can do anything here.
-            for event in handled[runner.stateIndex] {
+            for event in runner.handledEventNumbers {
                 var next = runner
                 var trace = TransitionTrace()
                 do {
@@ -190,6 +240,9 @@ public struct StateSpace: Sendable {
                 } catch {
                     continue
                 }
+                // An ignored event (SCXML's policy) changes nothing: no edge.
+                if trace.transitions.isEmpty { continue }
+                for state in trace.enteredStates { result.entered.insert(state) }
                 guard let target = place(next, countsTowardLimit: true) else { return nil }
                 result.edges.append(Edge(from: configuration, event: events[event].id, to: result.configurations[target.position],
                                          transitions: trace.transitions))
@@ -200,27 +253,27 @@ public struct StateSpace: Sendable {
         return result
     }
 
-    /// Guard-free reachability: every transition counts as enabled.
+    /// Guard-free reachability: every transition counts as enabled, and a state is reached when a
+    /// transition from one reached enters it (with every region of a parallel state it enters).
     private static func approximate(_ machine: Machine) -> (Set<String>, Set<Int>) {
-        var reachable: Set<String> = [machine.initialLeaf]
-        var queue = [machine.initialLeaf]
+        let tables = machine.tables
+        var reached = Set((try? Runner(machine: machine))?.active ?? [])
+        var queue = Array(reached)
         var taken: Set<Int> = []
         while let state = queue.popLast() {
-            for id in machine.ancestry(of: state) {
-                for transition in machine.transitions(declaredOn: id) {
-                    taken.insert(transition.index)
-                    let target = transition.target.map(machine.leaf(entering:)) ?? state
-                    if reachable.insert(target).inserted { queue.append(target) }
+            for transition in tables.declared[state] {
+                taken.insert(transition)
+                for target in tables.targets[transition] {
+                    let entered = Runner(machine: machine, stateIndex: target, flagValues: tables.flagDefaults).active
+                    for member in entered where reached.insert(member).inserted { queue.append(member) }
                 }
             }
         }
-        return (reachable, taken)
+        return (Set(reached.map { machine.states[$0].id }), taken)
     }
 
     /// A state is reachable when some leaf below it (or itself) is.
     public func isReachable(_ state: String) -> Bool {
-        if reachableLeaves.contains(state) { return true }
-        guard let node = machine.state(state) else { return false }
-        return node.children.contains(where: isReachable)
+        reachableStates.contains(state)
     }
 }

@@ -38,28 +38,28 @@ struct MachineTests {
     }
 
     @Test func duplicateIdsAreRefused() throws {
-        #expect(throws: MachineError.duplicate(kind: "state", id: "a")) {
+        #expect(throws: MachineError.duplicate(kind: .state, id: "a")) {
             try Machine(id: "m", states: nodes([.leaf("a"), .leaf("a")]), initial: "a")
         }
-        #expect(throws: MachineError.duplicate(kind: "event", id: "e")) {
+        #expect(throws: MachineError.duplicate(kind: .event, id: "e")) {
             try Machine(id: "m", states: leaves, initial: "a", events: [LifecycleEvent(id: "e"), LifecycleEvent(id: "e", kind: .user)])
         }
-        #expect(throws: MachineError.duplicate(kind: "flag", id: "f")) {
+        #expect(throws: MachineError.duplicate(kind: .flag, id: "f")) {
             try Machine(id: "m", states: leaves, initial: "a", flags: [LifecycleFlag(id: "f"), LifecycleFlag(id: "f")])
         }
-        #expect(throws: MachineError.duplicate(kind: "callback", id: "c")) {
+        #expect(throws: MachineError.duplicate(kind: .callback, id: "c")) {
             try Machine(id: "m", states: leaves, initial: "a", callbacks: [LifecycleCallback(id: "c"), LifecycleCallback(id: "c")])
         }
-        #expect(throws: MachineError.duplicate(kind: "notification", id: "n")) {
+        #expect(throws: MachineError.duplicate(kind: .notification, id: "n")) {
             try Machine(id: "m", states: leaves, initial: "a", notifications: [LifecycleNotification(id: "n"), LifecycleNotification(id: "n")])
         }
     }
 
     @Test func brokenHierarchyIsRefused() throws {
-        #expect(throws: MachineError.unknown(kind: "state", id: "zz", context: "machine initial")) {
+        #expect(throws: MachineError.unknown(kind: .state, id: "zz", context: "machine initial")) {
             try Machine(id: "m", states: leaves, initial: "zz")
         }
-        #expect(throws: MachineError.unknown(kind: "state", id: "ghost", context: "parent of 'a'")) {
+        #expect(throws: MachineError.unknown(kind: .state, id: "ghost", context: "parent of 'a'")) {
             try Machine(id: "m", states: [StateNode(id: "a", parent: "ghost")], initial: "a")
         }
         #expect(throws: MachineError.compoundWithoutInitial("p")) {
@@ -78,28 +78,28 @@ struct MachineTests {
                         callbacks: [LifecycleCallback(id: "c")], notifications: [LifecycleNotification(id: "n")],
                         transitions: [try! T("a", on: "e", to: "b"), transition])
         }
-        #expect(throws: MachineError.unknown(kind: "state", id: "q", context: "transition 1 source")) {
+        #expect(throws: MachineError.unknown(kind: .state, id: "q", context: "transition 1 source")) {
             try build(try T("q", on: "e", to: "b"))
         }
-        #expect(throws: MachineError.unknown(kind: "state", id: "q", context: "transition 1 target")) {
+        #expect(throws: MachineError.unknown(kind: .state, id: "q", context: "transition 1 target")) {
             try build(try T("a", on: "e", to: "q"))
         }
-        #expect(throws: MachineError.unknown(kind: "event", id: "q", context: "transition 1")) {
+        #expect(throws: MachineError.unknown(kind: .event, id: "q", context: "transition 1")) {
             try build(try T("a", on: "q", to: "b"))
         }
-        #expect(throws: MachineError.unknown(kind: "callback", id: "q", context: "transition 1")) {
+        #expect(throws: MachineError.unknown(kind: .callback, id: "q", context: "transition 1")) {
             try build(try T("a", on: "e", to: "b", do: [.callback("c"), .callback("q")]))
         }
-        #expect(throws: MachineError.unknown(kind: "notification", id: "q", context: "transition 1")) {
+        #expect(throws: MachineError.unknown(kind: .notification, id: "q", context: "transition 1")) {
             try build(try T("a", on: "e", to: "b", do: [.notify("q")]))
         }
-        #expect(throws: MachineError.unknown(kind: "flag", id: "q", context: "transition 1 guard")) {
+        #expect(throws: MachineError.unknown(kind: .flag, id: "q", context: "transition 1 guard")) {
             try build(try T("a", on: "e", guard: "f && !q", to: "b"))
         }
-        #expect(throws: MachineError.unknown(kind: "flag", id: "q", context: "transition 1 set")) {
+        #expect(throws: MachineError.unknown(kind: .flag, id: "q", context: "transition 1 set")) {
             try build(try T("a", on: "e", to: "b", set: ["q": true]))
         }
-        #expect(throws: MachineError.unknown(kind: "event", id: "q", context: "transition 1 raise")) {
+        #expect(throws: MachineError.unknown(kind: .event, id: "q", context: "transition 1 raise")) {
             try build(try T("a", on: "e", to: "b", raise: ["e", "q"]))
         }
         // The same references, all declared, are accepted.
@@ -108,15 +108,15 @@ struct MachineTests {
     }
 
     @Test func callbackPostingAnUnknownNotificationIsRefused() {
-        #expect(throws: MachineError.unknown(kind: "notification", id: "q", context: "callback 'c'")) {
+        #expect(throws: MachineError.unknown(kind: .notification, id: "q", context: "callback 'c'")) {
             try Machine(id: "m", states: leaves, initial: "a",
                         callbacks: [LifecycleCallback(id: "c", posts: PostedNotification(notification: "q"))])
         }
     }
 
     @Test func errorDescriptionsNameTheProblem() {
-        #expect(MachineError.duplicate(kind: "state", id: "a").description == "duplicate state id 'a'")
-        #expect(MachineError.unknown(kind: "flag", id: "q", context: "transition 1 set").description == "unknown flag 'q' in transition 1 set")
+        #expect(MachineError.duplicate(kind: .state, id: "a").description == "duplicate state id 'a'")
+        #expect(MachineError.unknown(kind: .flag, id: "q", context: "transition 1 set").description == "unknown flag 'q' in transition 1 set")
         #expect(MachineError.compoundWithoutInitial("p").description == "compound state 'p' has no valid initial child")
     }
 }
