@@ -183,6 +183,12 @@ public struct SpecDocument: Sendable, Hashable {
             self.source = source
             self.location = location
         }
+
+        public init(id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
+                    events: [String], expect: [Observation], end: String?, source: String?, location: SourceLocation) {
+            self.init(id: id, title: title, description: description, from: from, flags: flags, events: events, expect: expect,
+                      endStates: end.map { [$0] } ?? [], source: source, location: location)
+        }
     }
 
     /// Another lifecycle this one refers to (restoration happens during app launch, say).
