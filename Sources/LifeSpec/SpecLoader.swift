@@ -48,6 +48,11 @@ public enum SpecLoader {
         if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) {
             return SpecLoadResult(spec: nil, diagnostics: [depthProblem])
         }
+        // Only aliases can make a key large: without a '*' there is nothing to check.
+        if text.utf8.contains(UInt8(ascii: "*")),
+           let keyProblem = YAMLKeyGuard.check(text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count)) {
+            return SpecLoadResult(spec: nil, diagnostics: [keyProblem])
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text, .basic, .default) else {

@@ -428,7 +428,7 @@ struct SpecParser {
                         transition.guardExpression = expression
                     case .failure(let error):
                         let column = text.location.column + Self.columnOffset(of: error.offset, in: value)
-                        reader.report(.error(.guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
+                        reader.report(.error(error.isLimit ? .inputLimit : .guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
                         transition.isComplete = false
                     }
                 case "to": transition.to = reader.oneOrMany(value).compactMap { reader.string($0, what: "'to'") }

@@ -35,6 +35,8 @@ final class YAMLReader {
     let limits: LoaderLimits
     private(set) var diagnostics: [Diagnostic] = []
     private var visitedNodes = 0
+    /// Nodes whose tag was reported: a value may be read twice (a string, else a mapping).
+    private var taggedNodes: Set<SourceLocation> = []
     private(set) var budgetExceeded = false
 
     /// The node budget of this document (see `LoaderLimits.maxNodes`).
@@ -45,7 +47,11 @@ final class YAMLReader {
         self.path = path
         self.limits = limits
         self.documentBytes = documentBytes
-        nodeBudget = min(limits.maxNodes, max(limits.minimumNodeBudget, documentBytes))
+        nodeBudget = Self.nodeBudget(limits: limits, documentBytes: documentBytes)
+    }
+
+    static func nodeBudget(limits: LoaderLimits, documentBytes: Int) -> Int {
+        min(limits.maxNodes, max(limits.minimumNodeBudget, documentBytes))
     }
 
     func location(_ node: Node) -> SourceLocation {
@@ -74,7 +80,31 @@ final class YAMLReader {
             error(.inputLimit, message, at: node)
             return false
         }
+        if let tag = Self.unsupportedTag(node), taggedNodes.insert(location(node)).inserted {
+            let hint = tag.hasPrefix("!") && !tag.hasPrefix("!!") ? " (a value that starts with '!', such as a guard, must be quoted)" : ""
+            error(.invalidValue, "YAML tag '\(tag)' is not supported: a spec holds plain strings, numbers, booleans, lists and mappings\(hint)", at: node)
+        }
         return true
+    }
+
+    /// The tag written on a node, unless it is none or one of YAML's core types (`!!str` …). Read
+    /// unresolved: resolving a plain scalar's tag runs the resolver's patterns over it.
+    static func unsupportedTag(_ node: Node) -> String? {
+        let name: String
+        switch node {
+        case .scalar(let scalar): name = scalar.tag.rawValue
+        case .mapping(let mapping): name = mapping.tag.rawValue
+        case .sequence(let sequence): name = sequence.tag.rawValue
+        case .alias: return nil
+        }
+        switch name {
+        case "", "!", Tag.Name.str.rawValue, Tag.Name.int.rawValue, Tag.Name.bool.rawValue, Tag.Name.float.rawValue,
+             Tag.Name.null.rawValue, Tag.Name.seq.rawValue, Tag.Name.map.rawValue:
+            return nil
+        default:
+            let core = "tag:yaml.org,2002:"
+            return name.hasPrefix(core) ? "!!" + name.dropFirst(core.count) : name
+        }
     }
 
     static func describe(_ node: Node) -> String {

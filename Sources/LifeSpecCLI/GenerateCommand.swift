@@ -64,6 +64,7 @@ struct GenerationRun {
     let check: Bool
 
     func perform() throws -> Outcome {
+        OutputStage.cleanUpOnSignals()
         let paths = try SpecFiles.resolve(specs)
         var loaded: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
@@ -78,22 +79,26 @@ struct GenerationRun {
             return Outcome(diagnostics: diagnostics, report: nil)
         }
         let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
-        let outputStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: output, isDirectory: true)), check: check, scope: scope)
         // Suites are files of one folder: a partial run must keep the other specs' suites.
         let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
-        let suiteStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: suites, isDirectory: true)), check: check,
-                                     scope: specs.isEmpty ? nil : Set(suiteNames))
+        var stages: [OutputStage] = []
         do {
-            // Files are written to temporary files as they are made and moved into place only
-            // once everything was made: a failure leaves both directories as they were.
+            // Each folder is locked for the whole run (a second run waits), and what a killed run
+            // left is finished or thrown away before anything is compared.
+            for (folder, folderScope) in [(output, scope), (suites, specs.isEmpty ? nil : Set(suiteNames))] {
+                stages.append(try OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
+                                              scope: folderScope, waiting: { StandardStreams.err("waiting for another lifespec run to finish with \(folder)/…\n") }))
+            }
+            let (outputStage, suiteStage) = (stages[0], stages[1])
+            // Files are written to the run's staging folders as they are made and moved into
+            // place only once everything was made, as one transaction per folder.
             let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
             do throws(Generator.StreamError) {
                 try Generator.generate(loaded, others: others, index: specs.isEmpty) { try outputStage.offer($0) }
             } catch {
                 switch error {
                 case .failure(let failure):
-                    outputStage.discard()
-                    suiteStage.discard()
+                    for stage in stages { stage.discard() }
                     return Outcome(diagnostics: failure.diagnostics, report: nil)
                 case .sink(let error):
                     throw error
@@ -102,12 +107,12 @@ struct GenerationRun {
             for (spec, name) in zip(loaded, suiteNames) {
                 try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
             }
-            var report = try outputStage.commit().prefixed(with: output)
-            report.merge(try suiteStage.commit().prefixed(with: suites))
+            let reports = try OutputStage.commit(stages)
+            var report = reports[0].prefixed(with: output)
+            report.merge(reports[1].prefixed(with: suites))
             return Outcome(diagnostics: diagnostics, report: report)
         } catch {
-            outputStage.discard()
-            suiteStage.discard()
+            for stage in stages { stage.discard() }
             // An OutputError already reads "path: error: message".
             StandardStreams.err(error is OutputError ? "\(error)\n" : "error: \(error)\n")
             throw ExitCode(1)
@@ -119,6 +124,7 @@ struct GenerationRun {
         lines += report.created.map { "created  \($0)" }
         lines += report.written.map { "updated  \($0)" }
         lines += report.removed.map { "removed  \($0)" }
+        lines += report.leftAlone.map { "kept     \($0) (no spec makes it any more, but it was changed since lifespec wrote it)" }
         lines.append("\(report.created.count) created, \(report.written.count) updated, \(report.kept.count) unchanged, \(report.removed.count) removed")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -133,6 +139,7 @@ extension SyncReport {
         copy.created = created.map { prefix + $0 }
         copy.kept = kept.map { prefix + $0 }
         copy.removed = removed.map { prefix + $0 }
+        copy.leftAlone = leftAlone.map { prefix + $0 }
         return copy
     }
 
@@ -141,5 +148,6 @@ extension SyncReport {
         created += other.created
         kept += other.kept
         removed += other.removed
+        leftAlone += other.leftAlone
     }
 }
