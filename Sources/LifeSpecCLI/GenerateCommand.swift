@@ -22,21 +22,41 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Where the conformance suites go: the test target that compiles and runs them.")
     var suites = GenerationRun.defaultSuites
 
+    @Option(help: ArgumentHelp("Also write a DocC catalog of every spec to this folder (e.g. Docs/Lifecycles.docc).", valueName: "dir"))
+    var docc: String?
+
+    @ArgumentParser.Flag(help: "Write no conformance suites (a package whose test target uses the LifeSpecSuites build-tool plugin gets them at build time).")
+    var noSuites = false
+
     @ArgumentParser.Flag(help: "Write nothing; exit 1 listing every stale, missing or extra file.")
     var check = false
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "Print only problems.")
     var quiet = false
 
+    func validate() throws {
+        if let docc {
+            guard specs.isEmpty else { throw ValidationError("--docc writes a catalog of every spec: give no spec arguments with it") }
+            guard URL(fileURLWithPath: docc).pathExtension == "docc" else {
+                throw ValidationError("--docc needs a folder whose name ends in .docc (e.g. Docs/Lifecycles.docc), not '\(docc)'")
+            }
+        }
+    }
+
     func run() throws {
-        let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: check).perform()
+        var run = GenerationRun(specs: specs, output: output, suites: noSuites ? nil : suites, check: check)
+        run.docc = docc
+        let outcome = try run.perform()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else { throw ExitCode(1) }
         if check {
             let problems = report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
                 + report.removed.map { "extra:   \($0)" }
             if problems.isEmpty {
-                if !quiet { StandardStreams.out("\(output)/ and \(suites)/ are up to date (\(report.kept.count) files)\n") }
+                var names = ["\(output)/"] + (noSuites ? [] : ["\(suites)/"]) + (docc.map { ["\($0)/"] } ?? [])
+                let last = names.removeLast()
+                let folders = names.isEmpty ? "\(last) is" : names.joined(separator: ", ") + " and \(last) are"
+                if !quiet { StandardStreams.out("\(folders) up to date (\(report.kept.count) files)\n") }
             } else {
                 StandardStreams.err(problems.joined(separator: "\n") + "\n")
                 StandardStreams.err("error: generated files are out of date with the specs; run 'swift run lifespec generate' and commit the result\n")
@@ -60,8 +80,11 @@ struct GenerationRun {
 
     let specs: [String]
     let output: String
-    let suites: String
+    /// `nil`: no suites are written or checked.
+    let suites: String?
     let check: Bool
+    /// A DocC catalog of every spec to write too (`generate --docc`), or `nil`.
+    var docc: String? = nil
 
     func perform() throws -> Outcome {
         let paths = try SpecFiles.resolve(specs)
@@ -81,33 +104,59 @@ struct GenerationRun {
         let outputStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: output, isDirectory: true)), check: check, scope: scope)
         // Suites are files of one folder: a partial run must keep the other specs' suites.
         let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
-        let suiteStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: suites, isDirectory: true)), check: check,
-                                     scope: specs.isEmpty ? nil : Set(suiteNames))
+        let suiteStage = suites.map {
+            OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: $0, isDirectory: true)), check: check,
+                        scope: specs.isEmpty ? nil : Set(suiteNames))
+        }
+        let doccStage = docc.map { OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: $0, isDirectory: true)), check: check) }
+        // The catalog's SVGs are the ones made for Output/, under their resource names.
+        let doccResources = NameSet()
         do {
             // Files are written to temporary files as they are made and moved into place only
             // once everything was made: a failure leaves both directories as they were.
             let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
             do throws(Generator.StreamError) {
-                try Generator.generate(loaded, others: others, index: specs.isEmpty) { try outputStage.offer($0) }
+                try Generator.generate(loaded, others: others, index: specs.isEmpty) { file in
+                    try outputStage.offer(file)
+                    if let doccStage, let name = DocCRenderer.resourceName(forOutputPath: file.path) {
+                        try doccStage.offer(GeneratedFile(path: "Resources/" + name, contents: file.contents))
+                        doccResources.insert(name)
+                    }
+                }
             } catch {
                 switch error {
                 case .failure(let failure):
                     outputStage.discard()
-                    suiteStage.discard()
+                    suiteStage?.discard()
+                    doccStage?.discard()
                     return Outcome(diagnostics: failure.diagnostics, report: nil)
                 case .sink(let error):
                     throw error
                 }
             }
-            for (spec, name) in zip(loaded, suiteNames) {
-                try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+            if let suiteStage {
+                for (spec, name) in zip(loaded, suiteNames) {
+                    try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+                }
+            }
+            if let doccStage, let docc {
+                let resources = doccResources.names
+                let catalogued = Set(loaded.map(\.document.id))
+                for spec in loaded {
+                    let article = DocCRenderer.article(for: spec, resources: resources, catalogued: catalogued)
+                    try doccStage.offer(GeneratedFile(path: DocCRenderer.articleName(specID: spec.document.id), text: article))
+                }
+                let name = URL(fileURLWithPath: docc).deletingPathExtension().lastPathComponent
+                try doccStage.offer(GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
             }
             var report = try outputStage.commit().prefixed(with: output)
-            report.merge(try suiteStage.commit().prefixed(with: suites))
+            if let suiteStage, let suites { report.merge(try suiteStage.commit().prefixed(with: suites)) }
+            if let doccStage, let docc { report.merge(try doccStage.commit().prefixed(with: docc)) }
             return Outcome(diagnostics: diagnostics, report: report)
         } catch {
             outputStage.discard()
-            suiteStage.discard()
+            suiteStage?.discard()
+            doccStage?.discard()
             // An OutputError already reads "path: error: message".
             StandardStreams.err(error is OutputError ? "\(error)\n" : "error: \(error)\n")
             throw ExitCode(1)
@@ -142,4 +191,12 @@ extension SyncReport {
         kept += other.kept
         removed += other.removed
     }
+}
+
+/// Names collected from the generator's threads.
+private final class NameSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set: Set<String> = []
+    func insert(_ name: String) { lock.withLock { _ = set.insert(name) } }
+    var names: Set<String> { lock.withLock { set } }
 }
