@@ -22,21 +22,41 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Where the conformance suites go: the test target that compiles and runs them.")
     var suites = GenerationRun.defaultSuites
 
+    @Option(help: ArgumentHelp("Also write a DocC catalog of every spec to this folder (e.g. Docs/Lifecycles.docc).", valueName: "dir"))
+    var docc: String?
+
+    @ArgumentParser.Flag(help: "Write no conformance suites (a package whose test target uses the LifeSpecSuites build-tool plugin gets them at build time).")
+    var noSuites = false
+
     @ArgumentParser.Flag(help: "Write nothing; exit 1 listing every stale, missing or extra file.")
     var check = false
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "Print only problems.")
     var quiet = false
 
+    func validate() throws {
+        if let docc {
+            guard specs.isEmpty else { throw ValidationError("--docc writes a catalog of every spec: give no spec arguments with it") }
+            guard URL(fileURLWithPath: docc).pathExtension == "docc" else {
+                throw ValidationError("--docc needs a folder whose name ends in .docc (e.g. Docs/Lifecycles.docc), not '\(docc)'")
+            }
+        }
+    }
+
     func run() throws {
-        let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: check).perform()
+        var run = GenerationRun(specs: specs, output: output, suites: noSuites ? nil : suites, check: check)
+        run.docc = docc
+        let outcome = try run.perform()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else { throw ExitCode(1) }
         if check {
             let problems = report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
                 + report.removed.map { "extra:   \($0)" }
             if problems.isEmpty {
-                if !quiet { StandardStreams.out("\(output)/ and \(suites)/ are up to date (\(report.kept.count) files)\n") }
+                var names = ["\(output)/"] + (noSuites ? [] : ["\(suites)/"]) + (docc.map { ["\($0)/"] } ?? [])
+                let last = names.removeLast()
+                let folders = names.isEmpty ? "\(last) is" : names.joined(separator: ", ") + " and \(last) are"
+                if !quiet { StandardStreams.out("\(folders) up to date (\(report.kept.count) files)\n") }
             } else {
                 StandardStreams.err(problems.joined(separator: "\n") + "\n")
                 StandardStreams.err("error: generated files are out of date with the specs; run 'swift run lifespec generate' and commit the result\n")
@@ -60,8 +80,11 @@ struct GenerationRun {
 
     let specs: [String]
     let output: String
-    let suites: String
+    /// `nil`: no suites are written or checked.
+    let suites: String?
     let check: Bool
+    /// A DocC catalog of every spec to write too (`generate --docc`), or `nil`.
+    var docc: String? = nil
 
     func perform() throws -> Outcome {
         OutputStage.cleanUpOnSignals()
@@ -82,19 +105,33 @@ struct GenerationRun {
         // Suites are files of one folder: a partial run must keep the other specs' suites.
         let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
         var stages: [OutputStage] = []
+        // The catalog's SVGs are the ones made for Output/, under their resource names.
+        let doccResources = NameSet()
+        // Output/, then the suites and the DocC catalog when asked for.
+        var folders: [(path: String, scope: Set<String>?)] = [(output, scope)]
+        if let suites { folders.append((suites, specs.isEmpty ? nil : Set(suiteNames))) }
+        if let docc { folders.append((docc, nil)) }
         do {
             // Each folder is locked for the whole run (a second run waits), and what a killed run
             // left is finished or thrown away before anything is compared.
-            for (folder, folderScope) in [(output, scope), (suites, specs.isEmpty ? nil : Set(suiteNames))] {
+            for (folder, folderScope) in folders {
                 stages.append(try OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
                                               scope: folderScope, waiting: { StandardStreams.err("waiting for another lifespec run to finish with \(folder)/…\n") }))
             }
-            let (outputStage, suiteStage) = (stages[0], stages[1])
+            let outputStage = stages[0]
+            let suiteStage = suites == nil ? nil : stages[1]
+            let doccStage = docc == nil ? nil : stages[stages.count - 1]
             // Files are written to the run's staging folders as they are made and moved into
             // place only once everything was made, as one transaction per folder.
             let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
             do throws(Generator.StreamError) {
-                try Generator.generate(loaded, others: others, index: specs.isEmpty) { try outputStage.offer($0) }
+                try Generator.generate(loaded, others: others, index: specs.isEmpty) { file in
+                    try outputStage.offer(file)
+                    if let doccStage, let name = DocCRenderer.resourceName(forOutputPath: file.path) {
+                        try doccStage.offer(GeneratedFile(path: "Resources/" + name, contents: file.contents))
+                        doccResources.insert(name)
+                    }
+                }
             } catch {
                 switch error {
                 case .failure(let failure):
@@ -104,12 +141,24 @@ struct GenerationRun {
                     throw error
                 }
             }
-            for (spec, name) in zip(loaded, suiteNames) {
-                try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+            if let suiteStage {
+                for (spec, name) in zip(loaded, suiteNames) {
+                    try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+                }
+            }
+            if let doccStage, let docc {
+                let resources = doccResources.names
+                let catalogued = Set(loaded.map(\.document.id))
+                for spec in loaded {
+                    let article = DocCRenderer.article(for: spec, resources: resources, catalogued: catalogued)
+                    try doccStage.offer(GeneratedFile(path: DocCRenderer.articleName(specID: spec.document.id), text: article))
+                }
+                let name = URL(fileURLWithPath: docc).deletingPathExtension().lastPathComponent
+                try doccStage.offer(GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
             }
             let reports = try OutputStage.commit(stages)
             var report = reports[0].prefixed(with: output)
-            report.merge(reports[1].prefixed(with: suites))
+            for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) { report.merge(folderReport.prefixed(with: folder.path)) }
             return Outcome(diagnostics: diagnostics, report: report)
         } catch {
             for stage in stages { stage.discard() }
@@ -150,4 +199,12 @@ extension SyncReport {
         removed += other.removed
         leftAlone += other.leftAlone
     }
+}
+
+/// Names collected from the generator's threads.
+private final class NameSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set: Set<String> = []
+    func insert(_ name: String) { lock.withLock { _ = set.insert(name) } }
+    var names: Set<String> { lock.withLock { set } }
 }

@@ -7,7 +7,7 @@ public struct LifeSpecCommand: ParsableCommand {
         discussion: """
         Exit status: 0 when clean, 1 when a spec has errors (or a check fails), 64 for usage errors.
         """,
-        version: "0.1.0",
+        version: LifeSpecVersion.current,
         subcommands: [
             ValidateCommand.self,
             SimulateCommand.self,
