@@ -32,6 +32,9 @@ struct GenerateCommand: ParsableCommand {
         let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: check).perform()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else { throw ExitCode(1) }
+        for path in outcome.edited {
+            StandardStreams.err("\(path): \(check ? "error" : "warning"): its bytes no longer match the content digest it records (edited by hand?); \(check ? "'lifespec generate' draws it again" : "drawn again")\n")
+        }
         if check {
             let problems = report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
                 + report.removed.map { "extra:   \($0)" }
@@ -54,6 +57,8 @@ struct GenerationRun {
         var diagnostics: [Diagnostic]
         /// `nil` when nothing was generated (spec errors or a render failure).
         var report: SyncReport?
+        /// Drawings whose bytes no longer match the content digest they record (edited by hand).
+        var edited: [String] = []
     }
 
     static let defaultSuites = "Tests/GeneratedConformanceTests/Generated"
@@ -79,6 +84,8 @@ struct GenerationRun {
         }
         let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
         let outputStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: output, isDirectory: true)), check: check, scope: scope)
+        // Drawings are compared by what they were drawn from, not by their bytes (see DrawingFreshness).
+        let freshness = DrawingFreshness(directory: URL(fileURLWithPath: output, isDirectory: true))
         // Suites are files of one folder: a partial run must keep the other specs' suites.
         let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
         let suiteStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: suites, isDirectory: true)), check: check,
@@ -88,7 +95,7 @@ struct GenerationRun {
             // once everything was made: a failure leaves both directories as they were.
             let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
             do throws(Generator.StreamError) {
-                try Generator.generate(loaded, others: others, index: specs.isEmpty) { try outputStage.offer($0) }
+                try Generator.generate(loaded, others: others, index: specs.isEmpty, freshness: freshness) { try outputStage.offer($0) }
             } catch {
                 switch error {
                 case .failure(let failure):
@@ -104,7 +111,8 @@ struct GenerationRun {
             }
             var report = try outputStage.commit().prefixed(with: output)
             report.merge(try suiteStage.commit().prefixed(with: suites))
-            return Outcome(diagnostics: diagnostics, report: report)
+            let prefix = output.hasSuffix("/") ? output : output + "/"
+            return Outcome(diagnostics: diagnostics, report: report, edited: freshness.edited.map { prefix + $0 })
         } catch {
             outputStage.discard()
             suiteStage.discard()
