@@ -87,10 +87,10 @@ struct DiagramCommand: ParsableCommand {
                     StandardStreams.err("note: \(message)\n")
                 }
                 switch format {
-                case .dot: bytes = Array(diagram.dot.utf8)
-                case .svg: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .svg)
-                case .png: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .png)
-                case .pdf: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .pdf)
+                case .dot: bytes = Array(diagram.standaloneDOT.utf8)
+                case .svg: bytes = DrawingStamp.stamp(try diagram.render(.svg), source: DrawingSource(layout: diagram.dot, overlays: diagram.overlays, format: .svg))
+                case .png: bytes = try diagram.render(.png)
+                case .pdf: bytes = try diagram.render(.pdf)
                 case .mermaid: bytes = []
                 }
             }

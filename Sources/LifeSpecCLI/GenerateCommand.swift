@@ -49,6 +49,9 @@ struct GenerateCommand: ParsableCommand {
         let outcome = try run.perform()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else { throw ExitCode(1) }
+        for path in outcome.edited {
+            StandardStreams.err("\(path): \(check ? "error" : "warning"): its bytes no longer match the content digest it records (edited by hand?); \(check ? "'lifespec generate' draws it again" : "drawn again")\n")
+        }
         if check {
             let problems = report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
                 + report.removed.map { "extra:   \($0)" }
@@ -74,6 +77,8 @@ struct GenerationRun {
         var diagnostics: [Diagnostic]
         /// `nil` when nothing was generated (spec errors or a render failure).
         var report: SyncReport?
+        /// Drawings whose bytes no longer match the content digest they record (edited by hand).
+        var edited: [String] = []
     }
 
     static let defaultSuites = "Tests/GeneratedConformanceTests/Generated"
@@ -102,6 +107,8 @@ struct GenerationRun {
             return Outcome(diagnostics: diagnostics, report: nil)
         }
         let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
+        // Drawings are compared by what they were drawn from, not by their bytes (see DrawingFreshness).
+        let freshness = DrawingFreshness(directory: URL(fileURLWithPath: output, isDirectory: true))
         // Suites are files of one folder: a partial run must keep the other specs' suites.
         let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
         var stages: [OutputStage] = []
@@ -125,7 +132,7 @@ struct GenerationRun {
             // place only once everything was made, as one transaction per folder.
             let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
             do throws(Generator.StreamError) {
-                try Generator.generate(loaded, others: others, index: specs.isEmpty) { file in
+                try Generator.generate(loaded, others: others, index: specs.isEmpty, freshness: freshness) { file in
                     try outputStage.offer(file)
                     if let doccStage, let name = DocCRenderer.resourceName(forOutputPath: file.path) {
                         try doccStage.offer(GeneratedFile(path: "Resources/" + name, contents: file.contents))
@@ -159,7 +166,8 @@ struct GenerationRun {
             let reports = try OutputStage.commit(stages)
             var report = reports[0].prefixed(with: output)
             for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) { report.merge(folderReport.prefixed(with: folder.path)) }
-            return Outcome(diagnostics: diagnostics, report: report)
+            let prefix = output.hasSuffix("/") ? output : output + "/"
+            return Outcome(diagnostics: diagnostics, report: report, edited: freshness.edited.map { prefix + $0 })
         } catch {
             for stage in stages { stage.discard() }
             // An OutputError already reads "path: error: message".

@@ -25,8 +25,8 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> CLIResult {
-        try runProcess(executable, arguments, in: directory)
+    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> CLIResult {
+        try runProcess(executable, arguments, in: directory, environment: environment)
     }
 
     /// Runs any program (`environment` is added to this process's own) and captures its output.

@@ -21,6 +21,7 @@ enum DiagramStyle {
     static let edgeSize = 9.0
     static let codeSize = 8.5
     static let idSize = 8.0
+    static let badgeSize = 8.0
 }
 
 /// Builds the `DOTGraph` for one spec at one (already planned) detail level.
@@ -260,11 +261,7 @@ struct DiagramComposer {
         }
         let lines = labelLines(group.entries)
         if !lines.isEmpty {
-            // At `states` detail the only text is a scenario's step numbers. As an external label
-            // it is placed after layout, so the scenario keeps the overview's layout and costs no
-            // more to lay out (a label would add a virtual node per numbered arrow: 4× slower
-            // at 500 states).
-            attributes[options.detail == .states ? "xlabel" : "label"] = .html(.table(DOTHTMLTable(
+            attributes["label"] = .html(.table(DOTHTMLTable(
                 attributes: Self.labelTable,
                 rows: lines.map { .cells([$0]) }
             )))
@@ -306,11 +303,7 @@ struct DiagramComposer {
     /// callbacks, notifications, `set` and `raise` once, in engine order. A scenario's step
     /// numbers lead the line of the transition they took.
     private func labelLines(_ entries: [DiagramTopology.Entry]) -> [DOTHTMLCell] {
-        if options.detail == .states {
-            let all = entries.flatMap(numbers(of:)).sorted()
-            guard !all.isEmpty else { return [] }
-            return [DOTHTMLCell(badge(all), attributes: Self.alignLeft)]
-        }
+        guard options.detail > .states else { return [] }
         struct Block {
             let key: [EffectLine]
             var entries: [DiagramTopology.Entry]
@@ -335,7 +328,6 @@ struct DiagramComposer {
                 let stepNumbers = numbers(of: entry)
                 let faded = path != nil && stepNumbers.isEmpty
                 var parts: [DOTHTML] = []
-                if !stepNumbers.isEmpty { parts.append(badge(stepNumbers)) }
                 if let event = entry.transition.trigger.eventID { parts.append(.bold(.text(eventTitle(event)))) }
                 if let guardText, sharedGuard == nil {
                     if entry.transition.trigger.eventID != nil { parts.append(.text(" ")) }
@@ -363,8 +355,32 @@ struct DiagramComposer {
         return cells
     }
 
-    private func badge(_ numbers: [Int]) -> DOTHTML {
-        styled(.bold(.text(numbers.map(String.init).joined(separator: ", ") + "  ")), color: DiagramStyle.accent)
+    /// A scenario's step numbers, white on the accent colour.
+    /// With `fixedSize` (points) it keeps that size inside a wider cell (a table stretches to fill its cell).
+    static func badge(_ numbers: [Int], fixedSize: (width: Int, height: Int)? = nil) -> DOTHTML {
+        var attributes = ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1", "BGCOLOR": DiagramStyle.accent, "STYLE": "rounded"]
+        if let fixedSize {
+            attributes["FIXEDSIZE"] = "TRUE"
+            attributes["WIDTH"] = String(fixedSize.width)
+            attributes["HEIGHT"] = String(fixedSize.height)
+        }
+        return .table(DOTHTMLTable(
+            attributes: attributes,
+            rows: [.cells([DOTHTMLCell(.font(DOTHTMLFont(pointSize: DiagramStyle.badgeSize, color: "white"), .bold(.text(numbers.map(String.init).joined(separator: ", ")))))])]
+        ))
+    }
+
+    /// The step numbers of the scenario, one badge per arrow it takes (by the arrow's `id`). They
+    /// are drawn over the laid-out diagram rather than written into the labels, so a scenario has
+    /// the overview's layout to the point (and is drawn from it: `GraphvizRenderer.render(layout:requests:)`).
+    func stepBadges() -> [(edgeID: String, badge: DOTHTML)] {
+        guard path != nil else { return [] }
+        return topology.arrows.compactMap { group -> (edgeID: String, badge: DOTHTML)? in
+            guard case .arrow = group.placement, let first = group.entries.first else { return nil }
+            let all = group.entries.flatMap(numbers(of:)).sorted()
+            guard !all.isEmpty else { return nil }
+            return ("transition-\(first.transition.index)-\(first.source)", Self.badge(all))
+        }
     }
 
     // MARK: Scenario
@@ -460,7 +476,7 @@ struct DiagramComposer {
         }
         if hasListed { rows.append((sample(words.event, bold: true), words.listed)) }
         if let path {
-            rows.append((sample("1, 2", color: DiagramStyle.accent, bold: true), words.steps(path.title ?? path.id)))
+            rows.append((Self.badge([1, 2], fixedSize: (width: 22, height: 12)), words.steps(path.title ?? path.id)))
         }
         var tableRows: [DOTHTMLRow] = []
         if let path {
