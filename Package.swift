@@ -49,6 +49,8 @@ let package = Package(
             dependencies: ["LifeSpecRender", "CLibPNG", .product(name: "Ink", package: "Ink")]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
+        // The engine against the shared SCXML conformance charts (SCION, W3C) and against Qt SCXML.
+        .testTarget(name: "SCXMLConformanceTests", dependencies: ["LifeSpec", "LifecycleEngine"]),
         // Compiles and runs the generated conformance suites: Generated/ (one per spec in Spec/) and
         // Fixtures/ (a link to the Swift-suite goldens), against the engine loaded from each spec.
         .testTarget(
