@@ -236,6 +236,15 @@ public enum SCXMLReader {
 
     private static func xmlErrorText(_ error: Error) -> String {
         let nsError = error as NSError
+        // libxml2's error numbers, for the mistakes people make by hand (Foundation on Linux gives no text).
+        let known: [Int: String] = [
+            4: "the document is empty", 5: "the document ends before every element is closed",
+            23: "a '&' that starts no entity (write &amp;)", 26: "an undeclared entity", 38: "an attribute value without quotes or with '<'",
+            39: "an attribute without a value", 41: "an attribute without a value", 65: "an attribute without a value",
+            68: "a name was expected", 73: "'>' was expected", 76: "a closing tag does not match the element it closes",
+            5000: "the document ends before every element is closed",
+        ]
+        if let text = known[nsError.code] { return "XML: \(text)" }
         if let message = nsError.userInfo[NSLocalizedDescriptionKey] as? String, !message.isEmpty {
             return "XML: " + message.trimmingCharacters(in: .whitespacesAndNewlines)
         }
