@@ -19,6 +19,20 @@ public struct SCXMLDocument: Sendable, Hashable {
         case raise(String)
         /// A `<log>`: the callback it stands for.
         case log(String)
+        /// `<log label="notification" expr="'id'"/>`.
+        case notify(String)
+        /// `<assign location="flag" expr="true|false"/>` (boolean flags of an ECMAScript datamodel).
+        case assign(flag: String, value: Bool)
+    }
+
+    /// What LifeSpec's own export records in its namespace (`SCXMLReader.lifespecNamespace`), so a
+    /// spec survives YAML → SCXML → YAML: names, kinds and posted notifications.
+    public struct Metadata: Sendable, Hashable {
+        public var title: String?
+        public var unhandled: UnhandledEventPolicy?
+        public var eventKinds: [String: LifecycleEvent.Kind] = [:]
+        public var callbacks: [LifecycleCallback] = []
+        public var notifications: [LifecycleNotification] = []
     }
 
     public struct State: Sendable, Hashable {
@@ -59,6 +73,9 @@ public struct SCXMLDocument: Sendable, Hashable {
     /// Transitions in document order (a history state's default included, an `<initial>`'s not).
     public var transitions: [Transition]
     public var rootLocation: SourceLocation
+    /// Boolean `<data>` of an ECMAScript datamodel: LifeSpec's flags, with their defaults.
+    public var flags: [LifecycleFlag] = []
+    public var metadata = Metadata()
 
     /// Events named by transitions (descriptors without `.*`, `*` excluded) and `<raise>`, in first-use order.
     public var eventNames: [String] {
@@ -109,6 +126,31 @@ public struct SCXMLDocument: Sendable, Hashable {
         return result
     }
 
+    /// Notifications (`<log label="notification">`) and the ones the metadata declares, in first-use order.
+    public var notificationNames: [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        func scan(_ content: [Content]) {
+            for case .notify(let name) in content where seen.insert(name).inserted { result.append(name) }
+        }
+        for notification in metadata.notifications where seen.insert(notification.id).inserted { result.append(notification.id) }
+        for state in states {
+            scan(state.entry)
+            scan(state.initialContent)
+            scan(state.exit)
+        }
+        for transition in transitions { scan(transition.content) }
+        return result
+    }
+
+    /// Callbacks: the metadata's, then every other `<log>` callback.
+    var allCallbacks: [LifecycleCallback] {
+        var result = metadata.callbacks
+        var seen = Set(result.map(\.id))
+        for name in callbackNames where seen.insert(name).inserted { result.append(LifecycleCallback(id: name)) }
+        return result
+    }
+
     /// The event a descriptor names: `a.*` and `a.` name `a`; `*` names none.
     public static func eventName(_ descriptor: String) -> String? {
         if descriptor == "*" { return nil }
@@ -129,6 +171,8 @@ public struct SCXMLDocument: Sendable, Hashable {
                 switch item {
                 case .raise(let event): block.raises.append(event)
                 case .log(let name): block.actions.append(.callback(name))
+                case .notify(let name): block.actions.append(.notify(name))
+                case .assign(let flag, let value): block.assignments.append(FlagAssignment(flag: flag, value: value))
                 }
             }
             return block
@@ -163,7 +207,7 @@ public struct SCXMLDocument: Sendable, Hashable {
         var events: [LifecycleEvent] = []
         var seen: Set<String> = []
         for name in eventNames + extraEvents where seen.insert(name).inserted {
-            events.append(LifecycleEvent(id: name, kind: raised.contains(name) ? .internal : .system))
+            events.append(LifecycleEvent(id: name, kind: metadata.eventKinds[name] ?? (raised.contains(name) ? .internal : .system)))
         }
         let machineTransitions = transitions.map { transition in
             let content = block(transition.content)
@@ -174,8 +218,9 @@ public struct SCXMLDocument: Sendable, Hashable {
         }
         return try Machine(
             id: id ?? name ?? "scxml", states: nodes, initial: initial.first ?? "", initialTargets: initial, events: events,
-            callbacks: callbackNames.map { LifecycleCallback(id: $0) }, transitions: machineTransitions,
-            unhandledEvents: .ignore
+            flags: flags, callbacks: allCallbacks,
+            notifications: notificationNames.map { name in metadata.notifications.first { $0.id == name } ?? LifecycleNotification(id: name) },
+            transitions: machineTransitions, unhandledEvents: metadata.unhandled ?? .ignore
         )
     }
 }
@@ -188,6 +233,8 @@ extension SCXMLDocument.State {
 /// every construct outside the supported subset and every broken reference.
 public enum SCXMLReader {
     public static let namespace = "http://www.w3.org/2005/07/scxml"
+    /// LifeSpec's own elements and attributes in an exported chart (other engines ignore them).
+    public static let lifespecNamespace = "urn:lifespec:scxml:1"
 
     public static func read(path: String, limits: LoaderLimits = LoaderLimits()) -> (document: SCXMLDocument?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(path: path, line: 1, column: 1)
@@ -321,6 +368,42 @@ public enum SCXMLReader {
         var rootInitial: [String] = []
         var rootLocation: SourceLocation
         var rootSeen = false
+        var datamodelName = "null"
+        var flags: [LifecycleFlag] = []
+        var metadata = SCXMLDocument.Metadata()
+        /// Every `<assign>` location, checked against the flags once all are known.
+        var assignments: [(flag: String, location: SourceLocation)] = []
+
+        /// LifeSpec's own top-level elements (`lifespec export` writes them).
+        private func readMetadata(_ element: String, attributes: [String: String], at location: SourceLocation) {
+            func value(_ key: String) -> String? { attributes[key] ?? attributes["lifespec:" + key] }
+            switch element {
+            case "spec":
+                metadata.title = value("title")
+                if let unhandled = value("unhandled") {
+                    if let policy = UnhandledEventPolicy(rawValue: unhandled) { metadata.unhandled = policy }
+                    else { error(.invalidValue, "unhandled=\"\(unhandled)\" is 'error' or 'ignore'", at: location) }
+                }
+            case "event":
+                guard let id = value("id"), let kind = value("kind").flatMap(LifecycleEvent.Kind.init(rawValue:)) else {
+                    error(.invalidValue, "<lifespec:event> needs an 'id' and a 'kind' (user, system or internal)", at: location)
+                    return
+                }
+                metadata.eventKinds[id] = kind
+            case "callback":
+                guard let id = value("id") else { error(.missingKey, "<lifespec:callback> needs an 'id'", at: location); return }
+                var posts: PostedNotification?
+                if let notification = value("posts") {
+                    posts = PostedNotification(notification: notification, order: value("order").flatMap(PostedNotification.Order.init(rawValue:)) ?? .after)
+                }
+                metadata.callbacks.append(LifecycleCallback(id: id, swiftName: value("swift"), objcName: value("objc"), posts: posts))
+            case "notification":
+                guard let id = value("id") else { error(.missingKey, "<lifespec:notification> needs an 'id'", at: location); return }
+                metadata.notifications.append(LifecycleNotification(id: id, swiftName: value("swift"), objcName: value("objc")))
+            default:
+                error(.unsupportedSCXML, "<lifespec:\(element)> is not an element LifeSpec writes", at: location)
+            }
+        }
         var states: [SCXMLDocument.State] = []
         var transitions: [SCXMLDocument.Transition] = []
         /// Per transition: its `cond` text and location, resolved once every state is known.
@@ -342,6 +425,8 @@ public enum SCXMLReader {
             case skipped
             /// `<raise>` and `<log>`: no children allowed.
             case leaf
+            /// `<datamodel>` at the top: boolean `<data>` only.
+            case datamodel
         }
         private var stack: [Frame] = []
 
@@ -381,6 +466,11 @@ public enum SCXMLReader {
                 stack.append(.skipped)
                 return
             }
+            if namespaceURI == SCXMLReader.lifespecNamespace, case .root? = parent {
+                readMetadata(elementName, attributes: attributes, at: here)
+                stack.append(.leaf)
+                return
+            }
             guard namespaceURI == SCXMLReader.namespace else {
                 let space = namespaceURI.map { "namespace '\($0)'" } ?? "no namespace"
                 if parent == nil {
@@ -401,6 +491,7 @@ public enum SCXMLReader {
                 rootSeen = true
                 rootLocation = here
                 check(attributes, allowed: ["initial", "name", "version", "datamodel", "binding", "xmlns"], element: element, at: here)
+                datamodelName = attributes["datamodel"] ?? "null"
                 if let datamodel = attributes["datamodel"], !["null", "ecmascript"].contains(datamodel) {
                     unsupported("scxml", "datamodel '\(datamodel)' (LifeSpec runs SCXML with the null datamodel; 'ecmascript' is accepted when nothing uses it)", at: here)
                 }
@@ -413,6 +504,42 @@ public enum SCXMLReader {
                 return
             }
             switch (parent, element) {
+            case (.root, "datamodel"):
+                check(attributes, allowed: [], element: element, at: here)
+                if datamodelName != "ecmascript" {
+                    unsupported(element, "data needs datamodel=\"ecmascript\" on <scxml> (LifeSpec reads boolean <data> as flags)", at: here)
+                    stack.append(.skipped)
+                    return
+                }
+                stack.append(.datamodel)
+            case (.datamodel, "data"):
+                check(attributes, allowed: ["id", "expr"], element: element, at: here)
+                guard let id = attributes["id"], SCXMLWriter.isECMAScriptIdentifier(id) else {
+                    error(.invalidValue, "<data> needs an 'id' that is an ECMAScript identifier", at: here)
+                    stack.append(.leaf)
+                    return
+                }
+                switch attributes["expr"]?.trimmingCharacters(in: .whitespaces) {
+                case "true": flags.append(LifecycleFlag(id: id, defaultValue: true))
+                case "false", nil: flags.append(LifecycleFlag(id: id, defaultValue: false))
+                case let other?: unsupported(element, "expr=\"\(other)\": LifeSpec's data are boolean flags (expr=\"true\" or \"false\")", at: here)
+                }
+                stack.append(.leaf)
+            case (.handler, "assign"), (.transition, "assign"), (.initialTransition, "assign"):
+                check(attributes, allowed: ["location", "expr"], element: element, at: here)
+                let value: Bool?
+                switch attributes["expr"]?.trimmingCharacters(in: .whitespaces) {
+                case "true": value = true
+                case "false": value = false
+                default: value = nil
+                }
+                if let location = attributes["location"], let value {
+                    append(.assign(flag: location, value: value), to: parent)
+                    assignments.append((location, here))
+                } else {
+                    unsupported(element, "only <assign location=\"flag\" expr=\"true|false\"/> sets one of LifeSpec's boolean flags", at: here)
+                }
+                stack.append(.leaf)
             case (.root, "state"), (.root, "parallel"), (.root, "final"),
                  (.state, "state"), (.state, "parallel"), (.state, "final"), (.state, "history"):
                 var parentIndex: Int?
@@ -533,7 +660,11 @@ public enum SCXMLReader {
                 stack.append(.leaf)
             case (.handler, "log"), (.transition, "log"), (.initialTransition, "log"):
                 check(attributes, allowed: ["label", "expr"], element: element, at: here)
-                if let name = logName(attributes, at: here) { append(.log(name), to: parent) }
+                // A notification an exported callback posts: the callback's metadata emits it.
+                let implied = attributes.contains { $0.key.hasSuffix(":posted") && $0.value == "true" }
+                if let name = logName(attributes, at: here), !implied {
+                    append(attributes["label"] == "notification" ? .notify(name) : .log(name), to: parent)
+                }
                 stack.append(.leaf)
             default:
                 unsupported(element, reason(for: element, in: parent), at: here)
@@ -569,7 +700,8 @@ public enum SCXMLReader {
         private func reason(for element: String, in parent: Frame) -> String {
             switch element {
             case "script": return "LifeSpec runs SCXML with the null datamodel (no scripts)"
-            case "assign", "data", "datamodel": return "LifeSpec runs SCXML with the null datamodel (no data)"
+            case "assign", "data", "datamodel":
+                return "LifeSpec reads only boolean flags: a top-level <datamodel> of <data id expr=\"true|false\"/> (datamodel=\"ecmascript\") and <assign location=\"flag\" expr=\"true|false\"/> in executable content"
             case "invoke", "finalize": return "invoking other services is outside LifeSpec's subset"
             case "send": return "<send> is outside LifeSpec's subset (use <raise> for an internal event)"
             case "cancel": return "there are no delayed <send>s to cancel"
@@ -584,7 +716,7 @@ public enum SCXMLReader {
         }
 
         private func check(_ attributes: [String: String], allowed: Set<String>, element: String, at location: SourceLocation) {
-            for key in attributes.keys.sorted() where !allowed.contains(key) && !key.hasPrefix("xmlns") {
+            for key in attributes.keys.sorted() where !allowed.contains(key) && !key.hasPrefix("xmlns") && !key.hasPrefix("lifespec:") {
                 let what: String
                 switch key {
                 case "expr", "targetexpr", "eventexpr", "delay", "delayexpr", "idlocation", "namelist":
@@ -744,7 +876,7 @@ public enum SCXMLReader {
                 }
                 if let condition = conditions[position] {
                     do {
-                        let expression = try SCXMLCondition.parse(condition.text)
+                        let expression = try SCXMLCondition.parse(condition.text, flags: Set(flags.map(\.id)))
                         for id in expression.states { _ = known(id, at: condition.location, "In() of") }
                         transitions[position].condition = expression
                     } catch {
@@ -752,8 +884,14 @@ public enum SCXMLReader {
                     }
                 }
             }
-            let document = SCXMLDocument(path: path, name: name, initial: rootInitial, states: states, transitions: transitions,
+            let flagIDs = Set(flags.map(\.id))
+            for (flag, location) in assignments where !flagIDs.contains(flag) {
+                diagnostics.append(.error(.unknownFlag, "<assign location=\"\(flag)\"> sets no <data> of this chart\(Suggestion.didYouMean(flag, among: flagIDs.sorted()))", at: location))
+            }
+            var document = SCXMLDocument(path: path, name: name, initial: rootInitial, states: states, transitions: transitions,
                                          rootLocation: rootLocation)
+            document.flags = flags
+            document.metadata = metadata
             guard !diagnostics.hasErrors else { return (nil, diagnostics.sorted()) }
             // The engine checks the rest (targets of several regions and the like) by refusing a model it cannot run.
             do {
@@ -771,18 +909,20 @@ public enum SCXMLReader {
 enum SCXMLCondition {
     struct Failure: Error { let message: String }
 
-    static func parse(_ text: String) throws(Failure) -> GuardExpression {
-        var parser = Parser(scalars: Array(text.unicodeScalars))
+    /// `flags`: the chart's boolean `<data>`, which a condition may name.
+    static func parse(_ text: String, flags: Set<String> = []) throws(Failure) -> GuardExpression {
+        var parser = Parser(scalars: Array(text.unicodeScalars), flags: flags)
         let expression = try parser.parseOr()
         parser.skipSpace()
         guard parser.position == parser.scalars.count else {
-            throw Failure(message: "only In('state'), true, false, !, && and || are understood without a datamodel")
+            throw Failure(message: "only In('state'), boolean <data>, true, false, !, && and || are understood")
         }
         return expression
     }
 
     struct Parser {
         let scalars: [Unicode.Scalar]
+        let flags: Set<String>
         var position = 0
 
         mutating func skipSpace() {
@@ -802,7 +942,7 @@ enum SCXMLCondition {
             return true
         }
 
-        private var unsupported: Failure { Failure(message: "only In('state'), true, false, !, && and || are understood without a datamodel") }
+        private var unsupported: Failure { Failure(message: "only In('state'), boolean <data>, true, false, !, && and || are understood") }
 
         mutating func parseOr() throws(Failure) -> GuardExpression {
             var lhs = try parseAnd()
@@ -840,6 +980,20 @@ enum SCXMLCondition {
                 position += 1
                 guard take(")") else { throw unsupported }
                 return .inState(id)
+            }
+            // A flag: an identifier the datamodel declares.
+            skipSpace()
+            var identifier = ""
+            while position < scalars.count, scalars[position].isASCII,
+                  scalars[position].properties.isAlphabetic || ("0"..."9").contains(scalars[position]) || scalars[position] == "_" || scalars[position] == "$" {
+                identifier.unicodeScalars.append(scalars[position])
+                position += 1
+            }
+            if !identifier.isEmpty {
+                guard flags.contains(identifier) else {
+                    throw Failure(message: "'\(identifier)' is not a boolean <data> of this chart (conditions read In('state') and the chart's flags)")
+                }
+                return .flag(identifier)
             }
             throw unsupported
         }

@@ -19,20 +19,53 @@ extension SCXMLDocument {
         return id
     }
 
+    /// A spec id for each `<log>` callback name that is not one (`entering A` → `entering_A`); the
+    /// name itself becomes the callback's Swift name, which traces print.
+    var callbackIDs: [String: String] {
+        var result: [String: String] = [:]
+        var used = Set(callbackNames.filter(SpecParser.isValidElementID))
+        for name in callbackNames where !SpecParser.isValidElementID(name) {
+            var base = String(name.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+            })
+            if let first = base.unicodeScalars.first, !(first.isASCII && first.properties.isAlphabetic) && first != "_" { base = "_" + base }
+            if base.isEmpty { base = "_" }
+            var candidate = base
+            var counter = 1
+            while used.contains(candidate) {
+                counter += 1
+                candidate = "\(base)_\(counter)"
+            }
+            used.insert(candidate)
+            result[name] = candidate
+        }
+        return result
+    }
+
     /// The chart as the loader's `RawSpec`, so the same resolver and validation rules run on SCXML
     /// as on YAML. Every element keeps the location of the SCXML element it came from.
     func rawSpec() -> RawSpec {
         var raw = RawSpec(path: path, rootLocation: rootLocation)
         raw.id = Located(specID, at: rootLocation)
-        raw.title = LocalizedText(name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        raw.unhandled = Located(.ignore, at: rootLocation)
+        raw.title = LocalizedText(metadata.title ?? name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        raw.unhandled = Located(metadata.unhandled ?? .ignore, at: rootLocation)
+        raw.flags = flags.map { SpecDocument.FlagInfo(id: $0.id, defaultValue: $0.defaultValue, description: nil, source: nil, location: rootLocation) }
+        raw.notifications = notificationNames.map { name in
+            let known = metadata.notifications.first { $0.id == name }
+            return RawSpec.Notification(id: Located(name, at: rootLocation),
+                                        swift: known.flatMap { $0.swiftName == name ? nil : Located($0.swiftName, at: rootLocation) },
+                                        objc: known?.objcName.map { Located($0, at: rootLocation) })
+        }
         raw.initial = initial.map { Located($0, at: rootLocation) }
+        let callbackIDs = self.callbackIDs
         func block(_ content: [Content], at location: SourceLocation) -> RawSpec.Block {
             var block = RawSpec.Block()
             for item in content {
                 switch item {
                 case .raise(let event): block.raise.append(Located(event, at: location))
-                case .log(let name): block.actions.append(.callback(Located(name, at: location)))
+                case .log(let name): block.actions.append(.callback(Located(callbackIDs[name] ?? name, at: location)))
+                case .notify(let name): block.actions.append(.notify(Located(name, at: location)))
+                case .assign(let flag, let value): block.set.append((Located(flag, at: location), value))
                 }
             }
             return block
@@ -79,6 +112,7 @@ extension SCXMLDocument {
             entry.to = transition.targets.map { Located($0, at: transition.location) }
             let content = block(transition.content, at: transition.location)
             entry.actions = content.actions
+            entry.set = content.set
             entry.raise = content.raise
             raw.transitions.append(entry)
         }
@@ -99,14 +133,24 @@ extension SCXMLDocument {
         }
         for name in eventNames where !doneEvents.contains(name) {
             raw.events.append(SpecDocument.EventInfo(
-                id: name, title: nil, kind: raised.contains(name) ? .internal : .system, description: nil, source: nil,
+                id: name, title: nil, kind: metadata.eventKinds[name] ?? (raised.contains(name) ? .internal : .system), description: nil, source: nil,
                 location: firstUse[name] ?? rootLocation
             ))
         }
-        var callbackSeen: Set<String> = []
+        // Callbacks the metadata describes first (names, posted notifications), then other <log>s.
+        for callback in metadata.callbacks {
+            raw.callbacks.append(RawSpec.Callback(
+                id: Located(callback.id, at: rootLocation),
+                swift: callback.swiftName == callback.id ? nil : Located(callback.swiftName, at: rootLocation),
+                objc: callback.objcName.map { Located($0, at: rootLocation) },
+                posts: callback.posts.map { (Located($0.notification, at: rootLocation), $0.order) }
+            ))
+        }
+        var callbackSeen = Set(metadata.callbacks.map(\.id))
         func addCallbacks(_ content: [Content], at location: SourceLocation) {
             for case .log(let name) in content where callbackSeen.insert(name).inserted {
-                raw.callbacks.append(RawSpec.Callback(id: Located(name, at: location)))
+                let id = callbackIDs[name] ?? name
+                raw.callbacks.append(RawSpec.Callback(id: Located(id, at: location), swift: id == name ? nil : Located(name, at: location)))
             }
         }
         for state in states {

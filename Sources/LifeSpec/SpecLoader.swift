@@ -87,14 +87,17 @@ public enum SpecLoader {
         guard let document = read.document, !read.diagnostics.hasErrors else {
             return SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sorted())
         }
-        // What a lifecycle spec must not do, an SCXML chart may: a state nothing leaves or nothing
-        // reaches (test charts have both), and transitions that document order chooses between.
-        return check(document.rawSpec(), diagnostics: read.diagnostics, advisory: [.deadEnd, .unreachableState, .nondeterminism])
+        return check(document.rawSpec(), diagnostics: read.diagnostics)
     }
 
-    /// Resolves a spec as read and runs every rule on it; the rules' errors with an `advisory`
-    /// code are warnings.
-    static func check(_ raw: RawSpec, diagnostics: [Diagnostic], advisory: Set<DiagnosticCode> = []) -> SpecLoadResult {
+    /// What a lifecycle spec must not do, a chart with SCXML's semantics (`unhandled: ignore`, every
+    /// SCXML file) may: a state nothing leaves or nothing reaches (test charts have both), and
+    /// transitions that document order chooses between. These are warnings there.
+    static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .nondeterminism]
+
+    /// Resolves a spec as read and runs every rule on it.
+    static func check(_ raw: RawSpec, diagnostics: [Diagnostic]) -> SpecLoadResult {
+        let advisory = raw.unhandled?.value == .ignore ? advisoryUnderSCXMLSemantics : []
         var diagnostics = diagnostics
         diagnostics += SpecRules.check(raw: raw)
         var resolver = SpecResolver(raw: raw)
