@@ -62,6 +62,12 @@ let package = Package(
             dependencies: ["LifeSpecRender", "CLibPNG", .product(name: "Ink", package: "Ink")]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
+        // The engine against the shared SCXML conformance charts (SCION, W3C) and against Qt SCXML.
+        .testTarget(
+            name: "SCXMLConformanceTests", dependencies: ["LifeSpec", "LifecycleEngine"],
+            // Run by /usr/bin/python3 from the source tree (Qt SCXML through PySide2).
+            exclude: ["qt_scxml.py"]
+        ),
         // Compiles and runs the generated conformance suites: Generated/ (one per spec in Spec/) and
         // Fixtures/ (a link to the Swift-suite goldens), against the engine loaded from each spec.
         .testTarget(

@@ -43,6 +43,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case scenarioFailed = "LS161"
     // Platform API catalog
     case unknownAPIName = "LS170"
+    // SCXML input
+    /// An SCXML element, attribute or expression outside the subset LifeSpec runs (named in the message).
+    case unsupportedSCXML = "LS180"
+    /// The SCXML file is not well-formed XML.
+    case xmlSyntax = "LS181"
     // Rendering
     case renderFailed = "LS200"
 }

@@ -31,6 +31,7 @@ public enum SpecLoader {
     }
 
     public static func load(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        if isSCXML(path) { return loadSCXML(data: data, path: path, limits: limits) }
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -79,6 +80,30 @@ public enum SpecLoader {
             diagnostics.append(.error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation))
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
         }
+        return check(raw, diagnostics: diagnostics)
+    }
+
+    /// An `.scxml` file is an SCXML chart (`SCXMLReader`); anything else is YAML.
+    public static func isSCXML(_ path: String) -> Bool { path.lowercased().hasSuffix(".scxml") }
+
+    /// Reads SCXML into the same `RawSpec` as YAML, so the same resolver and rules check it.
+    static func loadSCXML(data: Data, path: String, limits: LoaderLimits) -> SpecLoadResult {
+        let read = SCXMLReader.read(data: data, path: path, limits: limits)
+        guard let document = read.document, !read.diagnostics.hasErrors else {
+            return SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sorted())
+        }
+        return check(document.rawSpec(), diagnostics: read.diagnostics)
+    }
+
+    /// What a lifecycle spec must not do, a chart with SCXML's semantics (`unhandled: ignore`, every
+    /// SCXML file) may: a state nothing leaves or nothing reaches (test charts have both), and
+    /// transitions that document order chooses between. These are warnings there.
+    static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .nondeterminism]
+
+    /// Resolves a spec as read and runs every rule on it.
+    static func check(_ raw: RawSpec, diagnostics: [Diagnostic]) -> SpecLoadResult {
+        let advisory = raw.unhandled?.value == .ignore ? advisoryUnderSCXMLSemantics : []
+        var diagnostics = diagnostics
         diagnostics += SpecRules.check(raw: raw)
         var resolver = SpecResolver(raw: raw)
         let resolved = resolver.resolve()
@@ -87,7 +112,10 @@ public enum SpecLoader {
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
         }
         let checked = SpecRules.check(resolved, raw: raw)
-        diagnostics += checked.diagnostics
+        diagnostics += checked.diagnostics.map { diagnostic in
+            guard advisory.contains(diagnostic.code), diagnostic.severity == .error else { return diagnostic }
+            return Diagnostic(.warning, diagnostic.code, diagnostic.message, at: diagnostic.location, notes: diagnostic.notes)
+        }
         var spec = diagnostics.hasErrors ? nil : resolved
         spec?.stateSpace = checked.space
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())

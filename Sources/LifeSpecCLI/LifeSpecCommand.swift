@@ -19,6 +19,8 @@ public struct LifeSpecCommand: ParsableCommand {
             CheckTraceCommand.self,
             RecorderCommand.self,
             SynthCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
         ]
     )
 

@@ -53,12 +53,14 @@ struct SimulateCommand: ParsableCommand {
         for event in events where machine.event(event) == nil {
             throw ValidationError("unknown event '\(event)'\(Suggestion.didYouMean(event, among: machine.events.map(\.id))); events: \(machine.events.map(\.id).joined(separator: ", "))")
         }
-        var runner = try Runner(machine: machine, state: from, flags: flags)
-        let start = runner.state
-        var steps: [Step] = []
+        // Without --from the machine starts as SCXML does: entry actions and the first macrostep run.
+        var (runner, steps) = try Runner.begin(machine: machine, from: from, flags: flags)
+        let start = from ?? runner.states.joined(separator: ", ")
+        var configurations = [runner.activeStates]
         for event in events {
             do {
                 steps += try runner.send(event)
+                configurations.append(runner.activeStates)
             } catch {
                 if !json { StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: nil)) }
                 StandardStreams.err("error: \(error)\n")
@@ -66,9 +68,9 @@ struct SimulateCommand: ParsableCommand {
             }
         }
         if json {
-            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state))
+            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state, configurations: configurations))
         } else {
-            StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.state))
+            StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.states.joined(separator: ", ")))
         }
     }
 }
@@ -92,7 +94,9 @@ enum SimulationText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ steps: [Step], machine: Machine, final: String) -> String {
+    /// `configurations`: every active state (atomic, compound, parallel) in document order, after
+    /// start and after each event's macrostep.
+    static func json(_ steps: [Step], machine: Machine, final: String, configurations: [[String]]) -> String {
         let items = steps.map { step -> JSONValue in
             switch step {
             case .transition(let transition):
@@ -106,6 +110,9 @@ enum SimulationText {
                 .object([("kind", .string("notification")), ("id", .string(id)), ("name", .string(machine.notification(id)?.swiftName ?? id))])
             }
         }
-        return JSONValue.object([("steps", .array(items)), ("finalState", .string(final))]).text + "\n"
+        return JSONValue.object([
+            ("steps", .array(items)), ("finalState", .string(final)),
+            ("configurations", .array(configurations.map { .array($0.map(JSONValue.string)) })),
+        ]).text + "\n"
     }
 }
