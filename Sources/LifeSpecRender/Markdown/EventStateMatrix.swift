@@ -62,7 +62,7 @@ struct EventStateMatrix: Sendable, Hashable {
         let defaults = machine.flagValues()
         let reads = GuardReads(machine: machine, flags: allFlags)
         for leaf in leaves {
-            var runners = LeafRunners(machine: machine, leaf: leaf, position: reads.position[leaf])
+            var runners = LeafRunners(machine: machine, leaf: leaf, position: reads.position(leaf))
             columns.append(events.map { event in
                 Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads, runners: &runners)
             })
@@ -125,82 +125,38 @@ struct EventStateMatrix: Sendable, Hashable {
     }
 
     /// Which of the enumerated flags the engine can read on its way through a cell, as bit masks
-    /// over them: the guards it may evaluate are those of the transitions on the ancestry of each
-    /// state it selects a transition in, for the event being processed (or eventless ones).
-    /// A run that could read none of them takes the same transitions under every assignment.
+    /// over them, asked of the engine (`Machine.guardFlags(for:onAncestryOf:)`): the guards it may
+    /// evaluate are those of the transitions on the ancestry of each state it selects a transition
+    /// in, for the event being processed (or eventless ones). A run that could read none of them
+    /// takes the same transitions under every assignment.
     struct GuardReads {
-        let position: [String: Int]
+        let machine: Machine
+        /// Per flag position in `machine.flags`: its bit over the enumerated flags (0 if not enumerated).
+        let bit: [Int]
         /// Per state position: the bits read by eventless guards on its ancestry, and whether
         /// its ancestry has an eventless transition at all.
         let eventless: [Int]
         let hasEventless: [Bool]
-        /// The bits read by the guards of a state's own transitions for an event (by positions),
-        /// where there are any: most transitions have no guard.
-        let declared: [DeclaredKey: Int]
-        let eventPosition: [String: Int]
-        /// Per state position, its parent's (-1 at the top level).
-        let parent: [Int]
-        /// Per transition: whether it raises events (a run that raises is not followed here).
-        let raises: [Bool]
-
-        struct DeclaredKey: Hashable {
-            let state: Int
-            let event: Int
-        }
 
         init(machine: Machine, flags: [String]) {
-            var position: [String: Int] = [:]
-            for (offset, state) in machine.states.enumerated() { position[state.id] = offset }
-            self.position = position
-            var bit: [String: Int] = [:]
-            for (offset, flag) in flags.enumerated() { bit[flag] = 1 << offset }
-            var ownEventless = Array(repeating: 0, count: machine.states.count)
-            var ownHasEventless = Array(repeating: false, count: machine.states.count)
-            var eventPosition: [String: Int] = [:]
-            for (offset, event) in machine.events.enumerated() where eventPosition[event.id] == nil { eventPosition[event.id] = offset }
-            self.eventPosition = eventPosition
-            parent = machine.states.map { state in state.parent.flatMap { position[$0] } ?? -1 }
-            raises = machine.transitions.map { !$0.raises.isEmpty }
-            var declared: [DeclaredKey: Int] = [:]
-            for transition in machine.transitions {
-                let bits = (transition.guardExpression?.flags ?? []).reduce(0) { $0 | (bit[$1] ?? 0) }
-                for source in transition.sources {
-                    guard let state = position[source] else { continue }
-                    switch transition.trigger {
-                    case .always:
-                        ownEventless[state] |= bits
-                        ownHasEventless[state] = true
-                    case .event(let event):
-                        if bits != 0, let event = eventPosition[event] { declared[DeclaredKey(state: state, event: event), default: 0] |= bits }
-                    }
-                }
+            self.machine = machine
+            var bit = Array(repeating: 0, count: machine.flags.count)
+            for (offset, flag) in flags.enumerated() {
+                if let index = machine.flags.firstIndex(where: { $0.id == flag }) { bit[index] = 1 << offset }
             }
-            self.declared = declared
-            var eventless = ownEventless
-            var hasEventless = ownHasEventless
-            for (offset, state) in machine.states.enumerated() {
-                for ancestor in machine.ancestry(of: state.id).dropFirst() {
-                    guard let index = position[ancestor] else { continue }
-                    eventless[offset] |= ownEventless[index]
-                    hasEventless[offset] = hasEventless[offset] || ownHasEventless[index]
-                }
-            }
-            self.eventless = eventless
-            self.hasEventless = hasEventless
+            self.bit = bit
+            eventless = machine.states.indices.map { state in machine.guardFlags(for: nil, onAncestryOf: state).reduce(0) { $0 | bit[$1] } }
+            hasEventless = machine.states.indices.map { machine.hasEventlessTransition(onAncestryOf: $0) }
         }
+
+        func position(_ state: String) -> Int? { machine.position(of: state) }
+
+        /// Whether a transition raises events (a run that raises is not followed here).
+        func raises(_ transition: Int) -> Bool { !machine.transitions[transition].raises.isEmpty }
 
         /// The bits read by the guards of `event`'s transitions on the ancestry of `state`.
         func reads(_ event: String, in state: Int) -> Int {
-            guard !declared.isEmpty, let event = eventPosition[event] else { return 0 }
-            var bits = 0
-            var current = state
-            var depth = 0
-            while current >= 0, depth <= parent.count {
-                bits |= declared[DeclaredKey(state: current, event: event)] ?? 0
-                current = parent[current]
-                depth += 1
-            }
-            return bits
+            machine.guardFlags(for: event, onAncestryOf: state).reduce(0) { $0 | bit[$1] }
         }
     }
 
@@ -227,10 +183,7 @@ struct EventStateMatrix: Sendable, Hashable {
         var flags = allFlags
         if flags.count > flagLimit {
             // Only the guards this leaf can meet first; the rest stay at their defaults.
-            let trigger: Trigger = event.map(Trigger.event) ?? .always
-            let local = Set(machine.ancestry(of: leaf).flatMap { state in
-                machine.transitions(declaredOn: state).filter { $0.trigger == trigger }.flatMap { $0.guardExpression?.flags ?? [] }
-            })
+            let local = Set(runners.position.map { machine.guardFlags(for: event, onAncestryOf: $0).map { machine.flags[$0].id } } ?? [])
             flags = flags.filter(local.contains)
             if flags.count > flagLimit { flags = [] }
         }
@@ -270,8 +223,8 @@ struct EventStateMatrix: Sendable, Hashable {
             guard let leafPosition, let outcome, !resting.contains(mask) else { continue }
             var read = event.map { reads.reads($0, in: leafPosition) } ?? reads.eventless[leafPosition]
             for step in outcome {
-                if reads.raises[step.transitionIndex] { read = ~0; break }
-                read |= reads.position[step.to].map { reads.eventless[$0] } ?? ~0
+                if reads.raises(step.transitionIndex) { read = ~0; break }
+                read |= reads.position(step.to).map { reads.eventless[$0] } ?? ~0
             }
             for other in universe where known[other] == nil && (other ^ mask) & read == 0 && !resting.contains(other) {
                 known[other] = .some(outcome)
