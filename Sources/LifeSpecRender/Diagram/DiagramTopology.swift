@@ -126,6 +126,8 @@ struct DiagramTopology {
         let isCompound: [Bool]
         /// Each cluster's leaves in document order (empty for a leaf, whose only leaf is itself).
         let leaves: [[Int]]
+        /// A parallel state: a cluster without an initial dot of its own.
+        let isParallel: [Bool]
 
         init(_ machine: Machine) {
             self.machine = machine
@@ -138,6 +140,7 @@ struct DiagramTopology {
                 case .atomic, .history: false
                 }
             }
+            isParallel = states.indices.map { machine.kind(at: $0) == .parallel }
             var leaves = Array(repeating: [Int](), count: states.count)
             for leaf in states.indices where !isCompound[leaf] {
                 for ancestor in machine.ancestryPositions(of: leaf).dropFirst() { leaves[ancestor].append(leaf) }
@@ -242,6 +245,18 @@ struct DiagramTopology {
     ) -> (Placement, ArrowKey?) {
         let sourceID = tree.ids[source]
         guard let target else { return (.internalRow(owner: sourceID), nil) }
+        // Several targets (one per region): an arrow into a fork bar, which the composer fans out.
+        if transition.targets.count > 1, !sourceOutside {
+            let sourceIsCompound = tree.isCompound[source]
+            let tailState = sourceIsCompound ? tree.lastLeaf(of: source) : source
+            let placement = Placement.arrow(
+                tail: nodeID(tree.ids[tailState]), head: forkID(transition: transition.index, source: sourceID),
+                ltail: sourceIsCompound ? clusterID(sourceID) : nil, lhead: nil, backward: false
+            )
+            let key = ArrowKey(tail: tailState, head: -2 - transition.index, ends: End.node.rawValue << 4 | End.outside.rawValue + 1,
+                               ltail: sourceIsCompound ? source : -1, lhead: -1, backward: false, isEventless: transition.isEventless)
+            return (placement, key)
+        }
         let targetID = tree.ids[target]
         // A state outside the drawn group is one stand-in node, never a cluster.
         let sourceIsCompound = !sourceOutside && tree.isCompound[source]
@@ -263,8 +278,11 @@ struct DiagramTopology {
             tail = (.outside, source)
         } else if !sourceIsCompound {
             tail = (.node, source)
-        } else if backward {
+        } else if backward && !tree.isParallel[source] {
             tail = (.marker, source)
+        } else if backward {
+            // A parallel state has no initial dot: the arrow leaves from its first leaf in the flow.
+            tail = (.node, Self.leaf(in: source, atFlowPosition: from.first, tree: tree, flow: flow))
         } else {
             tail = (.node, Self.leaf(in: source, atFlowPosition: from.last, tree: tree, flow: flow))
         }
@@ -275,6 +293,8 @@ struct DiagramTopology {
             head = (.node, target)
         } else if backward && !reentering {
             head = (.node, Self.leaf(in: target, atFlowPosition: to.last, tree: tree, flow: flow))
+        } else if tree.isParallel[target] {
+            head = (.node, Self.leaf(in: target, atFlowPosition: to.first, tree: tree, flow: flow))
         } else {
             head = (.marker, target)
         }
@@ -323,4 +343,8 @@ struct DiagramTopology {
     static func clusterID(_ compound: String) -> String { "cluster_" + compound }
     /// The stand-in for a state outside the drawn group.
     static func outsideID(_ state: String) -> String { "@outside:" + state }
+    /// The fork bar of a transition with several targets, declared on `source`.
+    static func forkID(transition: Int, source: String) -> String { "@fork:\(transition):" + source }
+    /// The dashed frame around an atomic region of a parallel state.
+    static func regionClusterID(_ state: String) -> String { "cluster_region:" + state }
 }

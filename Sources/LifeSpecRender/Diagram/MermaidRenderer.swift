@@ -293,6 +293,10 @@ extension MermaidWriter {
             }
             if states[child].isCompound || states[child].isParallel {
                 line(id, " : ", MermaidRenderer.escape(title))
+                for (word, actions) in [("entry", states[child].entry), ("exit", states[child].exit)] {
+                    let text = blockText(actions)
+                    if !text.isEmpty { line("%% ", id, " ", MermaidRenderer.escape(word + " " + text), " (not drawn: Mermaid shows a composite state's title only)") }
+                }
                 line("state ", id, " {")
                 block(child, depth: depth + 1, to: &output)
                 line("}")
@@ -340,9 +344,11 @@ extension MermaidWriter {
             case .intoEnclosing(let entry, let source, let target):
                 line("%% ", ids[source], " --> ", ids[target], " : ", label([entries[entry]]),
                      " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
-            case .throughHistory(let entry, let source, let target):
-                line("%% ", ids[source], " --> ", ids[target], " : ", label([entries[entry]]),
-                     " (not drawn: Mermaid has no history states)")
+            case .throughHistory(let entry, let source, _):
+                let transition = entries[entry].transition
+                let text = label([entries[entry]])
+                line("%% ", ids[source], " --> ", transition.targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
+                     text.isEmpty ? "" : " : " + text, " (not drawn: Mermaid has no history states)")
             case .drawn(let drawn):
                 let transition = entries[drawn.entry].transition.index
                 let key = EndsKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
