@@ -40,8 +40,12 @@ struct EventStateMatrix: Sendable, Hashable {
         let cells: [[Branch]]
     }
 
-    /// Leaf states, in document order.
+    /// Leaf states, in document order; for a machine with parallel regions, each column's label
+    /// (its states joined by ` + `).
     let leaves: [String]
+    /// The active atomic states of each column: one leaf each, or one reachable configuration
+    /// each (a state per region, in document order) when the machine has parallel regions.
+    let columns: [[String]]
     let rows: [Row]
     /// The flags whose assignments were enumerated, in declaration order.
     let flags: [String]
@@ -50,25 +54,35 @@ struct EventStateMatrix: Sendable, Hashable {
     /// are enumerated (the others keep their defaults).
     static let flagLimit = 8
 
-    init(machine: Machine) {
-        leaves = machine.leafStates.map(\.id)
+    init(machine: Machine, stateSpace: StateSpace? = nil) {
+        if machine.hasParallelRegions {
+            // A leaf alone is no situation the machine can be in: the columns are the distinct
+            // sets of active atomic states the engine reaches, in the order it finds them.
+            var seen: Set<[String]> = []
+            columns = (stateSpace ?? StateSpace(machine: machine)).configurations.map(\.states).filter { seen.insert($0).inserted }
+        } else {
+            columns = machine.leafStates.map { [$0.id] }
+        }
+        leaves = columns.map { $0.joined(separator: " + ") }
         let guardFlags = Set(machine.transitions.flatMap { $0.guardExpression?.flags ?? [] })
         let allFlags = machine.flags.map(\.id).filter(guardFlags.contains)
         flags = allFlags.count <= Self.flagLimit ? allFlags : []
         let events: [String?] = machine.events.map(\.id) + (machine.transitions.contains(where: \.isEventless) ? [nil] : [])
         // Column by column (one leaf, every event), so each leaf's runners are placed once and
         // dropped before the next leaf; then turned into rows.
-        var columns: [[[Branch]]] = []
+        var cells: [[[Branch]]] = []
         let defaults = machine.flagValues()
         let reads = GuardReads(machine: machine, flags: allFlags)
-        for leaf in leaves {
-            var runners = LeafRunners(machine: machine, leaf: leaf, position: reads.position(leaf))
-            columns.append(events.map { event in
+        for column in columns {
+            let leaf = column[0]
+            // Guard reads are followed from one state; a configuration's runs enumerate every flag.
+            var runners = LeafRunners(machine: machine, states: column, position: column.count == 1 ? reads.position(leaf) : nil)
+            cells.append(events.map { event in
                 Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads, runners: &runners)
             })
         }
         rows = events.indices.map { row in
-            Row(event: events[row], cells: columns.map { $0[row] })
+            Row(event: events[row], cells: cells.map { $0[row] })
         }
     }
 
@@ -91,11 +105,21 @@ struct EventStateMatrix: Sendable, Hashable {
         private var placed: [[String]: [Runner??]] = [:]
         private var resting: [[String]: [Int]] = [:]
 
-        init(machine: Machine, leaf: String, position: Int?) {
+        /// The active atomic states (one per region).
+        let states: [String]
+
+        init(machine: Machine, states: [String], position: Int?) {
             self.machine = machine
-            self.leaf = leaf
+            self.leaf = states[0]
+            self.states = states
             self.position = position
-            handled = machine.handledEvents(in: leaf)
+            if states.count == 1 {
+                handled = machine.handledEvents(in: leaf)
+            } else {
+                var handled: [String] = []
+                for state in states { for event in machine.handledEvents(in: state) where !handled.contains(event) { handled.append(event) } }
+                self.handled = handled
+            }
         }
 
         mutating func runner(_ mask: Int, flags: [String]) -> Runner? {
@@ -105,7 +129,7 @@ struct EventStateMatrix: Sendable, Hashable {
                 lastFlags = flags
             }
             if let runner = lastPlaced[mask] { return runner }
-            let runner = try? Runner(machine: machine, state: leaf, flags: EventStateMatrix.assignment(mask, flags: flags))
+            let runner = try? Runner(machine: machine, states: states, flags: EventStateMatrix.assignment(mask, flags: flags))
             lastPlaced[mask] = .some(runner)
             return runner
         }
