@@ -25,6 +25,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownRelatedSpec = "LS109"
     // State graph
     case compoundWithoutInitial = "LS110"
+    case invalidParallel = "LS111"
+    case misplacedHistory = "LS112"
+    case invalidTargetSet = "LS113"
     case unreachableState = "LS120"
     case deadEnd = "LS121"
     case uncoverableTransition = "LS122"

@@ -10,9 +10,32 @@ struct RawSpec {
         var description: LocalizedText?
         var facts: [(key: String, value: FactValue)] = []
         var children: [Located<String>] = []
-        var initial: Located<String>?
+        /// The default entry's targets: one child, or descendants (one per region of a parallel
+        /// descendant, as SCXML's `initial="a b"`).
+        var initial: [Located<String>] = []
+        /// Where `initial` was written (for diagnostics about the whole list).
+        var initialLocation: SourceLocation?
         var isFinal = false
+        /// `parallel: true`: every child is a region, active at once.
+        var parallel: Located<Bool>?
+        /// Set on a history pseudo-state.
+        var history: Located<HistoryDepth>?
+        /// A history state's default targets (its default transition), and that transition's actions.
+        var historyDefault: [Located<String>] = []
+        var historyDefaultBlock = Block()
+        var entry = Block()
+        var exit = Block()
+        /// What SCXML's `<initial>` transition does (YAML has no place for it).
+        var initialBlock = Block()
         var source: Located<String>?
+    }
+
+    /// Executable content as written: callbacks and notifications in order, flags set, events raised.
+    struct Block {
+        var actions: [ActionRef] = []
+        var set: [(flag: Located<String>, value: Bool)] = []
+        var raise: [Located<String>] = []
+        var isEmpty: Bool { actions.isEmpty && set.isEmpty && raise.isEmpty }
     }
 
     struct Callback {
@@ -44,13 +67,16 @@ struct RawSpec {
     struct Transition {
         var location: SourceLocation
         var from: [Located<String>] = []
-        var on: Located<String>?
+        /// Event descriptors (SCXML matching); empty with `always`.
+        var on: [Located<String>] = []
         var always: Bool = false
+        var type: TransitionType = .external
         var guardText: Located<String>?
         /// Columns from the guard scalar's mark to its first character (1 when quoted).
         var guardColumnShift = 0
         var guardExpression: GuardExpression?
-        var to: Located<String>?
+        /// Targets: none for a targetless transition, several for one state per region.
+        var to: [Located<String>] = []
         var actions: [ActionRef] = []
         var set: [(flag: Located<String>, value: Bool)] = []
         var raise: [Located<String>] = []
@@ -70,7 +96,8 @@ struct RawSpec {
         var events: [Located<String>] = []
         var expect: [(observation: Observation, location: SourceLocation)] = []
         var expectGiven = false
-        var end: Located<String>?
+        /// The configuration it ends in: one state, or one per region.
+        var end: [Located<String>] = []
         var source: Located<String>?
     }
 
@@ -83,7 +110,10 @@ struct RawSpec {
     var locales: [Located<String>] = []
     var sources: [SourceRef] = []
     var states: [State] = []
-    var initial: Located<String>?
+    /// The states the machine starts in: one, or one per region of a parallel state.
+    var initial: [Located<String>] = []
+    /// What an event no transition takes does.
+    var unhandled: Located<UnhandledEventPolicy>?
     var events: [SpecDocument.EventInfo] = []
     var flags: [SpecDocument.FlagInfo] = []
     var callbacks: [Callback] = []

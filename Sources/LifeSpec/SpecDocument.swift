@@ -162,9 +162,33 @@ public struct SpecDocument: Sendable, Hashable {
         public let flags: [String: Bool]
         public let events: [String]
         public let expect: [Observation]
-        public let end: String?
+        /// The configuration it ends in: one state, or one per region (empty: not stated).
+        public let endStates: [String]
         public let source: String?
         public let location: SourceLocation
+
+        /// The first end state (the only one without parallel regions).
+        public var end: String? { endStates.first }
+
+        public init(id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
+                    events: [String], expect: [Observation], endStates: [String], source: String?, location: SourceLocation) {
+            self.id = id
+            self.title = title
+            self.description = description
+            self.from = from
+            self.flags = flags
+            self.events = events
+            self.expect = expect
+            self.endStates = endStates
+            self.source = source
+            self.location = location
+        }
+
+        public init(id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
+                    events: [String], expect: [Observation], end: String?, source: String?, location: SourceLocation) {
+            self.init(id: id, title: title, description: description, from: from, flags: flags, events: events, expect: expect,
+                      endStates: end.map { [$0] } ?? [], source: source, location: location)
+        }
     }
 
     /// Another lifecycle this one refers to (restoration happens during app launch, say).
@@ -195,6 +219,8 @@ public struct SpecDocument: Sendable, Hashable {
     public let scenarios: [ScenarioInfo]
     /// Other specs this one refers to, checked across specs by `SpecRelations`.
     public internal(set) var related: [RelatedSpec] = []
+    /// The spec's `unhandled:` choice as written (`nil`: not written; the machine's policy says what applies).
+    public internal(set) var unhandledEvents: UnhandledEventPolicy? = nil
 
     public var defaultLocale: String? { locales.first }
 

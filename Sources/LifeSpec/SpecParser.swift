@@ -5,14 +5,16 @@ import Yams
 struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
-        "events", "flags", "callbacks", "notifications", "transitions", "scenarios", "related",
+        "events", "flags", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled",
     ]
-    static let stateKeys = ["title", "description", "facts", "states", "initial", "final", "source"]
+    static let stateKeys = [
+        "title", "description", "facts", "states", "initial", "final", "parallel", "history", "default", "entry", "exit", "source",
+    ]
     static let eventKeys = ["title", "kind", "description", "source"]
     static let flagKeys = ["default", "description", "source"]
     static let callbackKeys = ["swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit", "source"]
     static let notificationKeys = ["swift", "objc", "description", "source"]
-    static let transitionKeys = ["from", "on", "always", "guard", "to", "do", "set", "raise", "description", "source"]
+    static let transitionKeys = ["from", "on", "always", "guard", "to", "type", "do", "set", "raise", "description", "source"]
     static let scenarioKeys = ["id", "title", "description", "from", "flags", "events", "expect", "end", "source"]
     static let sourceKeys = ["title", "url"]
 
@@ -80,7 +82,7 @@ struct SpecParser {
             reader.report(.error(.missingKey, "missing 'states'", at: raw.rootLocation))
         }
         if let entry = byKey["initial"] {
-            raw.initial = reader.string(entry.value, what: "'initial'")
+            raw.initial = reader.oneOrMany(entry.value).compactMap { reader.string($0, what: "'initial'") }
         } else {
             reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)", at: raw.rootLocation))
         }
@@ -91,6 +93,14 @@ struct SpecParser {
         if let entry = byKey["transitions"] { parseTransitions(entry.value) }
         if let entry = byKey["scenarios"] { parseScenarios(entry.value) }
         if let entry = byKey["related"] { parseRelated(entry.value) }
+        if let entry = byKey["unhandled"], let policy = reader.string(entry.value, what: "'unhandled'") {
+            if let parsed = UnhandledEventPolicy(rawValue: policy.value) {
+                raw.unhandled = Located(parsed, at: policy.location)
+            } else {
+                let options = UnhandledEventPolicy.allCases.map(\.rawValue)
+                reader.report(.error(.invalidValue, "'unhandled' must be 'error' (an event no transition takes is a mistake) or 'ignore' (SCXML's rule)\(Suggestion.didYouMean(policy.value, among: options))", at: policy.location))
+            }
+        }
         return raw
     }
 
@@ -185,8 +195,23 @@ struct SpecParser {
                 case "description": state.description = text(value, what: "the description of state '\(id.value)'")
                 case "facts": state.facts = parseFacts(value, state: id.value)
                 case "states": childNode = value
-                case "initial": state.initial = reader.string(value, what: "the initial child of '\(id.value)'")
+                case "initial":
+                    state.initialLocation = reader.location(value)
+                    state.initial = reader.oneOrMany(value).compactMap { reader.string($0, what: "the initial child of '\(id.value)'") }
                 case "final": state.isFinal = reader.bool(value, what: "'final'")?.value ?? false
+                case "parallel":
+                    if let flag = reader.bool(value, what: "'parallel'") { state.parallel = Located(flag.value, at: key.location) }
+                case "history":
+                    guard let depth = reader.string(value, what: "'history'") else { continue }
+                    if let parsed = HistoryDepth(rawValue: depth.value) {
+                        state.history = Located(parsed, at: depth.location)
+                    } else {
+                        reader.report(.error(.invalidValue, "'history' must be 'shallow' (the parent's last active child) or 'deep' (its last active atomic states)\(Suggestion.didYouMean(depth.value, among: ["shallow", "deep"]))", at: depth.location))
+                    }
+                case "default":
+                    state.historyDefault = reader.oneOrMany(value).compactMap { reader.string($0, what: "the default of history state '\(id.value)'") }
+                case "entry": state.entry = parseBlock(value, what: "'entry' of '\(id.value)'")
+                case "exit": state.exit = parseBlock(value, what: "'exit' of '\(id.value)'")
                 case "source": state.source = sourceRef(value)
                 default: break
                 }
@@ -374,11 +399,17 @@ struct SpecParser {
                 case "from": transition.from = reader.oneOrMany(value).compactMap { reader.string($0, what: "'from'") }
                 case "on":
                     onGiven = true
-                    if case .sequence = value {
-                        reader.error(.wrongType, "'on' names one event; write one transition per event (a YAML anchor can share the rest)", at: value)
+                    transition.on = reader.oneOrMany(value).compactMap { reader.string($0, what: "'on'") }
+                    if case .sequence = value, transition.on.isEmpty {
+                        reader.error(.invalidValue, "'on' lists no event; name at least one, or write 'always: true'", at: value)
                         transition.isComplete = false
+                    }
+                case "type":
+                    guard let kind = reader.string(value, what: "'type'") else { continue }
+                    if let parsed = TransitionType(rawValue: kind.value) {
+                        transition.type = parsed
                     } else {
-                        transition.on = reader.string(value, what: "'on'")
+                        reader.report(.error(.invalidValue, "transition type '\(kind.value)' must be 'external' (the default) or 'internal'\(Suggestion.didYouMean(kind.value, among: ["external", "internal"]))", at: kind.location))
                     }
                 case "always": transition.always = reader.bool(value, what: "'always'")?.value ?? false
                 case "guard":
@@ -400,7 +431,7 @@ struct SpecParser {
                         reader.report(.error(.guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
                         transition.isComplete = false
                     }
-                case "to": transition.to = reader.string(value, what: "'to'")
+                case "to": transition.to = reader.oneOrMany(value).compactMap { reader.string($0, what: "'to'") }
                 case "do": transition.actions = parseActions(value)
                 case "set":
                     guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
@@ -417,10 +448,10 @@ struct SpecParser {
                 reader.report(.error(.missingKey, "transition has no 'from'", at: transition.location))
                 transition.isComplete = false
             }
-            if transition.on == nil && !transition.always && !onGiven {
+            if transition.on.isEmpty && !transition.always && !onGiven {
                 reader.report(.error(.missingKey, "transition needs 'on: <event>' or 'always: true'", at: transition.location))
                 transition.isComplete = false
-            } else if let on = transition.on, transition.always {
+            } else if let on = transition.on.first, transition.always {
                 reader.report(.error(.invalidValue, "a transition cannot have both 'on' and 'always: true'", at: on.location))
                 transition.isComplete = false
             }
@@ -448,6 +479,34 @@ struct SpecParser {
             }
         }
         return actions
+    }
+
+    /// `entry:` and `exit:`: a list of callbacks, `{notify: id}`, `{callback: id}`, `{raise: event}`
+    /// and `{set: {flag: value}}`, in order.
+    private mutating func parseBlock(_ node: Node, what: String) -> RawSpec.Block {
+        var block = RawSpec.Block()
+        for item in reader.oneOrMany(node) {
+            if case .mapping = item {
+                guard let pairs = reader.mapping(item, what: "an item of \(what)", allowedKeys: ["notify", "callback", "raise", "set"]) else { continue }
+                for (key, value) in pairs {
+                    switch key.value {
+                    case "set":
+                        guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
+                        for (flag, flagValue) in setPairs {
+                            if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") { block.set.append((flag, bool.value)) }
+                        }
+                    case "raise":
+                        block.raise += reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
+                    default:
+                        guard let id = reader.string(value, what: "'\(key.value)'") else { continue }
+                        block.actions.append(key.value == "notify" ? .notify(id) : .callback(id))
+                    }
+                }
+            } else if let id = reader.string(item, what: "an item of \(what) (a callback id, {notify: id}, {raise: event} or {set: {flag: value}})") {
+                block.actions.append(.callback(id))
+            }
+        }
+        return block
     }
 
     private mutating func parseRelated(_ node: Node) {
@@ -507,7 +566,7 @@ struct SpecParser {
                             scenario.expect.append((.callback(callback.value), callback.location))
                         }
                     }
-                case "end": scenario.end = reader.string(value, what: "'end'")
+                case "end": scenario.end = reader.oneOrMany(value).compactMap { reader.string($0, what: "'end'") }
                 case "source": scenario.source = sourceRef(value)
                 default: break
                 }

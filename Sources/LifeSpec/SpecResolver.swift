@@ -50,15 +50,92 @@ struct SpecResolver {
             error(.unknownPlatform, "unknown platform '\(platform.value)' (known: \(known.joined(separator: ", ")))\(Suggestion.didYouMean(platform.value, among: known))", at: platform.location)
         }
 
-        // States: compound states need an initial child.
+        // States: compound states need an initial child, parallel states regions, history a parent.
+        var stateByID: [String: Int] = [:]
+        for (offset, state) in raw.states.enumerated() where stateByID[state.id.value] == nil { stateByID[state.id.value] = offset }
+        /// Whether `state` is `ancestor` or below it.
+        func isWithin(_ state: String, _ ancestor: String) -> Bool {
+            var current: String? = state
+            var steps = 0
+            while let id = current, steps <= raw.states.count {
+                if id == ancestor { return true }
+                current = stateByID[id].flatMap { raw.states[$0].parent }
+                steps += 1
+            }
+            return false
+        }
+        /// Two targets can be entered together only in different regions of a parallel state.
+        func conflict(in targets: [Located<String>]) -> (Located<String>, Located<String>, String)? {
+            for (position, first) in targets.enumerated() {
+                for second in targets[(position + 1)...] {
+                    if first.value == second.value || isWithin(first.value, second.value) || isWithin(second.value, first.value) {
+                        return (first, second, "one contains the other")
+                    }
+                    // The innermost common ancestor decides: a compound one has a single active child.
+                    var common = stateByID[first.value].flatMap { raw.states[$0].parent }
+                    while let candidate = common, !isWithin(second.value, candidate) {
+                        common = stateByID[candidate].flatMap { raw.states[$0].parent }
+                    }
+                    if let common, let index = stateByID[common], raw.states[index].parallel?.value == true { continue }
+                    return (first, second, common.map { "both are inside '\($0)', a compound state with one active child" }
+                        ?? "both are top-level states")
+                }
+            }
+            return nil
+        }
+        func checkTargetSet(_ targets: [Located<String>], what: String) {
+            guard targets.count > 1, targets.allSatisfy({ stateIDs.contains($0.value) }),
+                  let (first, second, reason) = conflict(in: targets) else { return }
+            error(.invalidTargetSet, "\(what) '\(first.value)' and '\(second.value)' cannot be active together: \(reason); several targets name one state per region of a parallel state", at: second.location)
+        }
         for state in raw.states {
-            let childIDs = state.children.map(\.value)
-            if let initial = state.initial {
+            let childStates = state.children.filter { child in stateByID[child.value].map { raw.states[$0].history == nil } ?? true }
+            let childIDs = childStates.map(\.value)
+            let isParallel = state.parallel?.value == true
+            if let history = state.history {
+                if state.parent == nil {
+                    error(.misplacedHistory, "history state '\(state.id.value)' must be the child of a compound or parallel state", at: history.location)
+                }
+                if !state.children.isEmpty || !state.initial.isEmpty || isParallel || state.isFinal || !state.entry.isEmpty || !state.exit.isEmpty {
+                    error(.misplacedHistory, "history state '\(state.id.value)' is a pseudo-state: it has only 'history' and 'default' (no states, initial, parallel, final, entry or exit)", at: state.id.location)
+                }
+                for target in state.historyDefault {
+                    guard check(target, in: stateIDs, kind: "state", code: .unknownState) else { continue }
+                    if let parent = state.parent, !isWithin(target.value, parent) || target.value == parent {
+                        error(.misplacedHistory, "the default of history state '\(state.id.value)' must be inside its parent '\(parent)'", at: target.location)
+                    }
+                }
+                checkTargetSet(state.historyDefault, what: "default targets")
+                continue
+            }
+            if !state.historyDefault.isEmpty, let first = state.historyDefault.first {
+                error(.invalidValue, "'default' belongs to a history state; add 'history: shallow' or 'history: deep' to '\(state.id.value)'", at: first.location)
+            }
+            if isParallel {
+                if childIDs.count < 2 {
+                    error(.invalidParallel, "parallel state '\(state.id.value)' needs at least two child regions (it has \(childIDs.count))", at: state.parallel!.location)
+                }
+                if let initial = state.initial.first {
+                    error(.invalidParallel, "parallel state '\(state.id.value)' enters every region; remove 'initial'", at: initial.location)
+                }
+                if state.isFinal {
+                    error(.invalidValue, "parallel state '\(state.id.value)' cannot be final; mark a state in each region final instead", at: state.id.location)
+                }
+                continue
+            }
+            if let initial = state.initial.first {
                 if childIDs.isEmpty {
                     error(.compoundWithoutInitial, "state '\(state.id.value)' has 'initial' but no child states", at: initial.location)
-                } else if !childIDs.contains(initial.value) {
+                } else if state.initial.count == 1, !childIDs.contains(initial.value) {
                     let hint = Suggestion.didYouMean(initial.value, among: childIDs)
                     error(.compoundWithoutInitial, "initial '\(initial.value)' of '\(state.id.value)' is not one of its child states (\(childIDs.joined(separator: ", ")))\(hint)", at: initial.location)
+                } else if state.initial.count > 1 {
+                    for target in state.initial where check(target, in: stateIDs, kind: "state", code: .unknownState) {
+                        if target.value == state.id.value || !isWithin(target.value, state.id.value) {
+                            error(.compoundWithoutInitial, "initial '\(target.value)' of '\(state.id.value)' is not inside it", at: target.location)
+                        }
+                    }
+                    checkTargetSet(state.initial, what: "initial states")
                 }
             } else if !childIDs.isEmpty {
                 error(.compoundWithoutInitial, "compound state '\(state.id.value)' needs 'initial: <child>' (one of \(childIDs.joined(separator: ", ")))", at: state.id.location)
@@ -67,7 +144,21 @@ struct SpecResolver {
                 error(.invalidValue, "compound state '\(state.id.value)' cannot be final; mark a child final instead", at: state.id.location)
             }
         }
-        if let initial = raw.initial { _ = check(initial, in: stateIDs, kind: "initial state", code: .unknownState) }
+        for state in raw.states {
+            checkBlock(state.entry, stateIDs: stateIDs, eventIDs: [], callbackIDs: callbackIDs, notificationIDs: notificationIDs, flagIDs: flagIDs, raisable: nil)
+            checkBlock(state.exit, stateIDs: stateIDs, eventIDs: [], callbackIDs: callbackIDs, notificationIDs: notificationIDs, flagIDs: flagIDs, raisable: nil)
+        }
+        for initial in raw.initial { _ = check(initial, in: stateIDs, kind: "initial state", code: .unknownState) }
+        checkTargetSet(raw.initial, what: "initial states")
+        // Events a transition may name: the declared ones and the engine's `done.state.*` events.
+        let doneEvents = Machine.doneEvents(for: raw.states.map { state in
+            StateNode(id: state.id.value, parent: state.parent, children: state.children.map(\.value),
+                      isFinal: state.isFinal, isParallel: state.parallel?.value == true, history: state.history?.value)
+        })
+        let raisable = eventIDs.union(doneEvents)
+        for state in raw.states {
+            for event in state.entry.raise + state.exit.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
+        }
 
         // Callbacks and notifications.
         var postedBy: [String: Located<String>] = [:]
@@ -85,20 +176,19 @@ struct SpecResolver {
         // references per transition.
         let transitions = raw.transitions
         for index in transitions.indices {
-            for source in transitions[index].from { _ = check(source, in: stateIDs, kind: "state", code: .unknownState) }
-            if let to = transitions[index].to { _ = check(to, in: stateIDs, kind: "state", code: .unknownState) }
-            if let on = transitions[index].on { _ = check(on, in: eventIDs, kind: "event", code: .unknownEvent) }
-            for action in transitions[index].actions {
-                switch action {
-                case .callback(let id):
-                    if !callbackIDs.contains(id.value), notificationIDs.contains(id.value) {
-                        error(.unknownCallback, "'\(id.value)' is a notification, not a callback; write '{notify: \(id.value)}'", at: id.location)
-                    } else {
-                        _ = check(id, in: callbackIDs, kind: "callback", code: .unknownCallback)
-                    }
-                case .notify(let id): _ = check(id, in: notificationIDs, kind: "notification", code: .unknownNotification)
+            for source in transitions[index].from where check(source, in: stateIDs, kind: "state", code: .unknownState) {
+                if let state = stateByID[source.value], raw.states[state].history != nil {
+                    error(.misplacedHistory, "history state '\(source.value)' is a pseudo-state: a transition cannot leave it (its 'default' says where it leads)", at: source.location)
                 }
             }
+            for target in transitions[index].to { _ = check(target, in: stateIDs, kind: "state", code: .unknownState) }
+            checkTargetSet(transitions[index].to, what: "targets")
+            for descriptor in transitions[index].on where !eventIDs.contains(descriptor.value) {
+                // SCXML descriptors: `a` also names `a.b`, `*` every event.
+                if raisable.contains(where: { Transition.descriptor(descriptor.value, matches: $0) }) { continue }
+                _ = check(descriptor, in: raisable, kind: "event", code: .unknownEvent)
+            }
+            checkActions(transitions[index].actions, callbackIDs: callbackIDs, notificationIDs: notificationIDs)
             if let guardText = transitions[index].guardText, let expression = transitions[index].guardExpression {
                 for flag in expression.flags where !flagIDs.contains(flag) {
                     let hint = Suggestion.didYouMean(flag, among: flagIDs.sorted())
@@ -107,15 +197,22 @@ struct SpecResolver {
                     let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
                     error(.unknownFlag, "flag '\(flag)' in guard is not declared\(hint)", at: location)
                 }
+                for state in expression.states where !stateIDs.contains(state) {
+                    let hint = Suggestion.didYouMean(state, among: stateIDs.sorted())
+                    let offset = guardText.value.range(of: state).map { guardText.value.distance(from: guardText.value.startIndex, to: $0.lowerBound) }
+                    let column = offset.map { guardText.location.column + transitions[index].guardColumnShift + $0 }
+                    let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
+                    error(.unknownState, "state '\(state)' in in(…) is not declared\(hint)", at: location)
+                }
             }
             for (flag, _) in transitions[index].set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
-            for event in transitions[index].raise { _ = check(event, in: eventIDs, kind: "event", code: .unknownEvent) }
+            for event in transitions[index].raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
         }
 
         // Scenarios.
         for scenario in raw.scenarios {
             if let from = scenario.from { _ = check(from, in: stateIDs, kind: "state", code: .unknownState) }
-            if let end = scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
+            for end in scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
             for (flag, _) in scenario.flags { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
             for event in scenario.events { _ = check(event, in: eventIDs, kind: "event", code: .unknownEvent) }
             for (observation, location) in scenario.expect {
@@ -134,8 +231,30 @@ struct SpecResolver {
 
         checkTranslations()
 
-        guard !diagnostics.hasErrors, let id = raw.id, let initial = raw.initial, !raw.states.isEmpty else { return nil }
-        return lower(id: id.value, initial: initial.value)
+        guard !diagnostics.hasErrors, let id = raw.id, !raw.initial.isEmpty, !raw.states.isEmpty else { return nil }
+        return lower(id: id.value)
+    }
+
+    private mutating func checkActions(_ actions: [RawSpec.ActionRef], callbackIDs: Set<String>, notificationIDs: Set<String>) {
+        for action in actions {
+            switch action {
+            case .callback(let id):
+                if !callbackIDs.contains(id.value), notificationIDs.contains(id.value) {
+                    error(.unknownCallback, "'\(id.value)' is a notification, not a callback; write '{notify: \(id.value)}'", at: id.location)
+                } else {
+                    _ = check(id, in: callbackIDs, kind: "callback", code: .unknownCallback)
+                }
+            case .notify(let id): _ = check(id, in: notificationIDs, kind: "notification", code: .unknownNotification)
+            }
+        }
+    }
+
+    /// Entry and exit content; raised events are checked once `done.state.*` events are known.
+    private mutating func checkBlock(_ block: RawSpec.Block, stateIDs: Set<String>, eventIDs: Set<String>, callbackIDs: Set<String>,
+                                     notificationIDs: Set<String>, flagIDs: Set<String>, raisable: Set<String>?) {
+        checkActions(block.actions, callbackIDs: callbackIDs, notificationIDs: notificationIDs)
+        for (flag, _) in block.set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
+        if let raisable { for event in block.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) } }
     }
 
     /// Where `flag` is first written in a guard's text as a whole identifier, in characters.
@@ -167,10 +286,38 @@ struct SpecResolver {
         }
     }
 
-    private func lower(id: String, initial: String) -> LoadedSpec? {
+    private func lower(id: String) -> LoadedSpec? {
+        var parentOf: [String: String] = [:]
+        for state in raw.states { if let parent = state.parent { parentOf[state.id.value] = parent } }
+        /// The child of `ancestor` on the way down to `state`.
+        func child(of ancestor: String, toward state: String) -> String {
+            var current = state
+            while let parent = parentOf[current], parent != ancestor { current = parent }
+            return current
+        }
+        func block(_ block: RawSpec.Block) -> ActionBlock {
+            ActionBlock(actions: Self.actions(block.actions), assignments: block.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
+                        raises: block.raise.map(\.value))
+        }
         let states = raw.states.map { state in
-            StateNode(id: state.id.value, parent: state.parent, children: state.children.map(\.value),
-                      initial: state.initial?.value, isFinal: state.isFinal)
+            let initial = state.initial.map(\.value)
+            return StateNode(id: state.id.value, parent: state.parent, children: state.children.map(\.value),
+                             initial: initial.first.map { child(of: state.id.value, toward: $0) }, isFinal: state.isFinal,
+                             isParallel: state.parallel?.value == true, history: state.history?.value,
+                             entry: block(state.entry), exit: block(state.exit), initialTargets: initial,
+                             initialActions: block(state.initialBlock))
+        }
+        // A history state's default is a transition on it, after the declared ones (indices stay).
+        var historyDefaults: [(state: RawSpec.State, targets: [String])] = []
+        for state in raw.states where state.history != nil {
+            var targets = state.historyDefault.map(\.value)
+            if targets.isEmpty, let parent = state.parent, let parentState = raw.states.first(where: { $0.id.value == parent }) {
+                // Without a default, the parent's own default entry.
+                targets = parentState.parallel?.value == true
+                    ? parentState.children.map(\.value).filter { id in raw.states.first { $0.id.value == id }?.history == nil }
+                    : parentState.initial.map(\.value)
+            }
+            historyDefaults.append((state, targets))
         }
         let callbacks = raw.callbacks.map { callback in
             LifecycleCallback(id: callback.id.value, swiftName: callback.swift?.value, objcName: callback.objc?.value,
@@ -179,29 +326,34 @@ struct SpecResolver {
         let notifications = raw.notifications.map {
             LifecycleNotification(id: $0.id.value, swiftName: $0.swift?.value, objcName: $0.objc?.value)
         }
-        let transitions = raw.transitions.indices.map { index in
+        var transitions = raw.transitions.indices.map { index in
             Transition(
                 sources: raw.transitions[index].from.map(\.value),
-                trigger: raw.transitions[index].on.map { .event($0.value) } ?? .always,
+                events: raw.transitions[index].on.map(\.value),
                 guardExpression: raw.transitions[index].guardExpression,
-                target: raw.transitions[index].to?.value,
-                actions: raw.transitions[index].actions.map { action in
-                    switch action {
-                    case .callback(let id): .callback(id.value)
-                    case .notify(let id): .notify(id.value)
-                    }
-                },
+                targets: raw.transitions[index].to.map(\.value),
+                type: raw.transitions[index].type,
+                actions: Self.actions(raw.transitions[index].actions),
                 assignments: raw.transitions[index].set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
                 raises: raw.transitions[index].raise.map(\.value)
             )
         }
+        for (state, targets) in historyDefaults {
+            transitions.append(Transition(
+                sources: [state.id.value], events: [], targets: targets, actions: Self.actions(state.historyDefaultBlock.actions),
+                assignments: state.historyDefaultBlock.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
+                raises: state.historyDefaultBlock.raise.map(\.value)
+            ))
+        }
+        let initialTargets = raw.initial.map(\.value)
         let machine: Machine
         do {
             machine = try Machine(
-                id: id, states: states, initial: initial,
+                id: id, states: states, initial: child(of: "", toward: initialTargets[0]), initialTargets: initialTargets,
                 events: raw.events.map { LifecycleEvent(id: $0.id, kind: $0.kind) },
                 flags: raw.flags.map { LifecycleFlag(id: $0.id, defaultValue: $0.defaultValue) },
-                callbacks: callbacks, notifications: notifications, transitions: transitions
+                callbacks: callbacks, notifications: notifications, transitions: transitions,
+                unhandledEvents: raw.unhandled?.value ?? .error
             )
         } catch {
             // Every MachineError has a located diagnostic above; reaching here is a loader bug.
@@ -235,17 +387,32 @@ struct SpecResolver {
             transitions: raw.transitions.indices.map { index in
                 .init(index: index, guardText: raw.transitions[index].guardText?.value, description: raw.transitions[index].description,
                       source: raw.transitions[index].source?.value, location: raw.transitions[index].location)
+            } + historyDefaults.enumerated().map { offset, entry in
+                .init(index: raw.transitions.count + offset, guardText: nil, description: nil, source: entry.state.source?.value,
+                      location: entry.state.history?.location ?? entry.state.id.location)
             },
             scenarios: raw.scenarios.map { scenario in
                 .init(id: scenario.id.value, title: scenario.title, description: scenario.description,
                       from: scenario.from?.value,
                       flags: Dictionary(scenario.flags.map { ($0.flag.value, $0.value) }, uniquingKeysWith: { _, last in last }),
                       events: scenario.events.map(\.value), expect: scenario.expect.map(\.observation),
-                      end: scenario.end?.value, source: scenario.source?.value, location: scenario.id.location)
+                      endStates: scenario.end.map(\.value), source: scenario.source?.value, location: scenario.id.location)
             }
         )
         var withRelations = document
+        withRelations.unhandledEvents = raw.unhandled?.value
         withRelations.related = raw.related
         return LoadedSpec(document: withRelations, machine: machine)
+    }
+}
+
+extension SpecResolver {
+    static func actions(_ references: [RawSpec.ActionRef]) -> [Action] {
+        references.map { action in
+            switch action {
+            case .callback(let id): .callback(id.value)
+            case .notify(let id): .notify(id.value)
+            }
+        }
     }
 }

@@ -183,7 +183,8 @@ struct ReachabilityRule: SpecRule {
         // misreported as unreachable; the eventless cycle (LS131) is the problem to fix first.
         guard context.space.eventlessLoops.isEmpty else { return [] }
         var diagnostics: [Diagnostic] = []
-        for state in context.document.states where !context.space.isReachable(state.id) {
+        // History pseudo-states are never active: whether one is ever restored is another question.
+        for state in context.document.states where context.machine.state(state.id)?.isHistory == false && !context.space.isReachable(state.id) {
             diagnostics.append(.error(.unreachableState, "state '\(state.id)' cannot be reached from the initial state '\(context.machine.initial)'", at: state.location))
         }
         // The coverage planner's own verdict, so validate warns exactly where a generated suite
@@ -237,12 +238,14 @@ struct ScenarioReplayRule: SpecRule {
 
     static func replay(_ scenario: SpecDocument.ScenarioInfo, raw: RawSpec.Scenario, machine: Machine) -> Diagnostic? {
         var runner: Runner
+        var observed: [Observation] = []
         do {
-            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+            let begun = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags)
+            runner = begun.runner
+            observed = begun.steps.compactMap(\.observation)
         } catch {
             return .error(.scenarioFailed, "scenario '\(scenario.id)' cannot start: \(error)", at: scenario.location)
         }
-        var observed: [Observation] = []
         for (offset, event) in scenario.events.enumerated() {
             do {
                 observed += try runner.send(event).compactMap(\.observation)
@@ -255,8 +258,9 @@ struct ScenarioReplayRule: SpecRule {
         if raw.expectGiven, observed != scenario.expect {
             problems.append("the trace differs from 'expect'")
         }
-        if let end = scenario.end, machine.leaf(entering: end) != runner.state, !machine.ancestry(of: runner.state).contains(end) {
-            problems.append("it ends in '\(runner.state)', not '\(end)'")
+        let active = runner.activeStates
+        if !scenario.endStates.isEmpty, !scenario.endStates.allSatisfy(active.contains) {
+            problems.append("it ends in '\(runner.configuration)', not '\(scenario.endStates.joined(separator: "+"))'")
         }
         guard !problems.isEmpty else { return nil }
         return .error(.scenarioMismatch, "scenario '\(scenario.id)' does not replay: " + problems.joined(separator: "; "),

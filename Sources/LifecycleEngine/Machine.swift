@@ -185,6 +185,38 @@ public struct Machine: Sendable, Hashable {
         return values
     }
 
+    /// The `done.state.<id>` events a machine with these states raises: one per compound state with
+    /// a final child, and per parallel state whose every region can complete. For loaders that check
+    /// event names before a machine exists; `Machine.events` lists the same ones after the declared.
+    public static func doneEvents(for states: [StateNode]) -> [String] {
+        var index: [String: Int] = [:]
+        for (offset, state) in states.enumerated() { index[state.id] = offset }
+        var kind = [UInt8](repeating: 0, count: states.count)
+        var children = [[Int]](repeating: [], count: states.count)
+        for (offset, state) in states.enumerated() {
+            if state.history != nil { kind[offset] = 3 } else if let parent = state.parent.flatMap({ index[$0] }) { children[parent].append(offset) }
+        }
+        for (offset, state) in states.enumerated() where state.history == nil && !children[offset].isEmpty {
+            kind[offset] = state.isParallel ? 2 : 1
+        }
+        let complete = canComplete(kind: kind, children: children, isFinal: states.map(\.isFinal))
+        return states.indices.filter { complete[$0] }.map { "done.state." + states[$0].id }
+    }
+
+    /// Per state (numbered parents before children): whether it can complete (SCXML's
+    /// `isInFinalState` can hold).
+    static func canComplete(kind: [UInt8], children: [[Int]], isFinal: [Bool]) -> [Bool] {
+        var result = [Bool](repeating: false, count: kind.count)
+        for state in stride(from: kind.count - 1, through: 0, by: -1) {
+            if kind[state] == 1 {
+                result[state] = children[state].contains { isFinal[$0] }
+            } else if kind[state] == 2 {
+                result[state] = children[state].allSatisfy { result[$0] }
+            }
+        }
+        return result
+    }
+
     /// The callback followed or preceded by its posted notification, as the engine emits it.
     public func expand(_ action: Action) -> [Step] {
         Self.expand(action) { callback($0)?.posts }
@@ -371,14 +403,7 @@ final class RunTables: Sendable {
         // Events: the declared ones, then `done.state.<id>` for every state that can complete.
         var allEvents = events.map(\.id)
         var eventNumbers = eventIndex
-        var canComplete = [Bool](repeating: false, count: stateCount)
-        for state in stride(from: stateCount - 1, through: 0, by: -1) {
-            if kind[state] == 1 {
-                canComplete[state] = children[state].contains { states[$0].isFinal }
-            } else if kind[state] == 2 {
-                canComplete[state] = children[state].allSatisfy { canComplete[$0] }
-            }
-        }
+        let canComplete = Machine.canComplete(kind: kind, children: children, isFinal: states.map(\.isFinal))
         var doneEvent = [Int](repeating: -1, count: stateCount)
         for state in 0..<stateCount where canComplete[state] {
             let name = "done.state." + states[state].id

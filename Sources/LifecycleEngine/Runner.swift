@@ -216,6 +216,14 @@ public struct Runner: Sendable {
         return (runner, trace.steps)
     }
 
+    /// How a scenario, a walkthrough or a generated case starts: *in* `from` when given (as
+    /// `init(machine:state:flags:)`), else as SCXML starts (`start(machine:flags:)`, whose steps are
+    /// part of the scenario's trace).
+    public static func begin(machine: Machine, from state: String?, flags: [String: Bool] = [:]) throws(RunError) -> (runner: Runner, steps: [Step]) {
+        if let state { return (try Runner(machine: machine, state: state, flags: flags), []) }
+        return try start(machine: machine, flags: flags)
+    }
+
     /// The transition the event would take now, if any (the first of the microstep's, in document order).
     public func transition(for event: String) -> Transition? {
         guard let index = machine.eventIndex(of: event) else { return nil }
