@@ -31,6 +31,9 @@ struct EventStateMatrix: Sendable, Hashable {
         /// The transitions taken, in order; `nil` when the event is not handled.
         let steps: [TransitionStep]?
         let condition: Condition
+        /// The active atomic states the run ends in (one per region), for a machine with parallel
+        /// regions; `nil` otherwise and when not handled.
+        var end: [String]? = nil
     }
 
     struct Row: Sendable, Hashable {
@@ -67,7 +70,11 @@ struct EventStateMatrix: Sendable, Hashable {
         let guardFlags = Set(machine.transitions.flatMap { $0.guardExpression?.flags ?? [] })
         let allFlags = machine.flags.map(\.id).filter(guardFlags.contains)
         flags = allFlags.count <= Self.flagLimit ? allFlags : []
-        let events: [String?] = machine.events.map(\.id) + (machine.transitions.contains(where: \.isEventless) ? [nil] : [])
+        // A history state's default is eventless but never taken on its own: no row for it.
+        let eventless = machine.transitions.contains { transition in
+            transition.isEventless && !transition.sources.contains { machine.state($0)?.isHistory == true }
+        }
+        let events: [String?] = machine.events.map(\.id) + (eventless ? [nil] : [])
         // Column by column (one leaf, every event), so each leaf's runners are placed once and
         // dropped before the next leaf; then turned into rows.
         var cells: [[[Branch]]] = []
@@ -241,8 +248,9 @@ struct EventStateMatrix: Sendable, Hashable {
         // the way up from each state it selected a transition in) is the run under every
         // assignment that agrees on those flags: it is made once for all of them.
         var known = Array(repeating: [TransitionStep]??.none, count: 1 << flags.count)
+        var ends: [[TransitionStep]: [String]] = [:]
         for mask in universe where known[mask] == nil {
-            let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event)
+            let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event, ends: &ends)
             known[mask] = .some(outcome)
             guard let leafPosition, let outcome, !resting.contains(mask) else { continue }
             var read = event.map { reads.reads($0, in: leafPosition) } ?? reads.eventless[leafPosition]
@@ -266,7 +274,7 @@ struct EventStateMatrix: Sendable, Hashable {
                 masks.append([mask])
             }
         }
-        if outcomes.count == 1 { return [Branch(steps: outcomes[0], condition: .always)] }
+        if outcomes.count == 1 { return [Branch(steps: outcomes[0], condition: .always, end: outcomes[0].flatMap { ends[$0] })] }
 
         // The outcome under the default flag values first, then first-seen order; outcomes whose
         // condition is no simple conjunction go last, so the very last one can read "otherwise".
@@ -288,7 +296,7 @@ struct EventStateMatrix: Sendable, Hashable {
             } else {
                 condition = .whenAny(masks[index].map { minterm($0, flags: flags) })
             }
-            return Branch(steps: outcomes[index], condition: condition)
+            return Branch(steps: outcomes[index], condition: condition, end: outcomes[index].flatMap { ends[$0] })
         }
     }
 
@@ -321,7 +329,7 @@ struct EventStateMatrix: Sendable, Hashable {
 
     /// The transitions the engine takes for `event` (or on its own, for `nil`) from where
     /// `placed` stands; `placed` itself is left as it is (runners are values).
-    private static func run(_ placed: Runner?, event: String?) -> [TransitionStep]? {
+    private static func run(_ placed: Runner?, event: String?, ends: inout [[TransitionStep]: [String]]) -> [TransitionStep]? {
         guard var runner = placed else { return nil }
         let steps: [Step]
         do {
@@ -338,6 +346,9 @@ struct EventStateMatrix: Sendable, Hashable {
             return nil
         }
         // Nothing happening on its own is "not handled" too.
-        return transitions.isEmpty ? nil : transitions
+        if transitions.isEmpty { return nil }
+        // The same transitions from the same states end in the same states.
+        if runner.machine.hasParallelRegions { ends[transitions] = runner.states }
+        return transitions
     }
 }

@@ -305,7 +305,14 @@ final class MarkdownPageBuilder {
                 notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
             } ?? strings.none
             let callers = self.callers[callback.id] ?? []
-            let calledWhen = callers.isEmpty ? "*\(strings.notCalled)*" : callers.map(when).joined(separator: "<br/>")
+            // Entry and exit actions call it too.
+            var blockCallers: [String] = []
+            for state in machine.states {
+                if state.entry.actions.contains(.callback(callback.id)) { blockCallers.append(strings.entering(code(state.id))) }
+                if state.exit.actions.contains(.callback(callback.id)) { blockCallers.append(strings.exiting(code(state.id))) }
+            }
+            let calledWhen = callers.isEmpty && blockCallers.isEmpty ? "*\(strings.notCalled)*"
+                : (callers.map(when) + blockCallers).joined(separator: "<br/>")
             var purpose: [String] = []
             if let description = text(info?.description) { purpose.append(MarkdownText.inline(description)) }
             if let usage = text(info?.usage) { purpose.append("**\(strings.typicalUse)** " + MarkdownText.inline(usage)) }
@@ -463,6 +470,11 @@ final class MarkdownPageBuilder {
                 row.cell { output in
                     guard let target = transition.target else { output.write(strings.stays); return }
                     MarkdownText.writeCode(target, to: &output)
+                    // Several targets (one per region).
+                    for other in transition.targets.dropFirst() {
+                        output.write(" + ")
+                        MarkdownText.writeCode(other, to: &output)
+                    }
                     let leaf = machine.leaf(entering: target)
                     if leaf != target { output.write("<br/>" + strings.enters(code(leaf))) }
                 }
@@ -655,15 +667,26 @@ final class MarkdownPageBuilder {
             output.write(strings.none)
             return
         }
+        if let end = branches[0].end {
+            output.write(configurationOutcome(steps, end: end))
+            return
+        }
         for (offset, step) in steps.enumerated() {
             if offset > 0 { output.write(strings.arrow) }
             if step.isInternal { output.write(strings.stays) } else { MarkdownText.writeCode(step.to, to: &output) }
         }
     }
 
+    /// With parallel regions a cell names the configuration the run ends in (`a` + `b`), or
+    /// (stays) when only targetless transitions ran.
+    private func configurationOutcome(_ steps: [TransitionStep], end: [String]) -> String {
+        steps.allSatisfy(\.isInternal) ? strings.stays : end.map(code).joined(separator: " + ")
+    }
+
     private func cellText(_ branches: [EventStateMatrix.Branch]) -> String {
-        func outcome(_ steps: [TransitionStep]?) -> String {
+        func outcome(_ steps: [TransitionStep]?, end: [String]? = nil) -> String {
             guard let steps else { return strings.none }
+            if let end { return configurationOutcome(steps, end: end) }
             return steps.map { $0.isInternal ? strings.stays : code($0.to) }.joined(separator: strings.arrow)
         }
         func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
@@ -672,14 +695,14 @@ final class MarkdownPageBuilder {
         func text(_ branch: EventStateMatrix.Branch) -> String {
             switch branch.condition {
             case .always:
-                return outcome(branch.steps)
+                return outcome(branch.steps, end: branch.end)
             case .when(let literals):
-                return strings.branch(outcome(branch.steps), condition: code(conjunction(literals)))
+                return strings.branch(outcome(branch.steps, end: branch.end), condition: code(conjunction(literals)))
             case .whenAny(let terms):
                 let condition = terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")
-                return strings.branch(outcome(branch.steps), condition: code(condition))
+                return strings.branch(outcome(branch.steps, end: branch.end), condition: code(condition))
             case .otherwise:
-                return strings.otherwise(outcome(branch.steps))
+                return strings.otherwise(outcome(branch.steps, end: branch.end))
             }
         }
         // Most cells have one branch: no array to build and join.
