@@ -113,7 +113,8 @@ struct ScenarioPath {
             throw .scenarioFailed(scenario: id, step: 0, message: error.description)
         }
         start = runner.state
-        visited.insert(runner.state)
+        // Every region's state, not only the first.
+        visited.formUnion(runner.states)
         var number = 0
         for (offset, event) in scenario.events.enumerated() {
             let steps: [Step]
@@ -122,11 +123,14 @@ struct ScenarioPath {
             } catch {
                 throw .scenarioFailed(scenario: id, step: offset + 1, message: error.description)
             }
+            visited.formUnion(runner.states)
             for case .transition(let step) in steps {
                 number += 1
                 visited.insert(step.from)
                 visited.insert(step.to)
                 let transition = machine.transitions[step.transitionIndex]
+                // A history state the step went through is on the path too.
+                for target in transition.targets where machine.state(target)?.isHistory == true { visited.insert(target) }
                 // The source that matched is the innermost declared source around the state left.
                 let ancestry = machine.ancestry(of: step.from)
                 let source = ancestry.first(where: transition.sources.contains) ?? transition.sources[0]

@@ -35,6 +35,8 @@ struct DiagramComposer {
     /// every compound (scanning the document or the state list each time was quadratic).
     private let lookup: DocumentIndex
     private let childrenByParent: [String?: [StateNode]]
+    /// Every state active when the machine has entered its initial states (regions included).
+    private let initialActiveStates: Set<String>
 
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
@@ -50,6 +52,7 @@ struct DiagramComposer {
         guardTexts = texts
         lookup = DocumentIndex(spec.document)
         childrenByParent = DiagramTopology.childrenByParent(spec.machine)
+        initialActiveStates = Set((try? Runner(machine: spec.machine))?.activeStates ?? [])
     }
 
     func graph() -> DOTGraph {
@@ -63,6 +66,7 @@ struct DiagramComposer {
         for group in topology.arrows {
             if let edge = arrow(group) { statements.append(.edge(edge)) }
         }
+        statements += forks()
         var attributes: DOTAttributes = [
             "rankdir": .string(options.direction.rawValue),
             "compound": true,
@@ -131,12 +135,15 @@ struct DiagramComposer {
             ])))
             var edge: DOTAttributes = ["arrowsize": 0.6]
             let isCompound = machine.state(initial)?.isCompound ?? false
-            if isCompound { edge["lhead"] = .string(DiagramTopology.clusterID(initial)) }
+            let isParallel = machine.state(initial)?.isParallel ?? false
+            if isCompound || isParallel { edge["lhead"] = .string(DiagramTopology.clusterID(initial)) }
             if path != nil {
                 edge["color"] = .string(onPath ? DiagramStyle.accent : DiagramStyle.faded)
                 if onPath { edge["penwidth"] = 2 }
             }
-            let head = isCompound ? DiagramTopology.markerID(initial) : DiagramTopology.nodeID(initial)
+            // A parallel state has no dot of its own: the arrow ends at its first region's leaf.
+            let head = isCompound ? DiagramTopology.markerID(initial)
+                : DiagramTopology.nodeID(isParallel ? machine.defaultLeaves(entering: initial).first ?? initial : initial)
             // Written after the children so the head node is first declared inside its cluster.
             statements += children(of: parent, depth: depth)
             statements.append(.edge(DOTEdge(from: marker, to: head, attributes: edge)))
@@ -146,14 +153,22 @@ struct DiagramComposer {
     }
 
     private func children(of parent: String?, depth: Int) -> [DOTStatement] {
-        (childrenByParent[parent] ?? []).map { state in
-            state.isCompound ? .subgraph(cluster(state, depth: depth)) : .node(leaf(state))
+        // The regions of a parallel state share its box, each framed by a dashed line.
+        let inParallel = parent.flatMap { machine.state($0)?.isParallel } ?? false
+        return (childrenByParent[parent] ?? []).map { state in
+            if state.isCompound || state.isParallel { return .subgraph(cluster(state, depth: depth, isRegion: inParallel)) }
+            if state.isHistory { return .node(history(state)) }
+            guard inParallel else { return .node(leaf(state)) }
+            return .subgraph(DOTSubgraph(id: DiagramTopology.regionClusterID(state.id), attributes: [
+                "label": .text(""), "style": "dashed,rounded", "color": .string(DiagramStyle.tertiary), "penwidth": 1, "margin": 10,
+            ], statements: [.node(leaf(state))]))
         }
     }
 
-    private func cluster(_ state: StateNode, depth: Int) -> DOTSubgraph {
-        let fill = DiagramStyle.clusterFills[min(depth, DiagramStyle.clusterFills.count - 1)]
-        let attributes: DOTAttributes = [
+    private func cluster(_ state: StateNode, depth: Int, isRegion: Bool = false) -> DOTSubgraph {
+        // A region keeps its parallel state's fill, so the regions read as parts of one box.
+        let fill = DiagramStyle.clusterFills[min(isRegion ? depth - 1 : depth, DiagramStyle.clusterFills.count - 1)]
+        var attributes: DOTAttributes = [
             "label": .html(stateLabel(state, titleSize: DiagramStyle.clusterSize, alignLeft: true)),
             "labeljust": "l",
             "labelloc": "t",
@@ -164,7 +179,61 @@ struct DiagramComposer {
             "margin": 12,
             "id": .string("state-" + state.id),
         ]
+        if isRegion {
+            attributes["style"] = "rounded,filled,dashed"
+            attributes["color"] = .string(DiagramStyle.tertiary)
+        }
+        if state.isParallel { attributes["penwidth"] = 1.4 }
+        if let path, state.isParallel || isRegion, path.visited.contains(where: { machine.ancestry(of: $0).contains(state.id) }) {
+            attributes["color"] = .string(DiagramStyle.accent)
+        }
         return DOTSubgraph(id: DiagramTopology.clusterID(state.id), attributes: attributes, statements: states(in: state.id, depth: depth + 1))
+    }
+
+    /// A history pseudo-state: a small circle, `H` (shallow) or `H*` (deep).
+    private func history(_ state: StateNode) -> DOTNode {
+        let onPath = path?.visited.contains(state.id) ?? false
+        var attributes: DOTAttributes = [
+            "shape": "circle", "width": 0.32, "height": 0.32, "fixedsize": true, "margin": "0",
+            "label": .text(state.history == .deep ? "H*" : "H"),
+            "fontsize": .number(DiagramStyle.edgeSize),
+            "id": .string("state-" + state.id),
+            "tooltip": .string(title(of: state.id)),
+        ]
+        if path != nil {
+            attributes["color"] = .string(onPath ? DiagramStyle.accent : DiagramStyle.faded)
+            if !onPath { attributes["fontcolor"] = .string(DiagramStyle.fadedText) }
+        }
+        return DOTNode(DiagramTopology.nodeID(state.id), attributes: attributes)
+    }
+
+    /// The fork bars of transitions with several targets: one bar per transition and source, an
+    /// arrow from it into each target (a compound target's initial dot, clipped to its border).
+    private func forks() -> [DOTStatement] {
+        var statements: [DOTStatement] = []
+        for entry in topology.entries where entry.transition.targets.count > 1 {
+            guard case .arrow = entry.placement else { continue }
+            let fork = DiagramTopology.forkID(transition: entry.transition.index, source: entry.source)
+            let onPath = !numbers(of: entry).isEmpty
+            let color = path == nil ? DiagramStyle.line : onPath ? DiagramStyle.accent : DiagramStyle.faded
+            statements.append(.node(DOTNode(fork, attributes: [
+                "shape": "box", "width": 0.4, "height": 0.05, "fixedsize": true, "style": "filled", "label": .text(""),
+                "color": .string(color), "fillcolor": .string(color),
+                "id": .string("fork-\(entry.transition.index)-\(entry.source)"),
+            ])))
+            for target in entry.transition.targets {
+                guard let node = machine.state(target) else { continue }
+                var attributes: DOTAttributes = ["color": .string(color)]
+                if onPath { attributes["penwidth"] = 2.2 }
+                if entry.transition.isEventless { attributes["style"] = "dashed" }
+                let container = node.isCompound || node.isParallel
+                if container { attributes["lhead"] = .string(DiagramTopology.clusterID(target)) }
+                let head = container ? (node.isCompound ? DiagramTopology.markerID(target) : DiagramTopology.nodeID(machine.defaultLeaves(entering: target).first ?? target))
+                    : DiagramTopology.nodeID(target)
+                statements.append(.edge(DOTEdge(from: fork, to: head, attributes: attributes)))
+            }
+        }
+        return statements
     }
 
     private func leaf(_ state: StateNode) -> DOTNode {
@@ -227,6 +296,22 @@ struct DiagramComposer {
                 rows += labelLines(listed).map { .cells([$0]) }
             }
         }
+        if options.detail == .full, !state.entry.isEmpty || !state.exit.isEmpty {
+            rows.append(.cells([Self.spacer]))
+            for (word, block) in [("entry", state.entry), ("exit", state.exit)] where !block.isEmpty {
+                let text = effect(actions: block.actions, assignments: block.assignments, raises: block.raises).map { line -> String in
+                    switch line {
+                    case .callback(let name): name
+                    case .notification(let name): "→ " + name
+                    case .note(let text): text
+                    }
+                }.joined(separator: ", ")
+                rows.append(.cells([DOTHTMLCell(.concat([
+                    styled(.italic(.text(word + " / ")), size: DiagramStyle.codeSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.secondary),
+                    styled(.text(text), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.ink),
+                ]), attributes: align)]))
+            }
+        }
         return .table(DOTHTMLTable(
             attributes: Self.labelTable,
             rows: rows
@@ -282,8 +367,13 @@ struct DiagramComposer {
 
     private func effect(of transition: Transition) -> [EffectLine] {
         guard options.detail == .full else { return [] }
+        return effect(actions: transition.actions, assignments: transition.assignments, raises: transition.raises)
+    }
+
+    /// Executable content (a transition's, an entry's or an exit's) as the engine orders it.
+    private func effect(actions: [Action], assignments: [FlagAssignment], raises: [String]) -> [EffectLine] {
         var lines: [EffectLine] = []
-        for action in transition.actions {
+        for action in actions {
             for step in machine.expand(action) {
                 switch step {
                 case .callback(let id): lines.append(.callback(machine.callback(id)?.swiftName ?? id))
@@ -292,8 +382,8 @@ struct DiagramComposer {
                 }
             }
         }
-        lines += transition.assignments.map { .note("set \($0.flag) = \($0.value)") }
-        lines += transition.raises.map { .note("raise " + eventTitle($0)) }
+        lines += assignments.map { .note("set \($0.flag) = \($0.value)") }
+        lines += raises.map { .note("raise " + eventTitle($0)) }
         return lines
     }
 
@@ -390,12 +480,8 @@ struct DiagramComposer {
     private func markerOnPath(_ compound: String?) -> Bool {
         guard let path, path.startsAtInitial else { return false }
         guard let compound else { return true }
-        var current = machine.initial
-        while true {
-            if current == compound { return true }
-            guard let node = machine.state(current), node.isCompound, let next = node.initial else { return false }
-            current = next
-        }
+        // The compounds the engine enters on its way into the initial configuration.
+        return initialActiveStates.contains(compound)
     }
 
     // MARK: Legend
@@ -404,6 +490,7 @@ struct DiagramComposer {
     /// other locales get English.
     private struct LegendText: Sendable {
         let initial, final, transition, eventTransition, eventless, groupArrow, callbacks, notification, listed, outside: String
+        let regions, history, fork: String
         let event, guardWord: String
         let steps: @Sendable (String) -> String
         let scenario: @Sendable (String) -> String
@@ -418,6 +505,9 @@ struct DiagramComposer {
             callbacks: "delegate callbacks, in call order", notification: "notification posted",
             listed: "listed inside a state: handled there without leaving it",
             outside: "dashed: a state outside the group drawn here",
+            regions: "dashed frames in one box: regions, all active at once",
+            history: "H / H*: history (shallow / deep), resumes where the group was left; its arrow is the default",
+            fork: "bar: one transition entering several regions",
             event: "event", guardWord: "guard",
             steps: { "steps of scenario “\($0)”" }, scenario: { "Scenario: " + $0 },
             startsIn: { " (starts in " + $0 + ")" }, with: ", with "
@@ -431,6 +521,9 @@ struct DiagramComposer {
             callbacks: "代理回调,按调用顺序", notification: "发布的通知",
             listed: "列在状态内:在该状态中处理,不离开该状态",
             outside: "虚线框:本图所画分组之外的状态",
+            regions: "同一框内的虚线分区:并行区域,同时处于活动状态",
+            history: "H / H*:历史状态(浅 / 深),回到离开分组时的状态;其箭头为默认转换",
+            fork: "横条:一个转换同时进入多个区域",
             event: "事件", guardWord: "守卫",
             steps: { "场景“\($0)”的步骤" }, scenario: { "场景:" + $0 },
             startsIn: { "(从“" + $0 + "”开始)" }, with: ",其中 "
@@ -460,6 +553,10 @@ struct DiagramComposer {
         rows.append((sample("●"), words.initial))
         if !topology.outsideStates.isEmpty { rows.append((styled(.italic(.text("▢")), color: DiagramStyle.secondary), words.outside)) }
         if hasFinal { rows.append((sample("◎"), words.final)) }
+        let drawn = machine.states.filter { state in options.group.map(machine.ancestry(of: state.id).contains) ?? true }
+        if drawn.contains(where: \.isParallel) { rows.append((sample("┆", color: DiagramStyle.tertiary), words.regions)) }
+        if drawn.contains(where: \.isHistory) { rows.append((sample("Ⓗ"), words.history)) }
+        if topology.entries.contains(where: { $0.transition.targets.count > 1 }) { rows.append((sample("━┳►"), words.fork)) }
         switch options.detail {
         case .states:
             rows.append((sample("───►"), words.transition))

@@ -48,8 +48,6 @@ struct DiagramTopology {
     /// Entries listed inside each state (internal rows and header rows), in entry order, by
     /// state position. Built once: the composer and the Mermaid writer ask for every state.
     private let listedByOwner: [[Entry]]
-    /// Each state's position in `machine.states`.
-    let stateIndex: [String: Int]
 
     init(machine: Machine, group: String? = nil) {
         self.machine = machine
@@ -60,7 +58,7 @@ struct DiagramTopology {
         let tree = StateTree(machine)
         let states = machine.states
         var included = Array(repeating: group == nil, count: states.count)
-        if let group, let groupIndex = tree.index[group] {
+        if let group, let groupIndex = tree.machine.position(of: group) {
             for state in states.indices { included[state] = tree.isWithin(state, groupIndex) }
         }
         compounds = states.indices.filter { tree.isCompound[$0] && included[$0] }.map { states[$0] }
@@ -72,9 +70,9 @@ struct DiagramTopology {
         keys.reserveCapacity(entryCount)
         var outside = Array(repeating: false, count: states.count)
         for transition in machine.transitions {
-            let target = transition.target.map { tree.index[$0]! }
+            let target = transition.target.map { tree.index($0) }
             for sourceID in transition.sources {
-                let source = tree.index[sourceID]!
+                let source = tree.index(sourceID)
                 let sourceInside = included[source]
                 let targetInside = target.map { included[$0] } ?? sourceInside
                 guard sourceInside || targetInside else { continue }
@@ -104,62 +102,58 @@ struct DiagramTopology {
                     arrows.append(ArrowGroup(placement: entry.placement, isEventless: key.isEventless, entries: [entry]))
                 }
             case .internalRow(let owner), .headerRow(let owner):
-                listed[tree.index[owner]!].append(entry)
+                listed[tree.index(owner)].append(entry)
             }
         }
         self.arrows = arrows
         listedByOwner = listed
-        stateIndex = tree.index
     }
 
     /// Entries listed inside `state` (a leaf's node or a compound's header).
     func listed(on state: String) -> [Entry] {
-        stateIndex[state].map { listedByOwner[$0] } ?? []
+        machine.position(of: state).map { listedByOwner[$0] } ?? []
     }
 
-    /// The machine's states by position: parents, compounds and leaves as indices.
+    /// The machine's states by position, as the engine numbers them (`Machine.position(of:)` and
+    /// friends): which are drawn as clusters (compound and parallel states), and each cluster's
+    /// leaves in document order.
     private struct StateTree {
+        let machine: Machine
         let ids: [String]
-        let index: [String: Int]
         /// -1 at the top level.
         let parent: [Int]
+        /// Drawn as a cluster: a compound or a parallel state.
         let isCompound: [Bool]
-        /// Each compound's leaves in document order (empty for a leaf, whose only leaf is itself).
+        /// Each cluster's leaves in document order (empty for a leaf, whose only leaf is itself).
         let leaves: [[Int]]
+        /// A parallel state: a cluster without an initial dot of its own.
+        let isParallel: [Bool]
 
         init(_ machine: Machine) {
+            self.machine = machine
             let states = machine.states
             ids = states.map(\.id)
-            var index: [String: Int] = [:]
-            index.reserveCapacity(states.count)
-            for (offset, state) in states.enumerated() where index[state.id] == nil { index[state.id] = offset }
-            self.index = index
-            parent = states.map { state in state.parent.flatMap { index[$0] } ?? -1 }
-            isCompound = states.map(\.isCompound)
+            parent = states.indices.map { machine.parentPosition(of: $0) ?? -1 }
+            isCompound = states.indices.map { position in
+                switch machine.kind(at: position) {
+                case .compound, .parallel: true
+                case .atomic, .history: false
+                }
+            }
+            isParallel = states.indices.map { machine.kind(at: $0) == .parallel }
             var leaves = Array(repeating: [Int](), count: states.count)
             for leaf in states.indices where !isCompound[leaf] {
-                var current = parent[leaf]
-                var depth = 0
-                while current >= 0, depth < states.count {
-                    leaves[current].append(leaf)
-                    current = parent[current]
-                    depth += 1
-                }
+                for ancestor in machine.ancestryPositions(of: leaf).dropFirst() { leaves[ancestor].append(leaf) }
             }
             self.leaves = leaves
         }
 
-        /// Whether `ancestor` is `state` or encloses it (`Machine.ancestry(of:)` contains it).
-        func isWithin(_ state: Int, _ ancestor: Int) -> Bool {
-            var current = state
-            var depth = 0
-            while current >= 0, depth <= parent.count {
-                if current == ancestor { return true }
-                current = parent[current]
-                depth += 1
-            }
-            return false
-        }
+        /// The position of a state the machine declares (`Machine` refuses sources, targets and
+        /// parents that are not states).
+        func index(_ id: String) -> Int { machine.position(of: id)! }
+
+        /// Whether `ancestor` is `state` or encloses it.
+        func isWithin(_ state: Int, _ ancestor: Int) -> Bool { machine.isWithin(state, ancestor) }
 
         func lastLeaf(of state: Int) -> Int { isCompound[state] ? leaves[state].last ?? state : state }
     }
@@ -183,9 +177,9 @@ struct DiagramTopology {
         var successors = Array(repeating: [Int](), count: count)
         for transition in machine.transitions {
             guard let target = transition.target else { continue }
-            let entered = tree.index[machine.leaf(entering: target)]!
+            let entered = tree.index(machine.leaf(entering: target))
             for source in transition.sources {
-                let source = tree.index[source]!
+                let source = tree.index(source)
                 if tree.isCompound[source] {
                     for leaf in tree.leaves[source] { successors[leaf].append(entered) }
                 } else {
@@ -194,7 +188,7 @@ struct DiagramTopology {
             }
         }
         var distance = Array(repeating: Int.max, count: count)
-        let initial = tree.index[machine.initialLeaf]!
+        let initial = tree.index(machine.initialLeaf)
         distance[initial] = 0
         var queue = [initial]
         var cursor = 0
@@ -251,6 +245,18 @@ struct DiagramTopology {
     ) -> (Placement, ArrowKey?) {
         let sourceID = tree.ids[source]
         guard let target else { return (.internalRow(owner: sourceID), nil) }
+        // Several targets (one per region): an arrow into a fork bar, which the composer fans out.
+        if transition.targets.count > 1, !sourceOutside {
+            let sourceIsCompound = tree.isCompound[source]
+            let tailState = sourceIsCompound ? tree.lastLeaf(of: source) : source
+            let placement = Placement.arrow(
+                tail: nodeID(tree.ids[tailState]), head: forkID(transition: transition.index, source: sourceID),
+                ltail: sourceIsCompound ? clusterID(sourceID) : nil, lhead: nil, backward: false
+            )
+            let key = ArrowKey(tail: tailState, head: -2 - transition.index, ends: End.node.rawValue << 4 | End.outside.rawValue + 1,
+                               ltail: sourceIsCompound ? source : -1, lhead: -1, backward: false, isEventless: transition.isEventless)
+            return (placement, key)
+        }
         let targetID = tree.ids[target]
         // A state outside the drawn group is one stand-in node, never a cluster.
         let sourceIsCompound = !sourceOutside && tree.isCompound[source]
@@ -272,8 +278,11 @@ struct DiagramTopology {
             tail = (.outside, source)
         } else if !sourceIsCompound {
             tail = (.node, source)
-        } else if backward {
+        } else if backward && !tree.isParallel[source] {
             tail = (.marker, source)
+        } else if backward {
+            // A parallel state has no initial dot: the arrow leaves from its first leaf in the flow.
+            tail = (.node, Self.leaf(in: source, atFlowPosition: from.first, tree: tree, flow: flow))
         } else {
             tail = (.node, Self.leaf(in: source, atFlowPosition: from.last, tree: tree, flow: flow))
         }
@@ -284,6 +293,8 @@ struct DiagramTopology {
             head = (.node, target)
         } else if backward && !reentering {
             head = (.node, Self.leaf(in: target, atFlowPosition: to.last, tree: tree, flow: flow))
+        } else if tree.isParallel[target] {
+            head = (.node, Self.leaf(in: target, atFlowPosition: to.first, tree: tree, flow: flow))
         } else {
             head = (.marker, target)
         }
@@ -332,4 +343,8 @@ struct DiagramTopology {
     static func clusterID(_ compound: String) -> String { "cluster_" + compound }
     /// The stand-in for a state outside the drawn group.
     static func outsideID(_ state: String) -> String { "@outside:" + state }
+    /// The fork bar of a transition with several targets, declared on `source`.
+    static func forkID(transition: Int, source: String) -> String { "@fork:\(transition):" + source }
+    /// The dashed frame around an atomic region of a parallel state.
+    static func regionClusterID(_ state: String) -> String { "cluster_region:" + state }
 }

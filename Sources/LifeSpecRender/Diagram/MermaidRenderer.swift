@@ -87,7 +87,6 @@ private struct MermaidWriter {
     /// block, and each transition's effect text for every arrow it might merge with. States are
     /// kept by position (`Machine.states` order), so the blocks look nothing up by id.
     let lookup: DocumentIndex
-    let stateIndex: [String: Int]
     /// Per state position: its Mermaid id, its title.
     let ids: [String]
     let titles: [String]
@@ -109,7 +108,6 @@ private struct MermaidWriter {
         self.options = options
         let machine = spec.machine
         topology = DiagramTopology(machine: machine)
-        stateIndex = topology.stateIndex
         let states = machine.states
         ids = MermaidIdentifiers.list(states.map(\.id))
         path = options.scenario.flatMap { try? ScenarioPath(spec: spec, scenario: $0, locale: options.locale) }
@@ -118,13 +116,12 @@ private struct MermaidWriter {
         guardTexts = texts
         lookup = DocumentIndex(spec.document)
         titles = states.map { [lookup] state in spec.document.text(lookup.state(state.id)?.title, locale: options.locale) ?? state.id }
-        // `Machine` refuses parents, sources and targets that are not states.
-        let index = stateIndex
-        let parents = states.map { state in state.parent.map { index[$0]! } ?? -1 }
+        // The engine's structure: `Machine` refuses parents, sources and targets that are not states.
+        let parents = states.indices.map { machine.parentPosition(of: $0) ?? -1 }
         var children = Array(repeating: [Int](), count: states.count + 1)
         for (position, parent) in parents.enumerated() { children[parent < 0 ? states.count : parent].append(position) }
         self.children = children
-        blockItems = Self.blockItems(topology: topology, parents: parents, index: index)
+        blockItems = Self.blockItems(topology: topology, parents: parents, machine: machine)
         var eventTitles: [String: String] = [:]
         for event in machine.events { eventTitles[event.id] = spec.document.text(lookup.event(event.id)?.title, locale: options.locale) ?? event.id }
         self.eventTitles = eventTitles
@@ -146,11 +143,14 @@ private struct MermaidWriter {
         case drawn(Drawn)
         /// A state into its enclosing composite: kept as a comment in that composite's block.
         case intoEnclosing(entry: Int, source: Int, target: Int)
+        /// A transition into or out of a history pseudo-state (Mermaid has none): a comment in the
+        /// block of the history state's parent.
+        case throughHistory(entry: Int, source: Int, target: Int)
     }
 
     /// Assigns each transition to the one block that draws (or notes) it, in a single pass: each
     /// block scanning every transition made the writer quadratic in the machine's size.
-    private static func blockItems(topology: DiagramTopology, parents: [Int], index: [String: Int]) -> [[BlockItem]] {
+    private static func blockItems(topology: DiagramTopology, parents: [Int], machine: Machine) -> [[BlockItem]] {
         let topLevel = parents.count
         var depth = Array(repeating: -1, count: parents.count)
         func depthOf(_ state: Int) -> Int {
@@ -166,8 +166,14 @@ private struct MermaidWriter {
         for (entryIndex, entry) in topology.entries.enumerated() {
             guard let targetID = entry.transition.target else { continue }
             if case .headerRow = entry.placement { continue }
-            let source = index[entry.source]!
-            let target = index[targetID]!
+            let source = machine.position(of: entry.source)!
+            let target = machine.position(of: targetID)!
+            if let history = [source, target].first(where: { position in
+                if case .history = machine.kind(at: position) { true } else { false }
+            }) {
+                result[parents[history]].append(.throughHistory(entry: entryIndex, source: source, target: target))
+                continue
+            }
             if source == target {
                 let parent = parents[source]
                 result[parent < 0 ? topLevel : parent].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entryIndex)))
@@ -270,11 +276,27 @@ extension MermaidWriter {
             output.write(byte: UInt8(ascii: "\n"))
         }
         let states = machine.states
+        let isParallel = parent != topLevel && states[parent].isParallel
+        var regionCount = 0
         for child in children[parent] {
             let id = ids[child]
             let title = titles[child]
-            if states[child].isCompound {
+            if let depthOfHistory = states[child].history {
+                line("%% ", id, " (" + MermaidRenderer.escape(title) + "): ", depthOfHistory == .deep ? "deep" : "shallow",
+                     " history of ", ids[parent], " (not drawn: Mermaid has no history states)")
+                continue
+            }
+            // Regions of a parallel state are separated by Mermaid's concurrency line.
+            if isParallel {
+                if regionCount > 0 { line("--") }
+                regionCount += 1
+            }
+            if states[child].isCompound || states[child].isParallel {
                 line(id, " : ", MermaidRenderer.escape(title))
+                for (word, actions) in [("entry", states[child].entry), ("exit", states[child].exit)] {
+                    let text = blockText(actions)
+                    if !text.isEmpty { line("%% ", id, " ", MermaidRenderer.escape(word + " " + text), " (not drawn: Mermaid shows a composite state's title only)") }
+                }
                 line("state ", id, " {")
                 block(child, depth: depth + 1, to: &output)
                 line("}")
@@ -283,17 +305,21 @@ extension MermaidWriter {
                 for entry in listed(on: states[child].id) {
                     line(id, " : ", label([entry]))
                 }
+                for (word, actions) in [("entry", states[child].entry), ("exit", states[child].exit)] {
+                    let text = blockText(actions)
+                    if !text.isEmpty { line(id, " : ", MermaidRenderer.escape(word + " " + text)) }
+                }
             }
         }
         if parent == topLevel {
-            line("[*] --> ", ids[stateIndex[machine.initial]!])
+            line("[*] --> ", ids[machine.position(of: machine.initial)!])
         } else {
             for entry in listed(on: states[parent].id) {
                 line("%% ", ids[parent], " handles ", label([entry]),
                      entry.transition.target.map { " → " + MermaidRenderer.escape(title($0)) } ?? "",
                      " (not drawn: Mermaid cannot attach it to a composite state)")
             }
-            if let initial = states[parent].initial { line("[*] --> ", ids[stateIndex[initial]!]) }
+            if let initial = states[parent].initial, !states[parent].isParallel { line("[*] --> ", ids[machine.position(of: initial)!]) }
         }
         for child in children[parent] where states[child].isFinal {
             line(ids[child], " --> [*]")
@@ -318,6 +344,11 @@ extension MermaidWriter {
             case .intoEnclosing(let entry, let source, let target):
                 line("%% ", ids[source], " --> ", ids[target], " : ", label([entries[entry]]),
                      " (not drawn: Mermaid cannot draw from inside a composite state to its own border)")
+            case .throughHistory(let entry, let source, _):
+                let transition = entries[entry].transition
+                let text = label([entries[entry]])
+                line("%% ", ids[source], " --> ", transition.targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
+                     text.isEmpty ? "" : " : " + text, " (not drawn: Mermaid has no history states)")
             case .drawn(let drawn):
                 let transition = entries[drawn.entry].transition.index
                 let key = EndsKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
@@ -338,6 +369,12 @@ extension MermaidWriter {
             if let note = first.toNote { notes.append("to " + titles[note]) }
             if !notes.isEmpty { text += (text.isEmpty ? "" : " ") + MermaidRenderer.escape("(" + notes.joined(separator: ", ") + ")") }
             if text.isEmpty { line(ids[first.from], " --> ", ids[first.to]) } else { line(ids[first.from], " --> ", ids[first.to], " : ", text) }
+            for entry in group.entries {
+                let targets = entries[entry].transition.targets
+                guard targets.count > 1 else { continue }
+                line("%% ", ids[first.from], " --> ", targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
+                     " (several targets: Mermaid draws the first)")
+            }
         }
     }
 
@@ -352,15 +389,25 @@ extension MermaidWriter {
         effects[transition.index]
     }
 
+    /// An entry or exit block as label text (`/ callback(), raise e`), at `full` detail.
+    private func blockText(_ block: ActionBlock) -> String {
+        guard options.detail == .full, !block.isEmpty else { return "" }
+        return actionText(actions: block.actions, assignments: block.assignments, raises: block.raises)
+    }
+
     private func effectText(_ transition: Transition) -> String {
         guard options.detail == .full else { return "" }
+        return actionText(actions: transition.actions, assignments: transition.assignments, raises: transition.raises)
+    }
+
+    private func actionText(actions: [Action], assignments: [FlagAssignment], raises: [String]) -> String {
         // "/ " and the actions separated by ", ".
         var text = ""
         func add(_ action: String) {
             text += text.isEmpty ? "/ " : ", "
             text += action
         }
-        for action in transition.actions {
+        for action in actions {
             for step in machine.expand(action) {
                 switch step {
                 case .callback(let id): add(machine.callback(id)?.swiftName ?? id)
@@ -369,8 +416,8 @@ extension MermaidWriter {
                 }
             }
         }
-        for assignment in transition.assignments { add("set \(assignment.flag) = \(assignment.value)") }
-        for event in transition.raises { add("raise " + eventTitle(event)) }
+        for assignment in assignments { add("set \(assignment.flag) = \(assignment.value)") }
+        for event in raises { add("raise " + eventTitle(event)) }
         return text
     }
 
@@ -409,7 +456,7 @@ extension MermaidWriter {
     }
 
     private func title(_ state: String) -> String {
-        stateIndex[state].map { titles[$0] } ?? state
+        machine.position(of: state).map { titles[$0] } ?? state
     }
 
     private func eventTitle(_ event: String) -> String {

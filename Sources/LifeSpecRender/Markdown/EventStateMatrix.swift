@@ -31,6 +31,9 @@ struct EventStateMatrix: Sendable, Hashable {
         /// The transitions taken, in order; `nil` when the event is not handled.
         let steps: [TransitionStep]?
         let condition: Condition
+        /// The active atomic states the run ends in (one per region), for a machine with parallel
+        /// regions; `nil` otherwise and when not handled.
+        var end: [String]? = nil
     }
 
     struct Row: Sendable, Hashable {
@@ -40,8 +43,12 @@ struct EventStateMatrix: Sendable, Hashable {
         let cells: [[Branch]]
     }
 
-    /// Leaf states, in document order.
+    /// Leaf states, in document order; for a machine with parallel regions, each column's label
+    /// (its states joined by ` + `).
     let leaves: [String]
+    /// The active atomic states of each column: one leaf each, or one reachable configuration
+    /// each (a state per region, in document order) when the machine has parallel regions.
+    let columns: [[String]]
     let rows: [Row]
     /// The flags whose assignments were enumerated, in declaration order.
     let flags: [String]
@@ -50,25 +57,39 @@ struct EventStateMatrix: Sendable, Hashable {
     /// are enumerated (the others keep their defaults).
     static let flagLimit = 8
 
-    init(machine: Machine) {
-        leaves = machine.leafStates.map(\.id)
+    init(machine: Machine, stateSpace: StateSpace? = nil) {
+        if machine.hasParallelRegions {
+            // A leaf alone is no situation the machine can be in: the columns are the distinct
+            // sets of active atomic states the engine reaches, in the order it finds them.
+            var seen: Set<[String]> = []
+            columns = (stateSpace ?? StateSpace(machine: machine)).configurations.map(\.states).filter { seen.insert($0).inserted }
+        } else {
+            columns = machine.leafStates.map { [$0.id] }
+        }
+        leaves = columns.map { $0.joined(separator: " + ") }
         let guardFlags = Set(machine.transitions.flatMap { $0.guardExpression?.flags ?? [] })
         let allFlags = machine.flags.map(\.id).filter(guardFlags.contains)
         flags = allFlags.count <= Self.flagLimit ? allFlags : []
-        let events: [String?] = machine.events.map(\.id) + (machine.transitions.contains(where: \.isEventless) ? [nil] : [])
+        // A history state's default is eventless but never taken on its own: no row for it.
+        let eventless = machine.transitions.contains { transition in
+            transition.isEventless && !transition.sources.contains { machine.state($0)?.isHistory == true }
+        }
+        let events: [String?] = machine.events.map(\.id) + (eventless ? [nil] : [])
         // Column by column (one leaf, every event), so each leaf's runners are placed once and
         // dropped before the next leaf; then turned into rows.
-        var columns: [[[Branch]]] = []
+        var cells: [[[Branch]]] = []
         let defaults = machine.flagValues()
         let reads = GuardReads(machine: machine, flags: allFlags)
-        for leaf in leaves {
-            var runners = LeafRunners(machine: machine, leaf: leaf, position: reads.position[leaf])
-            columns.append(events.map { event in
+        for column in columns {
+            let leaf = column[0]
+            // Guard reads are followed from one state; a configuration's runs enumerate every flag.
+            var runners = LeafRunners(machine: machine, states: column, position: column.count == 1 ? reads.position(leaf) : nil)
+            cells.append(events.map { event in
                 Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads, runners: &runners)
             })
         }
         rows = events.indices.map { row in
-            Row(event: events[row], cells: columns.map { $0[row] })
+            Row(event: events[row], cells: cells.map { $0[row] })
         }
     }
 
@@ -91,11 +112,21 @@ struct EventStateMatrix: Sendable, Hashable {
         private var placed: [[String]: [Runner??]] = [:]
         private var resting: [[String]: [Int]] = [:]
 
-        init(machine: Machine, leaf: String, position: Int?) {
+        /// The active atomic states (one per region).
+        let states: [String]
+
+        init(machine: Machine, states: [String], position: Int?) {
             self.machine = machine
-            self.leaf = leaf
+            self.leaf = states[0]
+            self.states = states
             self.position = position
-            handled = machine.handledEvents(in: leaf)
+            if states.count == 1 {
+                handled = machine.handledEvents(in: leaf)
+            } else {
+                var handled: [String] = []
+                for state in states { for event in machine.handledEvents(in: state) where !handled.contains(event) { handled.append(event) } }
+                self.handled = handled
+            }
         }
 
         mutating func runner(_ mask: Int, flags: [String]) -> Runner? {
@@ -105,7 +136,7 @@ struct EventStateMatrix: Sendable, Hashable {
                 lastFlags = flags
             }
             if let runner = lastPlaced[mask] { return runner }
-            let runner = try? Runner(machine: machine, state: leaf, flags: EventStateMatrix.assignment(mask, flags: flags))
+            let runner = try? Runner(machine: machine, states: states, flags: EventStateMatrix.assignment(mask, flags: flags))
             lastPlaced[mask] = .some(runner)
             return runner
         }
@@ -125,82 +156,38 @@ struct EventStateMatrix: Sendable, Hashable {
     }
 
     /// Which of the enumerated flags the engine can read on its way through a cell, as bit masks
-    /// over them: the guards it may evaluate are those of the transitions on the ancestry of each
-    /// state it selects a transition in, for the event being processed (or eventless ones).
-    /// A run that could read none of them takes the same transitions under every assignment.
+    /// over them, asked of the engine (`Machine.guardFlags(for:onAncestryOf:)`): the guards it may
+    /// evaluate are those of the transitions on the ancestry of each state it selects a transition
+    /// in, for the event being processed (or eventless ones). A run that could read none of them
+    /// takes the same transitions under every assignment.
     struct GuardReads {
-        let position: [String: Int]
+        let machine: Machine
+        /// Per flag position in `machine.flags`: its bit over the enumerated flags (0 if not enumerated).
+        let bit: [Int]
         /// Per state position: the bits read by eventless guards on its ancestry, and whether
         /// its ancestry has an eventless transition at all.
         let eventless: [Int]
         let hasEventless: [Bool]
-        /// The bits read by the guards of a state's own transitions for an event (by positions),
-        /// where there are any: most transitions have no guard.
-        let declared: [DeclaredKey: Int]
-        let eventPosition: [String: Int]
-        /// Per state position, its parent's (-1 at the top level).
-        let parent: [Int]
-        /// Per transition: whether it raises events (a run that raises is not followed here).
-        let raises: [Bool]
-
-        struct DeclaredKey: Hashable {
-            let state: Int
-            let event: Int
-        }
 
         init(machine: Machine, flags: [String]) {
-            var position: [String: Int] = [:]
-            for (offset, state) in machine.states.enumerated() { position[state.id] = offset }
-            self.position = position
-            var bit: [String: Int] = [:]
-            for (offset, flag) in flags.enumerated() { bit[flag] = 1 << offset }
-            var ownEventless = Array(repeating: 0, count: machine.states.count)
-            var ownHasEventless = Array(repeating: false, count: machine.states.count)
-            var eventPosition: [String: Int] = [:]
-            for (offset, event) in machine.events.enumerated() where eventPosition[event.id] == nil { eventPosition[event.id] = offset }
-            self.eventPosition = eventPosition
-            parent = machine.states.map { state in state.parent.flatMap { position[$0] } ?? -1 }
-            raises = machine.transitions.map { !$0.raises.isEmpty }
-            var declared: [DeclaredKey: Int] = [:]
-            for transition in machine.transitions {
-                let bits = (transition.guardExpression?.flags ?? []).reduce(0) { $0 | (bit[$1] ?? 0) }
-                for source in transition.sources {
-                    guard let state = position[source] else { continue }
-                    switch transition.trigger {
-                    case .always:
-                        ownEventless[state] |= bits
-                        ownHasEventless[state] = true
-                    case .event(let event):
-                        if bits != 0, let event = eventPosition[event] { declared[DeclaredKey(state: state, event: event), default: 0] |= bits }
-                    }
-                }
+            self.machine = machine
+            var bit = Array(repeating: 0, count: machine.flags.count)
+            for (offset, flag) in flags.enumerated() {
+                if let index = machine.flags.firstIndex(where: { $0.id == flag }) { bit[index] = 1 << offset }
             }
-            self.declared = declared
-            var eventless = ownEventless
-            var hasEventless = ownHasEventless
-            for (offset, state) in machine.states.enumerated() {
-                for ancestor in machine.ancestry(of: state.id).dropFirst() {
-                    guard let index = position[ancestor] else { continue }
-                    eventless[offset] |= ownEventless[index]
-                    hasEventless[offset] = hasEventless[offset] || ownHasEventless[index]
-                }
-            }
-            self.eventless = eventless
-            self.hasEventless = hasEventless
+            self.bit = bit
+            eventless = machine.states.indices.map { state in machine.guardFlags(for: nil, onAncestryOf: state).reduce(0) { $0 | bit[$1] } }
+            hasEventless = machine.states.indices.map { machine.hasEventlessTransition(onAncestryOf: $0) }
         }
+
+        func position(_ state: String) -> Int? { machine.position(of: state) }
+
+        /// Whether a transition raises events (a run that raises is not followed here).
+        func raises(_ transition: Int) -> Bool { !machine.transitions[transition].raises.isEmpty }
 
         /// The bits read by the guards of `event`'s transitions on the ancestry of `state`.
         func reads(_ event: String, in state: Int) -> Int {
-            guard !declared.isEmpty, let event = eventPosition[event] else { return 0 }
-            var bits = 0
-            var current = state
-            var depth = 0
-            while current >= 0, depth <= parent.count {
-                bits |= declared[DeclaredKey(state: current, event: event)] ?? 0
-                current = parent[current]
-                depth += 1
-            }
-            return bits
+            machine.guardFlags(for: event, onAncestryOf: state).reduce(0) { $0 | bit[$1] }
         }
     }
 
@@ -227,10 +214,7 @@ struct EventStateMatrix: Sendable, Hashable {
         var flags = allFlags
         if flags.count > flagLimit {
             // Only the guards this leaf can meet first; the rest stay at their defaults.
-            let trigger: Trigger = event.map(Trigger.event) ?? .always
-            let local = Set(machine.ancestry(of: leaf).flatMap { state in
-                machine.transitions(declaredOn: state).filter { $0.trigger == trigger }.flatMap { $0.guardExpression?.flags ?? [] }
-            })
+            let local = Set(runners.position.map { machine.guardFlags(for: event, onAncestryOf: $0).map { machine.flags[$0].id } } ?? [])
             flags = flags.filter(local.contains)
             if flags.count > flagLimit { flags = [] }
         }
@@ -264,14 +248,15 @@ struct EventStateMatrix: Sendable, Hashable {
         // the way up from each state it selected a transition in) is the run under every
         // assignment that agrees on those flags: it is made once for all of them.
         var known = Array(repeating: [TransitionStep]??.none, count: 1 << flags.count)
+        var ends: [[TransitionStep]: [String]] = [:]
         for mask in universe where known[mask] == nil {
-            let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event)
+            let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event, ends: &ends)
             known[mask] = .some(outcome)
             guard let leafPosition, let outcome, !resting.contains(mask) else { continue }
             var read = event.map { reads.reads($0, in: leafPosition) } ?? reads.eventless[leafPosition]
             for step in outcome {
-                if reads.raises[step.transitionIndex] { read = ~0; break }
-                read |= reads.position[step.to].map { reads.eventless[$0] } ?? ~0
+                if reads.raises(step.transitionIndex) { read = ~0; break }
+                read |= reads.position(step.to).map { reads.eventless[$0] } ?? ~0
             }
             for other in universe where known[other] == nil && (other ^ mask) & read == 0 && !resting.contains(other) {
                 known[other] = .some(outcome)
@@ -289,7 +274,7 @@ struct EventStateMatrix: Sendable, Hashable {
                 masks.append([mask])
             }
         }
-        if outcomes.count == 1 { return [Branch(steps: outcomes[0], condition: .always)] }
+        if outcomes.count == 1 { return [Branch(steps: outcomes[0], condition: .always, end: outcomes[0].flatMap { ends[$0] })] }
 
         // The outcome under the default flag values first, then first-seen order; outcomes whose
         // condition is no simple conjunction go last, so the very last one can read "otherwise".
@@ -311,7 +296,7 @@ struct EventStateMatrix: Sendable, Hashable {
             } else {
                 condition = .whenAny(masks[index].map { minterm($0, flags: flags) })
             }
-            return Branch(steps: outcomes[index], condition: condition)
+            return Branch(steps: outcomes[index], condition: condition, end: outcomes[index].flatMap { ends[$0] })
         }
     }
 
@@ -344,7 +329,7 @@ struct EventStateMatrix: Sendable, Hashable {
 
     /// The transitions the engine takes for `event` (or on its own, for `nil`) from where
     /// `placed` stands; `placed` itself is left as it is (runners are values).
-    private static func run(_ placed: Runner?, event: String?) -> [TransitionStep]? {
+    private static func run(_ placed: Runner?, event: String?, ends: inout [[TransitionStep]: [String]]) -> [TransitionStep]? {
         guard var runner = placed else { return nil }
         let steps: [Step]
         do {
@@ -361,6 +346,9 @@ struct EventStateMatrix: Sendable, Hashable {
             return nil
         }
         // Nothing happening on its own is "not handled" too.
-        return transitions.isEmpty ? nil : transitions
+        if transitions.isEmpty { return nil }
+        // The same transitions from the same states end in the same states.
+        if runner.machine.hasParallelRegions { ends[transitions] = runner.states }
+        return transitions
     }
 }

@@ -247,6 +247,13 @@ final class MarkdownPageBuilder {
             if state.id == machine.initial { markers.append(strings.initialMarker) }
             if state.isFinal { markers.append(strings.finalMarker) }
             if state.isCompound { markers.append(strings.groupOf(state.children.map(code).joined(separator: strings.listSeparator))) }
+            if state.isParallel { markers.append(strings.parallelOf(machine.regions(of: state.id).map(code).joined(separator: strings.listSeparator))) }
+            if let depth = state.history, let parent = state.parent {
+                let fallback = machine.historyDefault(of: state.id)?.targets.map(code).joined(separator: " + ") ?? strings.none
+                markers.append(strings.historyOf(deep: depth == .deep, parent: code(parent), fallback: fallback))
+            }
+            if !state.entry.isEmpty { markers.append(strings.onEntry(actionsText(state.entry))) }
+            if !state.exit.isEmpty { markers.append(strings.onExit(actionsText(state.exit))) }
             if !markers.isEmpty { label += "<br/>*" + markers.joined(separator: strings.listSeparator) + "*" }
             let facts = factKeys.map { key in
                 info?.facts.first { $0.key == key }.map { factText($0.value) } ?? ""
@@ -257,7 +264,29 @@ final class MarkdownPageBuilder {
                 described(info?.description, source: info?.source),
             ] + facts)
         }
+        if machine.hasParallelRegions {
+            let initial = machine.defaultLeaves(entering: machine.initial).map(code).joined(separator: " + ")
+            return [strings.statesIntroParallel(initial: initial), table.render()]
+        }
         return [strings.statesIntro(initial: code(machine.initialLeaf)), table.render()]
+    }
+
+    /// An entry or exit block: its callbacks and notifications in the engine's order, then what it
+    /// sets and raises.
+    private func actionsText(_ block: ActionBlock) -> String {
+        var parts: [String] = []
+        for action in block.actions {
+            for step in machine.expand(action) {
+                switch step {
+                case .callback(let id): parts.append(callbackName(id))
+                case .notification(let id): parts.append(notificationName(id))
+                case .transition: break
+                }
+            }
+        }
+        parts += block.assignments.map { code("\($0.flag) = \($0.value)") }
+        parts += block.raises.map { "raise " + code($0) }
+        return parts.joined(separator: strings.listSeparator)
     }
 
     private func callbacksSection() -> [String] {
@@ -276,7 +305,14 @@ final class MarkdownPageBuilder {
                 notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
             } ?? strings.none
             let callers = self.callers[callback.id] ?? []
-            let calledWhen = callers.isEmpty ? "*\(strings.notCalled)*" : callers.map(when).joined(separator: "<br/>")
+            // Entry and exit actions call it too.
+            var blockCallers: [String] = []
+            for state in machine.states {
+                if state.entry.actions.contains(.callback(callback.id)) { blockCallers.append(strings.entering(code(state.id))) }
+                if state.exit.actions.contains(.callback(callback.id)) { blockCallers.append(strings.exiting(code(state.id))) }
+            }
+            let calledWhen = callers.isEmpty && blockCallers.isEmpty ? "*\(strings.notCalled)*"
+                : (callers.map(when) + blockCallers).joined(separator: "<br/>")
             var purpose: [String] = []
             if let description = text(info?.description) { purpose.append(MarkdownText.inline(description)) }
             if let usage = text(info?.usage) { purpose.append("**\(strings.typicalUse)** " + MarkdownText.inline(usage)) }
@@ -320,6 +356,12 @@ final class MarkdownPageBuilder {
         return [strings.notificationsIntro, table.render()]
     }
 
+    /// Walkthroughs name the states each event leaves and enters when that says more than its
+    /// transitions: the machine has parallel regions or entry/exit actions.
+    private var showsEntryExit: Bool {
+        machine.hasParallelRegions || machine.states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty }
+    }
+
     private func scenariosSection() -> [String] {
         guard !document.scenarios.isEmpty else { return [] }
         var body = [strings.scenariosIntro]
@@ -328,7 +370,7 @@ final class MarkdownPageBuilder {
             if let description = text(scenario.description) { body += MarkdownText.paragraphs(description) }
             let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
 
-            var start = strings.startsIn(code(walkthrough.start))
+            var start = strings.startsIn(walkthrough.startStates.map(code).joined(separator: " + "))
             let flags = orderedFlags(walkthrough.flags)
             if !flags.isEmpty {
                 start += strings.withFlags(flags.map { code($0.key) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator))
@@ -347,6 +389,18 @@ final class MarkdownPageBuilder {
                 let indent = String(repeating: " ", count: marker.count)
                 var lines = [marker + eventLabel(item.event)]
                 for move in item.moves { lines.append(indent + "- " + moveText(move, event: item.event)) }
+                // With regions or entry/exit actions, which states the event left and entered
+                // (the entry and exit actions are among the callbacks listed above).
+                if showsEntryExit, !(item.left.isEmpty && item.entered.isEmpty) {
+                    func named(_ states: [String]) -> String? {
+                        states.isEmpty ? nil : states.map { state in
+                            let block = item.left.contains(state) ? machine.state(state)?.exit : machine.state(state)?.entry
+                            guard let block, !block.isEmpty else { return code(state) }
+                            return code(state) + " (" + (item.left.contains(state) ? strings.onExit(actionsText(block)) : strings.onEntry(actionsText(block))) + ")"
+                        }.joined(separator: strings.listSeparator)
+                    }
+                    lines.append(indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered)) + "*")
+                }
                 list.append(lines.joined(separator: "\n"))
             }
             if !list.isEmpty { body.append(list.joined(separator: "\n")) }
@@ -360,7 +414,7 @@ final class MarkdownPageBuilder {
             case nil:
                 break
             }
-            body.append(strings.endsIn(code(walkthrough.end)))
+            body.append(strings.endsIn(walkthrough.endStates.map(code).joined(separator: " + ")))
         }
         return body
     }
@@ -416,6 +470,11 @@ final class MarkdownPageBuilder {
                 row.cell { output in
                     guard let target = transition.target else { output.write(strings.stays); return }
                     MarkdownText.writeCode(target, to: &output)
+                    // Several targets (one per region).
+                    for other in transition.targets.dropFirst() {
+                        output.write(" + ")
+                        MarkdownText.writeCode(other, to: &output)
+                    }
                     let leaf = machine.leaf(entering: target)
                     if leaf != target { output.write("<br/>" + strings.enters(code(leaf))) }
                 }
@@ -457,7 +516,7 @@ final class MarkdownPageBuilder {
     private func matrixSection() -> [String] {
         let matrix = EventStateMatrix(machine: machine)
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
-        var table = MarkdownTable([strings.eventColumn] + matrix.leaves.map(code))
+        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map { $0.map(code).joined(separator: " + ") })
         for matrixRow in matrix.rows {
             table.addRow { row in
                 row.cell { output in
@@ -608,15 +667,26 @@ final class MarkdownPageBuilder {
             output.write(strings.none)
             return
         }
+        if let end = branches[0].end {
+            output.write(configurationOutcome(steps, end: end))
+            return
+        }
         for (offset, step) in steps.enumerated() {
             if offset > 0 { output.write(strings.arrow) }
             if step.isInternal { output.write(strings.stays) } else { MarkdownText.writeCode(step.to, to: &output) }
         }
     }
 
+    /// With parallel regions a cell names the configuration the run ends in (`a` + `b`), or
+    /// (stays) when only targetless transitions ran.
+    private func configurationOutcome(_ steps: [TransitionStep], end: [String]) -> String {
+        steps.allSatisfy(\.isInternal) ? strings.stays : end.map(code).joined(separator: " + ")
+    }
+
     private func cellText(_ branches: [EventStateMatrix.Branch]) -> String {
-        func outcome(_ steps: [TransitionStep]?) -> String {
+        func outcome(_ steps: [TransitionStep]?, end: [String]? = nil) -> String {
             guard let steps else { return strings.none }
+            if let end { return configurationOutcome(steps, end: end) }
             return steps.map { $0.isInternal ? strings.stays : code($0.to) }.joined(separator: strings.arrow)
         }
         func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
@@ -625,14 +695,14 @@ final class MarkdownPageBuilder {
         func text(_ branch: EventStateMatrix.Branch) -> String {
             switch branch.condition {
             case .always:
-                return outcome(branch.steps)
+                return outcome(branch.steps, end: branch.end)
             case .when(let literals):
-                return strings.branch(outcome(branch.steps), condition: code(conjunction(literals)))
+                return strings.branch(outcome(branch.steps, end: branch.end), condition: code(conjunction(literals)))
             case .whenAny(let terms):
                 let condition = terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")
-                return strings.branch(outcome(branch.steps), condition: code(condition))
+                return strings.branch(outcome(branch.steps, end: branch.end), condition: code(condition))
             case .otherwise:
-                return strings.otherwise(outcome(branch.steps))
+                return strings.otherwise(outcome(branch.steps, end: branch.end))
             }
         }
         // Most cells have one branch: no array to build and join.

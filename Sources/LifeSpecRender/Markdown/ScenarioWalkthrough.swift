@@ -13,6 +13,10 @@ struct ScenarioWalkthrough: Sendable, Hashable {
     struct Item: Sendable, Hashable {
         let event: String
         let moves: [Move]
+        /// States active before the event and not after (exited), and the reverse (entered), in
+        /// document order: re-entered states appear in neither.
+        var left: [String] = []
+        var entered: [String] = []
     }
 
     enum Stop: Sendable, Hashable {
@@ -27,6 +31,9 @@ struct ScenarioWalkthrough: Sendable, Hashable {
     let items: [Item]
     let end: String
     let stop: Stop?
+    /// The active atomic states at the start and the end (one per region).
+    let startStates: [String]
+    let endStates: [String]
 
     init(scenario: SpecDocument.ScenarioInfo, machine: Machine) {
         flags = scenario.flags
@@ -38,16 +45,22 @@ struct ScenarioWalkthrough: Sendable, Hashable {
             items = []
             end = start
             stop = .cannotStart(error)
+            startStates = [start]
+            endStates = [start]
             return
         }
         var current = runner
         start = current.state
+        startStates = current.states
         var items: [Item] = []
         var stop: Stop?
         for event in scenario.events {
             do {
+                let before = current.activeStates
                 let steps = try current.send(event)
-                items.append(Item(event: event, moves: Self.group(steps)))
+                let after = current.activeStates
+                items.append(Item(event: event, moves: Self.group(steps),
+                                  left: before.filter { !after.contains($0) }, entered: after.filter { !before.contains($0) }))
             } catch {
                 stop = .failed(event: event, error: error)
                 break
@@ -56,6 +69,7 @@ struct ScenarioWalkthrough: Sendable, Hashable {
         self.items = items
         self.stop = stop
         end = current.state
+        endStates = current.states
     }
 
     private static func group(_ steps: [Step]) -> [Move] {
