@@ -80,6 +80,8 @@ struct RawSpec {
     var title: LocalizedText?
     var summary: LocalizedText?
     var platform: Located<String>?
+    /// The API catalogs named under `catalogs:`, loaded (built-in or from their files).
+    var catalogs: [(reference: Located<String>, catalog: APICatalog)] = []
     var locales: [Located<String>] = []
     var sources: [SourceRef] = []
     var states: [State] = []

@@ -195,6 +195,9 @@ public struct SpecDocument: Sendable, Hashable {
     public let scenarios: [ScenarioInfo]
     /// Other specs this one refers to, checked across specs by `SpecRelations`.
     public internal(set) var related: [RelatedSpec] = []
+    /// The Swift modules that declare the spec's API names (from `platform:` and `catalogs:`), in
+    /// order, for code that refers to them (the recorder's imports).
+    public internal(set) var apiModules: [String] = []
 
     public var defaultLocale: String? { locales.first }
 

@@ -5,6 +5,8 @@ import LifecycleEngine
 struct SpecResolver {
     let raw: RawSpec
     private(set) var diagnostics: [Diagnostic] = []
+    /// Every reference that did not resolve, for collapsing knock-on errors under their cause.
+    private(set) var unresolved: [KnockOnErrors.Reference] = []
 
     init(raw: RawSpec) { self.raw = raw }
 
@@ -30,6 +32,7 @@ struct SpecResolver {
         if known.contains(reference.value) { return true }
         let hint = Suggestion.didYouMean(reference.value, among: known.sorted())
         error(code, "\(kind) '\(reference.value)' is not declared\(hint)", at: reference.location)
+        unresolved.append(KnockOnErrors.Reference(name: reference.value, code: code, location: reference.location))
         return false
     }
 
@@ -246,6 +249,7 @@ struct SpecResolver {
         )
         var withRelations = document
         withRelations.related = raw.related
+        withRelations.apiModules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
         return LoadedSpec(document: withRelations, machine: machine)
     }
 }

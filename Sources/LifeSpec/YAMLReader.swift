@@ -34,6 +34,8 @@ final class YAMLReader {
     let path: String
     let limits: LoaderLimits
     private(set) var diagnostics: [Diagnostic] = []
+    /// Keys reported unknown (LS010), with the state names they would declare if they were states.
+    private(set) var unknownKeys: [KnockOnErrors.UnknownKey] = []
     private var visitedNodes = 0
     private(set) var budgetExceeded = false
 
@@ -76,6 +78,20 @@ final class YAMLReader {
         }
         return true
     }
+
+    /// The state `key` and the states nested under its `states:`, were it a state (bounded: this
+    /// runs only for unknown keys).
+    static func stateNames(_ key: String, _ value: Node, depth: Int = 0) -> [String] {
+        var names = [key]
+        guard depth < 16, case .mapping(let mapping) = value, let children = mapping["states"], case .mapping(let states) = children else { return names }
+        for (childKey, childValue) in states {
+            if let name = childKey.scalar?.string { names += stateNames(name, childValue, depth: depth + 1) }
+        }
+        return names
+    }
+
+    /// What the loader renames a repeated key to (with a number): no spec key starts like this.
+    static let duplicateKeyPrefix = "~lifespec-repeated-key-"
 
     static func describe(_ node: Node) -> String {
         switch node {
@@ -121,11 +137,14 @@ final class YAMLReader {
                 error(.wrongType, "keys in \(what()) must be scalars, found \(Self.describe(keyNode))", at: keyNode)
                 continue
             }
+            // A repeated key, renamed by the loader after reporting it (LS004): the first counts.
+            if keyScalar.string.hasPrefix(Self.duplicateKeyPrefix) { continue }
             let key = Located(keyScalar.string, at: location(keyScalar.mark))
             if let allowedKeys, !allowedKeys.contains(key.value) {
                 let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
                 error(.unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
                       notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
+                unknownKeys.append(KnockOnErrors.UnknownKey(key: key, context: what(), stateNames: Self.stateNames(key.value, value)))
                 continue
             }
             result.append((key, value))
