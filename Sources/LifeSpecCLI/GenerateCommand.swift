@@ -31,7 +31,10 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: check).perform()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
-        guard let report = outcome.report else { throw ExitCode(1) }
+        guard let report = outcome.report else {
+            if outcome.diagnostics.hasErrors { StandardStreams.err("error: nothing was generated: fix the errors above first\n") }
+            throw ExitCode(FileProblem.anyMissing(specs) ? 64 : 1)
+        }
         if check {
             let problems = report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
                 + report.removed.map { "extra:   \($0)" }
@@ -73,10 +76,8 @@ struct GenerationRun {
             if let spec = result.spec { loaded.append(spec) }
         }
         if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths) }
-        guard !diagnostics.hasErrors else {
-            diagnostics.append(.error(.renderFailed, "nothing was generated: fix the errors above first", at: SourceLocation(path: paths[0], line: 1, column: 1)))
-            return Outcome(diagnostics: diagnostics, report: nil)
-        }
+        // Not a diagnostic of its own (no code): the errors above are the problems.
+        guard !diagnostics.hasErrors else { return Outcome(diagnostics: diagnostics, report: nil) }
         let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
         let outputStage = OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: output, isDirectory: true)), check: check, scope: scope)
         // Suites are files of one folder: a partial run must keep the other specs' suites.
