@@ -41,4 +41,51 @@ public enum KnockOnErrors {
         guard !folded.isEmpty else { return diagnostics }
         return result.filter { !($0.code == .unknownState && folded.contains($0.location)) }
     }
+
+    /// With errors only in some transitions and scenarios, the machine without them is still
+    /// checked (nondeterminism, eventless cycles, dead ends, reachability, the other scenarios), so
+    /// one run reports those problems too. A finding the missing pieces could explain is left out:
+    /// reachability and coverage once any transition is missing, a dead end in a state that lost a
+    /// transition, a scenario that sends an event a missing transition handles.
+    static func independentRuleDiagnostics(raw: RawSpec, resolver: SpecResolver) -> [Diagnostic] {
+        guard !resolver.hasErrorsOutsideTransitionsAndScenarios,
+              !resolver.brokenTransitions.isEmpty || !resolver.brokenScenarios.isEmpty else { return [] }
+        let dropped = resolver.brokenTransitions.sorted().map { raw.transitions[$0] }
+        var partial = raw
+        partial.transitions = raw.transitions.indices.filter { !resolver.brokenTransitions.contains($0) }.map { raw.transitions[$0] }
+        partial.scenarios = raw.scenarios.indices.filter { !resolver.brokenScenarios.contains($0) }.map { raw.scenarios[$0] }
+        var second = SpecResolver(raw: partial)
+        guard let spec = second.resolve(), !second.diagnostics.hasErrors else { return [] }
+        let findings = SpecRules.check(spec, raw: partial).diagnostics
+        // States that lost a transition, with their descendants (a parent's transition applies to them).
+        var lostWayOut = Set(dropped.flatMap { $0.from.map(\.value) })
+        var grew = true
+        while grew {
+            grew = false
+            for state in raw.states where state.parent.map(lostWayOut.contains) == true && !lostWayOut.contains(state.id.value) {
+                lostWayOut.insert(state.id.value)
+                grew = true
+            }
+        }
+        let droppedEvents = Set(dropped.compactMap { $0.on?.value })
+        let droppedSilently = dropped.contains { $0.on == nil || !$0.raise.isEmpty }
+        let scenarioStarts = partial.scenarios.map(\.location).sorted()
+        func scenario(at location: SourceLocation) -> RawSpec.Scenario? {
+            guard let start = scenarioStarts.last(where: { $0 <= location }) else { return nil }
+            return partial.scenarios.first { $0.location == start }
+        }
+        return findings.filter { finding in
+            switch finding.code {
+            case .unreachableState, .uncoverableTransition:
+                return dropped.isEmpty
+            case .deadEnd:
+                return !lostWayOut.contains { finding.message.contains("'\($0)'") }
+            case .scenarioMismatch, .scenarioFailed:
+                guard let scenario = scenario(at: finding.location) else { return dropped.isEmpty }
+                return !droppedSilently && !scenario.events.contains { droppedEvents.contains($0.value) }
+            default:
+                return true
+            }
+        }
+    }
 }

@@ -96,7 +96,20 @@ public enum SpecLoader {
         let resolved = resolver.resolve()
         diagnostics += resolver.diagnostics
         guard let resolved, !diagnostics.hasErrors else {
-            let collapsed = KnockOnErrors.collapse(diagnostics, unknownKeys: reader.unknownKeys, unresolved: resolver.unresolved)
+            var collapsed = KnockOnErrors.collapse(diagnostics, unknownKeys: reader.unknownKeys, unresolved: resolver.unresolved)
+            if !reader.diagnostics.hasErrors {
+                if let resolved {
+                    // Only the checks of the spec as read failed (API names, a guard that never
+                    // holds): the machine is whole, so its own checks run too; a transition whose
+                    // guard never holds is not reported again as one no run can take.
+                    let unsatisfiable = Set(diagnostics.filter { $0.code == .unsatisfiableGuard }.map(\.location))
+                    collapsed += SpecRules.check(resolved, raw: raw).diagnostics.filter {
+                        !($0.code == .uncoverableTransition && unsatisfiable.contains($0.location))
+                    }
+                } else {
+                    collapsed += KnockOnErrors.independentRuleDiagnostics(raw: raw, resolver: resolver)
+                }
+            }
             return SpecLoadResult(spec: nil, diagnostics: collapsed.sorted())
         }
         let checked = SpecRules.check(resolved, raw: raw)

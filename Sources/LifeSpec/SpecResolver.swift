@@ -7,6 +7,11 @@ struct SpecResolver {
     private(set) var diagnostics: [Diagnostic] = []
     /// Every reference that did not resolve, for collapsing knock-on errors under their cause.
     private(set) var unresolved: [KnockOnErrors.Reference] = []
+    /// Transitions and scenarios (by index) with an error of their own, and whether any error lies
+    /// elsewhere: with errors only in transitions and scenarios, the rest can still be checked.
+    private(set) var brokenTransitions: Set<Int> = []
+    private(set) var brokenScenarios: Set<Int> = []
+    private(set) var hasErrorsOutsideTransitionsAndScenarios = false
 
     init(raw: RawSpec) { self.raw = raw }
 
@@ -86,8 +91,11 @@ struct SpecResolver {
 
         // Transitions, read field by field: copying each whole transition retained a dozen
         // references per transition.
+        hasErrorsOutsideTransitionsAndScenarios = diagnostics.hasErrors
         let transitions = raw.transitions
         for index in transitions.indices {
+            let errorsBefore = diagnostics.count
+            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenTransitions.insert(index) } }
             for source in transitions[index].from { _ = check(source, in: stateIDs, kind: "state", code: .unknownState) }
             if let to = transitions[index].to { _ = check(to, in: stateIDs, kind: "state", code: .unknownState) }
             if let on = transitions[index].on { _ = check(on, in: eventIDs, kind: "event", code: .unknownEvent) }
@@ -116,7 +124,9 @@ struct SpecResolver {
         }
 
         // Scenarios.
-        for scenario in raw.scenarios {
+        for (index, scenario) in raw.scenarios.enumerated() {
+            let errorsBefore = diagnostics.count
+            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenScenarios.insert(index) } }
             if let from = scenario.from { _ = check(from, in: stateIDs, kind: "state", code: .unknownState) }
             if let end = scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
             for (flag, _) in scenario.flags { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }

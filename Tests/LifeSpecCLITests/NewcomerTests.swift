@@ -207,6 +207,50 @@ struct NewcomerTests {
         #expect(result.stdout.contains("1 spec checked: 3 errors"))
     }
 
+    /// An API-name typo, a broken reference, nondeterminism and a scenario that ends elsewhere:
+    /// four independent problems, one run. The scenario that needs the broken transition is not
+    /// reported on its own (that would be a knock-on of the broken reference).
+    @Test func referenceAndNameErrorsDoNotHideTheMachinesOwnProblems() throws {
+        let spec = try Self.write("""
+            lifespec: 1
+            id: lamp
+            platform: uikit
+            states:
+              off:
+              on:
+              broken:
+            initial: off
+            events:
+              toggle:
+              smash:
+              fix:
+            callbacks:
+              active: {swift: "applicationDidBecomeActiv(_:)"}
+            transitions:
+              - {from: off, on: toggle, to: on, do: active}
+              - {from: on, on: toggle, to: off}
+              - {from: on, on: toggle, to: broken}
+              - {from: on, on: smash, to: brokn}
+              - {from: broken, on: fix, to: off}
+            scenarios:
+              - id: twice
+                events: [toggle, toggle]
+                end: on
+              - id: smashIt
+                from: on
+                events: [smash]
+                end: broken
+            """, "lamp.yaml", in: try Self.folder())
+        let result = try CLI.run(["validate", spec])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("lamp.yaml:14:19: error: [LS170] UIKit has no method named 'applicationDidBecomeActiv(_:)'"))
+        #expect(result.stdout.contains("lamp.yaml:18:5: error: [LS130]"))
+        #expect(result.stdout.contains("lamp.yaml:19:31: error: [LS101] state 'brokn' is not declared; did you mean 'broken'?"))
+        #expect(result.stdout.contains("[LS160] scenario 'twice' does not replay"))
+        #expect(!result.stdout.contains("smashIt"))
+        #expect(result.stdout.contains("1 spec checked: 4 errors, 0 warnings"), "\(result.stdout)")
+    }
+
     @Test func aDedentedStateIsOneErrorWithAnIndentationHint() throws {
         let spec = try Self.write("""
             lifespec: 1
