@@ -45,7 +45,13 @@ struct InitCommand: ParsableCommand {
         } else {
             location = Self.relativePath(to: SpecSchema.path, from: URL(fileURLWithPath: path).deletingLastPathComponent().path)
             if !manager.fileExists(atPath: SpecSchema.path) {
-                try manager.createDirectory(atPath: (SpecSchema.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                let folder = (SpecSchema.path as NSString).deletingLastPathComponent
+                do {
+                    try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    StandardStreams.err("\(folder): error: [\(DiagnosticCode.unwritableFile.rawValue)] cannot create the folder: \(manager.fileExists(atPath: folder) ? "a file has its name" : "permission denied")\n")
+                    throw ExitCode(1)
+                }
                 try writeOutput(Array(SpecSchema.json.utf8), to: SpecSchema.path)
                 notes.append("wrote \(SpecSchema.path)")
             } else if (try? String(contentsOfFile: SpecSchema.path, encoding: .utf8)) != SpecSchema.json {

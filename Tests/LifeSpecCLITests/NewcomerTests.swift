@@ -422,6 +422,7 @@ struct NewcomerTests {
         #expect(spec.hasPrefix("# yaml-language-server: $schema=../schema/lifespec.schema.json\n"))
         let schema = try String(contentsOf: project.appendingPathComponent("schema/lifespec.schema.json"), encoding: .utf8)
         #expect(try schema == String(contentsOf: CLI.packageRoot.appendingPathComponent("schema/lifespec.schema.json"), encoding: .utf8))
+        #expect(try CLI.run(["schema"]).stdout == schema)
         let validate = try CLI.run(["validate", "Spec/video-player.yaml"], in: project)
         #expect(validate.stdout == "1 spec checked: 0 errors, 0 warnings\n", "\(validate.stdout)")
         let simulate = try CLI.run(["simulate", "Spec/video-player.yaml", "start", "pause", "resume"], in: project)
