@@ -59,10 +59,11 @@ public struct APICatalog: Sendable {
     /// `{swift, objc, owner, url}`. Problems are reported in the catalog file, at their place.
     static func load(path: String, limits: LoaderLimits) -> (catalog: APICatalog?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(path: path, line: 1, column: 1)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let handle = FileHandle(forReadingAtPath: path) else {
-            return (nil, [.error(.unreadableFile, "API catalog file does not exist or cannot be read", at: start)])
+        // Only a regular file: a spec naming /dev/stdin or a FIFO must not hang the loader.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = type == nil ? "does not exist" : type == .typeRegular ? "cannot be read" : "is not a regular file"
+            return (nil, [.error(.unreadableFile, "API catalog file \(reason)", at: start)])
         }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()

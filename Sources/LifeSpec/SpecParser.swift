@@ -161,12 +161,13 @@ struct SpecParser {
             guard isFile, !FileProblemCheck.isMissing(path) else {
                 let known = APICatalog.builtIn.keys.sorted()
                 let hint = isFile ? "there is no file '\(path)'" : "built-in catalogs: \(known.joined(separator: ", ")); a catalog file is named by its path, ending in .yaml"
+                raw.catalogMissing = true
                 reader.report(.error(.unknownPlatform, "unknown API catalog '\(reference.value)' (\(hint))\(isFile ? "" : Suggestion.didYouMean(reference.value, among: known))", at: reference.location))
                 continue
             }
             let loaded = APICatalog.load(path: path, limits: reader.limits)
             for diagnostic in loaded.diagnostics { reader.report(diagnostic) }
-            if let catalog = loaded.catalog { raw.catalogs.append((reference, catalog)) }
+            if let catalog = loaded.catalog { raw.catalogs.append((reference, catalog)) } else { raw.catalogMissing = true }
         }
     }
 

@@ -291,7 +291,8 @@ struct PlatformNamesRule: RawSpecRule {
 
     static func check(_ raw: RawSpec) -> [Diagnostic] {
         let catalogs = catalogs(of: raw)
-        guard !catalogs.isEmpty else { return [] }
+        // A catalog that did not load might hold the names: its own error is the one to fix.
+        guard !catalogs.isEmpty, !raw.catalogMissing else { return [] }
         let advice = "if the name is right, add it to a catalog file of your own and list the file under 'catalogs:' (see docs/spec-format.md, API catalogs)"
         var diagnostics: [Diagnostic] = []
         func verify(_ name: Located<String>?, known: KeyPath<APICatalog, Set<String>>, kind: String) {

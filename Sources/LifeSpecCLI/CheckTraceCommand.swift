@@ -109,7 +109,11 @@ struct CheckTraceCommand: ParsableCommand {
     /// The observations `--observe` names: kinds, `all`, or single names (with did-you-mean).
     static func observedSet(_ items: [String], machine: Machine, vocabulary: TraceVocabulary) throws -> Set<Observation> {
         var result: Set<Observation> = []
-        for item in items.flatMap({ $0.split(separator: ",").map { String($0).trimmingSpaces } }) {
+        // A comma separates items, unless the whole option is one name (names may hold commas).
+        let split = items.flatMap { item in
+            vocabulary.observation(named: item) != nil ? [item] : item.split(separator: ",").map { String($0).trimmingSpaces }
+        }
+        for item in split {
             switch item {
             case "all": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
                 result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))

@@ -409,6 +409,15 @@ struct NewcomerTests {
         #expect(unknownResult.stdout.contains("[LS108] unknown API catalog 'uikti'"))
         #expect(unknownResult.stdout.contains("did you mean 'uikit'?"))
         #expect(unknownResult.stdout.contains("[LS108] unknown API catalog 'gone.yaml' (there is no file"))
+        // A broken catalog file is reported in that file, at its place; a device is refused, not read.
+        _ = try Self.write("name: Broken\ncallbacks:\n  - {swift: \"a()\", objcc: \"a\"}\n", "broken-catalog.yaml", in: folder)
+        let broken = try Self.write(try String(contentsOfFile: spec, encoding: .utf8).replacingOccurrences(of: "[player.yaml]", with: "[broken-catalog.yaml, /dev/stdin]"), "broken.yaml", in: folder)
+        let brokenResult = try CLI.run(["validate", broken])
+        #expect(brokenResult.stdout.contains("broken-catalog.yaml:3:20: error: [LS010] unknown key 'objcc' in an entry of 'callbacks'; did you mean 'objc'?"), "\(brokenResult.stdout)")
+        #expect(brokenResult.stdout.contains("/dev/stdin:1:1: error: [LS001] API catalog file is not a regular file"))
+        // Names the broken catalogs might hold are not reported against the others.
+        #expect(!brokenResult.stdout.contains("LS170"))
+        #expect(brokenResult.stdout.contains("1 spec checked: 2 errors"))
     }
 
     // MARK: init, and the format reference's promise
