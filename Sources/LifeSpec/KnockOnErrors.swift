@@ -10,6 +10,8 @@ public enum KnockOnErrors {
         let context: String
         /// The key and the states nested under it, had it been a state.
         let stateNames: [String]
+        /// Its value is a mapping of state keys only.
+        let bodyLooksLikeState: Bool
     }
 
     struct Reference {
@@ -24,21 +26,22 @@ public enum KnockOnErrors {
         for unknown in unknownKeys {
             let names = Set(unknown.stateNames)
             let broken = unresolved.filter { $0.code == .unknownState && names.contains($0.name) && !folded.contains($0.location) }
-            guard !broken.isEmpty,
+            guard !broken.isEmpty || unknown.bodyLooksLikeState,
                   let index = result.firstIndex(where: { $0.code == .unknownKey && $0.location == unknown.key.location }) else { continue }
             let original = result[index]
             let place = unknown.context == "the spec"
                 ? "it looks like a state: indent it under 'states:'"
                 : "it looks like a state: indent it under the 'states:' of \(unknown.context) to make it a child, or one level less to make it a sibling"
-            let lines = broken.map { "\($0.location.line)" }
-            let shown = lines.prefix(8).joined(separator: ", ") + (lines.count > 8 ? ", …" : "")
-            let count = broken.count == 1 ? "1 reference" : "\(broken.count) references"
-            let note = "\(count) to it fail because of this (line\(lines.count == 1 ? "" : "s") \(shown)), not listed separately"
-            result[index] = Diagnostic(original.severity, original.code, original.message + "; " + place, at: original.location,
-                                       notes: original.notes + [note])
+            var notes = original.notes
+            if !broken.isEmpty {
+                let lines = broken.map { "\($0.location.line)" }
+                let shown = lines.prefix(8).joined(separator: ", ") + (lines.count > 8 ? ", …" : "")
+                let count = broken.count == 1 ? "1 reference" : "\(broken.count) references"
+                notes.append("\(count) to it fail because of this (line\(lines.count == 1 ? "" : "s") \(shown)), not listed separately")
+            }
+            result[index] = Diagnostic(original.severity, original.code, original.message + "; " + place, at: original.location, notes: notes)
             folded.formUnion(broken.map(\.location))
         }
-        guard !folded.isEmpty else { return diagnostics }
         return result.filter { !($0.code == .unknownState && folded.contains($0.location)) }
     }
 

@@ -90,6 +90,12 @@ final class YAMLReader {
         return names
     }
 
+    /// A non-empty mapping of state keys only (`title:`, `states:`, …): written as a state's body.
+    static func looksLikeStateBody(_ value: Node) -> Bool {
+        guard case .mapping(let mapping) = value, mapping.count > 0 else { return false }
+        return mapping.keys.allSatisfy { $0.scalar.map { SpecParser.stateKeys.contains($0.string) } ?? false }
+    }
+
     /// What the loader renames a repeated key to (with a number): no spec key starts like this.
     static let duplicateKeyPrefix = "~lifespec-repeated-key-"
 
@@ -144,7 +150,8 @@ final class YAMLReader {
                 let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
                 error(.unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
                       notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
-                unknownKeys.append(KnockOnErrors.UnknownKey(key: key, context: what(), stateNames: Self.stateNames(key.value, value)))
+                unknownKeys.append(KnockOnErrors.UnknownKey(key: key, context: what(), stateNames: Self.stateNames(key.value, value),
+                                                            bodyLooksLikeState: Self.looksLikeStateBody(value)))
                 continue
             }
             result.append((key, value))

@@ -288,6 +288,27 @@ struct NewcomerTests {
         #expect(result.stdout.contains("1 spec checked: 2 errors"), "\(result.stdout)")
     }
 
+    @Test func aStateIndentedOneLevelTooFarGetsTheHintWithoutAnyReference() throws {
+        let spec = try Self.write("""
+            lifespec: 1
+            id: lamp
+            initial: off
+            states:
+              off:
+              on:
+                title: On
+                dimmed:
+                  title: Dimmed
+            events:
+              toggle:
+            transitions:
+              - {from: off, on: toggle, to: on}
+              - {from: on, on: toggle, to: off}
+            """, "lamp.yaml", in: try Self.folder())
+        let result = try CLI.run(["validate", spec])
+        #expect(result.stdout.contains("lamp.yaml:8:5: error: [LS010] unknown key 'dimmed' in state 'on'; it looks like a state: indent it under the 'states:' of state 'on' to make it a child, or one level less to make it a sibling"), "\(result.stdout)")
+    }
+
     @Test func aMissingInitialSuggestsAState() throws {
         let spec = try Self.write("lifespec: 1\nid: lamp\nstates:\n  off:\n  on:\nevents:\n  toggle:\ntransitions:\n  - {from: off, on: toggle, to: on}\n  - {from: on, on: toggle, to: off}\n",
                                   "lamp.yaml", in: try Self.folder())
