@@ -6,6 +6,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case yamlSyntax = "LS002"
     case inputLimit = "LS003"
     case duplicateKey = "LS004"
+    /// An output file the command was told to write cannot be written (a missing folder, no permission).
+    case unwritableFile = "LS005"
     // Structure
     case unknownKey = "LS010"
     case wrongType = "LS011"

@@ -107,6 +107,10 @@ struct RawSpec {
     var title: LocalizedText?
     var summary: LocalizedText?
     var platform: Located<String>?
+    /// The API catalogs named under `catalogs:`, loaded (built-in or from their files).
+    var catalogs: [(reference: Located<String>, catalog: APICatalog)] = []
+    /// A catalog under `catalogs:` is unknown or did not load: names it might hold are not judged.
+    var catalogMissing = false
     var locales: [Located<String>] = []
     var sources: [SourceRef] = []
     var states: [State] = []

@@ -221,6 +221,9 @@ public struct SpecDocument: Sendable, Hashable {
     public internal(set) var related: [RelatedSpec] = []
     /// The spec's `unhandled:` choice as written (`nil`: not written; the machine's policy says what applies).
     public internal(set) var unhandledEvents: UnhandledEventPolicy? = nil
+    /// The Swift modules that declare the spec's API names (from `platform:` and `catalogs:`), in
+    /// order, for code that refers to them (the recorder's imports).
+    public internal(set) var apiModules: [String] = []
 
     public var defaultLocale: String? { locales.first }
 

@@ -1,3 +1,4 @@
+import Foundation
 import LifecycleEngine
 import Yams
 
@@ -5,7 +6,7 @@ import Yams
 struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
-        "events", "flags", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled",
+        "events", "flags", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled", "catalogs",
     ]
     static let stateKeys = [
         "title", "description", "facts", "states", "initial", "final", "parallel", "history", "default", "entry", "exit", "source",
@@ -75,6 +76,7 @@ struct SpecParser {
         if let entry = byKey["title"] { raw.title = text(entry.value, what: "the spec's title") }
         if let entry = byKey["summary"] { raw.summary = text(entry.value, what: "the spec's summary") }
         if let entry = byKey["platform"] { raw.platform = reader.string(entry.value, what: "'platform'") }
+        if let entry = byKey["catalogs"] { parseCatalogs(entry.value) }
         if let entry = byKey["sources"] { parseSources(entry.value) }
         if let entry = byKey["states"] {
             parseStates(entry.value, parent: nil)
@@ -84,7 +86,9 @@ struct SpecParser {
         if let entry = byKey["initial"] {
             raw.initial = reader.oneOrMany(entry.value).compactMap { reader.string($0, what: "'initial'") }
         } else {
-            reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)", at: raw.rootLocation))
+            // The first top-level state is where most lifecycles start.
+            let suggestion = raw.states.first { $0.parent == nil }.map { "; e.g. 'initial: \($0.id.value)'" } ?? ""
+            reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)\(suggestion)", at: raw.rootLocation))
         }
         if let entry = byKey["events"] { parseEvents(entry.value) }
         if let entry = byKey["flags"] { parseFlags(entry.value) }
@@ -103,6 +107,9 @@ struct SpecParser {
         }
         return raw
     }
+
+    /// Appended to every guard syntax error: the whole grammar fits in one line.
+    static let guardGrammar = " (a guard combines flags with '&&', '||', '!' and parentheses; 'true' and 'false' are constants)"
 
     static func isValidSpecID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
@@ -148,6 +155,30 @@ struct SpecParser {
     /// An id → body mapping section, with duplicate ids reported at the second occurrence.
     private func entries(_ node: Node, what: @autoclosure () -> String) -> [(key: Located<String>, value: Node)] {
         reader.mapping(node, what: what(), allowedKeys: nil) ?? []
+    }
+
+    /// `catalogs:` names built-in API catalogs (`uikit`) or catalog files, relative to the spec.
+    private mutating func parseCatalogs(_ node: Node) {
+        for item in reader.oneOrMany(node) {
+            guard let reference = reader.string(item, what: "an API catalog (a built-in name such as 'uikit' or a catalog file)") else { continue }
+            if let builtIn = APICatalog.builtIn[reference.value] {
+                raw.catalogs.append((reference, builtIn))
+                continue
+            }
+            let isFile = reference.value.contains("/") || ["yaml", "yml", "json"].contains(where: { reference.value.lowercased().hasSuffix("." + $0) })
+            let folder = (raw.path as NSString).deletingLastPathComponent
+            let path = reference.value.hasPrefix("/") || folder.isEmpty ? reference.value : folder + "/" + reference.value
+            guard isFile, !FileProblemCheck.isMissing(path) else {
+                let known = APICatalog.builtIn.keys.sorted()
+                let hint = isFile ? "there is no file '\(path)'" : "built-in catalogs: \(known.joined(separator: ", ")); a catalog file is named by its path, ending in .yaml"
+                raw.catalogMissing = true
+                reader.report(.error(.unknownPlatform, "unknown API catalog '\(reference.value)' (\(hint))\(isFile ? "" : Suggestion.didYouMean(reference.value, among: known))", at: reference.location))
+                continue
+            }
+            let loaded = APICatalog.load(path: path, limits: reader.limits)
+            for diagnostic in loaded.diagnostics { reader.report(diagnostic) }
+            if let catalog = loaded.catalog { raw.catalogs.append((reference, catalog)) } else { raw.catalogMissing = true }
+        }
     }
 
     private mutating func parseSources(_ node: Node) {
@@ -428,7 +459,8 @@ struct SpecParser {
                         transition.guardExpression = expression
                     case .failure(let error):
                         let column = text.location.column + Self.columnOffset(of: error.offset, in: value)
-                        reader.report(.error(error.isLimit ? .inputLimit : .guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
+                        reader.report(.error(error.isLimit ? .inputLimit : .guardSyntax, error.message + (error.isLimit ? "" : Self.guardGrammar),
+                                             at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
                         transition.isComplete = false
                     }
                 case "to": transition.to = reader.oneOrMany(value).compactMap { reader.string($0, what: "'to'") }

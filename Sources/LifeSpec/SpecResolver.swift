@@ -5,6 +5,13 @@ import LifecycleEngine
 struct SpecResolver {
     let raw: RawSpec
     private(set) var diagnostics: [Diagnostic] = []
+    /// Every reference that did not resolve, for collapsing knock-on errors under their cause.
+    private(set) var unresolved: [KnockOnErrors.Reference] = []
+    /// Transitions and scenarios (by index) with an error of their own, and whether any error lies
+    /// elsewhere: with errors only in transitions and scenarios, the rest can still be checked.
+    private(set) var brokenTransitions: Set<Int> = []
+    private(set) var brokenScenarios: Set<Int> = []
+    private(set) var hasErrorsOutsideTransitionsAndScenarios = false
 
     init(raw: RawSpec) { self.raw = raw }
 
@@ -30,6 +37,7 @@ struct SpecResolver {
         if known.contains(reference.value) { return true }
         let hint = Suggestion.didYouMean(reference.value, among: known.sorted())
         error(code, "\(kind) '\(reference.value)' is not declared\(hint)", at: reference.location)
+        unresolved.append(KnockOnErrors.Reference(name: reference.value, code: code, location: reference.location))
         return false
     }
 
@@ -174,8 +182,11 @@ struct SpecResolver {
 
         // Transitions, read field by field: copying each whole transition retained a dozen
         // references per transition.
+        hasErrorsOutsideTransitionsAndScenarios = diagnostics.hasErrors
         let transitions = raw.transitions
         for index in transitions.indices {
+            let errorsBefore = diagnostics.count
+            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenTransitions.insert(index) } }
             for source in transitions[index].from where check(source, in: stateIDs, kind: "state", code: .unknownState) {
                 if let state = stateByID[source.value], raw.states[state].history != nil {
                     error(.misplacedHistory, "history state '\(source.value)' is a pseudo-state: a transition cannot leave it (its 'default' says where it leads)", at: source.location)
@@ -210,7 +221,9 @@ struct SpecResolver {
         }
 
         // Scenarios.
-        for scenario in raw.scenarios {
+        for (index, scenario) in raw.scenarios.enumerated() {
+            let errorsBefore = diagnostics.count
+            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenScenarios.insert(index) } }
             if let from = scenario.from { _ = check(from, in: stateIDs, kind: "state", code: .unknownState) }
             for end in scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
             for (flag, _) in scenario.flags { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
@@ -402,6 +415,7 @@ struct SpecResolver {
         var withRelations = document
         withRelations.unhandledEvents = raw.unhandled?.value
         withRelations.related = raw.related
+        withRelations.apiModules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
         return LoadedSpec(document: withRelations, machine: machine)
     }
 }

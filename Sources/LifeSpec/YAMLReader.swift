@@ -34,6 +34,8 @@ final class YAMLReader {
     let path: String
     let limits: LoaderLimits
     private(set) var diagnostics: [Diagnostic] = []
+    /// Keys reported unknown (LS010), with the state names they would declare if they were states.
+    private(set) var unknownKeys: [KnockOnErrors.UnknownKey] = []
     private var visitedNodes = 0
     /// Nodes whose tag was reported: a value may be read twice (a string, else a mapping).
     private var taggedNodes: Set<SourceLocation> = []
@@ -107,6 +109,26 @@ final class YAMLReader {
         }
     }
 
+    /// The state `key` and the states nested under its `states:`, were it a state (bounded: this
+    /// runs only for unknown keys).
+    static func stateNames(_ key: String, _ value: Node, depth: Int = 0) -> [String] {
+        var names = [key]
+        guard depth < 16, case .mapping(let mapping) = value, let children = mapping["states"], case .mapping(let states) = children else { return names }
+        for (childKey, childValue) in states {
+            if let name = childKey.scalar?.string { names += stateNames(name, childValue, depth: depth + 1) }
+        }
+        return names
+    }
+
+    /// A non-empty mapping of state keys only (`title:`, `states:`, …): written as a state's body.
+    static func looksLikeStateBody(_ value: Node) -> Bool {
+        guard case .mapping(let mapping) = value, mapping.count > 0 else { return false }
+        return mapping.keys.allSatisfy { $0.scalar.map { SpecParser.stateKeys.contains($0.string) } ?? false }
+    }
+
+    /// What the loader renames a repeated key to (with a number): no spec key starts like this.
+    static let duplicateKeyPrefix = "~lifespec-repeated-key-"
+
     static func describe(_ node: Node) -> String {
         switch node {
         case .scalar(let scalar): scalar.style == .plain && scalar.string.isEmpty ? "null" : "a scalar"
@@ -151,11 +173,15 @@ final class YAMLReader {
                 error(.wrongType, "keys in \(what()) must be scalars, found \(Self.describe(keyNode))", at: keyNode)
                 continue
             }
+            // A repeated key, renamed by the loader after reporting it (LS004): the first counts.
+            if keyScalar.string.hasPrefix(Self.duplicateKeyPrefix) { continue }
             let key = Located(keyScalar.string, at: location(keyScalar.mark))
             if let allowedKeys, !allowedKeys.contains(key.value) {
                 let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
                 error(.unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
                       notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
+                unknownKeys.append(KnockOnErrors.UnknownKey(key: key, context: what(), stateNames: Self.stateNames(key.value, value),
+                                                            bodyLooksLikeState: Self.looksLikeStateBody(value)))
                 continue
             }
             result.append((key, value))

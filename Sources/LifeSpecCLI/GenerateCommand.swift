@@ -48,7 +48,10 @@ struct GenerateCommand: ParsableCommand {
         run.docc = docc
         let outcome = try run.perform()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
-        guard let report = outcome.report else { throw ExitCode(1) }
+        guard let report = outcome.report else {
+            if outcome.diagnostics.hasErrors { StandardStreams.err("error: nothing was generated: fix the errors above first\n") }
+            throw ExitCode(FileProblem.anyMissing(specs) ? 64 : 1)
+        }
         for path in outcome.edited {
             StandardStreams.err("\(path): \(check ? "error" : "warning"): its bytes no longer match the content digest it records (edited by hand?); \(check ? "'lifespec generate' draws it again" : "drawn again")\n")
         }
@@ -102,10 +105,8 @@ struct GenerationRun {
             if let spec = result.spec { loaded.append(spec) }
         }
         if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths) }
-        guard !diagnostics.hasErrors else {
-            diagnostics.append(.error(.renderFailed, "nothing was generated: fix the errors above first", at: SourceLocation(path: paths[0], line: 1, column: 1)))
-            return Outcome(diagnostics: diagnostics, report: nil)
-        }
+        // Not a diagnostic of its own (no code): the errors above are the problems.
+        guard !diagnostics.hasErrors else { return Outcome(diagnostics: diagnostics, report: nil) }
         let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
         // Drawings are compared by what they were drawn from, not by their bytes (see DrawingFreshness).
         let freshness = DrawingFreshness(directory: URL(fileURLWithPath: output, isDirectory: true))

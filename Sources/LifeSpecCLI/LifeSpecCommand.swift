@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import LifeSpec
 
 public struct LifeSpecCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -21,8 +23,26 @@ public struct LifeSpecCommand: ParsableCommand {
             SynthCommand.self,
             ImportCommand.self,
             ExportCommand.self,
+            InitCommand.self,
+            SchemaCommand.self,
         ]
     )
 
     public init() {}
+
+    /// ArgumentParser's `main()`, after a mistyped subcommand gets a suggestion: its own message
+    /// for one ("Unexpected argument 'valdate'") names no command.
+    public static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-") {
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+            if !names.contains(first) {
+                let hint = Suggestion.didYouMean(first, among: names)
+                StandardStreams.err("error: '\(first)' is not a lifespec command\(hint)\n")
+                StandardStreams.err("commands: \(names.dropLast().joined(separator: ", ")); see 'lifespec --help'\n")
+                Foundation.exit(64)
+            }
+        }
+        main(nil)
+    }
 }

@@ -36,17 +36,25 @@ struct SimulateCommand: ParsableCommand {
         return (parts[0], value)
     }
 
-    func run() throws {
-        let loaded = try loadValidSpec(spec)
-        let machine = loaded.machine
+    /// `--set FLAG=value` options checked against the spec's flags (with did-you-mean).
+    static func flags(_ assignments: [String], in machine: Machine) throws -> [String: Bool] {
         var flags: [String: Bool] = [:]
         for assignment in assignments {
-            let (flag, value) = try Self.parse(assignment)
+            let (flag, value) = try parse(assignment)
             guard machine.flag(flag) != nil else {
-                throw ValidationError("unknown flag '\(flag)'\(Suggestion.didYouMean(flag, among: machine.flags.map(\.id))); flags: \(machine.flags.map(\.id).joined(separator: ", "))")
+                let known = machine.flags.map(\.id)
+                let list = known.isEmpty ? "the spec has no flags" : "flags: \(known.joined(separator: ", "))"
+                throw ValidationError("unknown flag '\(flag)'\(Suggestion.didYouMean(flag, among: known)); \(list)")
             }
             flags[flag] = value
         }
+        return flags
+    }
+
+    func run() throws {
+        let loaded = try loadValidSpec(spec)
+        let machine = loaded.machine
+        let flags = try Self.flags(assignments, in: machine)
         if let from, machine.state(from) == nil {
             throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id))); states: \(machine.states.map(\.id).joined(separator: ", "))")
         }

@@ -5,12 +5,22 @@ import LifeSpec
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Regenerate Output/ whenever a spec in Spec/ changes (polling); Ctrl-C stops.",
-        discussion: "An invalid save prints its diagnostics and the watch goes on; Output/ is left as it was."
+        abstract: "Regenerate whenever a watched spec changes (polling); Ctrl-C stops.",
+        discussion: """
+        Watches the specs named, or every spec in Spec/ (files added or removed there count as \
+        changes). An invalid save prints its diagnostics and the watch goes on; the output is left \
+        as it was.
+        """
     )
+
+    @Argument(help: "Spec files to watch (default: every spec in Spec/).")
+    var specs: [String] = []
 
     @Option(name: .shortAndLong, help: "The output directory.")
     var output = "Output"
+
+    @Option(help: "Where the conformance suites go: the test target that compiles and runs them.")
+    var suites = GenerationRun.defaultSuites
 
     @Option(help: "Seconds between polls.")
     var interval: Double = 0.5
@@ -20,15 +30,27 @@ struct WatchCommand: ParsableCommand {
 
     func validate() throws {
         guard interval >= 0.05 else { throw ValidationError("--interval must be at least 0.05 seconds") }
+        // Nothing to watch is a usage error up front, not a message on every poll.
+        if specs.isEmpty {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "Spec", isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("nothing to watch: no spec given and no 'Spec/' folder here; name the specs: lifespec watch SPEC…")
+            }
+        }
+        for spec in specs where FileProblem.isMissing(spec) {
+            throw missingFile(spec, what: "spec file")
+        }
     }
 
     func run() throws {
         var lastSnapshot: [String: Date]?
         var passes = 0
-        let events = FolderEvents(folder: "Spec")
-        StandardStreams.out("watching Spec/ (Ctrl-C to stop)\n")
+        // One folder to wake on (polling covers several, and other systems).
+        let folders = Set(specs.isEmpty ? ["Spec"] : specs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        let events = folders.count == 1 ? FolderEvents(folder: folders.first!) : nil
+        StandardStreams.out("watching \(specs.isEmpty ? "Spec/" : specs.joined(separator: ", ")) (Ctrl-C to stop)\n")
         while maxPasses.map({ passes < $0 }) ?? true {
-            let snapshot = Self.snapshot()
+            let snapshot = Self.snapshot(specs)
             if snapshot != lastSnapshot {
                 passes += 1
                 if let lastSnapshot {
@@ -37,11 +59,17 @@ struct WatchCommand: ParsableCommand {
                 }
                 lastSnapshot = snapshot
                 do {
-                    let outcome = try GenerationRun(specs: [], output: output, suites: GenerationRun.defaultSuites, check: false).perform()
+                    let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: false).perform()
                     if !outcome.diagnostics.isEmpty { StandardStreams.out(DiagnosticPrinter.text(outcome.diagnostics)) }
-                    if let report = outcome.report { StandardStreams.out(GenerationRun.describe(report)) }
+                    if let report = outcome.report {
+                        StandardStreams.out(GenerationRun.describe(report))
+                    } else {
+                        StandardStreams.out("nothing was generated: fix the errors above; watching for the next save\n")
+                    }
                 } catch let error as ValidationError {
                     StandardStreams.out("error: \(error.message)\n")
+                } catch is ExitCode {
+                    // The pass printed its own error (an unwritable output folder); keep watching.
                 }
             }
             // Woken as soon as a spec is saved (polling stays as the fallback and for other systems).
@@ -49,14 +77,18 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    static func snapshot() -> [String: Date] {
+    /// Modification times of the watched specs (a deleted one reads as absent).
+    static func snapshot(_ specs: [String]) -> [String: Date] {
         let manager = FileManager.default
-        let names = (try? manager.contentsOfDirectory(atPath: "Spec")) ?? []
+        let paths = specs.isEmpty
+            ? ((try? manager.contentsOfDirectory(atPath: "Spec")) ?? [])
+                .filter { SpecFiles.extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+                .map { "Spec/\($0)" }
+            : specs
         var result: [String: Date] = [:]
-        for name in names where SpecFiles.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
-            let path = "Spec/\(name)"
-            let attributes = try? manager.attributesOfItem(atPath: path)
-            result[path] = (attributes?[.modificationDate] as? Date) ?? .distantPast
+        for path in paths {
+            guard let attributes = try? manager.attributesOfItem(atPath: path) else { continue }
+            result[path] = (attributes[.modificationDate] as? Date) ?? .distantPast
         }
         return result
     }
