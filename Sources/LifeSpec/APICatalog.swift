@@ -13,6 +13,9 @@ public struct APICatalog: Sendable {
     public let name: String
     public let callbacks: [Entry]
     public let notifications: [Entry]
+    /// APIs that take a closure UIKit calls back (`kind: closure` callbacks name one in `passedTo`).
+    public let closureHosts: [Entry]
+    public let closureHostSwiftNames: Set<String>
     public let callbackSwiftNames: Set<String>
     public let callbackObjCNames: Set<String>
     public let notificationSwiftNames: Set<String>
@@ -32,6 +35,8 @@ public struct APICatalog: Sendable {
         let root = try? Yams.compose(yaml: yaml, .basic, .default)
         callbacks = entries("callbacks", in: root)
         notifications = entries("notifications", in: root)
+        closureHosts = entries("closureHosts", in: root)
+        closureHostSwiftNames = Set(closureHosts.map(\.swift))
         callbackSwiftNames = Set(callbacks.map(\.swift))
         callbackObjCNames = Set(callbacks.compactMap(\.objc))
         notificationSwiftNames = Set(notifications.map(\.swift))

@@ -61,7 +61,8 @@ public enum SpecLoader {
         }
         let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
         var parser = SpecParser(reader: reader, root: root)
-        let raw = parser.parse(root)
+        var raw = parser.parse(root)
+        raw.sourceText = text
         ComposedTree(consume root).release()
         var diagnostics = reader.diagnostics
         if reader.budgetExceeded {

@@ -40,7 +40,7 @@ enum SpecRules {
         ]
     }
 
-    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self] }
+    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self] }
 
     static func check(raw: RawSpec) -> [Diagnostic] {
         rawRules.flatMap { $0.check(raw) }
@@ -292,8 +292,14 @@ struct PlatformNamesRule: RawSpecRule {
             diagnostics.append(.error(.unknownAPIName, "\(catalog.name) has no \(kind) named '\(name.value)'\(hint)", at: name.location))
         }
         for callback in raw.callbacks {
-            verify(callback.swift, known: catalog.callbackSwiftNames, kind: "method")
-            verify(callback.objc, known: catalog.callbackObjCNames, kind: "selector")
+            switch callback.kind {
+            case .method:
+                verify(callback.swift, known: catalog.callbackSwiftNames, kind: "method")
+                verify(callback.objc, known: catalog.callbackObjCNames, kind: "selector")
+            case .closure:
+                // A closure's own name is the app's; the API it is handed to is UIKit's.
+                verify(callback.passedTo, known: catalog.closureHostSwiftNames, kind: "method taking a closure")
+            }
         }
         for notification in raw.notifications {
             verify(notification.swift, known: catalog.notificationSwiftNames, kind: "notification")

@@ -142,16 +142,24 @@ public enum Generator {
         let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
         var pieces: [Piece] = []
 
+        // Every locale gets its own drawings, in its own words: `diagram.svg` and
+        // `scenarios/<id>.svg` for the default locale, `diagram.<locale>.svg` and
+        // `scenarios/<id>.<locale>.svg` for the others; each page embeds its locale's.
+        let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
+        @Sendable func suffix(_ locale: String?) -> String {
+            MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: spec.document.defaultLocale)
+        }
+
         // Mermaid and the reference pages, one per locale, each embedding the Mermaid diagram in
         // its own language (as `lifespec docs --locale` does).
         pieces.append(piece {
             let mermaid = MermaidRenderer.render(spec, options: options)
             var files = [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
-            let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
             for locale in locales {
                 let localized = locale == nil || locale == spec.document.defaultLocale ? mermaid
                     : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
-                var markdown = MarkdownOptions(specPath: spec.path, mermaid: localized)
+                var markdown = MarkdownOptions(specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
+                                               scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg")
                 if !drawnWhole {
                     markdown.diagramPath = nil
                     markdown.scenarioDiagramPattern = nil
@@ -176,22 +184,29 @@ public enum Generator {
             }
             return pieces
         }
-        pieces.append(piece {
-            let dot = try DiagramBuilder.build(for: spec, options: options).dot
-            let images = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png])
-            return [
-                GeneratedFile(path: "\(folder)/diagram.dot", text: dot),
-                GeneratedFile(path: "\(folder)/diagram.svg", contents: images[0].data),
-                GeneratedFile(path: "\(folder)/diagram.png", contents: images[1].data),
-            ]
-        })
-        for scenario in spec.document.scenarios {
+        for locale in locales {
+            var perLocale = options
+            perLocale.locale = locale
+            let localeOptions = perLocale
+            let name = suffix(locale)
             pieces.append(piece {
-                var scenarioOptions = options
-                scenarioOptions.scenario = scenario.id
-                let dot = try DiagramBuilder.build(for: spec, options: scenarioOptions).dot
-                return [GeneratedFile(path: "\(folder)/scenarios/\(scenario.id).svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg))]
+                let dot = try DiagramBuilder.build(for: spec, options: localeOptions).dot
+                let images = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png])
+                // The DOT source once, in the default locale: the other locales differ only in words.
+                let source = name.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
+                return source + [
+                    GeneratedFile(path: "\(folder)/diagram\(name).svg", contents: images[0].data),
+                    GeneratedFile(path: "\(folder)/diagram\(name).png", contents: images[1].data),
+                ]
             })
+            for scenario in spec.document.scenarios {
+                pieces.append(piece {
+                    var scenarioOptions = localeOptions
+                    scenarioOptions.scenario = scenario.id
+                    let dot = try DiagramBuilder.build(for: spec, options: scenarioOptions).dot
+                    return [GeneratedFile(path: "\(folder)/scenarios/\(scenario.id)\(name).svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg))]
+                })
+            }
         }
         return pieces
     }

@@ -30,7 +30,15 @@ public enum RecorderRenderer {
                 names.append("        (Notification.Name(\(SwiftSource.stringLiteral(raw))), \(SwiftSource.stringLiteral(notification.swiftName))),")
             }
         }
-        let callbacks = machine.callbacks.map { "///   - `\(SwiftSource.commentText($0.swiftName))`" }
+        let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
+        let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { "///   - `\(SwiftSource.commentText($0.swiftName))`" }
+        // `#function` inside a closure names the enclosing function, so a closure records its own
+        // name, as a literal, in the closure the app passes to UIKit.
+        let closureSteps = spec.document.callbacks.filter { $0.kind == .closure }.map { closure in
+            "///   - in the closure you pass to `\(SwiftSource.commentText(closure.passedTo ?? "UIKit"))`: "
+                + "`\(typeName).shared.record(\(SwiftSource.commentText(SwiftSource.stringLiteral(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
+        }
+        let closureLines = closureSteps.isEmpty ? "" : "\n/// 2b. Closures UIKit calls back, with their log names:\n" + closureSteps.joined(separator: "\n")
         return """
         // generated from \(shownPath) by lifespec — do not edit
         //
@@ -45,7 +53,7 @@ public enum RecorderRenderer {
         /// 1. Call `\(typeName).shared.start()` first thing in
         ///    `application(_:willFinishLaunchingWithOptions:)`; notifications are then logged automatically.
         /// 2. In each delegate method below, call `\(typeName).shared.record(#function)`:
-        \(callbacks.joined(separator: "\n"))
+        \(callbacks.joined(separator: "\n"))\(closureLines)
         /// 3. Copy the log (`logURL`, in the app's Caches folder) off the device and run check-trace.
         @MainActor
         public final class \(typeName) {
