@@ -281,7 +281,7 @@ final class MarkdownPageBuilder {
                 if let host = info?.passedTo { method += "<br/>" + strings.closurePassedTo(code(host)) }
             }
             if let objc = info?.objc ?? callback.objcName {
-                method += "<br/>" + strings.objcLabel + " " + code(objc)
+                method += "<br/>" + strings.objc(code(objc))
             }
             let notification = callback.posts.map { posted in
                 notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
@@ -315,7 +315,7 @@ final class MarkdownPageBuilder {
         for notification in machine.notifications {
             let info = lookup.notification(notification.id)
             var name = code(info?.swift ?? notification.swiftName)
-            if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objcLabel + " " + code(objc) }
+            if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objc(code(objc)) }
             var posted: [String] = (postingCallbacks[notification.id] ?? []).compactMap { callback in
                 guard let posts = callback.posts else { return nil }
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))

@@ -147,7 +147,8 @@ public struct MarkdownStrings: Sendable, Hashable {
     var notesColumn: String { pick("Notes", "备注") }
     /// Under a closure's name in the callbacks table.
     func closurePassedTo(_ api: String) -> String { pick("closure the app passes to \(api)", "应用传给 \(api) 的闭包") }
-    var objcLabel: String { pick("Objective-C:", "Objective-C：") }
+    /// The Objective-C name under a Swift one (a full-width colon needs no space after it).
+    func objc(_ name: String) -> String { pick("Objective-C: \(name)", "Objective-C：\(name)") }
     func returns(_ type: String) -> String { pick("returns \(type)", "返回 \(type)") }
 
     func posted(_ order: PostedNotification.Order) -> String {
