@@ -18,16 +18,21 @@ public struct APICatalog: Sendable {
     public let module: String?
     public let callbacks: [Entry]
     public let notifications: [Entry]
+    /// APIs that take a closure UIKit calls back (`kind: closure` callbacks name one in `passedTo`).
+    public let closureHosts: [Entry]
+    public let closureHostSwiftNames: Set<String>
     public let callbackSwiftNames: Set<String>
     public let callbackObjCNames: Set<String>
     public let notificationSwiftNames: Set<String>
     public let notificationObjCNames: Set<String>
 
-    init(name: String, module: String?, callbacks: [Entry], notifications: [Entry]) {
+    init(name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry] = []) {
         self.name = name
         self.module = module
         self.callbacks = callbacks
         self.notifications = notifications
+        self.closureHosts = closureHosts
+        closureHostSwiftNames = Set(closureHosts.map(\.swift))
         callbackSwiftNames = Set(callbacks.map(\.swift))
         callbackObjCNames = Set(callbacks.compactMap(\.objc))
         notificationSwiftNames = Set(notifications.map(\.swift))
@@ -39,7 +44,8 @@ public struct APICatalog: Sendable {
         let reader = YAMLReader(path: name, limits: LoaderLimits())
         let root = try? Yams.compose(yaml: yaml, .basic, .default)
         let parsed = root.flatMap { Self.parse($0, reader: reader, defaultName: name) }
-        self.init(name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [])
+        self.init(name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [],
+                  closureHosts: parsed?.closureHosts ?? [])
     }
 
     public static let uikit = APICatalog(name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml)
@@ -52,7 +58,7 @@ public struct APICatalog: Sendable {
 
     public static func catalog(for platform: String) -> APICatalog? { builtIn[platform] }
 
-    static let fileKeys = ["name", "module", "callbacks", "notifications"]
+    static let fileKeys = ["name", "module", "callbacks", "notifications", "closureHosts"]
     static let entryKeys = ["swift", "objc", "owner", "url"]
 
     /// A catalog file: `name`, optional `module`, and `callbacks` / `notifications` lists of
@@ -85,15 +91,17 @@ public struct APICatalog: Sendable {
         let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let parsed = parse(root, reader: reader, defaultName: stem)
-        let catalog = parsed.map { APICatalog(name: $0.name, module: $0.module, callbacks: $0.callbacks, notifications: $0.notifications) }
+        let catalog = parsed.map {
+            APICatalog(name: $0.name, module: $0.module, callbacks: $0.callbacks, notifications: $0.notifications, closureHosts: $0.closureHosts)
+        }
         return (reader.diagnostics.hasErrors ? nil : catalog, reader.diagnostics)
     }
 
     private static func parse(_ root: Node, reader: YAMLReader, defaultName: String)
-        -> (name: String, module: String?, callbacks: [Entry], notifications: [Entry])? {
+        -> (name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry])? {
         guard let pairs = reader.mapping(root, what: "an API catalog", allowedKeys: fileKeys) else { return nil }
         var name = defaultName, module: String?
-        var callbacks: [Entry] = [], notifications: [Entry] = []
+        var callbacks: [Entry] = [], notifications: [Entry] = [], closureHosts: [Entry] = []
         func entries(_ node: Node, what: String) -> [Entry] {
             guard let items = reader.sequence(node, what: "'\(what)'") else { return [] }
             return items.compactMap { item in
@@ -113,10 +121,11 @@ public struct APICatalog: Sendable {
             case "module": module = reader.string(value, what: "'module'")?.value
             case "callbacks": callbacks = entries(value, what: "callbacks")
             case "notifications": notifications = entries(value, what: "notifications")
+            case "closureHosts": closureHosts = entries(value, what: "closureHosts")
             default: break
             }
         }
-        return (name, module, callbacks, notifications)
+        return (name, module, callbacks, notifications, closureHosts)
     }
 }
 

@@ -25,6 +25,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownLocale = "LS107"
     case unknownPlatform = "LS108"
     case unknownRelatedSpec = "LS109"
+    case unknownFact = "LS111"
     // State graph
     case compoundWithoutInitial = "LS110"
     case invalidParallel = "LS111"
@@ -40,6 +41,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case notificationPostedTwice = "LS140"
     // Text
     case missingTranslation = "LS150"
+    case chinesePunctuation = "LS151"
     // Scenarios
     case scenarioMismatch = "LS160"
     case scenarioFailed = "LS161"

@@ -84,7 +84,8 @@ public enum SpecLoader {
         let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
         for duplicate in duplicates { reader.report(duplicate) }
         var parser = SpecParser(reader: reader, root: root)
-        let raw = parser.parse(root)
+        var raw = parser.parse(root)
+        raw.sourceText = text
         ComposedTree(consume root).release()
         var diagnostics = reader.diagnostics
         if reader.budgetExceeded {

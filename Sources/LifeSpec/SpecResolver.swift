@@ -168,6 +168,14 @@ struct SpecResolver {
             for event in state.entry.raise + state.exit.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
         }
 
+        // Facts: once a spec declares them, every state's fact must be one of them.
+        if raw.declaresFacts {
+            let factIDs = ids(raw.facts.map { ($0.id, $0.location) }, kind: "fact")
+            for state in raw.states {
+                for key in state.factKeys { _ = check(key, in: factIDs, kind: "fact", code: .unknownFact) }
+            }
+        }
+
         // Callbacks and notifications.
         var postedBy: [String: Located<String>] = [:]
         for callback in raw.callbacks {
@@ -387,8 +395,9 @@ struct SpecResolver {
             },
             events: raw.events,
             flags: raw.flags,
+            facts: raw.facts,
             callbacks: raw.callbacks.map {
-                .init(id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, returns: $0.returns,
+                .init(id: $0.id.value, kind: $0.kind, passedTo: $0.passedTo?.value, swift: $0.swift?.value, objc: $0.objc?.value, returns: $0.returns,
                       description: $0.description, usage: $0.usage,
                       posts: $0.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) },
                       deprecated: $0.deprecated, timeLimit: $0.timeLimit, source: $0.source?.value, location: $0.id.location)

@@ -40,7 +40,7 @@ enum SpecRules {
         ]
     }
 
-    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self] }
+    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self] }
 
     static func check(raw: RawSpec) -> [Diagnostic] {
         rawRules.flatMap { $0.check(raw) }
@@ -310,8 +310,14 @@ struct PlatformNamesRule: RawSpecRule {
             diagnostics.append(.error(.unknownAPIName, message + hint, at: name.location, notes: [advice]))
         }
         for callback in raw.callbacks {
-            verify(callback.swift, known: \.callbackSwiftNames, kind: "method")
-            verify(callback.objc, known: \.callbackObjCNames, kind: "selector")
+            switch callback.kind {
+            case .method:
+                verify(callback.swift, known: \.callbackSwiftNames, kind: "method")
+                verify(callback.objc, known: \.callbackObjCNames, kind: "selector")
+            case .closure:
+                // A closure's own name is the app's; the API it is handed to is UIKit's.
+                verify(callback.passedTo, known: \.closureHostSwiftNames, kind: "method taking a closure")
+            }
         }
         for notification in raw.notifications {
             verify(notification.swift, known: \.notificationSwiftNames, kind: "notification")

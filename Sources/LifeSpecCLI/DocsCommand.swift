@@ -42,8 +42,12 @@ struct DocsCommand: ParsableCommand {
         }
         let mermaid = MermaidRenderer.render(loaded, options: DiagramOptions(locale: locale))
         let others = SpecFiles.neighbours(of: [loaded], paths: [spec])
+        // The same drawings `generate` writes for this locale (`diagram.<locale>.svg`).
+        let suffix = MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: loaded.document.defaultLocale)
+        let options = MarkdownOptions(specPath: spec, diagramPath: "diagram\(suffix).svg", mermaid: mermaid,
+                                      scenarioDiagramPattern: "scenarios/{id}\(suffix).svg")
         let page = MarkdownRenderer.page(for: loaded, locale: locale ?? loaded.document.defaultLocale,
-                                         options: MarkdownOptions(specPath: spec, mermaid: mermaid), others: others)
+                                         options: options, others: others)
         let text = page.text
         try writeOutput(Array(text.utf8), to: output)
     }

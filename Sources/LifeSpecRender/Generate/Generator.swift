@@ -145,16 +145,24 @@ public enum Generator {
         let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
         var pieces: [Piece] = []
 
+        // Every locale gets its own drawings, in its own words: `diagram.svg` and
+        // `scenarios/<id>.svg` for the default locale, `diagram.<locale>.svg` and
+        // `scenarios/<id>.<locale>.svg` for the others; each page embeds its locale's.
+        let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
+        @Sendable func suffix(_ locale: String?) -> String {
+            MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: spec.document.defaultLocale)
+        }
+
         // Mermaid and the reference pages, one per locale, each embedding the Mermaid diagram in
         // its own language (as `lifespec docs --locale` does).
         pieces.append(piece {
             let mermaid = MermaidRenderer.render(spec, options: options)
             var files = [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
-            let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
             for locale in locales {
                 let localized = locale == nil || locale == spec.document.defaultLocale ? mermaid
                     : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
-                var markdown = MarkdownOptions(specPath: spec.path, mermaid: localized)
+                var markdown = MarkdownOptions(specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
+                                               scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg")
                 if !drawnWhole {
                     markdown.diagramPath = nil
                     markdown.scenarioDiagramPattern = nil
@@ -180,14 +188,28 @@ public enum Generator {
             }
             return pieces
         }
-        pieces.append(piece { try drawings(for: spec, options: options, freshness: freshness) })
+        pieces.append(piece {
+            // One manifest for the folder's bitmaps, every locale's among them.
+            var manifest = DrawingManifest()
+            var files: [GeneratedFile] = []
+            for locale in locales {
+                var localeOptions = options
+                localeOptions.locale = locale
+                files += try drawings(for: spec, options: localeOptions, suffix: suffix(locale), freshness: freshness, manifest: &manifest)
+            }
+            files.append(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
+            return files
+        })
         return pieces
     }
 
     /// The overview (SVG, PNG) and every scenario's SVG, from one layout: a scenario is the
     /// overview restyled, its step numbers drawn over it. Only the drawings that are not fresh
     /// are drawn; with all of them fresh, Graphviz is not asked at all.
-    private static func drawings(for spec: LoadedSpec, options: DiagramOptions, freshness: DrawingFreshness?) throws -> [GeneratedFile] {
+    /// `suffix` names a locale's files (`diagram.zh-Hans.svg`; empty for the default locale, which
+    /// also writes the DOT source: the other locales differ from it only in words).
+    private static func drawings(for spec: LoadedSpec, options: DiagramOptions, suffix: String, freshness: DrawingFreshness?,
+                                 manifest: inout DrawingManifest) throws -> [GeneratedFile] {
         let folder = spec.document.id
         let overview = try DiagramBuilder.build(for: spec, options: options)
         let dot = overview.dot
@@ -214,11 +236,11 @@ public enum Generator {
             return Planned(path: path, source: source, format: format, bytes: fresh, reused: fresh != nil)
         }
         var overviewFiles = [
-            plan("\(folder)/diagram.svg", DrawingSource(layout: dot, format: .svg), .svg),
-            plan("\(folder)/diagram.png", DrawingSource(layout: dot, format: .png), .png),
+            plan("\(folder)/diagram\(suffix).svg", DrawingSource(layout: dot, format: .svg), .svg),
+            plan("\(folder)/diagram\(suffix).png", DrawingSource(layout: dot, format: .png), .png),
         ]
         var scenarioFiles = zip(scenarios, scenarioDiagrams).map { scenario, diagram in
-            plan("\(folder)/scenarios/\(scenario.id).svg",
+            plan("\(folder)/scenarios/\(scenario.id)\(suffix).svg",
                  DrawingSource(layout: dot, restyle: diagram.dot, overlays: diagram.overlays, format: .svg), .svg)
         }
         var requests: [DrawingRequest] = []
@@ -238,8 +260,7 @@ public enum Generator {
             }
             for index in scenariosMissing { scenarioFiles[index].bytes = results.removeFirst()[0].data }
         }
-        var manifest = DrawingManifest()
-        var files = [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)]
+        var files = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
         for file in overviewFiles + scenarioFiles {
             guard var bytes = file.bytes else { continue }
             if file.format == .svg {
@@ -251,7 +272,6 @@ public enum Generator {
             }
             files.append(GeneratedFile(path: file.path, contents: bytes))
         }
-        files.append(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
         return files
     }
 }

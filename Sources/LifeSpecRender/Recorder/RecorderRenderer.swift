@@ -45,9 +45,17 @@ public enum RecorderRenderer {
                 names.append("        (Notification.Name(\(SwiftSource.stringLiteral(raw))), \(SwiftSource.stringLiteral(notification.swiftName))),")
             }
         }
-        let callbacks = machine.callbacks.map { callback in
+        let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
+        let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { callback in
             "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(SwiftSource.stringLiteral(callback.swiftName))))`"
         }
+        // `#function` inside a closure names the enclosing function, so a closure records its own
+        // name, as a literal, in the closure the app passes to UIKit.
+        let closureSteps = spec.document.callbacks.filter { $0.kind == .closure }.map { closure in
+            "///   - in the closure you pass to `\(SwiftSource.commentText(closure.passedTo ?? "UIKit"))`: "
+                + "`\(typeName).shared.record(\(SwiftSource.commentText(SwiftSource.stringLiteral(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
+        }
+        let closureLines = closureSteps.isEmpty ? "" : "\n/// 2b. Closures UIKit calls back, with their log names:\n" + closureSteps.joined(separator: "\n")
         return """
         // generated from \(shownPath) by lifespec — do not edit
         //
@@ -64,7 +72,7 @@ public enum RecorderRenderer {
         ///    they are posted, on whatever thread posts them.
         /// 2. In each callback below, record its name (in a delegate method, `record(#function)`
         ///    gives the same name):
-        \(callbacks.joined(separator: "\n"))
+        \(callbacks.joined(separator: "\n"))\(closureLines)
         /// 3. Copy the log (`logURL`, in the Caches folder) off the device and run check-trace.
         ///
         /// Safe to call from any thread: writes are serialized by a lock, in the order they happen.
