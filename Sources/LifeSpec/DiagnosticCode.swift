@@ -25,7 +25,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownLocale = "LS107"
     case unknownPlatform = "LS108"
     case unknownRelatedSpec = "LS109"
-    case unknownFact = "LS111"
+    case unknownFact = "LS114"
     // State graph
     case compoundWithoutInitial = "LS110"
     case invalidParallel = "LS111"
