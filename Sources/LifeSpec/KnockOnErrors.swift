@@ -70,8 +70,8 @@ public enum KnockOnErrors {
                 grew = true
             }
         }
-        let droppedEvents = Set(dropped.compactMap { $0.on?.value })
-        let droppedSilently = dropped.contains { $0.on == nil || !$0.raise.isEmpty }
+        let droppedEvents = Set(dropped.flatMap { $0.on.map(\.value) })
+        let droppedSilently = dropped.contains { $0.on.isEmpty || !$0.raise.isEmpty }
         let scenarioStarts = partial.scenarios.map(\.location).sorted()
         func scenario(at location: SourceLocation) -> RawSpec.Scenario? {
             guard let start = scenarioStarts.last(where: { $0 <= location }) else { return nil }

@@ -98,7 +98,7 @@ public enum SpecLoader {
             diagnostics.append(.error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation))
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
         }
-        return check(raw, diagnostics: diagnostics)
+        return check(raw, diagnostics: diagnostics, unknownKeys: reader.unknownKeys)
     }
 
     /// An `.scxml` file is an SCXML chart (`SCXMLReader`); anything else is YAML.
@@ -119,7 +119,10 @@ public enum SpecLoader {
     static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .nondeterminism]
 
     /// Resolves a spec as read and runs every rule on it.
-    static func check(_ raw: RawSpec, diagnostics: [Diagnostic]) -> SpecLoadResult {
+    /// `diagnostics` are the reading's; `unknownKeys` the keys it did not know (LS010), whose knock-on
+    /// errors collapse under them.
+    static func check(_ raw: RawSpec, diagnostics: [Diagnostic], unknownKeys: [KnockOnErrors.UnknownKey] = []) -> SpecLoadResult {
+        let readingFailed = diagnostics.hasErrors
         let advisory = raw.unhandled?.value == .ignore ? advisoryUnderSCXMLSemantics : []
         var diagnostics = diagnostics
         diagnostics += SpecRules.check(raw: raw)
@@ -127,8 +130,8 @@ public enum SpecLoader {
         let resolved = resolver.resolve()
         diagnostics += resolver.diagnostics
         guard let resolved, !diagnostics.hasErrors else {
-            var collapsed = KnockOnErrors.collapse(diagnostics, unknownKeys: reader.unknownKeys, unresolved: resolver.unresolved)
-            if !reader.diagnostics.hasErrors {
+            var collapsed = KnockOnErrors.collapse(diagnostics, unknownKeys: unknownKeys, unresolved: resolver.unresolved)
+            if !readingFailed {
                 if let resolved {
                     // Only the checks of the spec as read failed (API names, a guard that never
                     // holds): the machine is whole, so its own checks run too; a transition whose

@@ -147,7 +147,7 @@ final class DocCArticleBuilder {
 
             // What a cell cannot hold: a paragraph per callback.
             var parts: [String] = []
-            if let objc = info?.objc ?? callback.objcName { parts.append(strings.objcLabel + " " + code(objc) + ".") }
+            if let objc = info?.objc ?? callback.objcName { parts.append(strings.objc(code(objc)) + ".") }
             if let description = text(info?.description) { parts.append(MarkdownText.singleLine(description)) }
             if let usage = text(info?.usage) { parts.append("**\(strings.typicalUse)** " + MarkdownText.singleLine(usage)) }
             if let returns = info?.returns { parts.append(strings.returns(code(returns)) + ".") }
@@ -169,7 +169,7 @@ final class DocCArticleBuilder {
         for notification in machine.notifications {
             let info = lookup.notification(notification.id)
             var name = code(info?.swift ?? notification.swiftName)
-            if let objc = info?.objc ?? notification.objcName { name += " (" + strings.objcLabel + " " + code(objc) + ")" }
+            if let objc = info?.objc ?? notification.objcName { name += " (" + strings.objc(code(objc)) + ")" }
             var posted = machine.callbacks.compactMap { callback -> String? in
                 guard let posts = callback.posts, posts.notification == notification.id else { return nil }
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
