@@ -20,6 +20,7 @@ struct DomainSpecTests {
     /// Every text a spec writes, each translation on its own.
     static func texts(_ document: SpecDocument) -> [String] {
         var all: [LocalizedText?] = [document.title, document.summary]
+        all += document.sources.map(\.title)
         all += document.states.flatMap { [$0.title, $0.description] }
         all += document.events.flatMap { [$0.title, $0.description] }
         all += document.flags.map(\.description)
