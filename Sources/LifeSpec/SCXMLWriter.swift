@@ -92,6 +92,8 @@ public enum SCXMLWriter {
         if let condition = transition.guardExpression { attributes += " cond=\"\(attribute(ecmascript(condition)))\"" }
         if !transition.targets.isEmpty { attributes += " target=\"\(attribute(transition.targets.joined(separator: " ")))\"" }
         if transition.type == .internal { attributes += " type=\"internal\"" }
+        // Its place in the spec (import restores the order, and one transition for several sources).
+        attributes += " lifespec:index=\"\(transition.index)\""
         if transition.actions.isEmpty, transition.assignments.isEmpty, transition.raises.isEmpty {
             text += "\(indent)<transition\(attributes)/>\n"
             return
