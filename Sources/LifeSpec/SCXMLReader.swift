@@ -478,7 +478,7 @@ public enum SCXMLReader {
                 return
             }
             guard namespaceURI == SCXMLReader.namespace else {
-                let space = namespaceURI.map { "namespace '\($0)'" } ?? "no namespace"
+                let space = namespaceURI.flatMap { $0.isEmpty ? nil : "namespace '\($0)'" } ?? "no namespace"
                 if parent == nil {
                     error(.unsupportedSCXML, "the root element <\(elementName)> is in \(space); an SCXML document is <scxml xmlns=\"\(SCXMLReader.namespace)\">", at: here)
                 } else {
@@ -801,6 +801,7 @@ public enum SCXMLReader {
         /// Names generated ids, resolves references and conditions, checks what the engine needs.
         func finish() -> (document: SCXMLDocument?, diagnostics: [Diagnostic]) {
             guard rootSeen else {
+                if diagnostics.hasErrors { return (nil, diagnostics.sorted()) }
                 diagnostics.append(.error(.unsupportedSCXML, "no <scxml> root element", at: SourceLocation(path: path, line: 1, column: 1)))
                 return (nil, diagnostics.sorted())
             }

@@ -177,7 +177,7 @@ public enum SCXMLWriter {
         return result + "'"
     }
 
-    /// XML attribute text (double-quoted).
+    /// XML attribute text (always written between double quotes, so `'` stays as it is).
     static func attribute(_ value: String) -> String {
         var result = ""
         for scalar in value.unicodeScalars {
@@ -186,7 +186,6 @@ public enum SCXMLWriter {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            case "'": result += "&apos;"
             case "\n": result += "&#10;"
             case "\r": result += "&#13;"
             case "\t": result += "&#9;"
