@@ -94,8 +94,6 @@ import Testing
     @Test func commandsThatTakeASpecTakeAnSCXMLFile() throws {
         let chart = ConformanceCharts.packageRoot.appendingPathComponent("Tests/Fixtures/SCXML/player.scxml").path
         let loaded = SpecLoader.load(path: chart)
-        // Unwrapped without #require: in this target, #require of an Optional<LoadedSpec> crashed
-        // (Swift 6.3.1, in the outlined destroy of its Result) while the same guard works.
         guard let spec = loaded.spec else {
             Issue.record("\(loaded.diagnostics.map(\.description))")
             return
