@@ -31,6 +31,8 @@ public struct SCXMLDocument: Sendable, Hashable {
         public var title: String?
         public var unhandled: UnhandledEventPolicy?
         public var eventKinds: [String: LifecycleEvent.Kind] = [:]
+        /// The events in the order the spec declared them.
+        public var eventOrder: [String] = []
         public var callbacks: [LifecycleCallback] = []
         public var notifications: [LifecycleNotification] = []
     }
@@ -61,6 +63,10 @@ public struct SCXMLDocument: Sendable, Hashable {
         public var type: TransitionType
         public var content: [Content]
         public var location: SourceLocation
+        /// Further states it is declared on (a spec's `from: [a, b]`, exported once per state).
+        public var extraSources: [Int] = []
+        /// `lifespec:index`: its position in the exported spec.
+        public var specIndex: Int?
     }
 
     public var path: String
@@ -82,8 +88,8 @@ public struct SCXMLDocument: Sendable, Hashable {
         var seen: Set<String> = []
         var result: [String] = []
         func add(_ name: String) { if seen.insert(name).inserted { result.append(name) } }
-        // Document order: a state's content comes before its transitions' when read in the file,
-        // but the order only names events; keep transitions first, then raises.
+        // The exported spec's own order first; then transitions' events, then raised ones.
+        for name in metadata.eventOrder { add(name) }
         for transition in transitions {
             for descriptor in transition.events {
                 guard let name = Self.eventName(descriptor) else { continue }
@@ -212,7 +218,7 @@ public struct SCXMLDocument: Sendable, Hashable {
         let machineTransitions = transitions.map { transition in
             let content = block(transition.content)
             return LifecycleEngine.Transition(
-                sources: [states[transition.source].id], events: transition.events, guardExpression: transition.condition,
+                sources: ([transition.source] + transition.extraSources).map { states[$0].id }, events: transition.events, guardExpression: transition.condition,
                 targets: transition.targets, type: transition.type, actions: content.actions, raises: content.raises
             )
         }
@@ -389,7 +395,7 @@ public enum SCXMLReader {
                     error(.invalidValue, "<lifespec:event> needs an 'id' and a 'kind' (user, system or internal)", at: location)
                     return
                 }
-                metadata.eventKinds[id] = kind
+                if metadata.eventKinds.updateValue(kind, forKey: id) == nil { metadata.eventOrder.append(id) }
             case "callback":
                 guard let id = value("id") else { error(.missingKey, "<lifespec:callback> needs an 'id'", at: location); return }
                 var posts: PostedNotification?
@@ -472,7 +478,7 @@ public enum SCXMLReader {
                 return
             }
             guard namespaceURI == SCXMLReader.namespace else {
-                let space = namespaceURI.map { "namespace '\($0)'" } ?? "no namespace"
+                let space = namespaceURI.flatMap { $0.isEmpty ? nil : "namespace '\($0)'" } ?? "no namespace"
                 if parent == nil {
                     error(.unsupportedSCXML, "the root element <\(elementName)> is in \(space); an SCXML document is <scxml xmlns=\"\(SCXMLReader.namespace)\">", at: here)
                 } else {
@@ -752,7 +758,7 @@ public enum SCXMLReader {
             }
             transitions.append(SCXMLDocument.Transition(
                 source: source, events: events, condition: nil, targets: tokens(attributes["target"]), type: type,
-                content: [], location: location
+                content: [], location: location, specIndex: attributes["lifespec:index"].flatMap { Int($0) }
             ))
             if let cond = attributes["cond"] { conditions[transitions.count - 1] = (cond, location) }
             return transitions.count - 1
@@ -795,6 +801,7 @@ public enum SCXMLReader {
         /// Names generated ids, resolves references and conditions, checks what the engine needs.
         func finish() -> (document: SCXMLDocument?, diagnostics: [Diagnostic]) {
             guard rootSeen else {
+                if diagnostics.hasErrors { return (nil, diagnostics.sorted()) }
                 diagnostics.append(.error(.unsupportedSCXML, "no <scxml> root element", at: SourceLocation(path: path, line: 1, column: 1)))
                 return (nil, diagnostics.sorted())
             }
@@ -883,6 +890,21 @@ public enum SCXMLReader {
                         diagnostics.append(.error(.unsupportedSCXML, "cond=\"\(condition.text)\" is not supported: \(error.message)", at: condition.location))
                     }
                 }
+            }
+            // An exported spec's transitions in its own order, one per `lifespec:index` (several sources).
+            if !transitions.isEmpty, transitions.allSatisfy({ $0.specIndex != nil }) {
+                var merged: [SCXMLDocument.Transition] = []
+                var conditionsByIndex: [Int: (text: String, location: SourceLocation)] = [:]
+                for (position, transition) in transitions.enumerated().sorted(by: { $0.element.specIndex! < $1.element.specIndex! }) {
+                    if let last = merged.last, last.specIndex == transition.specIndex {
+                        merged[merged.count - 1].extraSources.append(transition.source)
+                    } else {
+                        if let condition = conditions[position] { conditionsByIndex[merged.count] = condition }
+                        merged.append(transition)
+                    }
+                }
+                transitions = merged
+                conditions = conditionsByIndex
             }
             let flagIDs = Set(flags.map(\.id))
             for (flag, location) in assignments where !flagIDs.contains(flag) {

@@ -101,7 +101,7 @@ extension SCXMLDocument {
         }
         for transition in transitions where !states[transition.source].isHistory {
             var entry = RawSpec.Transition(location: transition.location)
-            entry.from = [Located(states[transition.source].id, at: transition.location)]
+            entry.from = ([transition.source] + transition.extraSources).map { Located(states[$0].id, at: transition.location) }
             entry.on = transition.events.map { Located($0, at: transition.location) }
             entry.always = transition.events.isEmpty
             entry.type = transition.type

@@ -92,6 +92,8 @@ public enum SCXMLWriter {
         if let condition = transition.guardExpression { attributes += " cond=\"\(attribute(ecmascript(condition)))\"" }
         if !transition.targets.isEmpty { attributes += " target=\"\(attribute(transition.targets.joined(separator: " ")))\"" }
         if transition.type == .internal { attributes += " type=\"internal\"" }
+        // Its place in the spec (import restores the order, and one transition for several sources).
+        attributes += " lifespec:index=\"\(transition.index)\""
         if transition.actions.isEmpty, transition.assignments.isEmpty, transition.raises.isEmpty {
             text += "\(indent)<transition\(attributes)/>\n"
             return
@@ -175,7 +177,7 @@ public enum SCXMLWriter {
         return result + "'"
     }
 
-    /// XML attribute text (double-quoted).
+    /// XML attribute text (always written between double quotes, so `'` stays as it is).
     static func attribute(_ value: String) -> String {
         var result = ""
         for scalar in value.unicodeScalars {
@@ -184,7 +186,6 @@ public enum SCXMLWriter {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            case "'": result += "&apos;"
             case "\n": result += "&#10;"
             case "\r": result += "&#13;"
             case "\t": result += "&#9;"

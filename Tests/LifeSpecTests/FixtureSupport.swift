@@ -17,7 +17,7 @@ enum Fixtures {
     /// Spec files in a fixture folder, sorted so the parameterized tests are stable.
     static func names(in group: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(group).path)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") }.sorted()
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") || $0.hasSuffix(".scxml") }.sorted()
     }
 
     static func load(_ group: String, _ name: String) -> SpecLoadResult {

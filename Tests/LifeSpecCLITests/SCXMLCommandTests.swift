@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The command line with SCXML: a chart is a spec for every command, import and export write
+/// files only when they are right, simulate --json lists configurations.
+@Suite struct SCXMLCommandTests {
+    static let chart = "Tests/Fixtures/SCXML/player.scxml"
+
+    @Test func simulateListsEveryConfigurationStartingAsSCXMLDoes() throws {
+        let result = try CLI.run(["simulate", Self.chart, "power", "play", "show", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        let configurations = try #require(object["configurations"] as? [[String]])
+        #expect(configurations == [
+            ["off"],
+            ["on", "p", "audio", "paused", "ui", "ui.hidden"],
+            ["on", "p", "audio", "playing", "ui", "ui.hidden"],
+            ["on", "p", "audio", "playing", "ui", "ui.shown"],
+        ])
+        let text = try CLI.run(["simulate", Self.chart, "power"])
+        #expect(text.stdout.hasPrefix("start: off\npower: off → paused\n    callback      powered on\n"), "\(text.stdout)")
+        #expect(text.stdout.hasSuffix("final state: paused, ui.hidden\n"))
+    }
+
+    @Test func theYAMLSpecsStartAsSCXMLDoesWithoutFrom() throws {
+        let result = try CLI.run(["simulate", "Spec/ios-app-lifecycle.yaml", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        #expect(object["configurations"] as? [[String]] == [["notRunning"]])
+    }
+
+    @Test func everySpecCommandTakesAnSCXMLFile() throws {
+        for arguments in [["validate", Self.chart], ["diagram", Self.chart, "--format", "dot"], ["docs", Self.chart],
+                          ["tests", Self.chart]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(!result.stdout.isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test func importWritesYAMLThatLoadsAsTheSameMachineAndExportRoundTrips() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-scxml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yaml = folder.appendingPathComponent("player.yaml").path
+        let imported = try CLI.run(["import", Self.chart, "-o", yaml])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let validate = try CLI.run(["validate", yaml])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let exported = try CLI.run(["export", yaml, "--format", "scxml"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("<log label=\"callback\" expr=\"'powered_on'\"/>"))
+        // Wrong input: not SCXML, a format that does not exist, a chart outside the subset.
+        #expect(try CLI.run(["import", "Spec/ios-app-lifecycle.yaml"]).status == 64)
+        #expect(try CLI.run(["export", yaml, "--format", "xmi"]).status == 64)
+        let bad = folder.appendingPathComponent("bad.scxml")
+        try Data("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><script/></onentry></state></scxml>".utf8).write(to: bad)
+        let refused = try CLI.run(["import", bad.path, "-o", folder.appendingPathComponent("bad.yaml").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("[LS180] <script> is not supported"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bad.yaml").path))
+    }
+}
