@@ -147,6 +147,7 @@ final class DocCArticleBuilder {
 
             // What a cell cannot hold: a paragraph per callback.
             var parts: [String] = []
+            let code = { self.code($0, inTable: false) }
             if let objc = info?.objc ?? callback.objcName { parts.append(strings.objcLabel + " " + code(objc) + ".") }
             if let description = text(info?.description) { parts.append(MarkdownText.singleLine(description)) }
             if let usage = text(info?.usage) { parts.append("**\(strings.typicalUse)** " + MarkdownText.singleLine(usage)) }
@@ -158,7 +159,7 @@ final class DocCArticleBuilder {
                 if let extra = text(deprecation.note) { note += strings.sentenceSeparator + MarkdownText.singleLine(extra) }
                 parts.append("⚠️ " + note)
             }
-            if !parts.isEmpty { details.append("- term \(method): " + parts.joined(separator: " ")) }
+            if !parts.isEmpty { details.append("- term \(code(info?.swift ?? callback.swiftName)): " + parts.joined(separator: " ")) }
         }
         return [strings.callbacksIntro, table.render()] + (details.isEmpty ? [] : [details.joined(separator: "\n")])
     }
@@ -303,16 +304,17 @@ final class DocCArticleBuilder {
     private func plain(_ value: LocalizedText?) -> String { text(value).map(MarkdownText.singleLine) ?? strings.none }
 
     /// A code span that is also safe in a table cell (a pipe, even in code, would split the cell).
-    private func code(_ string: String) -> String {
-        let flat = string.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: "|", with: "\\|")
-        var longest = 0, run = 0
-        for character in flat {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        let pad = longest > 0 || flat.hasPrefix(" ") || flat.hasSuffix(" ") ? " " : ""
-        return flat.isEmpty ? "" : fence + pad + flat + pad + fence
+    /// Text with a backtick is written as plain escaped text instead: DocC reads every code span
+    /// delimited by more than one backtick as a symbol link, and one backtick cannot hold one.
+    /// Outside a table (`inTable: false`) a pipe stays as it is: there `\|` would show its backslash.
+    private func code(_ string: String) -> String { code(string, inTable: true) }
+
+    private func code(_ string: String, inTable: Bool) -> String {
+        let flat = string.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard !flat.isEmpty else { return "" }
+        if flat.contains("`") { return MarkdownText.singleLine(flat) }
+        let pad = flat.hasPrefix(" ") || flat.hasSuffix(" ") ? " " : ""
+        return "`" + pad + (inTable ? flat.replacingOccurrences(of: "|", with: "\\|") : flat) + pad + "`"
     }
 
     private func stateLabel(_ id: String) -> String {
