@@ -54,6 +54,31 @@ struct DocCTests {
         #expect(!json.contains("&#"), "a character reference reached the rendered text")
     }
 
+    /// Hostile text (markup, pipes, backticks, HTML in every field) must not turn into DocC syntax:
+    /// a code span of two backticks, for one, is a symbol link to DocC and fails the build.
+    @Test("articles of hostile and fixture specs, written by docs --format docc -o, convert without warnings", .timeLimit(.minutes(10)))
+    func fixtureArticlesConvert() throws {
+        let docc = try #require(Self.docc, "docc is not on PATH (it ships with the Swift toolchain)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-docc-fixtures-\(UUID().uuidString)")
+        let catalog = folder.appendingPathComponent("Fixtures.docc")
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let specs = ["Tests/Fixtures/Markdown/hostile.yaml", "Tests/Fixtures/Markdown/mini-app.yaml", "Tests/Fixtures/Diagram/hostile-labels.yaml"]
+        for spec in specs {
+            let name = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
+            let result = try CLI.run(["docs", spec, "--format", "docc", "-o", catalog.appendingPathComponent("\(name).md").path])
+            #expect(result.status == 0, "\(spec): \(result.stderr)")
+        }
+        try "# Fixtures\n\nThe fixture specs.\n\n@Metadata {\n    @TechnologyRoot\n}\n\n## Topics\n\n- <doc:hostile>\n- <doc:mini-app>\n- <doc:hostile-labels>\n"
+            .write(to: catalog.appendingPathComponent("Fixtures.md"), atomically: true, encoding: .utf8)
+        let converted = try CLI.runProcess(docc, [
+            "convert", catalog.path, "--output-path", folder.appendingPathComponent("site").path, "--warnings-as-errors",
+            "--fallback-display-name", "Fixtures", "--fallback-bundle-identifier", "org.lifespec.fixtures",
+        ], in: folder)
+        let log = converted.stdout + converted.stderr
+        #expect(converted.status == 0 && !log.contains("warning:") && !log.contains("error:"), "docc reported problems:\n\(log)")
+    }
+
     @Test("docs --format docc: one-line table cells, no HTML, diagrams written beside the article with -o")
     func article() throws {
         let printed = try CLI.run(["docs", "Spec/ios-app-lifecycle.yaml", "--format", "docc"])

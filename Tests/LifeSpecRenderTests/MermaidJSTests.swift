@@ -25,11 +25,12 @@ struct MermaidJSTests {
 
     static var required: Bool { ProcessInfo.processInfo.environment["LIFESPEC_REQUIRE_MERMAIDJS"] == "1" }
 
-    @Test("every generated Mermaid diagram parses and renders in mermaid.js",
+    @Test("every generated Mermaid diagram parses and renders in mermaid.js (and the check fails on what it rejects)",
           .enabled(if: python != nil || required, "mermaidx is not installed: run Tests/Tools/install-mermaidx to check Mermaid output with mermaid.js"),
           .timeLimit(.minutes(20)))
     func generatedDiagramsRender() throws {
         let python = try #require(Self.python, "LIFESPEC_REQUIRE_MERMAIDJS=1 but mermaidx is missing: run Tests/Tools/install-mermaidx")
+        try Self.checkFailsOnBrokenMermaid(python)
         var files: [URL] = []
         // (Not the Markdown goldens: their Mermaid blocks are hand-written inputs of the fence-escaping tests.)
         for folder in ["Output", "Tests/Fixtures/Diagram/Golden"] {
@@ -72,10 +73,9 @@ struct MermaidJSTests {
         #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok") }.count == expected, "\(result.output)")
     }
 
-    @Test("the check fails on Mermaid that mermaid.js rejects",
-          .enabled(if: python != nil, "mermaidx is not installed"))
-    func checkFailsOnBrokenMermaid() throws {
-        let python = try #require(Self.python)
+    /// The checker itself: Mermaid that mermaid.js rejects fails it, with the block's line and the
+    /// parser's message. (Part of the test above, so a missing mermaidx skips with one line.)
+    static func checkFailsOnBrokenMermaid(_ python: URL) throws {
         let broken = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-broken-\(UUID().uuidString).md")
         try "# page\n\n```mermaid\nstateDiagram-v2\n    state \"unterminated\n```\n".write(to: broken, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: broken) }

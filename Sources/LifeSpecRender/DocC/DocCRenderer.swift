@@ -128,7 +128,7 @@ final class DocCArticleBuilder {
             if state.isCompound { markers.append(strings.groupOf(state.children.map(code).joined(separator: strings.listSeparator))) }
             if !markers.isEmpty { label += " — *" + markers.joined(separator: strings.listSeparator) + "*" }
             let facts = factKeys.map { key in info?.facts.first { $0.key == key }.map { factText($0.value) } ?? "" }
-            table.add([label, state.parent.map(code) ?? strings.none, plain(info?.description)] + facts)
+            table.add([label, state.parent.map(code) ?? strings.none, described(info?.description, source: info?.source)] + facts)
         }
         return [strings.statesIntro(initial: code(machine.initialLeaf)), table.render()]
     }
@@ -147,8 +147,9 @@ final class DocCArticleBuilder {
 
             // What a cell cannot hold: a paragraph per callback.
             var parts: [String] = []
+            let code = { self.code($0, inTable: false) }
             if let objc = info?.objc ?? callback.objcName { parts.append(strings.objc(code(objc)) + ".") }
-            if let description = text(info?.description) { parts.append(MarkdownText.singleLine(description)) }
+            if let description = text(info?.description) { parts.append(MarkdownText.singleLine(description) + sourceMark(info?.source)) }
             if let usage = text(info?.usage) { parts.append("**\(strings.typicalUse)** " + MarkdownText.singleLine(usage)) }
             if let returns = info?.returns { parts.append(strings.returns(code(returns)) + ".") }
             if let limit = info?.timeLimit { parts.append(strings.timeLimit(MarkdownText.singleLine(limit)) + ".") }
@@ -158,7 +159,7 @@ final class DocCArticleBuilder {
                 if let extra = text(deprecation.note) { note += strings.sentenceSeparator + MarkdownText.singleLine(extra) }
                 parts.append("⚠️ " + note)
             }
-            if !parts.isEmpty { details.append("- term \(method): " + parts.joined(separator: " ")) }
+            if !parts.isEmpty { details.append("- term \(code(info?.swift ?? callback.swiftName)): " + parts.joined(separator: " ")) }
         }
         return [strings.callbacksIntro, table.render()] + (details.isEmpty ? [] : [details.joined(separator: "\n")])
     }
@@ -175,7 +176,7 @@ final class DocCArticleBuilder {
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
             }
             posted += machine.transitions.filter { $0.actions.contains(.notify(notification.id)) }.map { strings.postedDirectly(when($0)) }
-            table.add([name, posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "; "), plain(info?.description)])
+            table.add([name, posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "; "), described(info?.description, source: info?.source)])
         }
         return [strings.notificationsIntro, table.render()]
     }
@@ -190,7 +191,7 @@ final class DocCArticleBuilder {
             var start = strings.startsIn(code(walkthrough.start))
             let flags = machine.flags.compactMap { flag in walkthrough.flags[flag.id].map { code(flag.id) + " = " + code(String($0)) } }
             if !flags.isEmpty { start += strings.withFlags(flags.joined(separator: strings.listSeparator)) }
-            body.append("*" + start + "*")
+            body.append("*" + start + "*" + sourceMark(scenario.source))
             let image = DocCRenderer.scenarioResource(specID: document.id, scenario: scenario.id)
             if resources.contains(image) {
                 body.append("![\(MarkdownText.singleLine(strings.highlightedDiagram + ": " + (text(scenario.title) ?? scenario.id)))](\(image))")
@@ -217,7 +218,7 @@ final class DocCArticleBuilder {
         guard !machine.events.isEmpty else { return [] }
         var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
         for event in machine.events {
-            table.add([eventLabel(event.id), strings.kind(event.kind), plain(lookup.event(event.id)?.description)])
+            table.add([eventLabel(event.id), strings.kind(event.kind), described(lookup.event(event.id)?.description, source: lookup.event(event.id)?.source)])
         }
         return [strings.eventsIntro, table.render()]
     }
@@ -226,7 +227,7 @@ final class DocCArticleBuilder {
         guard !machine.flags.isEmpty else { return [] }
         var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
         for flag in machine.flags {
-            table.add([code(flag.id), code(String(flag.defaultValue)), plain(lookup.flag(flag.id)?.description)])
+            table.add([code(flag.id), code(String(flag.defaultValue)), described(lookup.flag(flag.id)?.description, source: lookup.flag(flag.id)?.source)])
         }
         return [strings.flagsIntro, table.render()]
     }
@@ -300,19 +301,32 @@ final class DocCArticleBuilder {
         return string
     }
 
-    private func plain(_ value: LocalizedText?) -> String { text(value).map(MarkdownText.singleLine) ?? strings.none }
+    /// Description text and a link to the source it cites (`[n]`, its number under Sources), or "—".
+    private func described(_ description: LocalizedText?, source: String?) -> String {
+        let body = text(description).map(MarkdownText.singleLine)
+        let mark = sourceMark(source)
+        if body == nil, mark.isEmpty { return strings.none }
+        return (body ?? "") + mark
+    }
+
+    private func sourceMark(_ id: String?) -> String {
+        guard let id, let offset = document.sources.firstIndex(where: { $0.id == id }) else { return "" }
+        guard let url = MarkdownText.url(document.sources[offset].url), url.hasPrefix("http") else { return " &#91;\(offset + 1)&#93;" }
+        return " [&#91;\(offset + 1)&#93;](\(url))"
+    }
 
     /// A code span that is also safe in a table cell (a pipe, even in code, would split the cell).
-    private func code(_ string: String) -> String {
-        let flat = string.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: "|", with: "\\|")
-        var longest = 0, run = 0
-        for character in flat {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        let pad = longest > 0 || flat.hasPrefix(" ") || flat.hasSuffix(" ") ? " " : ""
-        return flat.isEmpty ? "" : fence + pad + flat + pad + fence
+    /// Text with a backtick is written as plain escaped text instead: DocC reads every code span
+    /// delimited by more than one backtick as a symbol link, and one backtick cannot hold one.
+    /// Outside a table (`inTable: false`) a pipe stays as it is: there `\|` would show its backslash.
+    private func code(_ string: String) -> String { code(string, inTable: true) }
+
+    private func code(_ string: String, inTable: Bool) -> String {
+        let flat = string.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard !flat.isEmpty else { return "" }
+        if flat.contains("`") { return MarkdownText.singleLine(flat) }
+        let pad = flat.hasPrefix(" ") || flat.hasSuffix(" ") ? " " : ""
+        return "`" + pad + (inTable ? flat.replacingOccurrences(of: "|", with: "\\|") : flat) + pad + "`"
     }
 
     private func stateLabel(_ id: String) -> String {
