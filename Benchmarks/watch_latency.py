@@ -17,20 +17,27 @@ runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 spec = os.path.join(project, "Spec", "ios-app-lifecycle.yaml")
 original = open(spec, encoding="utf-8").read()
 assert "The five execution states" in original
-watch = subprocess.Popen([lifespec, "watch"], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+watch = subprocess.Popen([lifespec, "watch"], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+pending = b""
 
 
 def summary_line(deadline):
-    """Reads the watch's output until a pass's summary line ('… created, … updated, …')."""
+    """Reads the watch's output (unbuffered, from the pipe itself) until a pass's summary line
+    ('… created, … updated, …')."""
+    global pending
     while time.monotonic() < deadline:
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            text = line.decode("utf-8", "replace")
+            if " created, " in text and " updated, " in text:
+                return text
         ready, _, _ = select.select([watch.stdout], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
             break
-        line = watch.stdout.readline()
-        if not line:
+        chunk = os.read(watch.stdout.fileno(), 65536)
+        if not chunk:
             break
-        if " created, " in line and " updated, " in line:
-            return line
+        pending += chunk
     raise SystemExit("the watch did not finish a pass in time")
 
 

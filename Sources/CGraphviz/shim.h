@@ -548,9 +548,19 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
         at.x = label->pos.x - label->dimen.x / 2 - overlay->dimen.x / 2;
         at.y = label->pos.y + label->dimen.y / 2 - overlay->dimen.y / 2 - 1;
     } else if (ED_spl(e) != NULL && ED_spl(e)->size > 0 && ED_spl(e)->list[0].size > 0) {
+        /* The middle of the curve: the joint between its two middle pieces, or the middle of the
+           middle piece (a cubic at t = 1/2) when it has an odd number of them. */
         bezier *curve = &ED_spl(e)->list[ED_spl(e)->size / 2];
-        int middle = (curve->size - 1) / 3 / 2 * 3;
-        at = curve->list[middle];
+        int pieces = (curve->size - 1) / 3;
+        if (pieces % 2 == 0 && pieces > 0) {
+            at = curve->list[3 * (pieces / 2)];
+        } else if (pieces > 0) {
+            pointf *p = &curve->list[3 * (pieces / 2)];
+            at.x = (p[0].x + 3 * p[1].x + 3 * p[2].x + p[3].x) / 8;
+            at.y = (p[0].y + 3 * p[1].y + 3 * p[2].y + p[3].y) / 8;
+        } else {
+            at = curve->list[0];
+        }
     } else {
         release(overlay);
         return 1;

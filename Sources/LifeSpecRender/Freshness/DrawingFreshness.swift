@@ -13,6 +13,14 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
     static let recipe = "lifespec drawing 1"
 
     public init(layout dot: String, restyle: String? = nil, overlays: [Overlay] = [], format: GraphvizFormat, engine: String = "dot") {
+        self.init(layoutDigest: Self.digest(of: dot), restyle: restyle, overlays: overlays, format: format, engine: engine)
+    }
+
+    /// The digest of a layout's DOT text, for drawings made from one layout: taken once, not once
+    /// per scenario.
+    public static func digest(of dot: String) -> String { SHA256.hex(Array(dot.utf8)) }
+
+    public init(layoutDigest: String, restyle: String? = nil, overlays: [Overlay] = [], format: GraphvizFormat, engine: String = "dot") {
         var hasher = SHA256()
         func field(_ name: String, _ text: String) {
             hasher.update("\(name) \(text.utf8.count)\n")
@@ -23,7 +31,7 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
         if format == .png {
             hasher.update("bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels\n")
         }
-        field("layout", dot)
+        hasher.update("layout sha256:\(layoutDigest)\n")
         if let restyle { field("restyle", restyle) }
         for overlay in overlays {
             field("overlay \(overlay.edgeID) \(overlay.fontName) \(overlay.fontSize)", overlay.html)
@@ -61,9 +69,12 @@ public enum DrawingStamp {
         let words = line.split(separator: " ")
         guard words.count >= 6, words[2] == "source", words[4] == "content",
               words[3].hasPrefix("sha256:"), words[5].hasPrefix("sha256:") else { return nil }
-        var rest = svg
-        rest.removeSubrange(range)
-        return (DrawingSource(digest: String(words[3])), "sha256:" + SHA256.hex(rest) == words[5])
+        var hasher = SHA256()
+        svg.withUnsafeBytes { bytes in
+            hasher.update(UnsafeRawBufferPointer(rebasing: bytes[..<range.lowerBound]))
+            hasher.update(UnsafeRawBufferPointer(rebasing: bytes[range.upperBound...]))
+        }
+        return (DrawingSource(digest: String(words[3])), "sha256:" + hasher.finalize() == words[5])
     }
 
     private static func insertionPoint(in svg: [UInt8]) -> Int {

@@ -214,35 +214,40 @@ public enum Generator {
         let overview = try DiagramBuilder.build(for: spec, options: options)
         let dot = overview.dot
         let scenarios = spec.document.scenarios
-        // Building a scenario's graph runs it through the engine: the scenarios are built side by side.
-        let built = Locked([Int: Result<Diagram, DiagramError>]())
-        DispatchQueue.concurrentPerform(iterations: scenarios.count) { index in
-            var scenarioOptions = options
-            scenarioOptions.scenario = scenarios[index].id
-            let result = Result { () throws(DiagramError) in try DiagramBuilder.build(for: spec, options: scenarioOptions) }
-            built.withLock { $0[index] = result }
-        }
-        let scenarioDiagrams = try built.withLock { $0 }.sorted { $0.key < $1.key }.map { try $0.value.get() }
+        let layout = DrawingSource.digest(of: dot)
 
-        struct Planned {
+        struct Planned: Sendable {
             let path: String
             let source: DrawingSource
             let format: GraphvizFormat
             var bytes: [UInt8]?
             let reused: Bool
         }
-        func plan(_ path: String, _ source: DrawingSource, _ format: GraphvizFormat) -> Planned {
+        @Sendable func plan(_ path: String, _ source: DrawingSource, _ format: GraphvizFormat) -> Planned {
             let fresh = freshness?.reusable(path, source: source)
             return Planned(path: path, source: source, format: format, bytes: fresh, reused: fresh != nil)
         }
-        var overviewFiles = [
-            plan("\(folder)/diagram\(suffix).svg", DrawingSource(layout: dot, format: .svg), .svg),
-            plan("\(folder)/diagram\(suffix).png", DrawingSource(layout: dot, format: .png), .png),
-        ]
-        var scenarioFiles = zip(scenarios, scenarioDiagrams).map { scenario, diagram in
-            plan("\(folder)/scenarios/\(scenario.id)\(suffix).svg",
-                 DrawingSource(layout: dot, restyle: diagram.dot, overlays: diagram.overlays, format: .svg), .svg)
+        // Building a scenario's graph runs it through the engine, and checking its file hashes it:
+        // the scenarios are done side by side.
+        let built = Locked([Int: Result<(Diagram, Planned), DiagramError>]())
+        DispatchQueue.concurrentPerform(iterations: scenarios.count) { index in
+            var scenarioOptions = options
+            scenarioOptions.scenario = scenarios[index].id
+            let result = Result { () throws(DiagramError) -> (Diagram, Planned) in
+                let diagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
+                let planned = plan("\(folder)/scenarios/\(scenarios[index].id)\(suffix).svg",
+                                   DrawingSource(layoutDigest: layout, restyle: diagram.dot, overlays: diagram.overlays, format: .svg), .svg)
+                return (diagram, planned)
+            }
+            built.withLock { $0[index] = result }
         }
+        let scenarioResults = try built.withLock { $0 }.sorted { $0.key < $1.key }.map { try $0.value.get() }
+        let scenarioDiagrams = scenarioResults.map(\.0)
+        var scenarioFiles = scenarioResults.map(\.1)
+        var overviewFiles = [
+            plan("\(folder)/diagram\(suffix).svg", DrawingSource(layoutDigest: layout, format: .svg), .svg),
+            plan("\(folder)/diagram\(suffix).png", DrawingSource(layoutDigest: layout, format: .png), .png),
+        ]
         var requests: [DrawingRequest] = []
         let overviewMissing = overviewFiles.filter { $0.bytes == nil }.map(\.format)
         if !overviewMissing.isEmpty { requests.append(DrawingRequest(formats: overviewMissing)) }
