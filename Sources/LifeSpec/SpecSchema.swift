@@ -107,8 +107,19 @@ public enum SpecSchema {
       }
     },
     "initial": {
-      "description": "The machine's initial state (a state id).",
-      "$ref": "#/$defs/text"
+      "description": "The machine's initial state (a state id), or a list of states: one per region of a parallel state.",
+      "anyOf": [
+        {
+          "$ref": "#/$defs/text"
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "$ref": "#/$defs/text"
+          }
+        }
+      ]
     },
     "events": {
       "description": "The events that drive the machine: id → {title, kind, description}. An empty body is allowed.",
@@ -188,6 +199,31 @@ public enum SpecSchema {
         }
       }
     },
+    "facts": {
+      "description": "The facts states may state (id → {title, description}), with the localizable title their column shows. Once declared, a state may only state declared facts (LS114).",
+      "type": "object",
+      "propertyNames": {
+        "$ref": "#/$defs/elementID"
+      },
+      "additionalProperties": {
+        "description": "A fact.",
+        "type": [
+          "object",
+          "null"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "title": {
+            "description": "The column title (default: the id).",
+            "$ref": "#/$defs/localizedText"
+          },
+          "description": {
+            "description": "What the fact means.",
+            "$ref": "#/$defs/localizedText"
+          }
+        }
+      }
+    },
     "callbacks": {
       "description": "Callbacks the system calls on the app: id → {swift, objc, …}. Transitions run them with 'do'.",
       "type": "object",
@@ -202,6 +238,17 @@ public enum SpecSchema {
         ],
         "additionalProperties": false,
         "properties": {
+          "kind": {
+            "description": "'method' (the default): a method UIKit calls; 'closure': a closure the app passed to an API ('passedTo'), called back.",
+            "enum": [
+              "method",
+              "closure"
+            ]
+          },
+          "passedTo": {
+            "description": "For a closure: the API it is passed to, e.g. beginBackgroundTask(expirationHandler:).",
+            "$ref": "#/$defs/text"
+          },
           "swift": {
             "description": "The Swift name in Apple's form, e.g. applicationDidBecomeActive(_:) (default: the id). Logs and the recorder use it.",
             "$ref": "#/$defs/text"
@@ -349,8 +396,19 @@ public enum SpecSchema {
             ]
           },
           "on": {
-            "description": "The event that triggers it (one event; write one transition per event).",
-            "$ref": "#/$defs/text"
+            "description": "The event that triggers it, or a list of events. SCXML descriptors: 'a' also matches 'a.b'; '*' matches every event; done.state.<id> is raised when a state completes.",
+            "anyOf": [
+              {
+                "$ref": "#/$defs/text"
+              },
+              {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "$ref": "#/$defs/text"
+                }
+              }
+            ]
           },
           "always": {
             "description": "true: an eventless transition, taken as soon as its guard holds after a step. Not with 'on'.",
@@ -361,8 +419,26 @@ public enum SpecSchema {
             "$ref": "#/$defs/text"
           },
           "to": {
-            "description": "The target state. Without 'to' the transition is internal: actions run, the state does not change.",
-            "$ref": "#/$defs/text"
+            "description": "The target state, or one target per region of a parallel state (default: none, a targetless transition: its actions run, no state is exited or entered).",
+            "anyOf": [
+              {
+                "$ref": "#/$defs/text"
+              },
+              {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "$ref": "#/$defs/text"
+                }
+              }
+            ]
+          },
+          "type": {
+            "description": "'external' (the default: a transition to its own source or a descendant exits and re-enters the source) or 'internal' (it does not exit its compound source).",
+            "enum": [
+              "external",
+              "internal"
+            ]
           },
           "do": {
             "description": "Actions, in order: callback ids and {notify: notification id}. A callback that 'posts' a notification posts it too.",
@@ -475,8 +551,19 @@ public enum SpecSchema {
             }
           },
           "end": {
-            "description": "The state the run must end in.",
-            "$ref": "#/$defs/text"
+            "description": "The state it ends in, or one state per region (checked against the engine's run).",
+            "anyOf": [
+              {
+                "$ref": "#/$defs/text"
+              },
+              {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "$ref": "#/$defs/text"
+                }
+              }
+            ]
           },
           "source": {
             "description": "The id of a source (under 'sources') this element cites.",
@@ -506,6 +593,13 @@ public enum SpecSchema {
           }
         }
       }
+    },
+    "unhandled": {
+      "description": "What an event no transition takes does: 'error' (the default: it is reported and changes nothing) or 'ignore' (SCXML's rule: it is discarded).",
+      "enum": [
+        "error",
+        "ignore"
+      ]
     }
   },
   "$defs": {
@@ -568,7 +662,7 @@ public enum SpecSchema {
       }
     },
     "state": {
-      "description": "A state. An empty body (`active:`) is a plain leaf state. A state with 'states' is compound: entering it enters its 'initial' child.",
+      "description": "A state. An empty body (`active:`) is a plain leaf state. A state with 'states' is compound (entering it enters its 'initial'), or parallel with 'parallel: true' (every child is a region, active at once); a child with 'history' is a history pseudo-state.",
       "type": [
         "object",
         "null"
@@ -611,20 +705,100 @@ public enum SpecSchema {
           }
         },
         "initial": {
-          "description": "The child entered when the compound state is entered. Required with 'states', not allowed without.",
-          "$ref": "#/$defs/text"
+          "description": "The child entered when the compound state is entered, or descendants (one per region of a parallel descendant). Required with 'states' (not with 'parallel'), not allowed without.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/text"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "$ref": "#/$defs/text"
+              }
+            }
+          ]
         },
         "final": {
           "description": "A final state needs no way out (default false).",
           "type": "boolean"
+        },
+        "parallel": {
+          "description": "true: every child state is a region, all active at once (SCXML <parallel>). Needs at least two children and no 'initial'.",
+          "type": "boolean"
+        },
+        "history": {
+          "description": "Makes this child a history pseudo-state: 'shallow' remembers its parent's active child, 'deep' its active atomic states, recorded when the parent is exited.",
+          "enum": [
+            "shallow",
+            "deep"
+          ]
+        },
+        "default": {
+          "description": "Where a history state leads before anything was recorded (default: its parent's own default entry).",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/text"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "$ref": "#/$defs/text"
+              }
+            }
+          ]
+        },
+        "entry": {
+          "description": "Actions run when the state is entered, after its ancestors' entry.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/blockAction"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/blockAction"
+              }
+            }
+          ]
+        },
+        "exit": {
+          "description": "Actions run when the state is exited, after its children's exit.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/blockAction"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/blockAction"
+              }
+            }
+          ]
         },
         "source": {
           "description": "The id of a source (under 'sources') this element cites.",
           "$ref": "#/$defs/sourceRef"
         }
       },
-      "dependentRequired": {
-        "states": [
+      "if": {
+        "required": [
+          "states"
+        ],
+        "not": {
+          "required": [
+            "parallel"
+          ],
+          "properties": {
+            "parallel": {
+              "const": true
+            }
+          }
+        }
+      },
+      "then": {
+        "required": [
           "initial"
         ]
       }
@@ -655,6 +829,47 @@ public enum SpecSchema {
     "expected": {
       "description": "One expected observation: a callback id, {callback: id} or {notify: notification id}.",
       "$ref": "#/$defs/action"
+    },
+    "blockAction": {
+      "description": "An entry or exit action: a callback id, {callback: id}, {notify: id}, {raise: event} (queued for after the microstep) or {set: {flag: true|false}}.",
+      "anyOf": [
+        {
+          "$ref": "#/$defs/text"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "properties": {
+            "callback": {
+              "description": "A callback id.",
+              "$ref": "#/$defs/text"
+            },
+            "notify": {
+              "description": "A notification id.",
+              "$ref": "#/$defs/text"
+            },
+            "raise": {
+              "description": "An event (or a list) raised onto the internal queue.",
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/text"
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/$defs/text"
+                  }
+                }
+              ]
+            },
+            "set": {
+              "description": "Flags set: flag → true/false.",
+              "$ref": "#/$defs/flagValues"
+            }
+          }
+        }
+      ]
     }
   }
 }
