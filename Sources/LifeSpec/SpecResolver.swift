@@ -134,7 +134,9 @@ struct SpecResolver {
             if let initial = state.initial.first {
                 if childIDs.isEmpty {
                     error(.compoundWithoutInitial, "state '\(state.id.value)' has 'initial' but no child states", at: initial.location)
-                } else if state.initial.count == 1, !childIDs.contains(initial.value) {
+                } else if state.initial.count == 1, !childIDs.contains(initial.value),
+                          !(stateIDs.contains(initial.value) && initial.value != state.id.value && isWithin(initial.value, state.id.value)) {
+                    // A deeper descendant or a history child is a valid default entry too (SCXML allows both).
                     let hint = Suggestion.didYouMean(initial.value, among: childIDs)
                     error(.compoundWithoutInitial, "initial '\(initial.value)' of '\(state.id.value)' is not one of its child states (\(childIDs.joined(separator: ", ")))\(hint)", at: initial.location)
                 } else if state.initial.count > 1 {

@@ -207,6 +207,8 @@ public struct StateSpace: Sendable {
             return (result.configurations.count - 1, true)
         }
         let initial = (try? Runner(machine: machine))?.active ?? []
+        // Every run starts in these, even one whose eventless transitions leave them at once.
+        result.entered.formUnion(initial)
         for bits in 0..<(1 << flagCount) {
             var runner = Runner(machine: machine, active: initial, flagValues: (0..<flagCount).map { bits & (1 << $0) != 0 },
                                 historyValues: [:])
