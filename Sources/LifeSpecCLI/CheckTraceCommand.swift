@@ -29,8 +29,12 @@ struct CheckTraceCommand: ParsableCommand {
         if let from, machine.state(from) == nil {
             throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id)))")
         }
-        guard var lines = LineReader(path: trace) else {
-            throw ValidationError("cannot read trace file '\(trace)'")
+        var lines: LineReader
+        do {
+            lines = try LineReader.open(trace)
+        } catch {
+            StandardStreams.err("\(error)\n")
+            throw ExitCode(1)
         }
         let vocabulary = TraceVocabulary(machine: machine)
         var checker = try TraceChecker(machine: machine, from: from)
@@ -51,7 +55,7 @@ struct CheckTraceCommand: ParsableCommand {
         func location(_ line: String, _ token: Substring, _ lineNumber: Int) -> String {
             "\(trace):\(lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)"
         }
-        while let line = lines.next() {
+        while let line = try readLine(&lines) {
             guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
             let deviation: TraceChecker.Deviation?
             if let symbol = symbols[token] {
@@ -59,11 +63,11 @@ struct CheckTraceCommand: ParsableCommand {
             } else if let observation = vocabulary.observation(named: String(token)) {
                 deviation = checker.feed(observation)
             } else {
-                StandardStreams.err("\(location(line, token, lines.lineNumber)): error: '\(token)' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
+                StandardStreams.err("\(location(line, token, lines.lineNumber)): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
                 throw ExitCode(1)
             }
             if let deviation {
-                var message = "\(location(line, token, lines.lineNumber)): error: '\(token)' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+                var message = "\(location(line, token, lines.lineNumber)): error: '\(TraceText.shown(token))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
                 message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
                 let allowed = deviation.allowedNext.map(name(of:))
                 message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a callback or notification here)" : allowed.joined(separator: ", "))\n"
@@ -80,5 +84,15 @@ struct CheckTraceCommand: ParsableCommand {
         summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
         summary += inferred.total > inferred.events.count ? " …\n" : "\n"
         StandardStreams.out(summary)
+    }
+}
+
+/// A line of the trace, or the located error that stops the check (a line past the limit, a read error).
+private func readLine(_ lines: inout LineReader) throws -> String? {
+    do {
+        return try lines.nextLine()
+    } catch {
+        StandardStreams.err("\(error)\n")
+        throw ExitCode(1)
     }
 }
