@@ -119,3 +119,47 @@ struct HardeningRenderTests {
         }
     }
 }
+
+@Suite("Graphviz's direct stderr output", .serialized)
+struct StandardErrorFilterTests {
+    /// Runs `body` with the process's stderr sent to a file, and returns what reached it.
+    private func stderrText(_ body: () -> Void) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stderr-\(UUID().uuidString)").path
+        fflush(nil)
+        let saved = dup(2)
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        dup2(file, 2)
+        body()
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(file)
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    @Test("the path planner's 'triangulation failed' lines written straight to fd 2 are dropped; other text passes through")
+    func plannerLinesAreDropped() {
+        var dropped: [String] = []
+        let printed = stderrText {
+            let (value, lines) = StandardErrorFilter.run { () -> Int32 in
+                for text in ["libpath/shortest.c:324: triangulation failed\n", "something else\n", "Error: in routesplines, Pshortestpath failed\n"] {
+                    _ = text.withCString { write(2, $0, strlen($0)) }
+                }
+                return 7
+            }
+            #expect(value == 7)
+            dropped = lines
+        }
+        #expect(printed == "something else\n")
+        #expect(dropped.count == 2)
+    }
+
+    @Test("rendering a diagram prints nothing on stderr")
+    func renderingIsQuiet() throws {
+        let spec = try DiagramFixtures.appLifecycle
+        let printed = stderrText {
+            _ = try? GraphvizRenderer.shared.render(dot: DiagramBuilder.build(for: spec, options: DiagramOptions()).dot, format: .svg)
+        }
+        #expect(printed.isEmpty)
+    }
+}

@@ -154,7 +154,7 @@ public final class GraphvizRenderer: Sendable {
             defer { agclose(graph) }
 
             // dot reports some failures through agerr while still returning 0.
-            if gvLayout(gvc, graph, layout) != 0 || agerrors() >= Int32(AGERR.rawValue) {
+            if StandardErrorFilter.run({ gvLayout(gvc, graph, layout) }).0 != 0 || agerrors() >= Int32(AGERR.rawValue) {
                 let failure = GraphvizMessages.take(orDefault: "layout engine '\(layout)' failed").errors
                 // dot's classic ranking gives up on some clustered graphs that newrank handles: try
                 // once more on a fresh copy of the graph with newrank set.
@@ -165,7 +165,7 @@ public final class GraphvizRenderer: Sendable {
                 graph = retry
                 lifespec_set_newrank(graph)
                 _ = agreseterrors()
-                guard gvLayout(gvc, graph, layout) == 0, agerrors() < Int32(AGERR.rawValue) else {
+                guard StandardErrorFilter.run({ gvLayout(gvc, graph, layout) }).0 == 0, agerrors() < Int32(AGERR.rawValue) else {
                     throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
                 }
             }
