@@ -14,6 +14,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case missingKey = "LS012"
     case invalidValue = "LS013"
     case unsupportedVersion = "LS014"
+    case controlCharacters = "LS015"
     case duplicateID = "LS020"
     // References
     case unknownState = "LS101"

@@ -14,14 +14,33 @@ public struct SpecLoadResult: Sendable {
 public enum SpecLoader {
     public static func load(path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
         let start = SourceLocation(path: path, line: 1, column: 1)
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        // On Linux a directory opens for reading and reads as empty, so ask before opening.
-        guard exists, !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = exists ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "does not exist"
+        // Only a regular file is opened: open(2) on a FIFO blocks until a writer comes (every
+        // command hung), a device may never end, and a folder reads as empty on Linux.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = errno == ENOENT ? "does not exist" : "cannot be read: \(String(cString: strerror(errno)))"
             return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file \(reason)", at: start)])
         }
-        defer { try? handle.close() }
+        func notRegular(_ mode: mode_t) -> SpecLoadResult {
+            let kind = switch mode & S_IFMT {
+            case S_IFDIR: "is a directory"
+            case S_IFIFO: "is a FIFO, not a file"
+            case S_IFCHR, S_IFBLK: "is a device, not a file"
+            default: "is not a regular file"
+            }
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file \(kind)", at: start)])
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { return notRegular(info.st_mode) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file cannot be read: \(String(cString: strerror(errno)))", at: start)])
+        }
+        // The path may have been replaced between stat and open.
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return notRegular(info.st_mode)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         // Read one byte past the limit so an oversized file is refused without reading all of it.
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         guard data.count <= limits.maxFileBytes else {

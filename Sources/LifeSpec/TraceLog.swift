@@ -71,38 +71,178 @@ public struct TraceVocabulary: Sendable {
     }
 }
 
-/// Streams a file's lines with a fixed-size buffer, so memory stays flat on huge logs.
-public struct LineReader: Sequence, IteratorProtocol {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var finished = false
-    public private(set) var lineNumber = 0
+/// Why a trace cannot be read: `path:line:col: error: [LS001] message`.
+public struct TraceInputError: Error, CustomStringConvertible, Sendable {
+    public let location: SourceLocation
+    public let message: String
+    public var description: String { "\(location): error: [\(DiagnosticCode.unreadableFile.rawValue)] \(message)" }
+}
 
+/// Streams a file's lines in bounded memory, whatever the file holds: a line ends at LF, CR or
+/// CRLF alike; a line longer than `maximumLineLength` bytes is an error located at its line (not
+/// a buffer that grows with it); each byte is looked at once (the search for the end of a line
+/// resumes where the last read stopped). Only a regular file is opened: a FIFO would block, a
+/// device such as /dev/zero never ends, and a folder reads as empty on Linux.
+public struct LineReader: Sequence, IteratorProtocol {
+    /// The longest line read, in bytes. Log lines are short; past this the log is not one.
+    public static let maximumLineLength = 64 * 1024
+    private static let chunkSize = 64 * 1024
+
+    private let descriptor: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+    /// Start of the current line in `buffer`.
+    private var start = 0
+    /// Where the search for the line's end resumes: bytes before it are known not to end a line.
+    private var scanned = 0
+    private var finished = false
+    /// The last line ended with CR: a LF right after it belongs to that line ending.
+    private var skipLineFeed = false
+    public private(set) var lineNumber = 0
+    /// Set when reading stopped on an error (`next()` then returns nil).
+    public private(set) var error: TraceInputError?
+
+    /// Refuses anything but a regular file before opening it.
+    public static func open(_ path: String) throws(TraceInputError) -> LineReader {
+        let start = SourceLocation(path: path, line: 1, column: 1)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw TraceInputError(location: start, message: "cannot read the trace: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFDIR: "a folder"
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+            throw TraceInputError(location: start, message: "the trace is \(kind); give a log file")
+        }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            throw TraceInputError(location: start, message: "cannot read the trace: \(String(cString: strerror(errno)))")
+        }
+        // Checked again on the open file: the path may have changed in between.
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw TraceInputError(location: start, message: "the trace is not a regular file; give a log file")
+        }
+        return LineReader(descriptor: descriptor, path: path)
+    }
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    /// A regular file at `path`, or `nil` (see `open` for the reason).
     public init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        self.handle = handle
+        guard let reader = try? Self.open(path) else { return nil }
+        self = reader
     }
 
     public mutating func next() -> String? {
+        do {
+            return try nextLine()
+        } catch {
+            self.error = error
+            return nil
+        }
+    }
+
+    /// The next line without its line ending, `nil` at the end, or an error for a line too long.
+    public mutating func nextLine() throws(TraceInputError) -> String? {
+        if let error { throw error }
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
-                start = newline + 1
+            if skipLineFeed, start < buffer.count {
+                if buffer[start] == 0x0A { start += 1 }
+                skipLineFeed = false
+                scanned = Swift.max(scanned, start)
+            }
+            var index = Swift.max(scanned, start)
+            while index < buffer.count, buffer[index] != 0x0A, buffer[index] != 0x0D { index += 1 }
+            scanned = index
+            if index < buffer.count {
+                if index - start > Self.maximumLineLength { throw tooLong() }
+                let line = String(decoding: buffer[start..<index], as: UTF8.self)
+                skipLineFeed = buffer[index] == 0x0D
+                start = index + 1
+                scanned = start
                 lineNumber += 1
                 return line
             }
+            if buffer.count - start > Self.maximumLineLength { throw tooLong() }
             if finished {
-                guard start < buffer.count else { return nil }
+                guard start < buffer.count else {
+                    if descriptorOpen { closeFile() }
+                    return nil
+                }
                 let line = String(decoding: buffer[start...], as: UTF8.self)
                 start = buffer.count
+                scanned = start
                 lineNumber += 1
                 return line
             }
-            buffer.removeFirst(start)
-            start = 0
-            let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
-            if let chunk, !chunk.isEmpty { buffer += chunk } else { finished = true }
+            // Keep only the unfinished line, then read more after it.
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                scanned -= start
+                start = 0
+            }
+            let count = buffer.count
+            buffer.reserveCapacity(Self.maximumLineLength + Self.chunkSize + 1)
+            buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, Self.chunkSize) }
+            if read < 0 && errno == EINTR {
+                buffer.removeSubrange(count...)
+                continue
+            }
+            if read < 0 {
+                let reason = String(cString: strerror(errno))
+                buffer.removeSubrange(count...)
+                error = TraceInputError(location: SourceLocation(path: path, line: lineNumber + 1, column: 1), message: "cannot read the trace: \(reason)")
+                throw error!
+            }
+            buffer.removeSubrange((count + read)...)
+            if read == 0 { finished = true }
         }
+    }
+
+    private var descriptorOpen = true
+    private mutating func closeFile() {
+        close(descriptor)
+        descriptorOpen = false
+    }
+
+    private mutating func tooLong() -> TraceInputError {
+        let failure = TraceInputError(location: SourceLocation(path: path, line: lineNumber + 1, column: 1),
+                                      message: "this line is longer than \(Self.maximumLineLength) bytes, the longest a trace line may be; is this a log of callback names?")
+        error = failure
+        return failure
+    }
+}
+
+/// Log text as it may be shown on a terminal: control characters (ESC, NUL …), bidirectional
+/// overrides and line separators are written as `\u{…}` escapes, and a very long name is cut.
+public enum TraceText {
+    public static let maximumShownLength = 200
+
+    public static func shown(_ text: Substring) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == maximumShownLength {
+                result += "…"
+                break
+            }
+            count += 1
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

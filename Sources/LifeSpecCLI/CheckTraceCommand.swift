@@ -46,8 +46,14 @@ struct CheckTraceCommand: ParsableCommand {
         let fixedFlags = try SimulateCommand.flags(assignments, in: machine)
         let vocabulary = TraceVocabulary(machine: machine)
         let declared = try observe.isEmpty ? nil : Self.observedSet(observe, machine: machine, vocabulary: vocabulary)
-        guard var lines = LineReader(path: trace) else {
-            throw missingFile(trace, what: "trace file")
+        // A trace that is missing is a usage error (64); one that is not a regular file, a located LS001.
+        guard FileManager.default.fileExists(atPath: trace) else { throw missingFile(trace, what: "trace file") }
+        var lines: LineReader
+        do {
+            lines = try LineReader.open(trace)
+        } catch {
+            StandardStreams.err("\(error)\n")
+            throw ExitCode(1)
         }
         var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
         // Each name is numbered once: a line then costs one lookup.
@@ -59,16 +65,16 @@ struct CheckTraceCommand: ParsableCommand {
             observations.append(observation)
         }
         judge.prepare(observations)
-        while let line = lines.next() {
+        while let line = try readLine(&lines) {
             guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
             // Only for the error messages: formatting it for every line took a tenth of a long run.
             let location = { "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)" }
             guard let index = nameIndex[token] else {
-                StandardStreams.err("\(location()): error: '\(token)' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
+                StandardStreams.err("\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
                 throw ExitCode(1)
             }
             if let declared, !declared.contains(observations[index]) {
-                StandardStreams.err("\(location()): error: '\(token)' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n")
+                StandardStreams.err("\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n")
                 throw ExitCode(1)
             }
             judge.feed(index, observations[index], token: token, location: location)
@@ -97,7 +103,7 @@ struct CheckTraceCommand: ParsableCommand {
             }
         }
         let deviation = report.deviation
-        var message = "\(report.location): error: '\(report.token)' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        var message = "\(report.location): error: '\(TraceText.shown(report.token))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
         message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
         let allowed = deviation.allowedNext.map(name(of:))
         message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
@@ -128,6 +134,16 @@ struct CheckTraceCommand: ParsableCommand {
             }
         }
         return result
+    }
+}
+
+/// A line of the trace, or the located error that stops the check (a line past the limit, a read error).
+private func readLine(_ lines: inout LineReader) throws -> String? {
+    do {
+        return try lines.nextLine()
+    } catch {
+        StandardStreams.err("\(error)\n")
+        throw ExitCode(1)
     }
 }
 

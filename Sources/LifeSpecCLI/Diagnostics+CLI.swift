@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSpec
+import LifeSpecRender
 
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
@@ -68,11 +69,58 @@ enum SpecFiles {
         return specs.map { "\(specDirectory)/\($0)" }
     }
 
-    /// `related:` references checked against the given specs and the other specs beside them.
+    /// `related:` references checked against the given specs and the other specs beside them,
+    /// and the names `generate` would write, so `validate` accepts only what `generate` can write.
     static func relationDiagnostics(for loaded: [LoadedSpec], paths: [String]) -> [Diagnostic] {
         let known = loaded + neighbours(of: loaded, paths: paths)
         let loadedPaths = Set(loaded.map(\.path))
-        return SpecRelations.check(known).filter { loadedPaths.contains($0.location.path) }
+        return (SpecRelations.check(known).filter { loadedPaths.contains($0.location.path) } + outputNameDiagnostics(for: loaded)).sorted()
+    }
+
+    /// Every file name `generate` makes from ids must fit a file system (255 bytes a name), and no
+    /// two specs may claim the same folder or suite file (`a-b` and `a--b` both give `AB…`).
+    static func outputNameDiagnostics(for loaded: [LoadedSpec]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        func check(_ name: String, for what: String, at location: SourceLocation) {
+            let bytes = name.utf8.count
+            guard bytes > OutputWriter.maximumNameLength else { return }
+            diagnostics.append(.error(.inputLimit, "\(what) makes the file name '\(name.prefix(32))…' of \(bytes) bytes; file systems take at most \(OutputWriter.maximumNameLength)",
+                                      at: location))
+        }
+        var folders: [String: LoadedSpec] = [:]
+        var suites: [String: LoadedSpec] = [:]
+        for spec in loaded.sorted(by: { $0.path < $1.path }) {
+            let id = spec.document.id
+            let location = idLocation(of: spec)
+            check(id, for: "the spec id", at: location)
+            check(SwiftSuiteRenderer.fileName(for: spec), for: "the spec id", at: location)
+            for scenario in spec.document.scenarios {
+                check(scenario.id + ".svg", for: "scenario '\(scenario.id.prefix(32))'", at: scenario.location)
+            }
+            for group in spec.machine.topLevelStates where group.isCompound {
+                if let info = spec.document.states.first(where: { $0.id == group.id }) {
+                    check(group.id + ".svg", for: "state '\(group.id.prefix(32))' (drawn alone when the machine is too large)", at: info.location)
+                }
+            }
+            if let other = folders.updateValue(spec, forKey: id) {
+                diagnostics.append(.error(.duplicateID, "spec id '\(id)' is also the id of \(other.path); each spec needs its own Output/\(id)/", at: location))
+            } else if let other = suites.updateValue(spec, forKey: SwiftSuiteRenderer.fileName(for: spec)) {
+                diagnostics.append(.error(.duplicateID, "spec id '\(id)' gives the same conformance suite file, \(SwiftSuiteRenderer.fileName(for: spec)), as '\(other.document.id)' in \(other.path); choose ids that differ in more than punctuation",
+                                          at: location))
+            }
+        }
+        return diagnostics
+    }
+
+    /// Where the top-level `id:` is written (the document keeps no location for it).
+    private static func idLocation(of spec: LoadedSpec) -> SourceLocation {
+        if let text = try? String(contentsOfFile: spec.path, encoding: .utf8) {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.hasPrefix("id:") {
+                let value = line.dropFirst(3).prefix { $0 == " " }.count + 4
+                return SourceLocation(path: spec.path, line: index + 1, column: value)
+            }
+        }
+        return SourceLocation(path: spec.path, line: 1, column: 1)
     }
 
     /// The specs beside `paths` that `loaded` names under `related:` but that were not given.

@@ -1,6 +1,6 @@
 import Foundation
-import LifeSpec
 import Testing
+@testable import LifeSpec
 
 @Suite("Spec loader")
 struct LoaderTests {
@@ -178,5 +178,34 @@ struct LoaderTests {
         #expect(Suggestion.closest(to: "xyz", among: ["background"]) == nil)
         #expect(Suggestion.didYouMean("intial", among: ["initial", "states"]) == "; did you mean 'initial'?")
         #expect(Suggestion.didYouMean("zzz", among: ["initial"]) == "")
+    }
+}
+
+@Suite("Did-you-mean with bounded work")
+struct BoundedSuggestionTests {
+    @Test("the banded edit distance agrees with the full one wherever it answers, and answers whenever the distance is within the limit")
+    func bandedAgreesWithFull() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcAB_é中")
+        for _ in 0..<2_000 {
+            let a = String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let b = String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let full = Suggestion.editDistance(a, b)
+            for limit in 0...4 {
+                let banded = Suggestion.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: limit)
+                #expect(banded == (full <= limit ? full : nil), "\(a) / \(b) limit \(limit)")
+            }
+        }
+    }
+
+    @Test("suggestions still find typos, swaps and case slips; far or huge words get none")
+    func suggestions() {
+        let states = ["notRunning", "inactive", "active", "background", "suspended"]
+        #expect(Suggestion.closest(to: "notRuning", among: states) == "notRunning")
+        #expect(Suggestion.closest(to: "actvie", among: states) == "active")
+        #expect(Suggestion.closest(to: "BACKGROUND", among: states) == "background")
+        #expect(Suggestion.closest(to: "zzz", among: states) == nil)
+        #expect(Suggestion.closest(to: String(repeating: "active", count: 10_000), among: states) == nil)
+        #expect(Suggestion.closest(to: "active", among: [String(repeating: "a", count: 100_000)] + states) == "active")
     }
 }

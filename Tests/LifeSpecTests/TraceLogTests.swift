@@ -46,3 +46,71 @@ struct TraceLogLineTests {
         #expect(text.distance(from: text.startIndex, to: name.startIndex) == 17)
     }
 }
+
+@Suite("Trace line reader: bounded, any line ending, regular files only")
+struct LineReaderHardeningTests {
+    private func file(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-trace-\(UUID().uuidString).log").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func lines(_ path: String) throws -> [String] {
+        var reader = try LineReader.open(path)
+        var result: [String] = []
+        while let line = try reader.nextLine() { result.append(line) }
+        return result
+    }
+
+    @Test("LF, CR and CRLF end lines alike, also where a line ending straddles a read")
+    func lineEndings() throws {
+        for ending in ["\n", "\r", "\r\n"] {
+            let text = ["first", "", "third"].map { $0 + ending }.joined()
+            #expect(try lines(file(Array(text.utf8))) == ["first", "", "third"], "\(ending.debugDescription)")
+        }
+        // A CRLF split by the 64 KiB read: CR is the last byte of one read, LF the first of the next.
+        let long = String(repeating: "x", count: 65_535)
+        #expect(try lines(file(Array((long + "\r\nnext\r").utf8))) == [long, "next"])
+        #expect(try lines(file(Array("no ending".utf8))) == ["no ending"])
+    }
+
+    @Test("a line past the limit is an error at its line, in bounded memory, whatever follows")
+    func overlongLine() throws {
+        let limit = LineReader.maximumLineLength
+        #expect(try lines(file(Array((String(repeating: "a", count: limit) + "\nb\n").utf8))).count == 2)
+        for tail in ["", "\n", "\r"] {
+            let path = try file(Array(("ok\r\nok\n" + String(repeating: "a", count: limit * 3 + 7) + tail).utf8))
+            var reader = try LineReader.open(path)
+            #expect(try reader.nextLine() == "ok")
+            #expect(try reader.nextLine() == "ok")
+            #expect {
+                _ = try reader.nextLine()
+            } throws: { error in
+                (error as? TraceInputError).map { $0.location.line == 3 && $0.description.contains("[LS001]") && $0.message.contains("\(limit) bytes") } ?? false
+            }
+            #expect(reader.next() == nil && reader.error != nil)
+        }
+    }
+
+    @Test("a folder, a device and a FIFO are refused before they are opened")
+    func notRegularFiles() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(NSTemporaryDirectory(), "a folder"), ("/dev/zero", "a device"), (fifo, "a FIFO")] {
+            #expect {
+                _ = try LineReader.open(path)
+            } throws: { error in
+                (error as? TraceInputError).map { $0.message.contains(kind) && $0.location.line == 1 } ?? false
+            }
+            #expect(LineReader(path: path) == nil)
+        }
+        #expect(throws: TraceInputError.self) { _ = try LineReader.open("/nonexistent/trace.log") }
+    }
+
+    @Test("log text shown on a terminal has its controls, bidi overrides and separators escaped, and is cut when huge")
+    func shownText() {
+        #expect(TraceText.shown("\u{1B}[2Jevil\u{0}x\u{202E}y\u{2028}") == "\\u{1B}[2Jevil\\u{0}x\\u{202E}y\\u{2028}")
+        #expect(TraceText.shown("viewDidLoad()") == "viewDidLoad()")
+        #expect(TraceText.shown(Substring(String(repeating: "a", count: 10_000))).count == TraceText.maximumShownLength + 1)
+    }
+}

@@ -302,8 +302,9 @@ public final class GraphvizRenderer: Sendable {
         guard var graph = lifespec_agmemread(dot) else {
             throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
         }
-        // dot reports some failures through agerr while still returning 0.
-        if gvLayout(gvc, graph, layout) != 0 || agerrors() >= Int32(AGERR.rawValue) {
+        // dot reports some failures through agerr while still returning 0; its path planner writes
+        // "triangulation failed" straight to fd 2, which the filter drops.
+        if StandardErrorFilter.run({ gvLayout(gvc, graph, layout) }).0 != 0 || agerrors() >= Int32(AGERR.rawValue) {
             let failure = GraphvizMessages.take(orDefault: "layout engine '\(layout)' failed").errors
             // dot's classic ranking gives up on some clustered graphs that newrank handles: try
             // once more on a fresh copy of the graph with newrank set.
@@ -315,7 +316,7 @@ public final class GraphvizRenderer: Sendable {
             graph = retry
             lifespec_set_newrank(graph)
             _ = agreseterrors()
-            guard gvLayout(gvc, graph, layout) == 0, agerrors() < Int32(AGERR.rawValue) else {
+            guard StandardErrorFilter.run({ gvLayout(gvc, graph, layout) }).0 == 0, agerrors() < Int32(AGERR.rawValue) else {
                 agclose(graph)
                 throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
             }

@@ -219,7 +219,11 @@ enum MermaidIdentifiers {
 
     /// The id of each state, in the order given.
     static func list(_ states: [String]) -> [String] {
-        let keywords: Set<String> = ["state", "note", "direction", "end", "as", "class", "classdef", "style", "click", "left", "right", "of", "stateDiagram", "stateDiagram-v2"]
+        // Compared lowercased: Mermaid's lexer matches these in any case. `default` and the
+        // accessibility and link words broke the parse as state ids (mermaid.js 10/11).
+        let keywords: Set<String> = ["state", "note", "direction", "end", "as", "class", "classdef", "style", "click", "left", "right", "of",
+                                     "statediagram", "statediagram-v2", "default", "acctitle", "accdescr", "href", "scale", "call",
+                                     "callback", "link", "linkstyle", "hide", "empty", "root", "fork", "join", "choice", "concurrent"]
         var used: Set<String> = []
         used.reserveCapacity(states.count)
         return states.map { id in
@@ -234,6 +238,10 @@ enum MermaidIdentifiers {
             }
             var base = String(decoding: bytes, as: UTF8.self)
             if base.isEmpty || base.first!.isNumber || keywords.contains(base.lowercased()) { base = "s_" + base }
+            // Mermaid names the start and end markers of a block `<parent>_start` / `<parent>_end`
+            // (`root_start` at the top): a state so named would merge with a marker.
+            let lowered = base.lowercased()
+            if lowered.hasSuffix("_start") || lowered.hasSuffix("_end") { base += "_" }
             var candidate = base
             var counter = 2
             while used.contains(candidate.lowercased()) {
@@ -252,7 +260,7 @@ extension MermaidWriter {
         var output = TextOutput(capacity: 1 << 16)
         // Every line ends with a newline, the last one included.
         func line(_ text: String) { output.write(text); output.write(byte: UInt8(ascii: "\n")) }
-        line("%% " + words.generatedComment(file: Self.fileName(document.path)))
+        line("%% " + words.generatedComment(file: Self.comment(Self.fileName(document.path))))
         line("stateDiagram-v2")
         line("    direction \(options.direction.rawValue)")
         if let path {
