@@ -95,7 +95,9 @@ public struct ConformancePlan: Sendable {
             let title = scenario.title ?? scenario.id
             var runner: Runner
             do {
-                runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+                // As the validator replays it; the case resets to where starting ends (what the
+                // start itself emits is the machine's start, not the scenario's events).
+                runner = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags).runner
             } catch {
                 notes.append("scenario '\(scenario.id)' is not tested: it cannot start (\(error))")
                 return

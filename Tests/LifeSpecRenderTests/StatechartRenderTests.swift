@@ -131,6 +131,32 @@ struct StatechartRenderTests {
         #expect(powerMuted.cells[offColumn].first?.end == ["stopped", "muted"])
     }
 
+    /// A scenario without `from` starts as SCXML does (and as `validate` replays it): the entry
+    /// actions of the initial states are part of its trace, and the walkthrough shows them.
+    @Test func aScenarioWithoutFromShowsWhatStartingObserves() throws {
+        let spec = try DiagramFixtures.load(yaml: """
+            lifespec: 1
+            id: boot
+            initial: booting
+            states:
+              booting: {entry: [hello]}
+              ready: {}
+            events: {go: {}}
+            callbacks: {hello: {swift: "hello()"}}
+            transitions:
+              - {from: booting, on: go, to: ready}
+              - {from: ready, on: go, to: booting}
+            scenarios:
+              - {id: boot, events: [go], expect: [hello], end: ready}
+            """)
+        let page = MarkdownRenderer.render(spec)
+        #expect(page.contains("- *on start:* calls `hello()`"))
+        let plan = ConformancePlan(machine: spec.machine, scenarios: [ConformanceScenario(id: "boot", events: ["go"])])
+        let scenario = try #require(plan.cases.first { $0.kind == .scenario })
+        #expect(scenario.start == "booting")
+        #expect(scenario.checks.contains(.trace([])))
+    }
+
     @Test func theWalkthroughNamesTheStatesEachEventLeavesAndEnters() throws {
         let page = MarkdownRenderer.render(try StatechartFixture.spec())
         #expect(page.contains("*leaves `on` (on exit: `playerWillPowerOff()`), `playback`, `playing` (on exit: `stopAudio()`), `volume`, `muted`, enters `off`*"))

@@ -81,8 +81,10 @@ struct ScenarioPath {
         startsAtInitial = scenario.from == nil
         flags = scenario.flags.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         var runner: Runner
+        let startSteps: [Step]
         do {
-            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+            // As the validator replays it: without `from`, the machine starts as SCXML does.
+            (runner, startSteps) = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags)
         } catch {
             throw .scenarioFailed(scenario: id, step: 0, message: error.description)
         }
@@ -90,12 +92,12 @@ struct ScenarioPath {
         // Every region's state, not only the first.
         visited.formUnion(runner.states)
         var number = 0
-        for (offset, event) in scenario.events.enumerated() {
-            let steps: [Step]
+        for (offset, event) in ([nil] + scenario.events.map(Optional.some)).enumerated() {
+            var steps = startSteps
             do {
-                steps = try runner.send(event)
+                if let event { steps = try runner.send(event) }
             } catch {
-                throw .scenarioFailed(scenario: id, step: offset + 1, message: error.description)
+                throw .scenarioFailed(scenario: id, step: offset, message: error.description)
             }
             visited.formUnion(runner.states)
             for case .transition(let step) in steps {

@@ -383,6 +383,15 @@ final class MarkdownPageBuilder {
             header += sourceMark(scenario.source)
             body.append(header)
 
+            // Starting as SCXML does shows what the start itself observed.
+            if !walkthrough.startObservations.isEmpty || !walkthrough.startMoves.isEmpty {
+                var lines: [String] = []
+                if !walkthrough.startObservations.isEmpty {
+                    lines.append("- " + strings.onStart(walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
+                }
+                for move in walkthrough.startMoves { lines.append("- " + moveText(move, event: "")) }
+                body.append(lines.joined(separator: "\n"))
+            }
             var list: [String] = []
             for (offset, item) in walkthrough.items.enumerated() {
                 let marker = "\(offset + 1). "
@@ -635,6 +644,13 @@ final class MarkdownPageBuilder {
         )
     }
 
+    private func observationText(_ observation: Observation) -> String {
+        switch observation {
+        case .callback(let id): strings.calls(callbackName(id))
+        case .notification(let id): strings.posts(notificationName(id))
+        }
+    }
+
     private func moveText(_ move: ScenarioWalkthrough.Move, event: String) -> String {
         var text: String
         if move.step.isInternal {
@@ -647,12 +663,7 @@ final class MarkdownPageBuilder {
         } else if let raised = move.step.event, raised != event {
             text += strings.raised(code(raised))
         }
-        let observed = move.observations.map { observation in
-            switch observation {
-            case .callback(let id): strings.calls(callbackName(id))
-            case .notification(let id): strings.posts(notificationName(id))
-            }
-        }
+        let observed = move.observations.map(observationText)
         return text + strings.colon + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
     }
 

@@ -117,6 +117,7 @@ public struct MarkdownStrings: Sendable, Hashable {
     }
     func onEntry(_ actions: String) -> String { pick("on entry: \(actions)", "进入时:\(actions)") }
     func onExit(_ actions: String) -> String { pick("on exit: \(actions)", "退出时:\(actions)") }
+    func onStart(_ observed: String) -> String { pick("*on start:* \(observed)", "*启动时:*\(observed)") }
     func entering(_ state: String) -> String { pick("entering \(state)", "进入 \(state) 时") }
     func exiting(_ state: String) -> String { pick("exiting \(state)", "退出 \(state) 时") }
     func leavesEnters(left: String?, entered: String?) -> String {
