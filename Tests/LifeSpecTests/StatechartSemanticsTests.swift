@@ -334,4 +334,19 @@ struct StatechartSemanticsTests {
         let history = StateSpace(machine: try Self.machine(Self.history))
         #expect(history.reachableLeaves == ["first", "inner1", "inner2", "away"])
     }
+
+    @Test func theREADMEsParallelExampleIsValidAndRunsAsDocumented() throws {
+        let readme = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/LifeSpecTests/StatechartSemanticsTests.swift", with: "README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "A parallel machine with history, written out:"))
+        let fence = try #require(readme.range(of: "```yaml\n", range: start.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```", range: fence.upperBound..<readme.endIndex))
+        let result = SpecLoader.load(text: String(readme[fence.upperBound..<end.lowerBound]), path: "README.md")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        var runner = try Runner(machine: try #require(result.spec).machine)
+        let steps = try runner.send(["power", "play", "show", "finish"])
+        #expect(steps.compactMap(\.observation) == [
+            .callback("didPowerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("willPowerOff"), .callback("allDone"),
+        ])
+        #expect(runner.activeStates == ["off"])
+    }
 }
