@@ -104,6 +104,18 @@ struct StatechartRenderTests {
         #expect(try !svg.drawnTexts.contains("on"))
     }
 
+    @Test func aParallelStateIsAGroupOfItsOwn() throws {
+        var options = Self.options()
+        options.group = "on"
+        let dot = try DiagramBuilder.build(for: StatechartFixture.spec(), options: options).dot
+        #expect(dot.contains("subgraph cluster_on {"))
+        #expect(dot.contains("\"@outside:off\""))
+        // A transition from outside the group is drawn to its first target, without a fork bar
+        // that nothing would lead into.
+        #expect(!dot.contains("@fork"))
+        #expect(try ParsedSVG(GraphvizRenderer.shared.render(dot: dot, format: .svg)).drawnTexts.contains("On"))
+    }
+
     // MARK: Mermaid
 
     @Test func mermaidSeparatesRegionsAndCommentsWhatItCannotDraw() throws {

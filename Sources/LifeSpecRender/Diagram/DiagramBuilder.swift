@@ -22,8 +22,9 @@ public enum DiagramBuilder {
     /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
     /// the machine is too large to draw even at `states` detail.
     public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> Diagram {
-        if let group = options.group, spec.machine.state(group)?.isCompound != true {
-            throw .unknownGroup(group, available: spec.machine.states.filter(\.isCompound).map(\.id))
+        // A group is any state drawn as a cluster: compound or parallel.
+        if let group = options.group, spec.machine.state(group).map({ $0.isCompound || $0.isParallel }) != true {
+            throw .unknownGroup(group, available: spec.machine.states.filter { $0.isCompound || $0.isParallel }.map(\.id))
         }
         // One topology for the plan and the drawing: it is the costliest part of both.
         let topology = DiagramTopology(machine: spec.machine, group: options.group)
