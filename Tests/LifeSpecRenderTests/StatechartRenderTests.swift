@@ -169,6 +169,49 @@ struct StatechartRenderTests {
         #expect(scenario.checks.contains(.trace([])))
     }
 
+    /// Three regions of four states reach 64 configurations: more columns than a table can show.
+    @Test func aMatrixWithTooManyConfigurationsIsLeftOutWithANote() throws {
+        func region(_ name: String, _ event: String) -> String {
+            """
+                  \(name):
+                    initial: \(name)1
+                    states: {\(name)1: {}, \(name)2: {}, \(name)3: {}, \(name)4: {}}
+            """
+        }
+        let spec = try DiagramFixtures.load(yaml: """
+            lifespec: 1
+            id: wide
+            initial: all
+            states:
+              all:
+                parallel: true
+                states:
+            \(region("a", "e"))
+            \(region("b", "f"))
+            \(region("c", "g"))
+            events: {e: {}, f: {}, g: {}}
+            transitions:
+              - {from: a1, on: e, to: a2}
+              - {from: a2, on: e, to: a3}
+              - {from: a3, on: e, to: a4}
+              - {from: a4, on: e, to: a1}
+              - {from: b1, on: f, to: b2}
+              - {from: b2, on: f, to: b3}
+              - {from: b3, on: f, to: b4}
+              - {from: b4, on: f, to: b1}
+              - {from: c1, on: g, to: c2}
+              - {from: c2, on: g, to: c3}
+              - {from: c3, on: g, to: c4}
+              - {from: c4, on: g, to: c1}
+            """)
+        let matrix = EventStateMatrix(machine: spec.machine)
+        #expect(matrix.columnsLeftOut == 64)
+        #expect(matrix.columns.isEmpty)
+        let page = MarkdownRenderer.render(spec)
+        #expect(page.contains("combine into 64 reachable configurations"))
+        #expect(!page.contains("| `a1` + `b1` + `c1`"))
+    }
+
     @Test func theWalkthroughNamesTheStatesEachEventLeavesAndEnters() throws {
         let page = MarkdownRenderer.render(try StatechartFixture.spec())
         #expect(page.contains("*leaves `on` (on exit: `playerWillPowerOff()`), `playback`, `playing` (on exit: `stopAudio()`), `volume`, `muted`, enters `off`*"))

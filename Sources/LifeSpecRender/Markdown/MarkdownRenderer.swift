@@ -66,6 +66,9 @@ public enum MarkdownRenderer {
 final class MarkdownPageBuilder {
     let document: SpecDocument
     let machine: Machine
+    /// The loader's exploration, when it made one: the matrix of a parallel machine reads its
+    /// configurations instead of exploring again.
+    let stateSpace: StateSpace?
     let options: MarkdownOptions
     let locale: String?
     let strings: MarkdownStrings
@@ -87,6 +90,7 @@ final class MarkdownPageBuilder {
     init(spec: LoadedSpec, options: MarkdownOptions) {
         document = spec.document
         machine = spec.machine
+        stateSpace = spec.stateSpace
         self.options = options
         locale = options.locale ?? spec.document.defaultLocale
         strings = MarkdownStrings(locale: locale)
@@ -523,7 +527,8 @@ final class MarkdownPageBuilder {
     }
 
     private func matrixSection() -> [String] {
-        let matrix = EventStateMatrix(machine: machine)
+        let matrix = EventStateMatrix(machine: machine, stateSpace: stateSpace)
+        if matrix.columnsLeftOut > 0 { return [strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)] }
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
         var table = MarkdownTable([strings.eventColumn] + matrix.columns.map { $0.map(code).joined(separator: " + ") })
         for matrixRow in matrix.rows {

@@ -117,6 +117,10 @@ public struct MarkdownStrings: Sendable, Hashable {
     }
     func onEntry(_ actions: String) -> String { pick("on entry: \(actions)", "进入时:\(actions)") }
     func onExit(_ actions: String) -> String { pick("on exit: \(actions)", "退出时:\(actions)") }
+    func matrixLeftOut(configurations: Int, limit: Int) -> String {
+        pick("The machine's parallel regions combine into \(configurations) reachable configurations, more than the \(limit) a readable table can show, so the event × configuration matrix is left out; the transitions table and the diagram describe every region.",
+             "该状态机的并行区域组合出 \(configurations) 个可达配置,超过表格可读的 \(limit) 个,因此省略事件 × 配置矩阵;转换表和状态图描述了每个区域。")
+    }
     func onStart(_ observed: String) -> String { pick("*on start:* \(observed)", "*启动时:*\(observed)") }
     func entering(_ state: String) -> String { pick("entering \(state)", "进入 \(state) 时") }
     func exiting(_ state: String) -> String { pick("exiting \(state)", "退出 \(state) 时") }
