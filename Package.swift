@@ -9,6 +9,10 @@ let package = Package(
         // The shared engine: generated conformance suites and other programs import it.
         .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
         .library(name: "LifeSpec", targets: ["LifeSpec"]),
+        // `swift package lifespec generate|check` in a package that depends on this one.
+        .plugin(name: "LifeSpecCommandPlugin", targets: ["LifeSpecCommandPlugin"]),
+        // Compiles a conformance suite from each spec in a target's folder into the target.
+        .plugin(name: "LifeSpecSuites", targets: ["LifeSpecSuitesPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,13 +28,13 @@ let package = Package(
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
-            providers: [.apt(["libgraphviz-dev", "pkg-config"])]
+            providers: [.apt(["libgraphviz-dev", "pkg-config"]), .brew(["graphviz", "pkg-config"])]
         ),
         // PNG encoding for the diagrams' bitmaps, outside Graphviz's lock (see GraphvizRenderer).
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev", "pkg-config"])]
+            providers: [.apt(["libpng-dev", "pkg-config"]), .brew(["libpng", "pkg-config"])]
         ),
         .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG"]),
         .target(
@@ -41,6 +45,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "lifespec", dependencies: ["LifeSpecCLI"]),
+        .plugin(
+            name: "LifeSpecCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "lifespec", description: "Generate (or check) Output/ from the package's lifecycle specs"),
+                permissions: [.writeToPackageDirectory(reason: "lifespec generate writes the diagrams and reference pages to Output/")]
+            ),
+            dependencies: ["lifespec"]
+        ),
+        .plugin(name: "LifeSpecSuitesPlugin", capability: .buildTool(), dependencies: ["lifespec"]),
         .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
         .testTarget(name: "LifeSpecTests", dependencies: ["LifeSpec"]),
         .testTarget(
@@ -49,6 +62,12 @@ let package = Package(
             dependencies: ["LifeSpecRender", "CLibPNG", .product(name: "Ink", package: "Ink")]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
+        // The engine against the shared SCXML conformance charts (SCION, W3C) and against Qt SCXML.
+        .testTarget(
+            name: "SCXMLConformanceTests", dependencies: ["LifeSpec", "LifecycleEngine"],
+            // Run by /usr/bin/python3 from the source tree (Qt SCXML through PySide2).
+            exclude: ["qt_scxml.py"]
+        ),
         // Compiles and runs the generated conformance suites: Generated/ (one per spec in Spec/) and
         // Fixtures/ (a link to the Swift-suite goldens), against the engine loaded from each spec.
         .testTarget(

@@ -161,8 +161,172 @@ static inline void lifespec_argb_format(GVJ_t *job) {
     if (job->imagedata != NULL) gvwrite(job, job->imagedata, (size_t)job->width * job->height * 4);
 }
 
-/// Adds LifeSpec's devices to a context; call once, right after gvContext().
-static inline void lifespec_add_devices(GVC_t *gvc) {
+/// Adds LifeSpec's devices and text metrics to a context; call once, right after gvContext().
+/// Returns whether the metrics are in use (see lifespec_add_text_metrics).
+static inline int lifespec_add_devices(GVC_t *gvc);
+
+#include <graphviz/gvplugin_textlayout.h>
+#include <dlfcn.h>
+#include "text_metrics.h"
+
+/// Text measured with metrics LifeSpec carries, so a layout does not depend on the fonts installed.
+///
+/// Graphviz asks the text-layout plugin for the size of every piece of label text; the system's
+/// plugin (pango) answers with whatever font fontconfig finds for the name, so the same DOT gave
+/// other coordinates on a machine with other fonts. LifeSpec's plugin answers from embedded advance
+/// widths (text_metrics.h, read from Liberation Sans, metric-compatible with Helvetica/Arial):
+///   - any font name is measured as Helvetica (regular, bold, italic, bold italic from the HTML
+///     `<B>`/`<I>` flags or the name), except monospace names (Courier, …): 0.6 em a character;
+///   - a character the tables do not cover is 1 em when it is East Asian wide (CJK ideographs,
+///     kana, Hangul, fullwidth forms, CJK punctuation), 0 for combining marks, otherwise 0.6 em;
+///   - no kerning; a line is (ascender + descender + line gap) of Liberation Sans high.
+/// Bitmaps still need glyphs: when `lifespec_text_wants_glyphs` is set, the system plugin also
+/// lays the text out (its layout object is what cairo draws) and LifeSpec's sizes replace its.
+typedef struct lifespec_plugin_available {
+    /* The leading fields of Graphviz's gvplugin_available_t (gvcint.h, not installed), unchanged
+       since Graphviz 2.30: enough to reach the loaded plugin's engine. */
+    struct lifespec_plugin_available *next;
+    const char *typestr;
+    int quality;
+    void *package;
+    gvplugin_installed_t *typeptr;
+} lifespec_plugin_available;
+
+static gvtextlayout_engine_t *lifespec_system_textlayout = NULL;
+static int lifespec_text_wants_glyphs = 0;
+static int lifespec_text_metrics_active = 0;
+
+/// Set before a layout whose text will be drawn as glyphs (PNG, PDF): the system plugin then
+/// makes the layout objects cairo draws. Sizes never change with it.
+static inline void lifespec_text_set_wants_glyphs(int wants) { lifespec_text_wants_glyphs = wants; }
+static inline int lifespec_text_metrics_in_use(void) { return lifespec_text_metrics_active; }
+static inline const char *lifespec_text_metrics_version(void) { return LIFESPEC_TEXT_METRICS_VERSION; }
+
+static inline int lifespec_is_east_asian_wide(uint32_t c) {
+    return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF)
+        || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF)
+        || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F)
+        || (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F)
+        || (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD);
+}
+
+static inline int lifespec_is_combining(uint32_t c) {
+    return (c >= 0x0300 && c <= 0x036F) || (c >= 0x1AB0 && c <= 0x1AFF) || (c >= 0x1DC0 && c <= 0x1DFF)
+        || (c >= 0x20D0 && c <= 0x20FF) || (c >= 0xFE20 && c <= 0xFE2F) || c == 0x200B || c == 0x200C
+        || c == 0x200D || c == 0xFE0F || c == 0xFE0E;
+}
+
+/// Decodes one UTF-8 character at `*p` and advances past it; a malformed byte counts as U+FFFD.
+static inline uint32_t lifespec_utf8_next(const unsigned char **p) {
+    const unsigned char *s = *p;
+    uint32_t c = s[0];
+    int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (extra < 0) { *p = s + 1; return 0xFFFD; }
+    if (extra == 0) { *p = s + 1; return c; }
+    c &= 0x3F >> extra;
+    for (int i = 1; i <= extra; i++) {
+        if ((s[i] & 0xC0) != 0x80) { *p = s + i; return 0xFFFD; }
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    *p = s + extra + 1;
+    return c;
+}
+
+/// The advance of `c` in em units × units-per-em, for `face` (0 regular, 1 bold, 2 italic,
+/// 3 bold italic) or monospace.
+static inline double lifespec_advance(uint32_t c, int face, int mono) {
+    if (lifespec_is_combining(c)) return 0;
+    if (lifespec_is_east_asian_wide(c)) return LIFESPEC_SANS_UNITS_PER_EM;
+    if (mono) return 0.6 * LIFESPEC_SANS_UNITS_PER_EM;
+    static const uint16_t *const *const faces[4] = {
+        lifespec_sans_regular, lifespec_sans_bold, lifespec_sans_italic, lifespec_sans_bold_italic,
+    };
+    for (int r = 0; r < LIFESPEC_METRIC_RANGE_COUNT; r++) {
+        if (c >= lifespec_metric_range_first[r] && c < lifespec_metric_range_end[r]) {
+            uint16_t width = faces[face][r][c - lifespec_metric_range_first[r]];
+            if (width != 0) return width;
+            break;
+        }
+    }
+    if (c == '\t') return faces[face][0][0];
+    return 0.6 * LIFESPEC_SANS_UNITS_PER_EM;
+}
+
+static inline int lifespec_contains_word(const char *text, const char *word) {
+    if (text == NULL) return 0;
+    size_t length = strlen(word);
+    for (const char *p = text; *p; p++) {
+        if (strncasecmp(p, word, length) == 0) return 1;
+    }
+    return 0;
+}
+
+static inline boolean lifespec_textlayout(textspan_t *span, char **fontpath) {
+    textfont_t *font = span->font;
+    const char *name = font->name ? font->name : "";
+    PostscriptAlias *alias = font->postscript_alias;
+    const char *family = alias && alias->family ? alias->family : name;
+    int mono = lifespec_contains_word(family, "courier") || lifespec_contains_word(family, "mono")
+        || lifespec_contains_word(name, "courier") || lifespec_contains_word(name, "mono");
+    int bold = (font->flags & HTML_BF) || lifespec_contains_word(name, "bold")
+        || (alias && alias->weight && lifespec_contains_word(alias->weight, "bold"));
+    int italic = (font->flags & HTML_IF) || lifespec_contains_word(name, "italic") || lifespec_contains_word(name, "oblique")
+        || (alias && alias->style && (lifespec_contains_word(alias->style, "italic") || lifespec_contains_word(alias->style, "oblique")));
+    int face = (bold ? 1 : 0) + (italic ? 2 : 0);
+    double units = 0;
+    if (span->str) {
+        const unsigned char *p = (const unsigned char *)span->str;
+        while (*p) units += lifespec_advance(lifespec_utf8_next(&p), face, mono);
+    }
+    double size = font->size;
+    span->layout = NULL;
+    span->free_layout = NULL;
+    span->yoffset_layout = size * LIFESPEC_SANS_ASCENDER / LIFESPEC_SANS_UNITS_PER_EM;
+    if (lifespec_text_wants_glyphs && lifespec_system_textlayout && lifespec_system_textlayout->textlayout) {
+        /* Its layout object (and the baseline cairo draws it at) serves the bitmap; its sizes are
+           replaced. The glyphs come from the fonts the tables were read from, asked for by name:
+           Graphviz's own PostScript mapping sends Helvetica to fontconfig's generic sans-serif
+           (DejaVu Sans here), whose wider glyphs would overflow boxes sized for Helvetica.
+           fontconfig still falls back per character (Noto CJK for Chinese). */
+        char *name_before = font->name;
+        PostscriptAlias *alias_before = font->postscript_alias;
+        font->name = (char *)(mono ? "Liberation Mono" : "Liberation Sans");
+        font->postscript_alias = NULL;
+        lifespec_system_textlayout->textlayout(span, NULL);
+        font->name = name_before;
+        font->postscript_alias = alias_before;
+    }
+    span->size.x = units * size / LIFESPEC_SANS_UNITS_PER_EM;
+    span->size.y = size * (LIFESPEC_SANS_ASCENDER + LIFESPEC_SANS_DESCENDER + LIFESPEC_SANS_LINE_GAP) / LIFESPEC_SANS_UNITS_PER_EM;
+    span->yoffset_centerline = 0.1 * size;
+    if (fontpath) *fontpath = (char *)"[lifespec metrics " LIFESPEC_TEXT_METRICS_VERSION "]";
+    return TRUE;
+}
+
+/// Makes LifeSpec's metrics the context's text-layout plugin, keeping the system one for glyphs.
+/// Graphviz exports the two functions this needs but declares them only in headers Debian does not
+/// install; without them (another build of Graphviz) the system plugin stays and this returns 0.
+static inline int lifespec_add_text_metrics(GVC_t *gvc, gvplugin_library_t *library) {
+    typedef lifespec_plugin_available *(*load_fn)(GVC_t *, api_t, const char *);
+    typedef int (*select_fn)(GVC_t *);
+    load_fn load = (load_fn)dlsym(RTLD_DEFAULT, "gvplugin_load");
+    select_fn select = (select_fn)dlsym(RTLD_DEFAULT, "gvtextlayout_select");
+    if (load == NULL || select == NULL) {
+        gvAddLibrary(gvc, library);
+        return 0;
+    }
+    lifespec_plugin_available *system = load(gvc, API_textlayout, "textlayout");
+    if (system != NULL && system->typeptr != NULL) lifespec_system_textlayout = (gvtextlayout_engine_t *)system->typeptr->engine;
+    gvAddLibrary(gvc, library);
+    select(gvc);
+    lifespec_plugin_available *chosen = load(gvc, API_textlayout, "textlayout");
+    lifespec_text_metrics_active = chosen != NULL && chosen->typeptr != NULL
+        && chosen->typeptr->engine != NULL
+        && ((gvtextlayout_engine_t *)chosen->typeptr->engine)->textlayout == lifespec_textlayout;
+    return lifespec_text_metrics_active;
+}
+
+static inline int lifespec_add_devices(GVC_t *gvc) {
     static gvdevice_engine_t engine = { NULL, lifespec_argb_format, NULL };
     static gvdevice_features_t features = {
         GVDEVICE_BINARY_FORMAT | GVDEVICE_DOES_TRUECOLOR,
@@ -172,12 +336,258 @@ static inline void lifespec_add_devices(GVC_t *gvc) {
         {0, "lifespec_argb:cairo", 0, &engine, &features},
         {0, NULL, 0, NULL, NULL},
     };
+    static gvtextlayout_engine_t text = { lifespec_textlayout };
+    /* Above pango's quality (10), so it is the one chosen. */
+    static gvplugin_installed_t textlayouts[] = {
+        {0, "textlayout", 100, &text, NULL},
+        {0, NULL, 0, NULL, NULL},
+    };
     static gvplugin_api_t apis[] = {
         {API_device, devices},
+        {API_textlayout, textlayouts},
         {(api_t)0, NULL},
     };
     static gvplugin_library_t library = { (char *)"lifespec", apis };
-    gvAddLibrary(gvc, &library);
+    return lifespec_add_text_metrics(gvc, &library);
+}
+
+/// One layout, many drawings: a laid-out graph is drawn again with the styles of another graph
+/// that has the same nodes, edges and clusters (a scenario is the overview with its path coloured).
+/// Graphviz reads colours, pen widths and styles when it renders, so those are copied as
+/// attributes; a label whose text or colour differs is rebuilt in place and must measure exactly
+/// what the laid-out one does. The root graph's label (the legend) may differ in size: the drawing
+/// grows downward (and to the right) to hold it, nothing else moves. Anything else that differs
+/// would need a new layout: lifespec_restyle returns non-zero and changes nothing that matters,
+/// and the caller lays the other graph out on its own.
+/// make_label and free_label are exported by libgvc but declared only in headers Debian does not
+/// install; they are looked up at run time, and without them every restyle asks for a layout.
+typedef textlabel_t *(*lifespec_make_label_fn)(void *, char *, int, double, char *, char *);
+typedef void (*lifespec_free_label_fn)(textlabel_t *);
+#define LIFESPEC_LT_NONE 0
+#define LIFESPEC_LT_HTML (1 << 1)
+
+static inline int lifespec_label_functions(lifespec_make_label_fn *make, lifespec_free_label_fn *release) {
+    static lifespec_make_label_fn cached_make = NULL;
+    static lifespec_free_label_fn cached_free = NULL;
+    static int looked = 0;
+    if (!looked) {
+        cached_make = (lifespec_make_label_fn)dlsym(RTLD_DEFAULT, "make_label");
+        cached_free = (lifespec_free_label_fn)dlsym(RTLD_DEFAULT, "free_label");
+        looked = 1;
+    }
+    *make = cached_make;
+    *release = cached_free;
+    return cached_make != NULL && cached_free != NULL;
+}
+
+/// The geometry a layout gave the graph, before any restyle changed its bounding box.
+typedef struct {
+    boxf bb;
+    pointf label_pos, label_dimen;
+    int has_label;
+} lifespec_layout_geometry;
+
+static inline void lifespec_capture_geometry(Agraph_t *graph, lifespec_layout_geometry *geometry) {
+    memset(geometry, 0, sizeof *geometry);
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info == NULL) return;
+    geometry->bb = info->bb;
+    if (info->label != NULL && info->label->set) {
+        geometry->has_label = 1;
+        geometry->label_pos = info->label->pos;
+        geometry->label_dimen = info->label->dimen;
+    }
+}
+
+static inline void lifespec_restore_geometry(Agraph_t *graph, const lifespec_layout_geometry *geometry) {
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info != NULL) info->bb = geometry->bb;
+}
+
+static inline const char *lifespec_attribute(void *object, int kind, const char *name, const char *fallback) {
+    Agsym_t *sym = agattr(agroot(object), kind, (char *)name, NULL);
+    if (sym == NULL) return fallback;
+    char *value = agxget(object, sym);
+    return (value == NULL || *value == '\0') ? fallback : value;
+}
+
+static inline int lifespec_is_render_attribute(int kind, const char *name) {
+    static const char *const common[] = { "color", "fillcolor", "penwidth", "style", "id", "class", "tooltip", "URL", "href", "target", NULL };
+    for (int i = 0; common[i]; i++) if (strcmp(name, common[i]) == 0) return 1;
+    if (kind == AGRAPH && strcmp(name, "bgcolor") == 0) return 1;
+    return 0;
+}
+
+/// Rebuilds `*slot` from `source`'s label text, font and colour. With `same_size`, fails (returning
+/// non-zero, the old label kept) unless the new label measures what the old one did.
+static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind, void *source, textlabel_t **slot, int same_size) {
+    lifespec_make_label_fn make;
+    lifespec_free_label_fn release;
+    if (!lifespec_label_functions(&make, &release)) return 1;
+    textlabel_t *old = *slot;
+    if (old == NULL) return 1;
+    Agsym_t *label_sym = agattr(agroot(source), kind, (char *)"label", NULL);
+    char *text = label_sym ? agxget(source, label_sym) : NULL;
+    if (text == NULL) return 1;
+    const char *size_text = lifespec_attribute(source, kind, "fontsize", "14");
+    double size = atof(size_text);
+    char *name = agstrdup(laid, (char *)lifespec_attribute(source, kind, "fontname", "Times-Roman"));
+    char *color = agstrdup(laid, (char *)lifespec_attribute(source, kind, "fontcolor", "black"));
+    int html = aghtmlstr(text) ? 1 : 0;
+    textlabel_t *fresh = make(object, text, html ? LIFESPEC_LT_HTML : LIFESPEC_LT_NONE, size, name, color);
+    if (fresh == NULL) return 1;
+    if (same_size && (fabs(fresh->dimen.x - old->dimen.x) > 1e-6 || fabs(fresh->dimen.y - old->dimen.y) > 1e-6)) {
+        release(fresh);
+        return 1;
+    }
+    fresh->pos = old->pos;
+    fresh->space = old->space;
+    fresh->valign = old->valign;
+    fresh->set = old->set;
+    *slot = fresh;
+    release(old);
+    return 0;
+}
+
+/// Copies `source`'s render-time attributes onto `laid` (same kind of object); labels are rebuilt
+/// when their text or font colour differs. Returns non-zero when the two differ in a way that
+/// would change the layout.
+static inline int lifespec_restyle_object(Agraph_t *laid_root, void *laid, void *source, int kind, textlabel_t **label, int label_same_size) {
+    Agraph_t *source_root = agroot(source);
+    int rebuild = 0;
+    for (Agsym_t *sym = agnxtattr(source_root, kind, NULL); sym; sym = agnxtattr(source_root, kind, sym)) {
+        char *wanted = agxget(source, sym);
+        Agsym_t *have = agattr(laid_root, kind, sym->name, NULL);
+        char *current = have ? agxget(laid, have) : sym->defval;
+        if (current == NULL) current = (char *)"";
+        int is_label = strcmp(sym->name, "label") == 0, is_color = strcmp(sym->name, "fontcolor") == 0;
+        if ((is_label || is_color) && label != NULL && *label != NULL) {
+            /* Compared with what is drawn now, which an earlier restyle may have changed. */
+            textlabel_t *shown = *label;
+            if (is_label && shown->html) { if (shown->text == NULL || strcmp(wanted, shown->text) != 0) rebuild = 1; }
+            else if (is_label) { if (strcmp(wanted, current) != 0) rebuild = 1; }
+            else if (strcmp(wanted[0] ? wanted : "black", shown->fontcolor ? shown->fontcolor : "black") != 0) rebuild = 1;
+            continue;
+        }
+        if (strcmp(wanted, current) == 0) continue;
+        if (!lifespec_is_render_attribute(kind, sym->name) || have == NULL) return 1;
+        agxset(laid, have, wanted);
+    }
+    if (rebuild && lifespec_rebuild_label(laid_root, laid, kind, source, label, label_same_size) != 0) return 1;
+    return 0;
+}
+
+static inline int lifespec_restyle_clusters(Agraph_t *laid_root, Agraph_t *laid, Agraph_t *source) {
+    for (Agraph_t *sub = agfstsubg(source); sub; sub = agnxtsubg(sub)) {
+        Agraph_t *match = agsubg(laid, agnameof(sub), 0);
+        if (match == NULL) return 1;
+        Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(match, "Agraphinfo_t", 0);
+        textlabel_t **label = info ? &info->label : NULL;
+        if (lifespec_restyle_object(laid_root, match, sub, AGRAPH, label, 1) != 0) return 1;
+        if (lifespec_restyle_clusters(laid_root, match, sub) != 0) return 1;
+    }
+    return 0;
+}
+
+/// Draws the laid-out `laid` with `source`'s styles (see above). Returns 0 on success.
+static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry) {
+    if (agnnodes(laid) != agnnodes(source) || agnedges(laid) != agnedges(source)) return 1;
+    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
+        Agnode_t *match = agnode(laid, agnameof(n), 0);
+        if (match == NULL) return 1;
+        if (lifespec_restyle_object(laid, match, n, AGNODE, &ND_label(match), 1) != 0) return 1;
+    }
+    /* Edges carry no names: the two graphs list them in the same order when they are the same graph. */
+    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
+        Agnode_t *match = agnode(laid, agnameof(n), 0);
+        Agedge_t *e = agfstout(source, n), *f = agfstout(laid, match);
+        for (; e && f; e = agnxtout(source, e), f = agnxtout(laid, f)) {
+            if (strcmp(agnameof(aghead(e)), agnameof(aghead(f))) != 0) return 1;
+            if (lifespec_restyle_object(laid, f, e, AGEDGE, &ED_label(f), 1) != 0) return 1;
+        }
+        if (e || f) return 1;
+    }
+    if (lifespec_restyle_clusters(laid, laid, source) != 0) return 1;
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(laid, "Agraphinfo_t", 0);
+    if (info == NULL) return 1;
+    info->bb = geometry->bb;
+    if (lifespec_restyle_object(laid, laid, source, AGRAPH, &info->label, 0) != 0) return 1;
+    if (geometry->has_label && info->label != NULL) {
+        /* The legend keeps its top-left corner (dot's label box has 8 points of padding around the
+           text horizontally and 4 vertically); the drawing grows to hold a larger one. */
+        pointf padded_old = { geometry->label_dimen.x + 16, geometry->label_dimen.y + 8 };
+        pointf padded_new = { info->label->dimen.x + 16, info->label->dimen.y + 8 };
+        double left = geometry->label_pos.x - padded_old.x / 2;
+        double top = geometry->label_pos.y + padded_old.y / 2;
+        if (top - padded_new.y < info->bb.LL.y) info->bb.LL.y = top - padded_new.y;
+        if (left + padded_new.x > info->bb.UR.x) info->bb.UR.x = left + padded_new.x;
+        info->label->pos.x = left + padded_new.x / 2;
+        info->label->pos.y = top - padded_new.y / 2;
+        info->label->set = TRUE;
+    }
+    return 0;
+}
+
+/// Places `html` (an HTML-like label) over edge `e` as an overlay: to the left of the top line
+/// of the edge's label when it has one, else centred on the middle of its curve. The drawing grows
+/// to hold it. Returns 0 on success; lifespec_remove_overlay takes it away again.
+static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const char *html, double fontsize, const char *fontname) {
+    lifespec_make_label_fn make;
+    lifespec_free_label_fn release;
+    if (!lifespec_label_functions(&make, &release)) return 1;
+    if (ED_xlabel(e) != NULL) return 1;
+    char *text = agstrdup_html(graph, (char *)html);
+    char *font = agstrdup(graph, (char *)fontname);
+    char *color = agstrdup(graph, (char *)"black");
+    textlabel_t *overlay = make(e, text, LIFESPEC_LT_HTML, fontsize, font, color);
+    agstrfree(graph, text);
+    if (overlay == NULL) return 1;
+    textlabel_t *label = ED_label(e);
+    pointf at;
+    if (label != NULL && label->set) {
+        at.x = label->pos.x - label->dimen.x / 2 - overlay->dimen.x / 2;
+        at.y = label->pos.y + label->dimen.y / 2 - overlay->dimen.y / 2 - 1;
+    } else if (ED_spl(e) != NULL && ED_spl(e)->size > 0 && ED_spl(e)->list[0].size > 0) {
+        bezier *curve = &ED_spl(e)->list[ED_spl(e)->size / 2];
+        int middle = (curve->size - 1) / 3 / 2 * 3;
+        at = curve->list[middle];
+    } else {
+        release(overlay);
+        return 1;
+    }
+    overlay->pos = at;
+    overlay->set = TRUE;
+    ED_xlabel(e) = overlay;
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info != NULL) {
+        double halfw = overlay->dimen.x / 2, halfh = overlay->dimen.y / 2;
+        if (at.x - halfw < info->bb.LL.x) info->bb.LL.x = at.x - halfw;
+        if (at.x + halfw > info->bb.UR.x) info->bb.UR.x = at.x + halfw;
+        if (at.y - halfh < info->bb.LL.y) info->bb.LL.y = at.y - halfh;
+        if (at.y + halfh > info->bb.UR.y) info->bb.UR.y = at.y + halfh;
+    }
+    return 0;
+}
+
+static inline void lifespec_remove_overlay(Agedge_t *e) {
+    lifespec_make_label_fn make;
+    lifespec_free_label_fn release;
+    if (!lifespec_label_functions(&make, &release) || ED_xlabel(e) == NULL) return;
+    release(ED_xlabel(e));
+    ED_xlabel(e) = NULL;
+}
+
+/// The edge whose `id` attribute is `id`, or NULL.
+static inline Agedge_t *lifespec_edge_with_id(Agraph_t *graph, const char *id) {
+    Agsym_t *sym = agattr(graph, AGEDGE, (char *)"id", NULL);
+    if (sym == NULL) return NULL;
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        for (Agedge_t *e = agfstout(graph, n); e; e = agnxtout(graph, e)) {
+            char *value = agxget(e, sym);
+            if (value != NULL && strcmp(value, id) == 0) return e;
+        }
+    }
+    return NULL;
 }
 
 /// The resolution a laid-out graph is rasterised at: `dpi` (96 for screens), lowered so the

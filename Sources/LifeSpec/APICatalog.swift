@@ -1,7 +1,10 @@
+import Foundation
 import Yams
 
-/// The real API names of a platform, shipped with the tool as data (`Catalogs/`), so a spec's
-/// callback and notification names can be checked for typos.
+/// The real API names of a framework, as data, so a spec's callback and notification names can be
+/// checked for typos (LS170). The tool ships UIKit's (`Catalogs/`); a project adds its own for the
+/// frameworks it uses (AVFoundation, SwiftUI, its own) as YAML files that a spec lists under
+/// `catalogs:`. A spec's names are checked against every catalog it names, together.
 public struct APICatalog: Sendable {
     public struct Entry: Sendable, Hashable {
         public let swift: String
@@ -11,38 +14,125 @@ public struct APICatalog: Sendable {
     }
 
     public let name: String
+    /// The Swift module that declares these names (`import <module>`), when there is one.
+    public let module: String?
     public let callbacks: [Entry]
     public let notifications: [Entry]
+    /// APIs that take a closure UIKit calls back (`kind: closure` callbacks name one in `passedTo`).
+    public let closureHosts: [Entry]
+    public let closureHostSwiftNames: Set<String>
     public let callbackSwiftNames: Set<String>
     public let callbackObjCNames: Set<String>
     public let notificationSwiftNames: Set<String>
     public let notificationObjCNames: Set<String>
 
-    init(name: String, yaml: String) {
+    init(name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry] = []) {
         self.name = name
-        func entries(_ key: String, in root: Node?) -> [Entry] {
-            guard let list = root?.mapping?[key]?.sequence else { return [] }
-            return list.compactMap { item in
-                guard let swift = item.mapping?["swift"]?.scalar?.string else { return nil }
-                return Entry(swift: swift, objc: item.mapping?["objc"]?.scalar?.string,
-                             owner: item.mapping?["owner"]?.scalar?.string, url: item.mapping?["url"]?.scalar?.string)
-            }
-        }
-        // The catalog is the tool's own data, covered by tests; a broken one reads as empty.
-        let root = try? Yams.compose(yaml: yaml, .basic, .default)
-        callbacks = entries("callbacks", in: root)
-        notifications = entries("notifications", in: root)
+        self.module = module
+        self.callbacks = callbacks
+        self.notifications = notifications
+        self.closureHosts = closureHosts
+        closureHostSwiftNames = Set(closureHosts.map(\.swift))
         callbackSwiftNames = Set(callbacks.map(\.swift))
         callbackObjCNames = Set(callbacks.compactMap(\.objc))
         notificationSwiftNames = Set(notifications.map(\.swift))
         notificationObjCNames = Set(notifications.compactMap(\.objc))
     }
 
-    public static let uikit = APICatalog(name: "UIKit", yaml: UIKitCatalog.yaml)
+    /// A built-in catalog: the tool's own data, covered by tests; a broken one reads as empty.
+    init(name: String, module: String?, yaml: String) {
+        let reader = YAMLReader(path: name, limits: LoaderLimits())
+        let root = try? Yams.compose(yaml: yaml, .basic, .default)
+        let parsed = root.flatMap { Self.parse($0, reader: reader, defaultName: name) }
+        self.init(name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [],
+                  closureHosts: parsed?.closureHosts ?? [])
+    }
 
+    public static let uikit = APICatalog(name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml)
+
+    /// The catalogs built into the tool, by the name a spec uses for them.
+    public static let builtIn: [String: APICatalog] = ["uikit": uikit]
+
+    /// `platform:` values; each names a built-in catalog.
     public static let platforms = ["uikit"]
 
-    public static func catalog(for platform: String) -> APICatalog? {
-        platform == "uikit" ? uikit : nil
+    public static func catalog(for platform: String) -> APICatalog? { builtIn[platform] }
+
+    static let fileKeys = ["name", "module", "callbacks", "notifications", "closureHosts"]
+    static let entryKeys = ["swift", "objc", "owner", "url"]
+
+    /// A catalog file: `name`, optional `module`, and `callbacks` / `notifications` lists of
+    /// `{swift, objc, owner, url}`. Problems are reported in the catalog file, at their place.
+    static func load(path: String, limits: LoaderLimits) -> (catalog: APICatalog?, diagnostics: [Diagnostic]) {
+        let start = SourceLocation(path: path, line: 1, column: 1)
+        // Only a regular file: a spec naming /dev/stdin or a FIFO must not hang the loader.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = type == nil ? "does not exist" : type == .typeRegular ? "cannot be read" : "is not a regular file"
+            return (nil, [.error(.unreadableFile, "API catalog file \(reason)", at: start)])
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
+        guard data.count <= limits.maxFileBytes else {
+            return (nil, [.error(.inputLimit, "API catalog file is larger than \(limits.maxFileBytes) bytes", at: start)])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (nil, [.error(.unreadableFile, "API catalog file is not valid UTF-8", at: start)])
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text, .basic, .default) else {
+                return (nil, [.error(.missingKey, "API catalog file is empty", at: start)])
+            }
+            root = node
+        } catch {
+            return (nil, [.error(.yamlSyntax, "YAML: \(error)", at: start)])
+        }
+        let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let parsed = parse(root, reader: reader, defaultName: stem)
+        let catalog = parsed.map {
+            APICatalog(name: $0.name, module: $0.module, callbacks: $0.callbacks, notifications: $0.notifications, closureHosts: $0.closureHosts)
+        }
+        return (reader.diagnostics.hasErrors ? nil : catalog, reader.diagnostics)
+    }
+
+    private static func parse(_ root: Node, reader: YAMLReader, defaultName: String)
+        -> (name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry])? {
+        guard let pairs = reader.mapping(root, what: "an API catalog", allowedKeys: fileKeys) else { return nil }
+        var name = defaultName, module: String?
+        var callbacks: [Entry] = [], notifications: [Entry] = [], closureHosts: [Entry] = []
+        func entries(_ node: Node, what: String) -> [Entry] {
+            guard let items = reader.sequence(node, what: "'\(what)'") else { return [] }
+            return items.compactMap { item in
+                guard let fields = reader.mapping(item, what: "an entry of '\(what)'", allowedKeys: entryKeys) else { return nil }
+                var values: [String: String] = [:]
+                for (key, value) in fields { values[key.value] = reader.string(value, what: "'\(key.value)'")?.value }
+                guard let swift = values["swift"] else {
+                    reader.error(.missingKey, "an entry of '\(what)' needs 'swift' (its Swift name)", at: item)
+                    return nil
+                }
+                return Entry(swift: swift, objc: values["objc"], owner: values["owner"], url: values["url"])
+            }
+        }
+        for (key, value) in pairs {
+            switch key.value {
+            case "name": name = reader.string(value, what: "'name'")?.value ?? name
+            case "module": module = reader.string(value, what: "'module'")?.value
+            case "callbacks": callbacks = entries(value, what: "callbacks")
+            case "notifications": notifications = entries(value, what: "notifications")
+            case "closureHosts": closureHosts = entries(value, what: "closureHosts")
+            default: break
+            }
+        }
+        return (name, module, callbacks, notifications, closureHosts)
+    }
+}
+
+/// Whether a file a spec names is there (a directory does not count).
+enum FileProblemCheck {
+    static func isMissing(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
     }
 }

@@ -6,6 +6,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case yamlSyntax = "LS002"
     case inputLimit = "LS003"
     case duplicateKey = "LS004"
+    /// An output file the command was told to write cannot be written (a missing folder, no permission).
+    case unwritableFile = "LS005"
     // Structure
     case unknownKey = "LS010"
     case wrongType = "LS011"
@@ -23,6 +25,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownLocale = "LS107"
     case unknownPlatform = "LS108"
     case unknownRelatedSpec = "LS109"
+    case unknownFact = "LS114"
     // State graph
     case compoundWithoutInitial = "LS110"
     case invalidParallel = "LS111"
@@ -41,11 +44,17 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case notificationPostedTwice = "LS140"
     // Text
     case missingTranslation = "LS150"
+    case chinesePunctuation = "LS151"
     // Scenarios
     case scenarioMismatch = "LS160"
     case scenarioFailed = "LS161"
     // Platform API catalog
     case unknownAPIName = "LS170"
+    // SCXML input
+    /// An SCXML element, attribute or expression outside the subset LifeSpec runs (named in the message).
+    case unsupportedSCXML = "LS180"
+    /// The SCXML file is not well-formed XML.
+    case xmlSyntax = "LS181"
     // Rendering
     case renderFailed = "LS200"
 }

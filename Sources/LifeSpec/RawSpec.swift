@@ -9,6 +9,8 @@ struct RawSpec {
         var title: LocalizedText?
         var description: LocalizedText?
         var facts: [(key: String, value: FactValue)] = []
+        /// The fact keys as written, for the check against the declared facts.
+        var factKeys: [Located<String>] = []
         var children: [Located<String>] = []
         /// The default entry's targets: one child, or descendants (one per region of a parallel
         /// descendant, as SCXML's `initial="a b"`).
@@ -40,6 +42,9 @@ struct RawSpec {
 
     struct Callback {
         var id: Located<String>
+        var kind: SpecDocument.CallbackKind = .method
+        var kindLocation: SourceLocation?
+        var passedTo: Located<String>?
         var swift: Located<String>?
         var objc: Located<String>?
         var returns: String?
@@ -107,6 +112,10 @@ struct RawSpec {
     var title: LocalizedText?
     var summary: LocalizedText?
     var platform: Located<String>?
+    /// The API catalogs named under `catalogs:`, loaded (built-in or from their files).
+    var catalogs: [(reference: Located<String>, catalog: APICatalog)] = []
+    /// A catalog under `catalogs:` is unknown or did not load: names it might hold are not judged.
+    var catalogMissing = false
     var locales: [Located<String>] = []
     var sources: [SourceRef] = []
     var states: [State] = []
@@ -116,6 +125,9 @@ struct RawSpec {
     var unhandled: Located<UnhandledEventPolicy>?
     var events: [SpecDocument.EventInfo] = []
     var flags: [SpecDocument.FlagInfo] = []
+    var facts: [SpecDocument.FactInfo] = []
+    /// Whether the spec has a `facts:` section: only then must every state's fact be declared.
+    var declaresFacts = false
     var callbacks: [Callback] = []
     var notifications: [Notification] = []
     var transitions: [Transition] = []
@@ -126,4 +138,8 @@ struct RawSpec {
     /// Every localized text with where it was written, for the translation check.
     var localizedTexts: [(text: LocalizedText, what: String, location: SourceLocation)] = []
     var rootLocation: SourceLocation
+    /// Every Simplified Chinese text with where its value is written, for the typography check.
+    var chineseTexts: [(text: String, what: String, location: SourceLocation)] = []
+    /// The file's text, to place a typography finding inside a folded or quoted scalar.
+    var sourceText = ""
 }

@@ -121,8 +121,20 @@ public struct SpecDocument: Sendable, Hashable {
         public let note: LocalizedText?
     }
 
+    /// What UIKit calls back: a method the app implements (a delegate method, a view controller
+    /// override), or a closure the app handed to a UIKit API (`passedTo`), such as the expiration
+    /// handler of `beginBackgroundTask(expirationHandler:)`.
+    public enum CallbackKind: String, Sendable, Hashable, CaseIterable {
+        case method
+        case closure
+    }
+
     public struct CallbackInfo: Sendable, Hashable {
         public let id: String
+        public let kind: CallbackKind
+        /// For a closure: the API the app passes it to, e.g. `UIApplication.beginBackgroundTask(expirationHandler:)`.
+        public let passedTo: String?
+        /// A method's Swift name; a closure's name (its parameter label), which traces log.
         public let swift: String?
         public let objc: String?
         public let returns: String?
@@ -133,6 +145,14 @@ public struct SpecDocument: Sendable, Hashable {
         /// As written, e.g. `5s`.
         public let timeLimit: String?
         public let source: String?
+        public let location: SourceLocation
+    }
+
+    /// A fact that states declare (`onscreen: true`), with the title its table column shows.
+    public struct FactInfo: Sendable, Hashable {
+        public let id: String
+        public let title: LocalizedText?
+        public let description: LocalizedText?
         public let location: SourceLocation
     }
 
@@ -212,6 +232,9 @@ public struct SpecDocument: Sendable, Hashable {
     public let states: [StateInfo]
     public let events: [EventInfo]
     public let flags: [FlagInfo]
+    /// The facts declared under `facts:`, in document order (empty when the spec declares none:
+    /// its states' fact keys are then shown as written).
+    public let facts: [FactInfo]
     public let callbacks: [CallbackInfo]
     public let notifications: [NotificationInfo]
     /// Same order as `Machine.transitions`.
@@ -221,6 +244,9 @@ public struct SpecDocument: Sendable, Hashable {
     public internal(set) var related: [RelatedSpec] = []
     /// The spec's `unhandled:` choice as written (`nil`: not written; the machine's policy says what applies).
     public internal(set) var unhandledEvents: UnhandledEventPolicy? = nil
+    /// The Swift modules that declare the spec's API names (from `platform:` and `catalogs:`), in
+    /// order, for code that refers to them (the recorder's imports).
+    public internal(set) var apiModules: [String] = []
 
     public var defaultLocale: String? { locales.first }
 
@@ -229,6 +255,7 @@ public struct SpecDocument: Sendable, Hashable {
     public func callback(_ id: String) -> CallbackInfo? { callbacks.first { $0.id == id } }
     public func notification(_ id: String) -> NotificationInfo? { notifications.first { $0.id == id } }
     public func flag(_ id: String) -> FlagInfo? { flags.first { $0.id == id } }
+    public func fact(_ id: String) -> FactInfo? { facts.first { $0.id == id } }
     public func source(_ id: String) -> SourceRef? { sources.first { $0.id == id } }
     public func scenario(_ id: String) -> ScenarioInfo? { scenarios.first { $0.id == id } }
 

@@ -31,6 +31,7 @@ public enum SpecLoader {
     }
 
     public static func load(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        if isSCXML(path) { return loadSCXML(data: data, path: path, limits: limits) }
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -48,20 +49,43 @@ public enum SpecLoader {
         if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) {
             return SpecLoadResult(spec: nil, diagnostics: [depthProblem])
         }
+        // Only aliases can make a key large: without a '*' there is nothing to check.
+        if text.utf8.contains(UInt8(ascii: "*")),
+           let keyProblem = YAMLKeyGuard.check(text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count)) {
+            return SpecLoadResult(spec: nil, diagnostics: [keyProblem])
+        }
         let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text, .basic, .default) else {
-                return SpecLoadResult(spec: nil, diagnostics: [.error(.missingKey, "spec file is empty", at: start)])
+        // A duplicate key stops libyaml's composer; the repeated key is renamed out of the way
+        // (the reader skips it: the first one written counts) and the text composed again, so
+        // one run reports the duplicates and every other problem.
+        var text = text
+        var duplicates: [Diagnostic] = []
+        while true {
+            do {
+                guard let node = try Yams.compose(yaml: text, .basic, .default) else {
+                    return SpecLoadResult(spec: nil, diagnostics: [.error(.missingKey, "spec file is empty", at: start)])
+                }
+                root = node
+                break
+            } catch let error as YamlError {
+                let diagnostic = diagnostic(for: error, text: text, path: path)
+                if case .duplicatedKeysInMapping(let keys, _) = error, duplicates.count < 100, let key = keys.first,
+                   diagnostic.location != start || !diagnostic.notes.isEmpty,
+                   let renamed = renaming(key, at: diagnostic.location, to: YAMLReader.duplicateKeyPrefix + "\(duplicates.count)", in: text) {
+                    duplicates.append(diagnostic)
+                    text = renamed
+                    continue
+                }
+                return SpecLoadResult(spec: nil, diagnostics: (duplicates + [diagnostic]).sorted())
+            } catch {
+                return SpecLoadResult(spec: nil, diagnostics: (duplicates + [.error(.yamlSyntax, "\(error)", at: start)]).sorted())
             }
-            root = node
-        } catch let error as YamlError {
-            return SpecLoadResult(spec: nil, diagnostics: [diagnostic(for: error, text: text, path: path)])
-        } catch {
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.yamlSyntax, "\(error)", at: start)])
         }
         let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
+        for duplicate in duplicates { reader.report(duplicate) }
         var parser = SpecParser(reader: reader, root: root)
-        let raw = parser.parse(root)
+        var raw = parser.parse(root)
+        raw.sourceText = text
         ComposedTree(consume root).release()
         var diagnostics = reader.diagnostics
         if reader.budgetExceeded {
@@ -74,15 +98,59 @@ public enum SpecLoader {
             diagnostics.append(.error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation))
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
         }
+        return check(raw, diagnostics: diagnostics, unknownKeys: reader.unknownKeys)
+    }
+
+    /// An `.scxml` file is an SCXML chart (`SCXMLReader`); anything else is YAML.
+    public static func isSCXML(_ path: String) -> Bool { path.lowercased().hasSuffix(".scxml") }
+
+    /// Reads SCXML into the same `RawSpec` as YAML, so the same resolver and rules check it.
+    static func loadSCXML(data: Data, path: String, limits: LoaderLimits) -> SpecLoadResult {
+        let read = SCXMLReader.read(data: data, path: path, limits: limits)
+        guard let document = read.document, !read.diagnostics.hasErrors else {
+            return SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sorted())
+        }
+        return check(document.rawSpec(), diagnostics: read.diagnostics)
+    }
+
+    /// What a lifecycle spec must not do, a chart with SCXML's semantics (`unhandled: ignore`, every
+    /// SCXML file) may: a state nothing leaves or nothing reaches (test charts have both), and
+    /// transitions that document order chooses between. These are warnings there.
+    static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .nondeterminism]
+
+    /// Resolves a spec as read and runs every rule on it.
+    /// `diagnostics` are the reading's; `unknownKeys` the keys it did not know (LS010), whose knock-on
+    /// errors collapse under them.
+    static func check(_ raw: RawSpec, diagnostics: [Diagnostic], unknownKeys: [KnockOnErrors.UnknownKey] = []) -> SpecLoadResult {
+        let readingFailed = diagnostics.hasErrors
+        let advisory = raw.unhandled?.value == .ignore ? advisoryUnderSCXMLSemantics : []
+        var diagnostics = diagnostics
         diagnostics += SpecRules.check(raw: raw)
         var resolver = SpecResolver(raw: raw)
         let resolved = resolver.resolve()
         diagnostics += resolver.diagnostics
         guard let resolved, !diagnostics.hasErrors else {
-            return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+            var collapsed = KnockOnErrors.collapse(diagnostics, unknownKeys: unknownKeys, unresolved: resolver.unresolved)
+            if !readingFailed {
+                if let resolved {
+                    // Only the checks of the spec as read failed (API names, a guard that never
+                    // holds): the machine is whole, so its own checks run too; a transition whose
+                    // guard never holds is not reported again as one no run can take.
+                    let unsatisfiable = Set(diagnostics.filter { $0.code == .unsatisfiableGuard }.map(\.location))
+                    collapsed += SpecRules.check(resolved, raw: raw).diagnostics.filter {
+                        !($0.code == .uncoverableTransition && unsatisfiable.contains($0.location))
+                    }
+                } else {
+                    collapsed += KnockOnErrors.independentRuleDiagnostics(raw: raw, resolver: resolver)
+                }
+            }
+            return SpecLoadResult(spec: nil, diagnostics: collapsed.sorted())
         }
         let checked = SpecRules.check(resolved, raw: raw)
-        diagnostics += checked.diagnostics
+        diagnostics += checked.diagnostics.map { diagnostic in
+            guard advisory.contains(diagnostic.code), diagnostic.severity == .error else { return diagnostic }
+            return Diagnostic(.warning, diagnostic.code, diagnostic.message, at: diagnostic.location, notes: diagnostic.notes)
+        }
         var spec = diagnostics.hasErrors ? nil : resolved
         spec?.stateSpace = checked.space
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())
@@ -157,6 +225,36 @@ public enum SpecLoader {
                 let rest = body.dropFirst(spelling.count).drop { $0 == " " }
                 if rest.hasPrefix(":") { return SourceLocation(path: first.path, line: index + 1, column: column) }
             }
+        }
+        return nil
+    }
+
+    /// `text` with the key written at `location` (as `key`, `"key"` or `'key'`) replaced by
+    /// `replacement`; `nil` when it is not there as expected. Lines and columns as libyaml counts
+    /// them (columns in Unicode scalars); nothing else moves but the rest of that line.
+    private static func renaming(_ key: String, at location: SourceLocation, to replacement: String, in text: String) -> String? {
+        let scalars = text.unicodeScalars
+        var line = 1, column = 1
+        var index = scalars.startIndex
+        while index < scalars.endIndex, !(line == location.line && column == location.column) {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            // CR LF is one line break, as are a lone LF and a lone CR.
+            if scalar == "\n" || (scalar == "\r" && (next == scalars.endIndex || scalars[next] != "\n")) {
+                line += 1
+                column = 1
+            } else if scalar != "\r" {
+                column += 1
+            }
+            if line > location.line { return nil }
+            index = next
+        }
+        guard line == location.line, column == location.column else { return nil }
+        let rest = String(scalars[index...])
+        for spelling in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(spelling) {
+            let afterKey = rest.dropFirst(spelling.count).drop { $0 == " " }
+            guard afterKey.hasPrefix(":") else { continue }
+            return String(scalars[..<index]) + replacement + rest.dropFirst(spelling.count)
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LifecycleEngine
 import Yams
 
@@ -5,14 +6,15 @@ import Yams
 struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
-        "events", "flags", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled",
+        "events", "flags", "facts", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled", "catalogs",
     ]
     static let stateKeys = [
         "title", "description", "facts", "states", "initial", "final", "parallel", "history", "default", "entry", "exit", "source",
     ]
     static let eventKeys = ["title", "kind", "description", "source"]
     static let flagKeys = ["default", "description", "source"]
-    static let callbackKeys = ["swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit", "source"]
+    static let callbackKeys = ["kind", "passedTo", "swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit", "source"]
+    static let factKeys = ["title", "description"]
     static let notificationKeys = ["swift", "objc", "description", "source"]
     static let transitionKeys = ["from", "on", "always", "guard", "to", "type", "do", "set", "raise", "description", "source"]
     static let scenarioKeys = ["id", "title", "description", "from", "flags", "events", "expect", "end", "source"]
@@ -75,6 +77,7 @@ struct SpecParser {
         if let entry = byKey["title"] { raw.title = text(entry.value, what: "the spec's title") }
         if let entry = byKey["summary"] { raw.summary = text(entry.value, what: "the spec's summary") }
         if let entry = byKey["platform"] { raw.platform = reader.string(entry.value, what: "'platform'") }
+        if let entry = byKey["catalogs"] { parseCatalogs(entry.value) }
         if let entry = byKey["sources"] { parseSources(entry.value) }
         if let entry = byKey["states"] {
             parseStates(entry.value, parent: nil)
@@ -84,10 +87,13 @@ struct SpecParser {
         if let entry = byKey["initial"] {
             raw.initial = reader.oneOrMany(entry.value).compactMap { reader.string($0, what: "'initial'") }
         } else {
-            reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)", at: raw.rootLocation))
+            // The first top-level state is where most lifecycles start.
+            let suggestion = raw.states.first { $0.parent == nil }.map { "; e.g. 'initial: \($0.id.value)'" } ?? ""
+            reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)\(suggestion)", at: raw.rootLocation))
         }
         if let entry = byKey["events"] { parseEvents(entry.value) }
         if let entry = byKey["flags"] { parseFlags(entry.value) }
+        if let entry = byKey["facts"] { parseFactDeclarations(entry.value) }
         if let entry = byKey["notifications"] { parseNotifications(entry.value) }
         if let entry = byKey["callbacks"] { parseCallbacks(entry.value) }
         if let entry = byKey["transitions"] { parseTransitions(entry.value) }
@@ -103,6 +109,9 @@ struct SpecParser {
         }
         return raw
     }
+
+    /// Appended to every guard syntax error: the whole grammar fits in one line.
+    static let guardGrammar = " (a guard combines flags with '&&', '||', '!' and parentheses; 'true' and 'false' are constants)"
 
     static func isValidSpecID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
@@ -136,7 +145,27 @@ struct SpecParser {
         guard let text = reader.localized(node, what: what(), locales: locales) else { return nil }
         // Only the translation check reads these, and only with more than one locale.
         if locales.count > 1 { raw.localizedTexts.append((text, what(), reader.location(node))) }
+        recordChinese(node, text: text, what: what())
         return text
+    }
+
+    /// Keeps the Simplified Chinese values (a plain string counts when Chinese is the default
+    /// locale) with their own positions, for `ChinesePunctuationRule`.
+    private mutating func recordChinese(_ node: Node, text: LocalizedText, what: @autoclosure () -> String) {
+        switch node {
+        case .scalar:
+            if Language.resolve(locales.first) == .simplifiedChinese, let value = text.translations.first?.text {
+                raw.chineseTexts.append((value, what(), reader.location(node)))
+            }
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                guard let locale = key.scalar?.string, Language.resolve(locale) == .simplifiedChinese,
+                      let string = value.scalar?.string else { continue }
+                raw.chineseTexts.append((string, "\(what()) (\(locale))", reader.location(value)))
+            }
+        default:
+            break
+        }
     }
 
     private mutating func sourceRef(_ node: Node) -> Located<String>? {
@@ -148,6 +177,30 @@ struct SpecParser {
     /// An id → body mapping section, with duplicate ids reported at the second occurrence.
     private func entries(_ node: Node, what: @autoclosure () -> String) -> [(key: Located<String>, value: Node)] {
         reader.mapping(node, what: what(), allowedKeys: nil) ?? []
+    }
+
+    /// `catalogs:` names built-in API catalogs (`uikit`) or catalog files, relative to the spec.
+    private mutating func parseCatalogs(_ node: Node) {
+        for item in reader.oneOrMany(node) {
+            guard let reference = reader.string(item, what: "an API catalog (a built-in name such as 'uikit' or a catalog file)") else { continue }
+            if let builtIn = APICatalog.builtIn[reference.value] {
+                raw.catalogs.append((reference, builtIn))
+                continue
+            }
+            let isFile = reference.value.contains("/") || ["yaml", "yml", "json"].contains(where: { reference.value.lowercased().hasSuffix("." + $0) })
+            let folder = (raw.path as NSString).deletingLastPathComponent
+            let path = reference.value.hasPrefix("/") || folder.isEmpty ? reference.value : folder + "/" + reference.value
+            guard isFile, !FileProblemCheck.isMissing(path) else {
+                let known = APICatalog.builtIn.keys.sorted()
+                let hint = isFile ? "there is no file '\(path)'" : "built-in catalogs: \(known.joined(separator: ", ")); a catalog file is named by its path, ending in .yaml"
+                raw.catalogMissing = true
+                reader.report(.error(.unknownPlatform, "unknown API catalog '\(reference.value)' (\(hint))\(isFile ? "" : Suggestion.didYouMean(reference.value, among: known))", at: reference.location))
+                continue
+            }
+            let loaded = APICatalog.load(path: path, limits: reader.limits)
+            for diagnostic in loaded.diagnostics { reader.report(diagnostic) }
+            if let catalog = loaded.catalog { raw.catalogs.append((reference, catalog)) } else { raw.catalogMissing = true }
+        }
     }
 
     private mutating func parseSources(_ node: Node) {
@@ -193,7 +246,7 @@ struct SpecParser {
                 switch key.value {
                 case "title": state.title = text(value, what: "the title of state '\(id.value)'")
                 case "description": state.description = text(value, what: "the description of state '\(id.value)'")
-                case "facts": state.facts = parseFacts(value, state: id.value)
+                case "facts": state.facts = parseFacts(value, state: id.value, keys: &state.factKeys)
                 case "states": childNode = value
                 case "initial":
                     state.initialLocation = reader.location(value)
@@ -222,10 +275,11 @@ struct SpecParser {
         }
     }
 
-    private mutating func parseFacts(_ node: Node, state: String) -> [(key: String, value: FactValue)] {
+    private mutating func parseFacts(_ node: Node, state: String, keys: inout [Located<String>]) -> [(key: String, value: FactValue)] {
         guard let pairs = reader.mapping(node, what: "the facts of '\(state)'", allowedKeys: nil) else { return [] }
         var facts: [(key: String, value: FactValue)] = []
         for (key, value) in pairs {
+            keys.append(key)
             switch value {
             case .scalar(let scalar) where scalar.style == .plain && YAMLReader.boolValue(scalar.string) != nil:
                 facts.append((key.value, .bool(YAMLReader.boolValue(scalar.string)!)))
@@ -313,6 +367,16 @@ struct SpecParser {
             if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "callback '\(id.value)'", allowedKeys: Self.callbackKeys) {
                 for (key, value) in pairs {
                     switch key.value {
+                    case "kind":
+                        guard let kind = reader.string(value, what: "'kind'") else { continue }
+                        if let parsed = SpecDocument.CallbackKind(rawValue: kind.value) {
+                            callback.kind = parsed
+                            callback.kindLocation = kind.location
+                        } else {
+                            let known = SpecDocument.CallbackKind.allCases.map(\.rawValue)
+                            reader.report(.error(.invalidValue, "callback kind '\(kind.value)' must be one of \(known.joined(separator: ", "))\(Suggestion.didYouMean(kind.value, among: known))", at: kind.location))
+                        }
+                    case "passedTo": callback.passedTo = reader.string(value, what: "'passedTo'")
                     case "swift": callback.swift = reader.string(value, what: "'swift'")
                     case "objc": callback.objc = reader.string(value, what: "'objc'")
                     case "returns": callback.returns = reader.string(value, what: "'returns'")?.value
@@ -332,7 +396,32 @@ struct SpecParser {
                     }
                 }
             }
+            if callback.kind == .closure, callback.passedTo == nil {
+                reader.report(.error(.missingKey, "closure '\(id.value)' needs 'passedTo: <the API the app passes it to>'", at: callback.kindLocation ?? id.location))
+            } else if callback.kind == .method, let passedTo = callback.passedTo {
+                reader.report(.error(.invalidValue, "'passedTo' is only for a callback of kind 'closure'; add 'kind: closure' to '\(id.value)' or remove it", at: passedTo.location))
+            }
             raw.callbacks.append(callback)
+        }
+    }
+
+    /// `facts:` declares each fact states may state, with the title its column shows.
+    private mutating func parseFactDeclarations(_ node: Node) {
+        raw.declaresFacts = true
+        for (id, body) in entries(node, what: "'facts'") {
+            guard checkElementID(id, kind: "fact") else { continue }
+            var title: LocalizedText?
+            var description: LocalizedText?
+            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "fact '\(id.value)'", allowedKeys: Self.factKeys) {
+                for (key, value) in pairs {
+                    switch key.value {
+                    case "title": title = text(value, what: "the title of fact '\(id.value)'")
+                    case "description": description = text(value, what: "the description of fact '\(id.value)'")
+                    default: break
+                    }
+                }
+            }
+            raw.facts.append(.init(id: id.value, title: title, description: description, location: id.location))
         }
     }
 
@@ -428,7 +517,8 @@ struct SpecParser {
                         transition.guardExpression = expression
                     case .failure(let error):
                         let column = text.location.column + Self.columnOffset(of: error.offset, in: value)
-                        reader.report(.error(.guardSyntax, error.message, at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
+                        reader.report(.error(error.isLimit ? .inputLimit : .guardSyntax, error.message + (error.isLimit ? "" : Self.guardGrammar),
+                                             at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
                         transition.isComplete = false
                     }
                 case "to": transition.to = reader.oneOrMany(value).compactMap { reader.string($0, what: "'to'") }

@@ -5,6 +5,13 @@ import LifecycleEngine
 struct SpecResolver {
     let raw: RawSpec
     private(set) var diagnostics: [Diagnostic] = []
+    /// Every reference that did not resolve, for collapsing knock-on errors under their cause.
+    private(set) var unresolved: [KnockOnErrors.Reference] = []
+    /// Transitions and scenarios (by index) with an error of their own, and whether any error lies
+    /// elsewhere: with errors only in transitions and scenarios, the rest can still be checked.
+    private(set) var brokenTransitions: Set<Int> = []
+    private(set) var brokenScenarios: Set<Int> = []
+    private(set) var hasErrorsOutsideTransitionsAndScenarios = false
 
     init(raw: RawSpec) { self.raw = raw }
 
@@ -30,6 +37,7 @@ struct SpecResolver {
         if known.contains(reference.value) { return true }
         let hint = Suggestion.didYouMean(reference.value, among: known.sorted())
         error(code, "\(kind) '\(reference.value)' is not declared\(hint)", at: reference.location)
+        unresolved.append(KnockOnErrors.Reference(name: reference.value, code: code, location: reference.location))
         return false
     }
 
@@ -160,6 +168,14 @@ struct SpecResolver {
             for event in state.entry.raise + state.exit.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
         }
 
+        // Facts: once a spec declares them, every state's fact must be one of them.
+        if raw.declaresFacts {
+            let factIDs = ids(raw.facts.map { ($0.id, $0.location) }, kind: "fact")
+            for state in raw.states {
+                for key in state.factKeys { _ = check(key, in: factIDs, kind: "fact", code: .unknownFact) }
+            }
+        }
+
         // Callbacks and notifications.
         var postedBy: [String: Located<String>] = [:]
         for callback in raw.callbacks {
@@ -174,8 +190,11 @@ struct SpecResolver {
 
         // Transitions, read field by field: copying each whole transition retained a dozen
         // references per transition.
+        hasErrorsOutsideTransitionsAndScenarios = diagnostics.hasErrors
         let transitions = raw.transitions
         for index in transitions.indices {
+            let errorsBefore = diagnostics.count
+            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenTransitions.insert(index) } }
             for source in transitions[index].from where check(source, in: stateIDs, kind: "state", code: .unknownState) {
                 if let state = stateByID[source.value], raw.states[state].history != nil {
                     error(.misplacedHistory, "history state '\(source.value)' is a pseudo-state: a transition cannot leave it (its 'default' says where it leads)", at: source.location)
@@ -210,7 +229,9 @@ struct SpecResolver {
         }
 
         // Scenarios.
-        for scenario in raw.scenarios {
+        for (index, scenario) in raw.scenarios.enumerated() {
+            let errorsBefore = diagnostics.count
+            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenScenarios.insert(index) } }
             if let from = scenario.from { _ = check(from, in: stateIDs, kind: "state", code: .unknownState) }
             for end in scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
             for (flag, _) in scenario.flags { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
@@ -374,8 +395,9 @@ struct SpecResolver {
             },
             events: raw.events,
             flags: raw.flags,
+            facts: raw.facts,
             callbacks: raw.callbacks.map {
-                .init(id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, returns: $0.returns,
+                .init(id: $0.id.value, kind: $0.kind, passedTo: $0.passedTo?.value, swift: $0.swift?.value, objc: $0.objc?.value, returns: $0.returns,
                       description: $0.description, usage: $0.usage,
                       posts: $0.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) },
                       deprecated: $0.deprecated, timeLimit: $0.timeLimit, source: $0.source?.value, location: $0.id.location)
@@ -402,6 +424,7 @@ struct SpecResolver {
         var withRelations = document
         withRelations.unhandledEvents = raw.unhandled?.value
         withRelations.related = raw.related
+        withRelations.apiModules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
         return LoadedSpec(document: withRelations, machine: machine)
     }
 }

@@ -43,7 +43,7 @@ enum SpecRules {
         ]
     }
 
-    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self] }
+    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self] }
 
     static func check(raw: RawSpec) -> [Diagnostic] {
         rawRules.flatMap { $0.check(raw) }
@@ -290,24 +290,44 @@ struct ScenarioReplayRule: SpecRule {
     }
 }
 
-/// With a platform, every callback and notification name must be one the platform really has.
+/// With a platform or API catalogs, every callback and notification name must be one of theirs:
+/// a name passes when any of the spec's catalogs has it.
 struct PlatformNamesRule: RawSpecRule {
+    static func catalogs(of raw: RawSpec) -> [APICatalog] {
+        var catalogs = raw.platform.flatMap { APICatalog.catalog(for: $0.value) }.map { [$0] } ?? []
+        for (_, catalog) in raw.catalogs where !catalogs.contains(where: { $0.name == catalog.name }) { catalogs.append(catalog) }
+        return catalogs
+    }
+
     static func check(_ raw: RawSpec) -> [Diagnostic] {
-        guard let platform = raw.platform?.value, let catalog = APICatalog.catalog(for: platform) else { return [] }
+        let catalogs = catalogs(of: raw)
+        // A catalog that did not load might hold the names: its own error is the one to fix.
+        guard !catalogs.isEmpty, !raw.catalogMissing else { return [] }
+        let advice = "if the name is right, add it to a catalog file of your own and list the file under 'catalogs:' (see docs/spec-format.md, API catalogs)"
         var diagnostics: [Diagnostic] = []
-        func verify(_ name: Located<String>?, known: Set<String>, kind: String) {
-            guard let name, !known.contains(name.value) else { return }
-            let hint = Suggestion.closest(to: name.value, among: known.sorted()).map { "; did you mean '\($0)'?" }
-                ?? " (not in the \(catalog.name) catalog)"
-            diagnostics.append(.error(.unknownAPIName, "\(catalog.name) has no \(kind) named '\(name.value)'\(hint)", at: name.location))
+        func verify(_ name: Located<String>?, known: KeyPath<APICatalog, Set<String>>, kind: String) {
+            guard let name, !catalogs.contains(where: { $0[keyPath: known].contains(name.value) }) else { return }
+            let candidates = catalogs.flatMap { $0[keyPath: known] }.sorted()
+            let hint = Suggestion.closest(to: name.value, among: candidates).map { "; did you mean '\($0)'?" }
+                ?? " (not in \(catalogs.count == 1 ? "the \(catalogs[0].name) catalog" : "any of them"))"
+            let message = catalogs.count == 1
+                ? "\(catalogs[0].name) has no \(kind) named '\(name.value)'"
+                : "none of the spec's API catalogs (\(catalogs.map(\.name).joined(separator: ", "))) has a \(kind) named '\(name.value)'"
+            diagnostics.append(.error(.unknownAPIName, message + hint, at: name.location, notes: [advice]))
         }
         for callback in raw.callbacks {
-            verify(callback.swift, known: catalog.callbackSwiftNames, kind: "method")
-            verify(callback.objc, known: catalog.callbackObjCNames, kind: "selector")
+            switch callback.kind {
+            case .method:
+                verify(callback.swift, known: \.callbackSwiftNames, kind: "method")
+                verify(callback.objc, known: \.callbackObjCNames, kind: "selector")
+            case .closure:
+                // A closure's own name is the app's; the API it is handed to is UIKit's.
+                verify(callback.passedTo, known: \.closureHostSwiftNames, kind: "method taking a closure")
+            }
         }
         for notification in raw.notifications {
-            verify(notification.swift, known: catalog.notificationSwiftNames, kind: "notification")
-            verify(notification.objc, known: catalog.notificationObjCNames, kind: "notification")
+            verify(notification.swift, known: \.notificationSwiftNames, kind: "notification")
+            verify(notification.objc, known: \.notificationObjCNames, kind: "notification")
         }
         return diagnostics
     }

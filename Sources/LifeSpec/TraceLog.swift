@@ -1,9 +1,10 @@
 import Foundation
 import LifecycleEngine
 
-/// Reads a log of callbacks and notifications, one per line, as an app records it: Swift names or
-/// Objective-C selectors and notification names (spec ids work too), an optional leading
-/// timestamp, `#` comments and blank lines ignored.
+/// Reads a log of callbacks and notifications, one per line, as an app records it (and as
+/// `lifespec recorder` writes it): optional leading timestamps, then one name — a Swift name, an
+/// Objective-C selector or notification name, or a spec id — running to the end of the line, so a
+/// name with spaces survives; `#` starts a comment, blank lines are ignored.
 public struct TraceVocabulary: Sendable {
     private var names: [String: Observation] = [:]
     public let knownNames: [String]
@@ -41,8 +42,9 @@ public struct TraceVocabulary: Sendable {
         return line[start..<bytes.index(start, offsetBy: found.count)]
     }
 
-    /// Byte offsets of the name: the first token that is not a timestamp (`12:00:01.234`,
-    /// `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`), or the last token when all look like one.
+    /// Byte offsets of the name: everything after the leading timestamps (`12:00:01.234`,
+    /// `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`) up to a `#` comment or the end of the line,
+    /// without trailing spaces; the last timestamp-looking token when nothing else is there.
     private static func nameRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
         var index = 0
@@ -53,8 +55,15 @@ public struct TraceVocabulary: Sendable {
             let start = index
             while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "#") { index += 1 }
             token = start..<index
-            if !looksLikeTimestamp(first: bytes[start]) { return token }
+            guard looksLikeTimestamp(first: bytes[start]) else { break }
         }
+        // The name runs on, spaces and all, to a comment or the end of the line.
+        guard var name = token else { return nil }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "#") {
+            if !isSpace(bytes[index]) { name = name.lowerBound..<index + 1 }
+            index += 1
+        }
+        return name
     }
 
     private static func looksLikeTimestamp(first: UInt8) -> Bool {

@@ -34,7 +34,11 @@ final class YAMLReader {
     let path: String
     let limits: LoaderLimits
     private(set) var diagnostics: [Diagnostic] = []
+    /// Keys reported unknown (LS010), with the state names they would declare if they were states.
+    private(set) var unknownKeys: [KnockOnErrors.UnknownKey] = []
     private var visitedNodes = 0
+    /// Nodes whose tag was reported: a value may be read twice (a string, else a mapping).
+    private var taggedNodes: Set<SourceLocation> = []
     private(set) var budgetExceeded = false
 
     /// The node budget of this document (see `LoaderLimits.maxNodes`).
@@ -45,7 +49,11 @@ final class YAMLReader {
         self.path = path
         self.limits = limits
         self.documentBytes = documentBytes
-        nodeBudget = min(limits.maxNodes, max(limits.minimumNodeBudget, documentBytes))
+        nodeBudget = Self.nodeBudget(limits: limits, documentBytes: documentBytes)
+    }
+
+    static func nodeBudget(limits: LoaderLimits, documentBytes: Int) -> Int {
+        min(limits.maxNodes, max(limits.minimumNodeBudget, documentBytes))
     }
 
     func location(_ node: Node) -> SourceLocation {
@@ -74,8 +82,52 @@ final class YAMLReader {
             error(.inputLimit, message, at: node)
             return false
         }
+        if let tag = Self.unsupportedTag(node), taggedNodes.insert(location(node)).inserted {
+            let hint = tag.hasPrefix("!") && !tag.hasPrefix("!!") ? " (a value that starts with '!', such as a guard, must be quoted)" : ""
+            error(.invalidValue, "YAML tag '\(tag)' is not supported: a spec holds plain strings, numbers, booleans, lists and mappings\(hint)", at: node)
+        }
         return true
     }
+
+    /// The tag written on a node, unless it is none or one of YAML's core types (`!!str` …). Read
+    /// unresolved: resolving a plain scalar's tag runs the resolver's patterns over it.
+    static func unsupportedTag(_ node: Node) -> String? {
+        let name: String
+        switch node {
+        case .scalar(let scalar): name = scalar.tag.rawValue
+        case .mapping(let mapping): name = mapping.tag.rawValue
+        case .sequence(let sequence): name = sequence.tag.rawValue
+        case .alias: return nil
+        }
+        switch name {
+        case "", "!", Tag.Name.str.rawValue, Tag.Name.int.rawValue, Tag.Name.bool.rawValue, Tag.Name.float.rawValue,
+             Tag.Name.null.rawValue, Tag.Name.seq.rawValue, Tag.Name.map.rawValue:
+            return nil
+        default:
+            let core = "tag:yaml.org,2002:"
+            return name.hasPrefix(core) ? "!!" + name.dropFirst(core.count) : name
+        }
+    }
+
+    /// The state `key` and the states nested under its `states:`, were it a state (bounded: this
+    /// runs only for unknown keys).
+    static func stateNames(_ key: String, _ value: Node, depth: Int = 0) -> [String] {
+        var names = [key]
+        guard depth < 16, case .mapping(let mapping) = value, let children = mapping["states"], case .mapping(let states) = children else { return names }
+        for (childKey, childValue) in states {
+            if let name = childKey.scalar?.string { names += stateNames(name, childValue, depth: depth + 1) }
+        }
+        return names
+    }
+
+    /// A non-empty mapping of state keys only (`title:`, `states:`, …): written as a state's body.
+    static func looksLikeStateBody(_ value: Node) -> Bool {
+        guard case .mapping(let mapping) = value, mapping.count > 0 else { return false }
+        return mapping.keys.allSatisfy { $0.scalar.map { SpecParser.stateKeys.contains($0.string) } ?? false }
+    }
+
+    /// What the loader renames a repeated key to (with a number): no spec key starts like this.
+    static let duplicateKeyPrefix = "~lifespec-repeated-key-"
 
     static func describe(_ node: Node) -> String {
         switch node {
@@ -121,11 +173,15 @@ final class YAMLReader {
                 error(.wrongType, "keys in \(what()) must be scalars, found \(Self.describe(keyNode))", at: keyNode)
                 continue
             }
+            // A repeated key, renamed by the loader after reporting it (LS004): the first counts.
+            if keyScalar.string.hasPrefix(Self.duplicateKeyPrefix) { continue }
             let key = Located(keyScalar.string, at: location(keyScalar.mark))
             if let allowedKeys, !allowedKeys.contains(key.value) {
                 let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
                 error(.unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
                       notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
+                unknownKeys.append(KnockOnErrors.UnknownKey(key: key, context: what(), stateNames: Self.stateNames(key.value, value),
+                                                            bodyLooksLikeState: Self.looksLikeStateBody(value)))
                 continue
             }
             result.append((key, value))

@@ -7,10 +7,14 @@ struct CheckTraceCommand: ParsableCommand {
         commandName: "check-trace",
         abstract: "Check a real app's log of callbacks and notifications against a spec.",
         discussion: """
-        The log has one callback or notification name per line (Swift names or Objective-C \
-        selectors and notification names), an optional leading timestamp, '#' comments and blank \
-        lines. The tool decides whether some sequence of events explains the log; on the first \
-        deviation it prints the line, the states the app could be in and what the spec allows next.
+        The log has one name per line, as 'lifespec recorder' writes it: optional leading \
+        timestamps, then a callback or notification name (Swift name, Objective-C selector or \
+        notification name, or spec id) running to the end of the line; '#' starts a comment. \
+        The log is judged on what it records: by default on the kinds of names that occur in it \
+        (callbacks, notifications), so a log of delegate callbacks alone is held to the callbacks \
+        the spec emits; --observe declares the observed set instead. The tool decides whether \
+        some sequence of events explains the log; on the first deviation it prints the line, the \
+        states the app could be in and what the spec allows next. See docs/spec-format.md.
         """
     )
 
@@ -23,6 +27,16 @@ struct CheckTraceCommand: ParsableCommand {
     @Option(help: "The state the app is in when the log starts (default: not yet launched).")
     var from: String?
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("A flag's value when the log starts (other flags may have any value).", valueName: "FLAG=true|false"))
+    var assignments: [String] = []
+
+    @Option(help: ArgumentHelp("What the log records: callbacks, notifications, all, or a callback or notification name; repeatable (default: the kinds of names that occur in the log).", valueName: "WHAT"))
+    var observe: [String] = []
+
+    func validate() throws {
+        for assignment in assignments { _ = try SimulateCommand.parse(assignment) }
+    }
+
     func run() throws {
         let loaded = try loadValidSpec(spec)
         let machine = loaded.machine
@@ -30,56 +44,214 @@ struct CheckTraceCommand: ParsableCommand {
         for state in from.map({ ConformanceCase.configurationStates($0, in: machine) }) ?? [] where machine.state(state) == nil {
             throw ValidationError("unknown state '\(state)'\(Suggestion.didYouMean(state, among: machine.states.map(\.id)))")
         }
-        guard var lines = LineReader(path: trace) else {
-            throw ValidationError("cannot read trace file '\(trace)'")
-        }
+        let fixedFlags = try SimulateCommand.flags(assignments, in: machine)
         let vocabulary = TraceVocabulary(machine: machine)
-        var checker = try TraceChecker(machine: machine, from: from)
+        let declared = try observe.isEmpty ? nil : Self.observedSet(observe, machine: machine, vocabulary: vocabulary)
+        guard var lines = LineReader(path: trace) else {
+            throw missingFile(trace, what: "trace file")
+        }
+        var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
+        // Each name is numbered once: a line then costs one lookup.
+        var nameIndex: [Substring: Int] = [:]
+        var observations: [Observation] = []
+        for known in vocabulary.knownNames {
+            guard let observation = vocabulary.observation(named: known) else { continue }
+            nameIndex[Substring(known)] = observations.count
+            observations.append(observation)
+        }
+        judge.prepare(observations)
+        while let line = lines.next() {
+            guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
+            // Only for the error messages: formatting it for every line took a tenth of a long run.
+            let location = { "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)" }
+            guard let index = nameIndex[token] else {
+                StandardStreams.err("\(location()): error: '\(token)' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
+                throw ExitCode(1)
+            }
+            if let declared, !declared.contains(observations[index]) {
+                StandardStreams.err("\(location()): error: '\(token)' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n")
+                throw ExitCode(1)
+            }
+            judge.feed(index, observations[index], token: token, location: location)
+            if let report = judge.decidedDeviation { try fail(report, judge: judge) }
+        }
+        if let report = judge.finalDeviation { try fail(report, judge: judge) }
+        let checker = judge.finalChecker
+        var summary = "\(trace): conforms: \(checker.observationCount) observations"
+        if !checker.isAtEventBoundary {
+            summary += " (the log ends in the middle of an event's callbacks)"
+        }
+        summary += "\n  judged on: \(judge.observedDescription)\n"
+        summary += "  could now be in: \(checker.possibleStates.joined(separator: ", "))\n"
+        let inferred = checker.inferredEvents
+        summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
+        summary += inferred.total > inferred.events.count ? " …\n" : "\n"
+        StandardStreams.out(summary)
+    }
+
+    private func fail(_ report: ProjectedTrace.Report, judge: ProjectedTrace) throws -> Never {
+        let machine = judge.finalChecker.machine
         func name(of observation: Observation) -> String {
             switch observation {
             case .callback(let id): machine.callback(id)?.swiftName ?? id
             case .notification(let id): machine.notification(id)?.swiftName ?? id
             }
         }
-        // Each name is numbered once: a line then costs one lookup, and the checker compares integers.
-        var symbols: [Substring: TraceChecker.Symbol] = [:]
-        for known in vocabulary.knownNames {
-            if let observation = vocabulary.observation(named: known), let symbol = checker.symbol(for: observation) {
-                symbols[Substring(known)] = symbol
+        let deviation = report.deviation
+        var message = "\(report.location): error: '\(report.token)' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
+        let allowed = deviation.allowedNext.map(name(of:))
+        message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
+        message += "    judged on: \(judge.observedDescription)\n"
+        StandardStreams.err(message)
+        throw ExitCode(1)
+    }
+
+    /// The observations `--observe` names: kinds, `all`, or single names (with did-you-mean).
+    static func observedSet(_ items: [String], machine: Machine, vocabulary: TraceVocabulary) throws -> Set<Observation> {
+        var result: Set<Observation> = []
+        // A comma separates items, unless the whole option is one name (names may hold commas).
+        let split = items.flatMap { item in
+            vocabulary.observation(named: item) != nil ? [item] : item.split(separator: ",").map { String($0).trimmingSpaces }
+        }
+        for item in split {
+            switch item {
+            case "all": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
+                result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
+            case "callbacks": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
+            case "notifications": result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
+            default:
+                guard let observation = vocabulary.observation(named: item) else {
+                    let candidates = ["all", "callbacks", "notifications"] + vocabulary.knownNames
+                    throw ValidationError("--observe takes callbacks, notifications, all, or a callback or notification name of the spec; '\(item)' is none of them\(Suggestion.didYouMean(item, among: candidates))")
+                }
+                result.insert(observation)
             }
         }
-        // Only for the error messages: formatting it for every line took a tenth of a long run.
-        func location(_ line: String, _ token: Substring, _ lineNumber: Int) -> String {
-            "\(trace):\(lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)"
+        return result
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
+
+/// A log judged against the spec's traces projected onto what the log records. With the observed
+/// set declared there is one checker. Without it, the set is the kinds of names that occur in the
+/// log, known only at its end; so the log streams through one checker per possible set of kinds
+/// (callbacks, notifications, both), a line of a kind rules out the sets without it, and the
+/// smallest set that holds every kind seen decides. Once both kinds occurred only one is left and a
+/// deviation is reported at once.
+struct ProjectedTrace {
+    enum Kind: CaseIterable {
+        case callbacks, notifications
+
+        func members(of machine: Machine) -> Set<Observation> {
+            switch self {
+            case .callbacks: Set(machine.callbacks.map { .callback($0.id) })
+            case .notifications: Set(machine.notifications.map { .notification($0.id) })
+            }
         }
-        while let line = lines.next() {
-            guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
+
+        init(_ observation: Observation) {
+            switch observation {
+            case .callback: self = .callbacks
+            case .notification: self = .notifications
+            }
+        }
+    }
+
+    struct Report {
+        let deviation: TraceChecker.Deviation
+        let token: String
+        let location: String
+    }
+
+    struct Candidate {
+        let kinds: Set<Kind>
+        var checker: TraceChecker
+        /// `symbols[name index]`: the checker's number for each name of the vocabulary.
+        var symbols: [TraceChecker.Symbol?] = []
+        var report: Report?
+    }
+
+    private var candidates: [Candidate]
+    private var kindsSeen: Set<Kind> = []
+    private let declared: Set<Observation>?
+
+    init(machine: Machine, from: String?, fixedFlags: [String: Bool], declared: Set<Observation>?) throws {
+        self.declared = declared
+        if let declared {
+            candidates = [Candidate(kinds: [], checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared))]
+            return
+        }
+        // A kind the spec never emits adds nothing: its sets equal smaller ones.
+        let present = Kind.allCases.filter { !$0.members(of: machine).isEmpty }
+        var sets: [Set<Kind>] = [Set(present)]
+        if present.count == 2 { sets += present.map { [$0] } }
+        candidates = try sets.map { kinds in
+            let observed = kinds.reduce(into: Set<Observation>()) { $0.formUnion($1.members(of: machine)) }
+            return Candidate(kinds: kinds, checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
+        }
+    }
+
+    mutating func prepare(_ observations: [Observation]) {
+        for index in candidates.indices {
+            candidates[index].symbols = observations.map { candidates[index].checker.symbol(for: $0) }
+        }
+    }
+
+    mutating func feed(_ index: Int, _ observation: Observation, token: Substring, location: () -> String) {
+        if declared == nil {
+            let kind = Kind(observation)
+            if kindsSeen.insert(kind).inserted {
+                candidates.removeAll { !$0.kinds.contains(kind) }
+            }
+        }
+        for position in candidates.indices where candidates[position].report == nil {
             let deviation: TraceChecker.Deviation?
-            if let symbol = symbols[token] {
-                deviation = checker.feed(symbol)
-            } else if let observation = vocabulary.observation(named: String(token)) {
-                deviation = checker.feed(observation)
+            if let symbol = candidates[position].symbols[index] {
+                deviation = candidates[position].checker.feed(symbol)
             } else {
-                StandardStreams.err("\(location(line, token, lines.lineNumber)): error: '\(token)' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
-                throw ExitCode(1)
+                deviation = candidates[position].checker.feed(observation)
             }
             if let deviation {
-                var message = "\(location(line, token, lines.lineNumber)): error: '\(token)' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
-                message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
-                let allowed = deviation.allowedNext.map(name(of:))
-                message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a callback or notification here)" : allowed.joined(separator: ", "))\n"
-                StandardStreams.err(message)
-                throw ExitCode(1)
+                candidates[position].report = Report(deviation: deviation, token: String(token), location: location())
             }
         }
-        var summary = "\(trace): conforms: \(checker.observationCount) observations"
-        if !checker.isAtEventBoundary {
-            summary += " (the log ends in the middle of an event's callbacks)"
-        }
-        summary += "\n  could now be in: \(checker.possibleStates.joined(separator: ", "))\n"
-        let inferred = checker.inferredEvents
-        summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
-        summary += inferred.total > inferred.events.count ? " …\n" : "\n"
-        StandardStreams.out(summary)
     }
+
+    /// The candidate the log is judged by, as far as it is known: the smallest set of kinds that
+    /// holds every kind seen (with nothing seen, the full set, so an empty log is judged as before).
+    private var decisive: Candidate {
+        let covering = candidates.filter { kindsSeen.isSubset(of: $0.kinds) || declared != nil }
+        return (kindsSeen.isEmpty ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count }) ?? candidates[0]
+    }
+
+    /// A deviation that no later line can excuse: the only candidate left has deviated.
+    var decidedDeviation: Report? {
+        candidates.count == 1 ? candidates[0].report : nil
+    }
+
+    var finalDeviation: Report? { decisive.report }
+    var finalChecker: TraceChecker { decisive.checker }
+
+    var observedDescription: String {
+        if declared != nil { return "the names given with --observe" }
+        let kinds = decisive.kinds
+        let names = Kind.allCases.filter(kinds.contains).map { $0 == .callbacks ? "callbacks" : "notifications" }
+        let what = names.isEmpty ? "nothing" : names.joined(separator: " and ")
+        return kindsSeen.count < Kind.allCases.count
+            ? "\(what) (the kinds of names in the log; --observe declares what it records)"
+            : "\(what) (the kinds of names in the log)"
+    }
+}
+
+/// A file named on the command line that is not there: `path: error: [LS001] …`, exit status 64
+/// (a wrong argument, like any other), the same for a spec, a trace or any other input file.
+func missingFile(_ path: String, what: String) -> ExitCode {
+    StandardStreams.err("\(path): error: [\(DiagnosticCode.unreadableFile.rawValue)] \(what) \(FileProblem.describe(path))\n")
+    return ExitCode(64)
 }

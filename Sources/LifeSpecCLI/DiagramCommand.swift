@@ -23,8 +23,8 @@ struct DiagramCommand: ParsableCommand {
     @Argument(help: "The spec file.")
     var spec: String
 
-    @Option(help: "Output format: dot, svg, png, pdf or mermaid.")
-    var format: Format = .svg
+    @Option(help: "Output format: dot, svg, png, pdf or mermaid (default: from the -o file's extension, else svg).")
+    var format: Format?
 
     @Option(help: "Highlight one scenario's path, numbering its steps.")
     var scenario: String?
@@ -50,16 +50,47 @@ struct DiagramCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
+    /// The format the `-o` file's extension names, if it names one.
+    static func format(forExtension pathExtension: String) -> Format? {
+        switch pathExtension.lowercased() {
+        case "dot", "gv": .dot
+        case "svg": .svg
+        case "png": .png
+        case "pdf": .pdf
+        case "mmd", "mermaid": .mermaid
+        default: nil
+        }
+    }
+
+    /// `--format`, else the `-o` extension's, else SVG; a file whose extension names another
+    /// format than `--format` is refused (it would hold bytes its name misdescribes).
+    func resolvedFormat() throws -> Format {
+        guard let output else { return format ?? .svg }
+        let pathExtension = URL(fileURLWithPath: output).pathExtension
+        let implied = Self.format(forExtension: pathExtension)
+        switch (format, implied) {
+        case let (asked?, implied?) where asked != implied:
+            throw ValidationError("--format \(asked.rawValue) does not match the extension of '\(output)' (.\(pathExtension) is \(implied.rawValue)); drop --format or change the file name")
+        case let (asked?, _): return asked
+        case let (nil, implied?): return implied
+        case (nil, nil):
+            let shown = pathExtension.isEmpty ? "it has no extension" : "'.\(pathExtension)' is not one"
+            throw ValidationError("cannot tell the format of '\(output)' from its name (\(shown)); name it .svg, .png, .pdf, .dot or .mmd, or pass --format")
+        }
+    }
+
     func validate() throws {
+        let format = try resolvedFormat()
         if output == nil, format.isBinary, isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("refusing to write \(format.rawValue.uppercased()) to a terminal; use -o FILE or redirect standard output")
         }
     }
 
     func run() throws {
+        let format = try resolvedFormat()
         let loaded = try loadValidSpec(spec)
         if let locale, !loaded.document.locales.isEmpty, !loaded.document.locales.contains(locale) {
-            throw ValidationError("the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))")
+            throw ValidationError("the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))\(Suggestion.didYouMean(locale, among: loaded.document.locales))")
         }
         let options = DiagramOptions(
             detail: detail, direction: layout == .lr ? .leftToRight : .topToBottom,
@@ -87,10 +118,10 @@ struct DiagramCommand: ParsableCommand {
                     StandardStreams.err("note: \(message)\n")
                 }
                 switch format {
-                case .dot: bytes = Array(diagram.dot.utf8)
-                case .svg: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .svg)
-                case .png: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .png)
-                case .pdf: bytes = try GraphvizRenderer.shared.render(dot: diagram.dot, format: .pdf)
+                case .dot: bytes = Array(diagram.standaloneDOT.utf8)
+                case .svg: bytes = DrawingStamp.stamp(try diagram.render(.svg), source: DrawingSource(layout: diagram.dot, overlays: diagram.overlays, format: .svg))
+                case .png: bytes = try diagram.render(.png)
+                case .pdf: bytes = try diagram.render(.pdf)
                 case .mermaid: bytes = []
                 }
             }
@@ -120,7 +151,7 @@ func writeOutput(_ bytes: [UInt8], to path: String?) throws {
             throw CocoaError(.fileWriteUnknown)
         }
     } catch {
-        StandardStreams.err("error: cannot write '\(path)': \(error.localizedDescription)\n")
+        StandardStreams.err("\(path): error: [\(DiagnosticCode.unwritableFile.rawValue)] cannot write the file: \(FileProblem.describeUnwritable(path))\n")
         throw ExitCode(1)
     }
 }

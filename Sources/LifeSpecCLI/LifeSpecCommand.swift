@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import LifeSpec
 
 public struct LifeSpecCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -7,7 +9,7 @@ public struct LifeSpecCommand: ParsableCommand {
         discussion: """
         Exit status: 0 when clean, 1 when a spec has errors (or a check fails), 64 for usage errors.
         """,
-        version: "0.1.0",
+        version: LifeSpecVersion.current,
         subcommands: [
             ValidateCommand.self,
             SimulateCommand.self,
@@ -19,8 +21,28 @@ public struct LifeSpecCommand: ParsableCommand {
             CheckTraceCommand.self,
             RecorderCommand.self,
             SynthCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
+            InitCommand.self,
+            SchemaCommand.self,
         ]
     )
 
     public init() {}
+
+    /// ArgumentParser's `main()`, after a mistyped subcommand gets a suggestion: its own message
+    /// for one ("Unexpected argument 'valdate'") names no command.
+    public static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-") {
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+            if !names.contains(first) {
+                let hint = Suggestion.didYouMean(first, among: names)
+                StandardStreams.err("error: '\(first)' is not a lifespec command\(hint)\n")
+                StandardStreams.err("commands: \(names.dropLast().joined(separator: ", ")); see 'lifespec --help'\n")
+                Foundation.exit(64)
+            }
+        }
+        main(nil)
+    }
 }

@@ -2,11 +2,13 @@ import ArgumentParser
 import LifeSpec
 
 /// Loads one spec for a command that needs a valid one: diagnostics go to standard error, and a
-/// spec with errors stops the command with exit status 1.
+/// spec with errors stops the command with exit status 1. A spec file that is not there is a
+/// wrong argument: exit status 64, as for every other file named on the command line.
 func loadValidSpec(_ path: String) throws -> LoadedSpec {
     let result = SpecLoader.load(path: path)
     guard let spec = result.spec, !result.hasErrors else {
         StandardStreams.err(DiagnosticPrinter.text(result.diagnostics))
+        if FileProblem.isMissing(path) { throw ExitCode(64) }
         StandardStreams.err("\(path): error: the spec has errors; run 'lifespec validate \(path)' after fixing them\n")
         throw ExitCode(1)
     }

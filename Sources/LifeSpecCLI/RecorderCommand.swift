@@ -5,7 +5,7 @@ import LifeSpecRender
 struct RecorderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recorder",
-        abstract: "Write a Swift file an iOS app drops in to log its lifecycle for check-trace."
+        abstract: "Write a Swift file an app drops in to log its lifecycle in the format check-trace reads."
     )
 
     @Argument(help: "The spec file.")
@@ -16,6 +16,10 @@ struct RecorderCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadValidSpec(spec)
+        if let refusal = RecorderRenderer.refusal(for: loaded) {
+            StandardStreams.err("\(spec): error: \(refusal)\n")
+            throw ExitCode(1)
+        }
         try writeOutput(Array(RecorderRenderer.render(loaded, specPath: spec).utf8), to: output)
     }
 }

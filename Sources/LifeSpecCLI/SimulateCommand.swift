@@ -36,29 +36,39 @@ struct SimulateCommand: ParsableCommand {
         return (parts[0], value)
     }
 
-    func run() throws {
-        let loaded = try loadValidSpec(spec)
-        let machine = loaded.machine
+    /// `--set FLAG=value` options checked against the spec's flags (with did-you-mean).
+    static func flags(_ assignments: [String], in machine: Machine) throws -> [String: Bool] {
         var flags: [String: Bool] = [:]
         for assignment in assignments {
-            let (flag, value) = try Self.parse(assignment)
+            let (flag, value) = try parse(assignment)
             guard machine.flag(flag) != nil else {
-                throw ValidationError("unknown flag '\(flag)'\(Suggestion.didYouMean(flag, among: machine.flags.map(\.id))); flags: \(machine.flags.map(\.id).joined(separator: ", "))")
+                let known = machine.flags.map(\.id)
+                let list = known.isEmpty ? "the spec has no flags" : "flags: \(known.joined(separator: ", "))"
+                throw ValidationError("unknown flag '\(flag)'\(Suggestion.didYouMean(flag, among: known)); \(list)")
             }
             flags[flag] = value
         }
+        return flags
+    }
+
+    func run() throws {
+        let loaded = try loadValidSpec(spec)
+        let machine = loaded.machine
+        let flags = try Self.flags(assignments, in: machine)
         if let from, machine.state(from) == nil {
             throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id))); states: \(machine.states.map(\.id).joined(separator: ", "))")
         }
         for event in events where machine.event(event) == nil {
             throw ValidationError("unknown event '\(event)'\(Suggestion.didYouMean(event, among: machine.events.map(\.id))); events: \(machine.events.map(\.id).joined(separator: ", "))")
         }
-        var runner = try Runner(machine: machine, state: from, flags: flags)
-        let start = runner.state
-        var steps: [Step] = []
+        // Without --from the machine starts as SCXML does: entry actions and the first macrostep run.
+        var (runner, steps) = try Runner.begin(machine: machine, from: from, flags: flags)
+        let start = from ?? runner.states.joined(separator: ", ")
+        var configurations = [runner.activeStates]
         for event in events {
             do {
                 steps += try runner.send(event)
+                configurations.append(runner.activeStates)
             } catch {
                 if !json { StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: nil)) }
                 StandardStreams.err("error: \(error)\n")
@@ -66,9 +76,9 @@ struct SimulateCommand: ParsableCommand {
             }
         }
         if json {
-            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state))
+            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state, configurations: configurations))
         } else {
-            StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.state))
+            StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.states.joined(separator: ", ")))
         }
     }
 }
@@ -92,7 +102,9 @@ enum SimulationText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ steps: [Step], machine: Machine, final: String) -> String {
+    /// `configurations`: every active state (atomic, compound, parallel) in document order, after
+    /// start and after each event's macrostep.
+    static func json(_ steps: [Step], machine: Machine, final: String, configurations: [[String]]) -> String {
         let items = steps.map { step -> JSONValue in
             switch step {
             case .transition(let transition):
@@ -106,6 +118,9 @@ enum SimulationText {
                 .object([("kind", .string("notification")), ("id", .string(id)), ("name", .string(machine.notification(id)?.swiftName ?? id))])
             }
         }
-        return JSONValue.object([("steps", .array(items)), ("finalState", .string(final))]).text + "\n"
+        return JSONValue.object([
+            ("steps", .array(items)), ("finalState", .string(final)),
+            ("configurations", .array(configurations.map { .array($0.map(JSONValue.string)) })),
+        ]).text + "\n"
     }
 }

@@ -20,11 +20,22 @@ struct TestsCommand: ParsableCommand {
     @Option(help: "Test framework: swift-testing or xctest.")
     var framework: SwiftSuiteRenderer.Framework = .swiftTesting
 
+    @Option(help: ArgumentHelp("The stem of the generated type names: <STEM>Conformance and <STEM>ConformanceTests (default: from the spec id).", valueName: "STEM"))
+    var typeName: String?
+
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
+    func validate() throws {
+        if let typeName, !SwiftSuiteRenderer.isValidTypeName(typeName) {
+            throw ValidationError("--type-name '\(typeName)' is not a Swift type name (ASCII letters, digits and '_', not starting with a digit), e.g. AVPlayerPlayback")
+        }
+    }
+
     func run() throws {
         let loaded = try loadValidSpec(spec)
-        try writeOutput(Array(SwiftSuiteRenderer.render(spec: loaded, framework: framework).utf8), to: output)
+        var input = SwiftSuiteInput(spec: loaded)
+        input.typeNameStem = typeName
+        try writeOutput(Array(SwiftSuiteRenderer.render(input, framework: framework).utf8), to: output)
     }
 }

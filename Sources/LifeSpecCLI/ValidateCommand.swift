@@ -28,6 +28,7 @@ struct ValidateCommand: ParsableCommand {
         case .json:
             StandardStreams.out(DiagnosticPrinter.json(diagnostics))
         }
+        if FileProblem.anyMissing(specs) { throw ExitCode(64) }
         if diagnostics.hasErrors || (strict && !diagnostics.isEmpty) { throw ExitCode(1) }
     }
 }

@@ -5,12 +5,22 @@ import LifeSpec
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Regenerate Output/ whenever a spec in Spec/ changes (polling); Ctrl-C stops.",
-        discussion: "An invalid save prints its diagnostics and the watch goes on; Output/ is left as it was."
+        abstract: "Regenerate whenever a watched spec changes (polling); Ctrl-C stops.",
+        discussion: """
+        Watches the specs named, or every spec in Spec/ (files added or removed there count as \
+        changes). An invalid save prints its diagnostics and the watch goes on; the output is left \
+        as it was.
+        """
     )
+
+    @Argument(help: "Spec files to watch (default: every spec in Spec/).")
+    var specs: [String] = []
 
     @Option(name: .shortAndLong, help: "The output directory.")
     var output = "Output"
+
+    @Option(help: "Where the conformance suites go: the test target that compiles and runs them.")
+    var suites = GenerationRun.defaultSuites
 
     @Option(help: "Seconds between polls.")
     var interval: Double = 0.5
@@ -20,14 +30,27 @@ struct WatchCommand: ParsableCommand {
 
     func validate() throws {
         guard interval >= 0.05 else { throw ValidationError("--interval must be at least 0.05 seconds") }
+        // Nothing to watch is a usage error up front, not a message on every poll.
+        if specs.isEmpty {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "Spec", isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("nothing to watch: no spec given and no 'Spec/' folder here; name the specs: lifespec watch SPEC…")
+            }
+        }
+        for spec in specs where FileProblem.isMissing(spec) {
+            throw missingFile(spec, what: "spec file")
+        }
     }
 
     func run() throws {
         var lastSnapshot: [String: Date]?
         var passes = 0
-        StandardStreams.out("watching Spec/ (Ctrl-C to stop)\n")
+        // One folder to wake on (polling covers several, and other systems).
+        let folders = Set(specs.isEmpty ? ["Spec"] : specs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        let events = folders.count == 1 ? FolderEvents(folder: folders.first!) : nil
+        StandardStreams.out("watching \(specs.isEmpty ? "Spec/" : specs.joined(separator: ", ")) (Ctrl-C to stop)\n")
         while maxPasses.map({ passes < $0 }) ?? true {
-            let snapshot = Self.snapshot()
+            let snapshot = Self.snapshot(specs)
             if snapshot != lastSnapshot {
                 passes += 1
                 if let lastSnapshot {
@@ -36,26 +59,71 @@ struct WatchCommand: ParsableCommand {
                 }
                 lastSnapshot = snapshot
                 do {
-                    let outcome = try GenerationRun(specs: [], output: output, suites: GenerationRun.defaultSuites, check: false).perform()
+                    let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: false).perform()
                     if !outcome.diagnostics.isEmpty { StandardStreams.out(DiagnosticPrinter.text(outcome.diagnostics)) }
-                    if let report = outcome.report { StandardStreams.out(GenerationRun.describe(report)) }
+                    if let report = outcome.report {
+                        StandardStreams.out(GenerationRun.describe(report))
+                    } else {
+                        StandardStreams.out("nothing was generated: fix the errors above; watching for the next save\n")
+                    }
                 } catch let error as ValidationError {
                     StandardStreams.out("error: \(error.message)\n")
+                } catch is ExitCode {
+                    // The pass printed its own error (an unwritable output folder); keep watching.
                 }
             }
-            Thread.sleep(forTimeInterval: interval)
+            // Woken as soon as a spec is saved (polling stays as the fallback and for other systems).
+            if let events { events.wait(timeout: interval) } else { Thread.sleep(forTimeInterval: interval) }
         }
     }
 
-    static func snapshot() -> [String: Date] {
+    /// Modification times of the watched specs (a deleted one reads as absent).
+    static func snapshot(_ specs: [String]) -> [String: Date] {
         let manager = FileManager.default
-        let names = (try? manager.contentsOfDirectory(atPath: "Spec")) ?? []
+        let paths = specs.isEmpty
+            ? ((try? manager.contentsOfDirectory(atPath: "Spec")) ?? [])
+                .filter { SpecFiles.extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+                .map { "Spec/\($0)" }
+            : specs
         var result: [String: Date] = [:]
-        for name in names where SpecFiles.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
-            let path = "Spec/\(name)"
-            let attributes = try? manager.attributesOfItem(atPath: path)
-            result[path] = (attributes?[.modificationDate] as? Date) ?? .distantPast
+        for path in paths {
+            guard let attributes = try? manager.attributesOfItem(atPath: path) else { continue }
+            result[path] = (attributes[.modificationDate] as? Date) ?? .distantPast
         }
         return result
     }
+}
+
+/// Tells the watch when a file in a folder was written, renamed into place or removed (inotify),
+/// so a save is answered in the time the changed outputs take rather than up to a poll interval
+/// later. Not on systems without inotify: there the watch polls.
+final class FolderEvents {
+    #if canImport(Glibc)
+    private let descriptor: Int32
+
+    init?(folder: String) {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        // Written and closed, or moved into place (how editors save); not on creation, when the
+        // file may still be empty.
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
+        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+            close(descriptor)
+            return nil
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Returns when an event arrives or after `timeout` seconds, having read every pending event.
+    func wait(timeout: Double) {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&request, 1, Int32(timeout * 1000))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(descriptor, &buffer, buffer.count) > 0 {}
+    }
+    #else
+    init?(folder: String) { return nil }
+    func wait(timeout: Double) {}
+    #endif
 }

@@ -175,10 +175,18 @@ public struct GuardParseError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Offset in characters from the start of the expression text.
     public let offset: Int
     public let message: String
+    /// The guard is well formed but past a size limit (`GuardExpression.maximumDepth`, `maximumTerms`).
+    public var isLimit = false
     public var description: String { message }
 }
 
 extension GuardExpression {
+    /// How deep `(` and `!` may nest. The parser, and every walk over the tree, recurse once per
+    /// level: a bound keeps a hostile guard from overflowing the stack (60,000 `!` did).
+    public static let maximumDepth = 64
+    /// How many flags and constants one guard may name: a chain of `&&` is a tree as deep as it is long.
+    public static let maximumTerms = 512
+
     public init(parsing text: String) throws(GuardParseError) {
         var parser = GuardParser(Array(text))
         self = try parser.parseAll()
@@ -188,8 +196,17 @@ extension GuardExpression {
 private struct GuardParser {
     private let characters: [Character]
     private var position = 0
+    private var depth = 0
+    private var terms = 0
 
     init(_ characters: [Character]) { self.characters = characters }
+
+    private mutating func enter() throws(GuardParseError) {
+        depth += 1
+        if depth > GuardExpression.maximumDepth {
+            throw GuardParseError(offset: position, message: "guard expression nests deeper than \(GuardExpression.maximumDepth) levels of '(' and '!'", isLimit: true)
+        }
+    }
 
     mutating func parseAll() throws(GuardParseError) -> GuardExpression {
         skipSpaces()
@@ -231,8 +248,15 @@ private struct GuardParser {
     }
 
     private mutating func parseUnary() throws(GuardParseError) -> GuardExpression {
-        if consume("!") { return .not(try parseUnary()) }
-        return try parsePrimary()
+        var negations = 0
+        while consume("!") {
+            try enter()
+            negations += 1
+        }
+        var expression = try parsePrimary()
+        for _ in 0..<negations { expression = .not(expression) }
+        depth -= negations
+        return expression
     }
 
     private mutating func parsePrimary() throws(GuardParseError) -> GuardExpression {
@@ -241,6 +265,8 @@ private struct GuardParser {
             throw GuardParseError(offset: position, message: "guard expression ends where a flag was expected")
         }
         if consume("(") {
+            try enter()
+            defer { depth -= 1 }
             let inner = try parseOr()
             guard consume(")") else {
                 throw GuardParseError(offset: min(position, characters.count), message: "missing ')' in guard expression")
@@ -253,6 +279,10 @@ private struct GuardParser {
         }
         guard position > start else {
             throw GuardParseError(offset: start, message: "expected a flag name, found '\(characters[start])'")
+        }
+        terms += 1
+        if terms > GuardExpression.maximumTerms {
+            throw GuardParseError(offset: start, message: "guard expression names more than \(GuardExpression.maximumTerms) flags and constants", isLimit: true)
         }
         let name = String(characters[start..<position])
         if name == "in", consume("(") { return try parseInState() }

@@ -25,11 +25,19 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> CLIResult {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> CLIResult {
+        try runProcess(executable, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs any program (`environment` is added to this process's own) and captures its output.
+    static func runProcess(_ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> CLIResult {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

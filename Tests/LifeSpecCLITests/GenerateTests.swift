@@ -196,14 +196,14 @@ struct WatchAndInterruptTests {
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            for (path, data) in files(output) where !path.contains(".lifespec-tmp-") && !path.hasSuffix(".lifespec-manifest") {
+            for (path, data) in files(output) where !path.contains(".lifespec-staging-") && !path.hasSuffix(".lifespec-manifest") {
                 #expect(data == old[path] || data == new[path], "\(path) is neither the old nor the new file after a kill at \(delay) s")
             }
         }
         // A finished run afterwards cleans up and lands exactly on the new output.
         #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
         let final = files(output).filter { !$0.key.hasSuffix(".lifespec-manifest") }
-        #expect(final.keys.filter { $0.contains(".lifespec-tmp-") }.isEmpty, "temporary files left behind")
+        #expect(final.keys.filter { $0.contains(".lifespec-staging-") }.isEmpty, "staging files left behind")
         #expect(final == new.filter { !$0.key.hasSuffix(".lifespec-manifest") })
     }
 

@@ -289,7 +289,7 @@ private func decodeEntities(_ text: String) -> String {
         #expect(page.contains("| Off screen, still running code. [&#91;2&#93;][src-2] |"))
         // A source title without a translation falls back too.
         #expect(page.contains("2. [Extending your app's background execution time]"))
-        #expect(page.contains("| `homePress` | — | — | 若 `!backgroundTask`:`background` → `suspended`<br/>若 `backgroundTask`:`background` | — | — |"))
+        #expect(page.contains("| `homePress` | — | — | 若 `!backgroundTask`：`background` → `suspended`<br/>若 `backgroundTask`：`background` | — | — |"))
         #expect(!page.contains("Walkthroughs") && !page.contains("Called when"))
     }
 

@@ -14,8 +14,13 @@ struct OutputStageTests {
         try Data("old\n".utf8).write(to: directory.appendingPathComponent("old.txt"))
         try Data("same\n".utf8).write(to: directory.appendingPathComponent("kept.txt"))
         try Data("stale\n".utf8).write(to: directory.appendingPathComponent("gone.txt"))
-        try Data("# manifest\ngone.txt\nkept.txt\nold.txt\n".utf8).write(to: directory.appendingPathComponent(OutputWriter.manifestName))
+        try Data(manifest(["gone.txt": "stale\n", "kept.txt": "same\n", "old.txt": "old\n"]).utf8).write(to: directory.appendingPathComponent(OutputWriter.manifestName))
         return directory
+    }
+
+    /// A manifest as a previous run wrote it: each path with the digest of its bytes.
+    private func manifest(_ files: [String: String]) -> String {
+        "# manifest\n" + files.keys.sorted().map { ManifestEntry(path: $0, digest: ManifestEntry.digest(Array(files[$0]!.utf8))).line + "\n" }.joined()
     }
 
     /// Every file under `directory` (hidden ones included) with its bytes.
@@ -35,7 +40,7 @@ struct OutputStageTests {
     func commitMovesEverythingIntoPlace() throws {
         let directory = try previousRun()
         let before = try snapshot(directory)
-        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
         try stage.offer(GeneratedFile(path: "old.txt", text: "new\n"))
         try stage.offer(GeneratedFile(path: "kept.txt", text: "same\n"))
         try stage.offer(GeneratedFile(path: "deep/er/fresh.txt", text: "fresh\n"))
@@ -49,16 +54,17 @@ struct OutputStageTests {
         #expect(after["old.txt"] == Array("new\n".utf8))
         #expect(after["deep/er/fresh.txt"] == Array("fresh\n".utf8))
         #expect(after["gone.txt"] == nil)
-        #expect(!after.keys.contains { $0.contains("lifespec-tmp") })
-        let manifest = String(decoding: try #require(after[OutputWriter.manifestName]), as: UTF8.self)
-        #expect(manifest.hasSuffix("deep/er/fresh.txt\nkept.txt\nold.txt\n"))
+        #expect(!after.keys.contains { $0.hasPrefix(".lifespec-staging") })
+        let written = String(decoding: try #require(after[OutputWriter.manifestName]), as: UTF8.self)
+        #expect(written.split(separator: "\n").dropFirst().joined(separator: "\n")
+                == manifest(["deep/er/fresh.txt": "fresh\n", "kept.txt": "same\n", "old.txt": "new\n"]).split(separator: "\n").dropFirst().joined(separator: "\n"))
     }
 
     @Test("a discarded stage leaves the directory exactly as it was: no temporary files, no new folders")
     func discardLeavesNoTrace() throws {
         let directory = try previousRun()
         let before = try snapshot(directory)
-        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
         try stage.offer(GeneratedFile(path: "old.txt", text: "new\n"))
         try stage.offer(GeneratedFile(path: "spec/scenarios/a.svg", text: "<svg/>"))
         #expect(try snapshot(directory) != before, "staging writes temporary files")
@@ -71,7 +77,7 @@ struct OutputStageTests {
     func discardRemovesACreatedOutputDirectory() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        let stage = OutputStage(writer: OutputWriter(directory: parent.appendingPathComponent("Output")), check: false)
+        let stage = try OutputStage(writer: OutputWriter(directory: parent.appendingPathComponent("Output")), check: false)
         try stage.offer(GeneratedFile(path: "spec/README.md", text: "# Spec\n"))
         stage.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
@@ -81,13 +87,13 @@ struct OutputStageTests {
     func unmakeableFolderIsAClearError() throws {
         let directory = try previousRun()
         let before = try snapshot(directory)
-        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
         try stage.offer(GeneratedFile(path: "fresh/a.txt", text: "a"))
         // old.txt is a file, so nothing can be made under it.
         #expect {
             try stage.offer(GeneratedFile(path: "old.txt/inside/b.txt", text: "b"))
         } throws: { error in
-            (error as? OutputError).map { $0.message == "cannot create the folder: Not a directory" && $0.path.hasSuffix("old.txt/inside") } ?? false
+            (error as? OutputError).map { $0.message == "is a file where a folder is needed" && $0.path.hasSuffix("/old.txt") } ?? false
         }
         stage.discard()
         #expect(try snapshot(directory) == before)
@@ -97,7 +103,7 @@ struct OutputStageTests {
     func checkWritesNothing() throws {
         let directory = try previousRun()
         let before = try snapshot(directory)
-        let stage = OutputStage(writer: OutputWriter(directory: directory), check: true)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: true)
         try stage.offer(GeneratedFile(path: "old.txt", text: "new\n"))
         try stage.offer(GeneratedFile(path: "kept.txt", text: "same\n"))
         try stage.offer(GeneratedFile(path: "missing/file.txt", text: "x"))
@@ -109,7 +115,7 @@ struct OutputStageTests {
     @Test("two outputs for one path, or a path leaving the directory, are refused")
     func conflictsAndEscapesAreRefused() throws {
         let directory = try previousRun()
-        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
         try stage.offer(GeneratedFile(path: "a/b.txt", text: "1"))
         #expect(throws: OutputError.self) { try stage.offer(GeneratedFile(path: "a/b.txt", text: "2")) }
         for path in ["../escape.txt", "/etc/passwd", "a/./b", ".hidden", ""] {
@@ -121,7 +127,7 @@ struct OutputStageTests {
     @Test("files offered from many threads at once all land")
     func concurrentOffers() throws {
         let directory = try previousRun()
-        let stage = OutputStage(writer: OutputWriter(directory: directory), check: false)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
         let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             do {
@@ -150,7 +156,9 @@ struct OutputStageTests {
         #expect(try page("README.md").contains("state \"Not running\" as notRunning"))
         #expect(try page("README.zh-Hans.md").contains("state \"未运行\" as notRunning"))
         let mermaid = MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans"))
-        let markdown = MarkdownOptions(specPath: spec.path, mermaid: mermaid)
+        // Its own drawings too: `diagram.zh-Hans.svg` and `scenarios/<id>.zh-Hans.svg`.
+        let markdown = MarkdownOptions(specPath: spec.path, diagramPath: "diagram.zh-Hans.svg", mermaid: mermaid,
+                                       scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg")
         #expect(try page("README.zh-Hans.md") == MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: markdown, others: [spec]).text)
     }
 

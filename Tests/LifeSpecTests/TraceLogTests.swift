@@ -8,16 +8,19 @@ struct TraceLogLineTests {
         ("applicationDidBecomeActive(_:)", "applicationDidBecomeActive(_:)"),
         ("  \tviewDidLoad\r", "viewDidLoad"),
         ("12:00:01.234 viewDidLoad", "viewDidLoad"),
-        ("2026-11-21T10:00:00Z [0.5] +0.5s viewDidLoad extra words", "viewDidLoad"),
+        // A name runs to the end of the line: Swift names of KVO observations have spaces.
+        ("2026-11-21T10:00:00Z [0.5] +0.5s viewDidLoad extra words", "viewDidLoad extra words"),
+        ("0.25 observe(\\.status) readyToPlay  \t", "observe(\\.status) readyToPlay"),
+        ("0.25 status changed 2 times # note", "status changed 2 times"),
         ("viewDidLoad # a comment", "viewDidLoad"),
         ("viewDidLoad#comment", "viewDidLoad"),
         // A timestamp-looking token is the name when nothing follows it.
         ("[0.1] 42", "42"),
         ("+1s", "+1s"),
         ("0.1 # 0.2 viewDidLoad", "0.1"),
-        ("é viewDidLoad", "é"),
+        ("é viewDidLoad", "é viewDidLoad"),
     ])
-    func nameIsTheFirstTokenAfterAnyTimestamps(_ line: String, _ name: String) {
+    func nameRunsFromAfterTheTimestampsToTheEndOfTheLine(_ line: String, _ name: String) {
         #expect(TraceVocabulary.name(onLine: Substring(line)) == Substring(name))
     }
 

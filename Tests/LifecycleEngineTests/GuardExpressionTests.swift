@@ -175,3 +175,36 @@ struct GuardExpressionTests {
         #expect(GuardExpression.satisfyingAssignment(all: [.constant(true)]) == [:])
     }
 }
+
+@Suite("Guard parser limits")
+struct GuardLimitTests {
+    private func isLimit(_ text: String) -> Bool {
+        do {
+            _ = try GuardExpression(parsing: text)
+            return false
+        } catch {
+            return error.isLimit
+        }
+    }
+
+    @Test("nesting past the limit is an error, not a stack overflow, whatever nests: '!', '(' or both")
+    func deepNestingIsRefused() throws {
+        let depth = GuardExpression.maximumDepth
+        #expect(try GuardExpression(parsing: String(repeating: "!", count: depth) + "a").flags == ["a"])
+        #expect(try GuardExpression(parsing: String(repeating: "(", count: depth) + "a" + String(repeating: ")", count: depth)).flags == ["a"])
+        for count in [depth + 1, 5_000, 60_000] {
+            #expect(isLimit(String(repeating: "!", count: count) + "a"))
+            #expect(isLimit(String(repeating: "(", count: count) + "a" + String(repeating: ")", count: count)))
+            #expect(isLimit(String(repeating: "!(", count: count) + "a"), "unbalanced is refused by the limit first")
+            #expect(isLimit(String(repeating: "(a && !", count: count) + "a"))
+        }
+    }
+
+    @Test("a chain of more flags than the limit is an error: the tree is as deep as the chain")
+    func longChainsAreRefused() throws {
+        let terms = GuardExpression.maximumTerms
+        #expect(try GuardExpression(parsing: Array(repeating: "a", count: terms).joined(separator: " && ")).flags == ["a"])
+        #expect(isLimit(Array(repeating: "a", count: terms + 1).joined(separator: " && ")))
+        #expect(isLimit(Array(repeating: "a || b", count: 100_000).joined(separator: " && ")))
+    }
+}

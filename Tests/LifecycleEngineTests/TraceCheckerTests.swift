@@ -138,4 +138,52 @@ struct TraceCheckerTests {
         #expect(checker.inferredEvents.events == ["press"])
         #expect(runError { () throws(RunError) in _ = try TraceChecker(machine: lamp, from: "nowhere") } == .unknownState("nowhere"))
     }
+
+    /// A flag fixed at the start leaves only the outputs its value allows.
+    @Test func aFixedFlagNarrowsTheStart() throws {
+        let machine = try makeMachine(
+            [.leaf("idle"), .leaf("busy")],
+            initial: "idle",
+            flags: [LifecycleFlag(id: "quiet"), LifecycleFlag(id: "other")],
+            transitions: [
+                T("idle", on: "go", guard: "quiet", to: "busy", do: [.callback("softStart")]),
+                T("idle", on: "go", guard: "!quiet", to: "busy", do: [.callback("loudStart")]),
+            ]
+        )
+        var checker = try TraceChecker(machine: machine, fixedFlags: ["quiet": true])
+        #expect(checker.allowedNext() == [.callback("softStart")])
+        let result = checker.feed(.callback("loudStart"))
+        let deviation = try #require(result)
+        #expect(deviation.allowedNext == [.callback("softStart")])
+    }
+
+    /// Seen through callbacks alone, an event's notifications are not expected, an event that
+    /// emits only notifications is silent, and notifications are not even symbols.
+    @Test func aProjectionJudgesOnlyWhatIsObserved() throws {
+        let machine = try makeMachine(
+            [.leaf("off"), .leaf("on")],
+            initial: "off",
+            transitions: [
+                T("off", on: "press", to: "on", do: [.callback("lightOn"), .notify("didLight")]),
+                T("on", on: "flicker", to: nil, do: [.notify("flickered")]),
+                T("on", on: "press", to: "off", do: [.callback("lightOff")]),
+            ]
+        )
+        let callbacks: Set<Observation> = [.callback("lightOn"), .callback("lightOff")]
+        var checker = try TraceChecker(machine: machine, observing: callbacks)
+        #expect(checker.symbol(for: .notification("didLight")) == nil)
+        #expect(checker.feed(.callback("lightOn")) == nil)
+        #expect(checker.isAtEventBoundary)
+        #expect(checker.feed(.callback("lightOff")) == nil)
+        #expect(checker.inferredEvents.events.last == "press")
+        // A callback out of order is still a deviation, with what is allowed among the observed.
+        let result = checker.feed(.callback("lightOff"))
+        let deviation = try #require(result)
+        #expect(deviation.allowedNext == [.callback("lightOn")])
+        // Everything observed: the notification is expected right after the callback.
+        var full = try TraceChecker(machine: machine)
+        #expect(full.feed(.callback("lightOn")) == nil)
+        #expect(!full.isAtEventBoundary)
+        #expect(full.allowedNext() == [.notification("didLight")])
+    }
 }

@@ -203,6 +203,16 @@ enum UIKitCatalog {
         objc: "scene:restoreInteractionStateWithUserActivity:"
         owner: UISceneDelegate
         url: "https://developer.apple.com/documentation/uikit/uiscenedelegate/scene(_:restoreinteractionstatewith:)"
+    closureHosts:
+      # APIs an app passes a closure to that UIKit calls back later (`kind: closure`, `passedTo:`)
+      - swift: "UIApplication.beginBackgroundTask(expirationHandler:)"
+        objc: "beginBackgroundTaskWithExpirationHandler:"
+        owner: UIApplication
+        url: "https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(expirationhandler:)"
+      - swift: "UIApplication.beginBackgroundTask(withName:expirationHandler:)"
+        objc: "beginBackgroundTaskWithName:expirationHandler:"
+        owner: UIApplication
+        url: "https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)"
     notifications:
       # UIApplication notifications (posted whether or not the app uses scenes)
       - swift: "UIApplication.didFinishLaunchingNotification"

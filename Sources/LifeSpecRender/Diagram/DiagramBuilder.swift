@@ -33,8 +33,11 @@ public enum DiagramBuilder {
         var effective = options
         effective.detail = plan.effectiveDetail
         let path = try options.scenario.map { id throws(DiagramError) in try ScenarioPath(spec: spec, scenario: id, locale: options.locale) }
-        let graph = DiagramComposer(spec: spec, options: effective, path: path, topology: topology).graph()
-        return Diagram(plan: plan, graph: graph)
+        let composer = DiagramComposer(spec: spec, options: effective, path: path, topology: topology)
+        let steps = composer.stepBadges()
+        return Diagram(plan: plan, graph: composer.graph(),
+                       overlays: steps.map { Overlay(edgeID: $0.edgeID, html: $0.badge.markup, fontSize: DiagramStyle.badgeSize, fontName: DiagramStyle.font) },
+                       stepBadges: Dictionary(steps.map { ($0.edgeID, $0.badge) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The graph alone (at the plan's effective detail).
@@ -47,7 +50,30 @@ public enum DiagramBuilder {
 public struct Diagram: Sendable, Hashable {
     public let plan: DiagramPlan
     public let graph: DOTGraph
+    /// A scenario's step numbers, drawn over the laid-out graph.
+    public let overlays: [Overlay]
+    let stepBadges: [String: DOTHTML]
+    /// The graph, as laid out and drawn.
     public var dot: String { DOTEncoder.encode(graph) }
+
+    /// DOT text that shows everything the drawing does on its own: the step numbers as external
+    /// labels (what `diagram --format dot` writes; Graphviz places them itself).
+    public var standaloneDOT: String {
+        guard !overlays.isEmpty else { return dot }
+        var copy = graph
+        copy.statements = copy.statements.map { statement in
+            guard case .edge(var edge) = statement, case .string(let id)? = edge.attributes["id"], let badge = stepBadges[id] else { return statement }
+            edge.attributes["xlabel"] = .html(badge)
+            return .edge(edge)
+        }
+        return DOTEncoder.encode(copy)
+    }
+
+    /// What `lifespec diagram` draws: the graph laid out and the overlays placed over it.
+    public func render(_ format: GraphvizFormat) throws(GraphvizError) -> [UInt8] {
+        if format == .dot { return try GraphvizRenderer.shared.render(dot: standaloneDOT, format: .dot) }
+        return try GraphvizRenderer.shared.render(layout: dot, requests: [DrawingRequest(overlays: overlays, formats: [format])])[0][0].data
+    }
 }
 
 // MARK: - Scenario path

@@ -21,6 +21,7 @@ enum DiagramStyle {
     static let edgeSize = 9.0
     static let codeSize = 8.5
     static let idSize = 8.0
+    static let badgeSize = 8.0
 }
 
 /// Builds the `DOTGraph` for one spec at one (already planned) detail level.
@@ -36,6 +37,8 @@ struct DiagramComposer {
     private let childrenByParent: [String?: [StateNode]]
     /// Every state active when the machine has entered its initial states (regions included).
     private let initialActiveStates: Set<String>
+    /// The legend's and the effect lines' own words, in the diagram's language.
+    private let words: DiagramStrings
 
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
@@ -52,6 +55,7 @@ struct DiagramComposer {
         lookup = DocumentIndex(spec.document)
         childrenByParent = DiagramTopology.childrenByParent(spec.machine)
         initialActiveStates = Set((try? Runner(machine: spec.machine))?.activeStates ?? [])
+        words = DiagramStrings(locale: options.locale ?? spec.document.defaultLocale)
     }
 
     func graph() -> DOTGraph {
@@ -346,11 +350,7 @@ struct DiagramComposer {
         }
         let lines = labelLines(group.entries)
         if !lines.isEmpty {
-            // At `states` detail the only text is a scenario's step numbers. As an external label
-            // it is placed after layout, so the scenario keeps the overview's layout and costs no
-            // more to lay out (a label would add a virtual node per numbered arrow: 4× slower
-            // at 500 states).
-            attributes[options.detail == .states ? "xlabel" : "label"] = .html(.table(DOTHTMLTable(
+            attributes["label"] = .html(.table(DOTHTMLTable(
                 attributes: Self.labelTable,
                 rows: lines.map { .cells([$0]) }
             )))
@@ -380,14 +380,14 @@ struct DiagramComposer {
         for action in actions {
             for step in machine.expand(action) {
                 switch step {
-                case .callback(let id): lines.append(.callback(machine.callback(id)?.swiftName ?? id))
+                case .callback(let id): lines.append(.callback(lookup.shownName(ofCallback: id, in: machine)))
                 case .notification(let id): if options.showNotifications { lines.append(.notification(machine.notification(id)?.swiftName ?? id)) }
                 case .transition: break
                 }
             }
         }
-        lines += assignments.map { .note("set \($0.flag) = \($0.value)") }
-        lines += raises.map { .note("raise " + eventTitle($0)) }
+        lines += assignments.map { .note(words.set($0.flag, to: $0.value)) }
+        lines += raises.map { .note(words.raise(eventTitle($0))) }
         return lines
     }
 
@@ -397,11 +397,7 @@ struct DiagramComposer {
     /// callbacks, notifications, `set` and `raise` once, in engine order. A scenario's step
     /// numbers lead the line of the transition they took.
     private func labelLines(_ entries: [DiagramTopology.Entry]) -> [DOTHTMLCell] {
-        if options.detail == .states {
-            let all = entries.flatMap(numbers(of:)).sorted()
-            guard !all.isEmpty else { return [] }
-            return [DOTHTMLCell(badge(all), attributes: Self.alignLeft)]
-        }
+        guard options.detail > .states else { return [] }
         struct Block {
             let key: [EffectLine]
             var entries: [DiagramTopology.Entry]
@@ -426,7 +422,6 @@ struct DiagramComposer {
                 let stepNumbers = numbers(of: entry)
                 let faded = path != nil && stepNumbers.isEmpty
                 var parts: [DOTHTML] = []
-                if !stepNumbers.isEmpty { parts.append(badge(stepNumbers)) }
                 if let event = entry.transition.trigger.eventID { parts.append(.bold(.text(eventTitle(event)))) }
                 if let guardText, sharedGuard == nil {
                     if entry.transition.trigger.eventID != nil { parts.append(.text(" ")) }
@@ -454,8 +449,32 @@ struct DiagramComposer {
         return cells
     }
 
-    private func badge(_ numbers: [Int]) -> DOTHTML {
-        styled(.bold(.text(numbers.map(String.init).joined(separator: ", ") + "  ")), color: DiagramStyle.accent)
+    /// A scenario's step numbers, white on the accent colour.
+    /// With `fixedSize` (points) it keeps that size inside a wider cell (a table stretches to fill its cell).
+    static func badge(_ numbers: [Int], fixedSize: (width: Int, height: Int)? = nil) -> DOTHTML {
+        var attributes = ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1", "BGCOLOR": DiagramStyle.accent, "STYLE": "rounded"]
+        if let fixedSize {
+            attributes["FIXEDSIZE"] = "TRUE"
+            attributes["WIDTH"] = String(fixedSize.width)
+            attributes["HEIGHT"] = String(fixedSize.height)
+        }
+        return .table(DOTHTMLTable(
+            attributes: attributes,
+            rows: [.cells([DOTHTMLCell(.font(DOTHTMLFont(pointSize: DiagramStyle.badgeSize, color: "white"), .bold(.text(numbers.map(String.init).joined(separator: ", ")))))])]
+        ))
+    }
+
+    /// The step numbers of the scenario, one badge per arrow it takes (by the arrow's `id`). They
+    /// are drawn over the laid-out diagram rather than written into the labels, so a scenario has
+    /// the overview's layout to the point (and is drawn from it: `GraphvizRenderer.render(layout:requests:)`).
+    func stepBadges() -> [(edgeID: String, badge: DOTHTML)] {
+        guard path != nil else { return [] }
+        return topology.arrows.compactMap { group -> (edgeID: String, badge: DOTHTML)? in
+            guard case .arrow = group.placement, let first = group.entries.first else { return nil }
+            let all = group.entries.flatMap(numbers(of:)).sorted()
+            guard !all.isEmpty else { return nil }
+            return ("transition-\(first.transition.index)-\(first.source)", Self.badge(all))
+        }
     }
 
     // MARK: Scenario
@@ -471,57 +490,7 @@ struct DiagramComposer {
 
     // MARK: Legend
 
-    /// The legend's own words, in English or Chinese (the other locale the project writes);
-    /// other locales get English.
-    private struct LegendText: Sendable {
-        let initial, final, transition, eventTransition, eventless, groupArrow, callbacks, notification, listed, outside: String
-        let regions, history, fork: String
-        let event, guardWord: String
-        let steps: @Sendable (String) -> String
-        let scenario: @Sendable (String) -> String
-        let startsIn: @Sendable (String) -> String
-        let with: String
-
-        static let english = LegendText(
-            initial: "initial state", final: "final state", transition: "transition",
-            eventTransition: "transition on an event, taken when the guard holds",
-            eventless: "eventless transition, taken as soon as its guard holds",
-            groupArrow: "arrow leaving a group’s border: applies in every state inside it",
-            callbacks: "delegate callbacks, in call order", notification: "notification posted",
-            listed: "listed inside a state: handled there without leaving it",
-            outside: "dashed: a state outside the group drawn here",
-            regions: "dashed frames in one box: regions, all active at once",
-            history: "H / H*: history (shallow / deep), resumes where the group was left; its arrow is the default",
-            fork: "bar: one transition entering several regions",
-            event: "event", guardWord: "guard",
-            steps: { "steps of scenario “\($0)”" }, scenario: { "Scenario: " + $0 },
-            startsIn: { " (starts in " + $0 + ")" }, with: ", with "
-        )
-
-        static let chinese = LegendText(
-            initial: "初始状态", final: "终止状态", transition: "转换",
-            eventTransition: "由事件触发的转换,守卫条件成立时发生",
-            eventless: "无事件转换,守卫条件一成立即发生",
-            groupArrow: "从分组边框出发的箭头:适用于组内每个状态",
-            callbacks: "代理回调,按调用顺序", notification: "发布的通知",
-            listed: "列在状态内:在该状态中处理,不离开该状态",
-            outside: "虚线框:本图所画分组之外的状态",
-            regions: "同一框内的虚线分区:并行区域,同时处于活动状态",
-            history: "H / H*:历史状态(浅 / 深),回到离开分组时的状态;其箭头为默认转换",
-            fork: "横条:一个转换同时进入多个区域",
-            event: "事件", guardWord: "守卫",
-            steps: { "场景“\($0)”的步骤" }, scenario: { "场景:" + $0 },
-            startsIn: { "(从“" + $0 + "”开始)" }, with: ",其中 "
-        )
-    }
-
-    private var legendText: LegendText {
-        let locale = options.locale ?? document.defaultLocale ?? "en"
-        return locale.lowercased().hasPrefix("zh") ? .chinese : .english
-    }
-
     private func legend() -> DOTHTML {
-        let words = legendText
         let hasFinal = machine.states.contains { $0.isFinal && options.group.map(machine.ancestry(of: $0.id).contains) ?? true }
         let hasEventless = topology.entries.contains { $0.transition.isEventless }
         let hasListed = options.detail > .states && topology.entries.contains { entry in
@@ -551,20 +520,28 @@ struct DiagramComposer {
         if hasEventless { rows.append((sample("- - ►"), words.eventless)) }
         if hasCompoundSource { rows.append((sample("□──►"), words.groupArrow)) }
         if options.detail == .full {
-            rows.append((sample("callback(_:)", face: DiagramStyle.monoFont), words.callbacks))
+            rows.append((sample(words.callbackSample, face: DiagramStyle.monoFont), words.callbacks))
+            let drawsClosure = topology.entries.contains { entry in
+                entry.transition.actions.contains { action in
+                    machine.expand(action).contains { step in
+                        if case .callback(let id) = step { lookup.callback(id)?.kind == .closure } else { false }
+                    }
+                }
+            }
+            if drawsClosure { rows.append((sample(words.closureSample, face: DiagramStyle.monoFont), words.closures)) }
             if options.showNotifications {
-                rows.append((sample("→ notification", color: DiagramStyle.tertiary, face: DiagramStyle.monoFont), words.notification))
+                rows.append((sample(words.notificationSample, color: DiagramStyle.tertiary, face: DiagramStyle.monoFont), words.notification))
             }
         }
         if hasListed { rows.append((sample(words.event, bold: true), words.listed)) }
         if let path {
-            rows.append((sample("1, 2", color: DiagramStyle.accent, bold: true), words.steps(path.title ?? path.id)))
+            rows.append((Self.badge([1, 2], fixedSize: (width: 22, height: 12)), words.steps(path.title ?? path.id)))
         }
         var tableRows: [DOTHTMLRow] = []
         if let path {
             var caption = words.scenario(path.title ?? path.id)
             if !path.startsAtInitial { caption += words.startsIn(title(of: path.start)) }
-            if !path.flags.isEmpty { caption += words.with + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: ", ") }
+            if !path.flags.isEmpty { caption += words.with + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: words.flagSeparator) }
             tableRows.append(.cells([DOTHTMLCell(.bold(.text(caption)), attributes: ["ALIGN": "LEFT", "COLSPAN": "2"])]))
         }
         for (symbol, meaning) in rows {

@@ -1,3 +1,5 @@
+import LifeSpec
+
 /// What a state diagram shows and how it is laid out.
 public struct DiagramOptions: Sendable, Hashable {
     /// How much each transition says.
@@ -72,10 +74,10 @@ public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .unknownScenario(id, available):
             let list = available.isEmpty ? "the spec has no scenarios" : "scenarios: " + available.joined(separator: ", ")
-            return "unknown scenario '\(id)' (\(list))"
+            return "unknown scenario '\(id)'\(Suggestion.didYouMean(id, among: available)) (\(list))"
         case let .unknownGroup(id, available):
             let list = available.isEmpty ? "the spec has no compound states" : "compound states: " + available.joined(separator: ", ")
-            return "'\(id)' is not a compound state (\(list))"
+            return "'\(id)' is not a compound state\(Suggestion.didYouMean(id, among: available)) (\(list))"
         case let .scenarioFailed(scenario, step, message):
             return step == 0
                 ? "scenario '\(scenario)' cannot start: \(message)"

@@ -1,4 +1,5 @@
 import LifeSpec
+import LifecycleEngine
 
 /// Dictionary lookups into a `SpecDocument`, built once per render.
 ///
@@ -35,6 +36,12 @@ struct DocumentIndex {
     func state(_ id: String) -> SpecDocument.StateInfo? { states[id].map { document.states[$0] } }
     func event(_ id: String) -> SpecDocument.EventInfo? { events[id].map { document.events[$0] } }
     func callback(_ id: String) -> SpecDocument.CallbackInfo? { callbacks[id].map { document.callbacks[$0] } }
+    /// How diagrams and pages name a callback: a method by its Swift name, a closure the app
+    /// passed to UIKit in braces (`{ expirationHandler }`), so it never reads as a delegate method.
+    func shownName(ofCallback id: String, in machine: Machine) -> String {
+        let name = machine.callback(id)?.swiftName ?? id
+        return callback(id)?.kind == .closure ? "{ \(name) }" : name
+    }
     func notification(_ id: String) -> SpecDocument.NotificationInfo? { notifications[id].map { document.notifications[$0] } }
     func flag(_ id: String) -> SpecDocument.FlagInfo? { flags[id].map { document.flags[$0] } }
     /// The prose of the transition whose `Machine.transitions` index is `index`.

@@ -54,6 +54,38 @@ public struct GraphvizOutput: Sendable, Hashable {
     public let warnings: [String]
 }
 
+/// Text drawn over a laid-out arrow after layout (a scenario's step numbers), so it costs no
+/// layout and moves nothing: an HTML-like label, placed left of the arrow's label or on its curve.
+public struct Overlay: Sendable, Hashable {
+    /// The `id` attribute of the arrow.
+    public let edgeID: String
+    /// An HTML-like label (what goes between `<` and `>` in DOT).
+    public let html: String
+    public let fontSize: Double
+    public let fontName: String
+
+    public init(edgeID: String, html: String, fontSize: Double, fontName: String) {
+        self.edgeID = edgeID
+        self.html = html
+        self.fontSize = fontSize
+        self.fontName = fontName
+    }
+}
+
+/// One drawing made from a shared layout (see `GraphvizRenderer.render(layout:requests:)`).
+public struct DrawingRequest: Sendable, Hashable {
+    /// DOT text of the same graph with other styles, drawn on the layout; `nil` draws the laid-out graph.
+    public var restyle: String?
+    public var overlays: [Overlay]
+    public var formats: [GraphvizFormat]
+
+    public init(restyle: String? = nil, overlays: [Overlay] = [], formats: [GraphvizFormat]) {
+        self.restyle = restyle
+        self.overlays = overlays
+        self.formats = formats
+    }
+}
+
 /// Renders DOT text to SVG, PNG or PDF in memory through libgvc: no `dot` process is spawned.
 ///
 /// Graphviz keeps global state (the DOT parser, the error hook, caches) and crashes when two
@@ -89,8 +121,31 @@ public final class GraphvizRenderer: Sendable {
 
     /// Renders with any Graphviz device name (`"svg"`, `"png:cairo"`, `"json"`, …).
     public func render(dot: String, device: String, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
-        try render(dot: dot, targets: [Target(device: device, kind: device.hasPrefix("pdf") ? .pdf : .plain)], layout: layout)[0]
+        try render(layout: dot, drawings: [Drawing(targets: [Target(device: device, kind: device.hasPrefix("pdf") ? .pdf : .plain)])], layout: layout)[0][0]
     }
+
+    /// Lays `dot` out once and draws every request from that layout, in order: each is the laid-out
+    /// graph, or the same graph with `restyle`'s styles (colours, pen widths, label colours, a
+    /// larger legend), with its overlays placed. A restyle that would need other positions (the
+    /// two graphs are not the same graph) is laid out on its own instead, so the result is always
+    /// right; `layoutsShared` counts the requests that were not.
+    public func render(layout dot: String, requests: [DrawingRequest], layout: String = "dot") throws(GraphvizError) -> [[GraphvizOutput]] {
+        try render(layout: dot, drawings: requests.map { Drawing(restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init)) }, layout: layout)
+    }
+
+    /// How many restyled drawings had to be laid out on their own, since the process started.
+    public var separateLayouts: Int { separateLayoutCount.withLock { $0 } }
+    private let separateLayoutCount = Locked(0)
+
+    /// Whether text is measured with LifeSpec's own metrics (see shim.h), so layouts do not depend
+    /// on the fonts installed. Lays out a one-node graph the first time it is asked.
+    public var measuresWithOwnMetrics: Bool {
+        _ = try? render(dot: "digraph { a }", format: .dot)
+        return lifespec_text_metrics_in_use() != 0
+    }
+
+    /// Names the metrics text is measured with, for the digests drawings record.
+    public static var textMetricsVersion: String { String(cString: lifespec_text_metrics_version()) }
 
     /// A bitmap larger than this is drawn at a lower resolution than 96 dpi: cairo holds the whole
     /// image in memory (4 bytes a pixel), and a 500-state machine is tens of thousands of pixels
@@ -101,6 +156,14 @@ public final class GraphvizRenderer: Sendable {
         enum Kind { case plain, pdf, png }
         let device: String
         let kind: Kind
+
+        /// Whether the device draws glyphs (cairo: PNG, PDF, …) rather than writing text or
+        /// coordinates (SVG, DOT, JSON, …): only those need the system's text layouts.
+        var drawsGlyphs: Bool {
+            let name = device.split(separator: ":").first.map(String.init) ?? device
+            return kind != .plain || !["svg", "svgz", "dot", "xdot", "gv", "canon", "json", "json0", "dot_json", "xdot_json",
+                                       "plain", "plain-ext", "imap", "imap_np", "cmapx", "cmapx_np", "ismap", "vml", "fig", "pic", "tk"].contains(name)
+        }
 
         init(device: String, kind: Kind) {
             self.device = device
@@ -123,14 +186,25 @@ public final class GraphvizRenderer: Sendable {
         case pixels(UnsafeMutablePointer<CChar>, length: Int, warnings: [String])
     }
 
+    private struct Drawing {
+        var restyle: String? = nil
+        var overlays: [Overlay] = []
+        let targets: [Target]
+    }
+
     private func render(dot: String, targets: [Target], layout: String) throws(GraphvizError) -> [GraphvizOutput] {
-        if dot.utf8.contains(0) {
+        try render(layout: dot, drawings: [Drawing(targets: targets)], layout: layout)[0]
+    }
+
+    private func render(layout dot: String, drawings: [Drawing], layout: String) throws(GraphvizError) -> [[GraphvizOutput]] {
+        for text in [dot] + drawings.compactMap(\.restyle) where text.utf8.contains(0) {
             throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character")
         }
-        var rendered: [Rendered] = []
+        var rendered: [[Rendered]] = []
+        var ordered: [[Rendered]] = []
         // Raw pixel buffers are Graphviz's (malloc'd) render buffers, freed here on every path.
         defer {
-            for case .pixels(let buffer, _, _) in rendered { gvFreeRenderData(buffer) }
+            for case .pixels(let buffer, _, _) in rendered.joined() { gvFreeRenderData(buffer) }
         }
         try context.withLock { (context: inout OpaquePointer?) throws(GraphvizError) in
             let gvc: OpaquePointer
@@ -145,37 +219,110 @@ public final class GraphvizRenderer: Sendable {
                 context = created
                 gvc = created
             }
-            GraphvizMessages.reset()
-            _ = agreseterrors()
-
-            guard var graph = lifespec_agmemread(dot) else {
-                throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
-            }
-            defer { agclose(graph) }
-
-            // dot reports some failures through agerr while still returning 0.
-            if gvLayout(gvc, graph, layout) != 0 || agerrors() >= Int32(AGERR.rawValue) {
-                let failure = GraphvizMessages.take(orDefault: "layout engine '\(layout)' failed").errors
-                // dot's classic ranking gives up on some clustered graphs that newrank handles: try
-                // once more on a fresh copy of the graph with newrank set.
-                guard layout == "dot", failure.contains("init_rank"), let retry = lifespec_agmemread(dot) else {
-                    throw GraphvizError(stage: .layout, message: failure)
+            // Glyph layouts (pango's) are made only when text will be drawn as pixels or PDF.
+            lifespec_text_set_wants_glyphs(drawings.contains { $0.targets.contains(where: \.drawsGlyphs) } ? 1 : 0)
+            var slots = [[Rendered]?](repeating: nil, count: drawings.count)
+            // Laid out on their own after the shared layout is released: a layout resets
+            // Graphviz's global attribute handles, which drawing the shared graph relies on.
+            var separate: [Int] = []
+            do {
+                let (graph, layoutWarnings) = try layOut(dot, gvc: gvc, layout: layout)
+                defer { release(graph, gvc: gvc, layout: layout) }
+                var geometry = lifespec_layout_geometry()
+                lifespec_capture_geometry(graph, &geometry)
+                var restyled = false
+                for (index, drawing) in drawings.enumerated() {
+                    // After a restyle, the graph's own look is a restyle back to it.
+                    if let style = drawing.restyle ?? (restyled ? dot : nil) {
+                        guard let source = lifespec_agmemread(style) else {
+                            throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
+                        }
+                        defer { agclose(source) }
+                        restyled = true
+                        if lifespec_restyle(graph, source, &geometry) != 0 {
+                            separate.append(index)
+                            continue
+                        }
+                    }
+                    defer { lifespec_restore_geometry(graph, &geometry) }
+                    slots[index] = try draw(graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: layoutWarnings)
+                    rendered.append(slots[index]!)
                 }
+            }
+            separateLayoutCount.withLock { $0 += separate.count }
+            for index in separate {
+                let drawing = drawings[index]
+                let (graph, warnings) = try layOut(drawing.restyle ?? dot, gvc: gvc, layout: layout)
+                defer { release(graph, gvc: gvc, layout: layout) }
+                slots[index] = try draw(graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: warnings)
+                rendered.append(slots[index]!)
+            }
+            ordered = slots.map { $0! }
+        }
+        var outputs: [[GraphvizOutput]] = []
+        for drawing in ordered {
+            var files: [GraphvizOutput] = []
+            for result in drawing {
+                switch result {
+                case let .bytes(data, warnings):
+                    files.append(GraphvizOutput(data: data, warnings: warnings))
+                case let .pixels(buffer, length, warnings):
+                    files.append(GraphvizOutput(data: try Self.encodePNG(buffer, length: length), warnings: warnings))
+                }
+            }
+            outputs.append(files)
+        }
+        return outputs
+    }
+
+    /// Parses and lays out `dot` (under the lock); the caller frees the graph with `release`.
+    private func layOut(_ dot: String, gvc: OpaquePointer, layout: String) throws(GraphvizError) -> (UnsafeMutablePointer<Agraph_t>, [String]) {
+        GraphvizMessages.reset()
+        _ = agreseterrors()
+        guard var graph = lifespec_agmemread(dot) else {
+            throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
+        }
+        // dot reports some failures through agerr while still returning 0.
+        if gvLayout(gvc, graph, layout) != 0 || agerrors() >= Int32(AGERR.rawValue) {
+            let failure = GraphvizMessages.take(orDefault: "layout engine '\(layout)' failed").errors
+            // dot's classic ranking gives up on some clustered graphs that newrank handles: try
+            // once more on a fresh copy of the graph with newrank set.
+            guard layout == "dot", failure.contains("init_rank"), let retry = lifespec_agmemread(dot) else {
                 agclose(graph)
-                graph = retry
-                lifespec_set_newrank(graph)
-                _ = agreseterrors()
-                guard gvLayout(gvc, graph, layout) == 0, agerrors() < Int32(AGERR.rawValue) else {
-                    throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
-                }
+                throw GraphvizError(stage: .layout, message: failure)
             }
-            defer {
-                if layout == "dot" { lifespec_gv_repair_dot_ranks(graph) }
-                gvFreeLayout(gvc, graph)
+            agclose(graph)
+            graph = retry
+            lifespec_set_newrank(graph)
+            _ = agreseterrors()
+            guard gvLayout(gvc, graph, layout) == 0, agerrors() < Int32(AGERR.rawValue) else {
+                agclose(graph)
+                throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
             }
-            // Layout warnings belong to every output; each render adds its own.
-            let layoutWarnings = GraphvizMessages.take(orDefault: "").warnings
+        }
+        // Layout warnings belong to every output; each render adds its own.
+        return (graph, GraphvizMessages.take(orDefault: "").warnings)
+    }
 
+    private func release(_ graph: UnsafeMutablePointer<Agraph_t>, gvc: OpaquePointer, layout: String) {
+        if layout == "dot" { lifespec_gv_repair_dot_ranks(graph) }
+        gvFreeLayout(gvc, graph)
+        agclose(graph)
+    }
+
+    private func draw(_ graph: UnsafeMutablePointer<Agraph_t>, overlays: [Overlay], targets: [Target], gvc: OpaquePointer, layoutWarnings: [String]) throws(GraphvizError) -> [Rendered] {
+        var placed: [UnsafeMutablePointer<Agedge_t>] = []
+        defer { for edge in placed { lifespec_remove_overlay(edge) } }
+        for overlay in overlays {
+            guard let edge = lifespec_edge_with_id(graph, overlay.edgeID),
+                  lifespec_place_overlay(graph, edge, overlay.html, overlay.fontSize, overlay.fontName) == 0
+            else {
+                throw GraphvizError(stage: .render, message: "cannot place the overlay on arrow '\(overlay.edgeID)'")
+            }
+            placed.append(edge)
+        }
+        var rendered: [Rendered] = []
+        do throws(GraphvizError) {
             for target in targets {
                 var notes: [String] = []
                 if target.kind == .png {
@@ -185,6 +332,7 @@ public final class GraphvizRenderer: Sendable {
                     }
                 }
                 defer { if target.kind == .png { lifespec_clear_bitmap_dpi(graph) } }
+                _ = agreseterrors()
                 var buffer: UnsafeMutablePointer<CChar>?
                 var length: UInt32 = 0
                 let status = gvRenderData(gvc, graph, target.device, &buffer, &length)
@@ -207,17 +355,11 @@ public final class GraphvizRenderer: Sendable {
                     rendered.append(.bytes(data, warnings: warnings))
                 }
             }
+        } catch {
+            for case .pixels(let buffer, _, _) in rendered { gvFreeRenderData(buffer) }
+            throw error
         }
-        var outputs: [GraphvizOutput] = []
-        for result in rendered {
-            switch result {
-            case let .bytes(data, warnings):
-                outputs.append(GraphvizOutput(data: data, warnings: warnings))
-            case let .pixels(buffer, length, warnings):
-                outputs.append(GraphvizOutput(data: try Self.encodePNG(buffer, length: length), warnings: warnings))
-            }
-        }
-        return outputs
+        return rendered
     }
 
     /// Encodes what the `lifespec_argb` device wrote: width and height, then the pixels.

@@ -48,7 +48,10 @@ public enum Generator {
     /// temporary file). With `index`, `README.md` (the index of `others`) comes too. Once a piece
     /// has failed nothing more is handed over, but every piece still runs, so the diagnostics are
     /// the same on every run (each failing spec's first failure); the caller discards what it got.
-    public static func generate(_ specs: [LoadedSpec], others: [LoadedSpec], index: Bool,
+    ///
+    /// With `freshness`, a drawing whose file on disk is fresh (see `DrawingFreshness`) is not drawn
+    /// again: its bytes on disk are handed over as they are.
+    public static func generate(_ specs: [LoadedSpec], others: [LoadedSpec], index: Bool, freshness: DrawingFreshness? = nil,
                                 into sink: @escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) {
         var unique: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
@@ -62,7 +65,7 @@ public enum Generator {
             unique.append(spec)
         }
         guard diagnostics.isEmpty else { throw .failure(Failure(diagnostics: diagnostics)) }
-        let pieces = unique.flatMap { work(for: $0, others: others) }
+        let pieces = unique.flatMap { work(for: $0, others: others, freshness: freshness) }
         struct Outcome {
             var failures: [Int: Failure] = [:]
             var sinkError: (any Error)?
@@ -122,7 +125,7 @@ public enum Generator {
         let make: @Sendable () throws(Failure) -> [GeneratedFile]
     }
 
-    private static func work(for spec: LoadedSpec, others: [LoadedSpec]) -> [Piece] {
+    private static func work(for spec: LoadedSpec, others: [LoadedSpec], freshness: DrawingFreshness?) -> [Piece] {
         let folder = spec.document.id
         let location = SourceLocation(path: spec.path, line: 1, column: 1)
         let options = DiagramOptions()
@@ -142,16 +145,24 @@ public enum Generator {
         let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
         var pieces: [Piece] = []
 
+        // Every locale gets its own drawings, in its own words: `diagram.svg` and
+        // `scenarios/<id>.svg` for the default locale, `diagram.<locale>.svg` and
+        // `scenarios/<id>.<locale>.svg` for the others; each page embeds its locale's.
+        let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
+        @Sendable func suffix(_ locale: String?) -> String {
+            MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: spec.document.defaultLocale)
+        }
+
         // Mermaid and the reference pages, one per locale, each embedding the Mermaid diagram in
         // its own language (as `lifespec docs --locale` does).
         pieces.append(piece {
             let mermaid = MermaidRenderer.render(spec, options: options)
             var files = [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
-            let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
             for locale in locales {
                 let localized = locale == nil || locale == spec.document.defaultLocale ? mermaid
                     : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
-                var markdown = MarkdownOptions(specPath: spec.path, mermaid: localized)
+                var markdown = MarkdownOptions(specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
+                                               scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg")
                 if !drawnWhole {
                     markdown.diagramPath = nil
                     markdown.scenarioDiagramPattern = nil
@@ -168,31 +179,99 @@ public enum Generator {
                     var groupOptions = options
                     groupOptions.group = group.id
                     let dot = try DiagramBuilder.build(for: spec, options: groupOptions).dot
-                    return [
-                        GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: dot),
-                        GeneratedFile(path: "\(folder)/groups/\(group.id).svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)),
-                    ]
+                    let path = "\(folder)/groups/\(group.id).svg"
+                    let source = DrawingSource(layout: dot, format: .svg)
+                    let svg = try freshness?.reusable(path, source: source)
+                        ?? DrawingStamp.stamp(GraphvizRenderer.shared.render(dot: dot, format: .svg), source: source)
+                    return [GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: dot), GeneratedFile(path: path, contents: svg)]
                 })
             }
             return pieces
         }
         pieces.append(piece {
-            let dot = try DiagramBuilder.build(for: spec, options: options).dot
-            let images = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png])
-            return [
-                GeneratedFile(path: "\(folder)/diagram.dot", text: dot),
-                GeneratedFile(path: "\(folder)/diagram.svg", contents: images[0].data),
-                GeneratedFile(path: "\(folder)/diagram.png", contents: images[1].data),
-            ]
+            // One manifest for the folder's bitmaps, every locale's among them.
+            var manifest = DrawingManifest()
+            var files: [GeneratedFile] = []
+            for locale in locales {
+                var localeOptions = options
+                localeOptions.locale = locale
+                files += try drawings(for: spec, options: localeOptions, suffix: suffix(locale), freshness: freshness, manifest: &manifest)
+            }
+            files.append(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
+            return files
         })
-        for scenario in spec.document.scenarios {
-            pieces.append(piece {
-                var scenarioOptions = options
-                scenarioOptions.scenario = scenario.id
-                let dot = try DiagramBuilder.build(for: spec, options: scenarioOptions).dot
-                return [GeneratedFile(path: "\(folder)/scenarios/\(scenario.id).svg", contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg))]
-            })
-        }
         return pieces
+    }
+
+    /// The overview (SVG, PNG) and every scenario's SVG, from one layout: a scenario is the
+    /// overview restyled, its step numbers drawn over it. Only the drawings that are not fresh
+    /// are drawn; with all of them fresh, Graphviz is not asked at all.
+    /// `suffix` names a locale's files (`diagram.zh-Hans.svg`; empty for the default locale, which
+    /// also writes the DOT source: the other locales differ from it only in words).
+    private static func drawings(for spec: LoadedSpec, options: DiagramOptions, suffix: String, freshness: DrawingFreshness?,
+                                 manifest: inout DrawingManifest) throws -> [GeneratedFile] {
+        let folder = spec.document.id
+        let overview = try DiagramBuilder.build(for: spec, options: options)
+        let dot = overview.dot
+        let scenarios = spec.document.scenarios
+        // Building a scenario's graph runs it through the engine: the scenarios are built side by side.
+        let built = Locked([Int: Result<Diagram, DiagramError>]())
+        DispatchQueue.concurrentPerform(iterations: scenarios.count) { index in
+            var scenarioOptions = options
+            scenarioOptions.scenario = scenarios[index].id
+            let result = Result { () throws(DiagramError) in try DiagramBuilder.build(for: spec, options: scenarioOptions) }
+            built.withLock { $0[index] = result }
+        }
+        let scenarioDiagrams = try built.withLock { $0 }.sorted { $0.key < $1.key }.map { try $0.value.get() }
+
+        struct Planned {
+            let path: String
+            let source: DrawingSource
+            let format: GraphvizFormat
+            var bytes: [UInt8]?
+            let reused: Bool
+        }
+        func plan(_ path: String, _ source: DrawingSource, _ format: GraphvizFormat) -> Planned {
+            let fresh = freshness?.reusable(path, source: source)
+            return Planned(path: path, source: source, format: format, bytes: fresh, reused: fresh != nil)
+        }
+        var overviewFiles = [
+            plan("\(folder)/diagram\(suffix).svg", DrawingSource(layout: dot, format: .svg), .svg),
+            plan("\(folder)/diagram\(suffix).png", DrawingSource(layout: dot, format: .png), .png),
+        ]
+        var scenarioFiles = zip(scenarios, scenarioDiagrams).map { scenario, diagram in
+            plan("\(folder)/scenarios/\(scenario.id)\(suffix).svg",
+                 DrawingSource(layout: dot, restyle: diagram.dot, overlays: diagram.overlays, format: .svg), .svg)
+        }
+        var requests: [DrawingRequest] = []
+        let overviewMissing = overviewFiles.filter { $0.bytes == nil }.map(\.format)
+        if !overviewMissing.isEmpty { requests.append(DrawingRequest(formats: overviewMissing)) }
+        let scenariosMissing = scenarioFiles.indices.filter { scenarioFiles[$0].bytes == nil }
+        for index in scenariosMissing {
+            requests.append(DrawingRequest(restyle: scenarioDiagrams[index].dot, overlays: scenarioDiagrams[index].overlays, formats: [.svg]))
+        }
+        if !requests.isEmpty {
+            var results = try GraphvizRenderer.shared.render(layout: dot, requests: requests)[...]
+            if !overviewMissing.isEmpty {
+                var outputs = results.removeFirst()[...]
+                for index in overviewFiles.indices where overviewFiles[index].bytes == nil {
+                    overviewFiles[index].bytes = outputs.removeFirst().data
+                }
+            }
+            for index in scenariosMissing { scenarioFiles[index].bytes = results.removeFirst()[0].data }
+        }
+        var files = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
+        for file in overviewFiles + scenarioFiles {
+            guard var bytes = file.bytes else { continue }
+            if file.format == .svg {
+                // A reused SVG already carries its stamp (the one it was checked against).
+                if !file.reused { bytes = DrawingStamp.stamp(bytes, source: file.source) }
+            } else {
+                let relative = String(file.path.dropFirst(folder.count + 1))
+                manifest.entries[relative] = DrawingManifest.Entry(source: file.source.digest, content: "sha256:" + SHA256.hex(bytes))
+            }
+            files.append(GeneratedFile(path: file.path, contents: bytes))
+        }
+        return files
     }
 }

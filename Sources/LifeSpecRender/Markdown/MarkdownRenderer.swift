@@ -50,9 +50,15 @@ public enum MarkdownRenderer {
 
     /// `README.md` for the default locale (or none), `README.<locale>.md` for the others.
     public static func fileName(locale: String?, defaultLocale: String?) -> String {
-        guard let locale, locale != defaultLocale else { return "README.md" }
-        let safe = String(locale.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
-        return "README.\(safe).md"
+        "README\(localeSuffix(locale: locale, defaultLocale: defaultLocale)).md"
+    }
+
+    /// What a locale adds to the name of each of its files (pages and diagrams): nothing for the
+    /// default locale (or none), `.<locale>` for the others, with anything but ASCII letters,
+    /// digits, `-` and `_` replaced so a locale can never leave its folder.
+    public static func localeSuffix(locale: String?, defaultLocale: String?) -> String {
+        guard let locale, locale != defaultLocale else { return "" }
+        return "." + String(locale.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
     }
 }
 
@@ -158,7 +164,7 @@ final class MarkdownPageBuilder {
             }
         }
 
-        blocks.append("**\(strings.contents):** " + zip(sections, sectionAnchors).map { "[\($0.heading)](#\($1))" }
+        blocks.append(strings.contentsLead + zip(sections, sectionAnchors).map { "[\($0.heading)](#\($1))" }
             .joined(separator: strings.separator))
         for section in sections {
             blocks.append("## " + section.heading)
@@ -238,12 +244,13 @@ final class MarkdownPageBuilder {
 
     private func statesSection() -> [String] {
         guard !machine.states.isEmpty else { return [] }
-        var factKeys: [String] = []
+        // Declared facts in their declared order, then any undeclared ones as first written.
+        var factKeys: [String] = document.facts.map(\.id).filter { key in document.states.contains { $0.facts.contains { $0.key == key } } }
         for state in document.states {
             for fact in state.facts where !factKeys.contains(fact.key) { factKeys.append(fact.key) }
         }
         var table = MarkdownTable([strings.stateColumn, strings.groupColumn, strings.descriptionColumn]
-            + factKeys.map(MarkdownText.inline))
+            + factKeys.map { key in MarkdownText.inline(text(document.fact(key)?.title) ?? key) })
         for state in machine.states {
             let info = lookup.state(state.id)
             var label = stateLabel(state.id)
@@ -302,8 +309,12 @@ final class MarkdownPageBuilder {
         for callback in machine.callbacks {
             let info = lookup.callback(callback.id)
             var method = code(info?.swift ?? callback.swiftName)
+            if info?.kind == .closure {
+                method = code(lookup.shownName(ofCallback: callback.id, in: machine))
+                if let host = info?.passedTo { method += "<br/>" + strings.closurePassedTo(code(host)) }
+            }
             if let objc = info?.objc ?? callback.objcName {
-                method += "<br/>" + strings.objcLabel + " " + code(objc)
+                method += "<br/>" + strings.objc(code(objc))
             }
             let notification = callback.posts.map { posted in
                 notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
@@ -344,7 +355,7 @@ final class MarkdownPageBuilder {
         for notification in machine.notifications {
             let info = lookup.notification(notification.id)
             var name = code(info?.swift ?? notification.swiftName)
-            if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objcLabel + " " + code(objc) }
+            if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objc(code(objc)) }
             var posted: [String] = (postingCallbacks[notification.id] ?? []).compactMap { callback in
                 guard let posts = callback.posts else { return nil }
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
@@ -601,7 +612,7 @@ final class MarkdownPageBuilder {
         return "**\(MarkdownText.inline(title))**<br/>" + code(id)
     }
 
-    private func callbackName(_ id: String) -> String { code(machine.callback(id)?.swiftName ?? id) }
+    private func callbackName(_ id: String) -> String { code(lookup.shownName(ofCallback: id, in: machine)) }
     private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
 
     private func eventLabel(_ id: String) -> String {
@@ -621,7 +632,7 @@ final class MarkdownPageBuilder {
     private func writeStepText(_ step: Step, to output: inout TextOutput) {
         switch step {
         case .callback(let id):
-            MarkdownText.writeCode(machine.callback(id)?.swiftName ?? id, to: &output)
+            MarkdownText.writeCode(lookup.shownName(ofCallback: id, in: machine), to: &output)
         case .notification(let id):
             output.write(strings.notifyPrefix)
             output.write(byte: UInt8(ascii: " "))

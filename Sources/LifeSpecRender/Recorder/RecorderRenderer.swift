@@ -1,10 +1,10 @@
 import LifeSpec
 import LifecycleEngine
 
-/// Emits a Swift file an iOS app drops in to log its real lifecycle in `lifespec check-trace`'s
-/// format. Under `#if canImport(UIKit)` it observes the spec's notifications itself; delegate
-/// callbacks are logged with one call each (`record(#function)`, which yields the Swift name).
-/// Elsewhere (Linux) the file compiles to nothing.
+/// Emits a Swift file an app drops in to log its real lifecycle in `lifespec check-trace`'s
+/// format. It imports the modules of the spec's API catalogs and, under `#if canImport(…)` of them,
+/// observes the spec's notifications itself (on the posting thread); callbacks are logged with one
+/// call each. Where those modules do not exist (UIKit on Linux) the file compiles to nothing.
 public enum RecorderRenderer {
     /// `UIApplication.didBecomeActiveNotification`: ASCII identifiers joined by dots, nothing else.
     static func isDottedName(_ text: String) -> Bool {
@@ -15,10 +15,25 @@ public enum RecorderRenderer {
         }
     }
 
+    /// Why the recorder cannot be written for `spec`, or `nil`. The file refers to the spec's
+    /// notifications by their Swift names, so it needs the modules that declare them; a spec that
+    /// names no framework (no `platform:`, no catalog with a `module`) cannot say what to import.
+    public static func refusal(for spec: LoadedSpec) -> String? {
+        guard spec.document.apiModules.isEmpty else { return nil }
+        return "the recorder refers to the spec's callbacks and notifications in Swift, so it must know which framework declares them: add 'platform: uikit', or list an API catalog with a 'module' under 'catalogs:' (see docs/spec-format.md)"
+    }
+
     public static func render(_ spec: LoadedSpec, specPath: String? = nil) -> String {
         let machine = spec.machine
         let typeName = SwiftSource.typeName(spec.document.id) + "Recorder"
         let shownPath = SwiftSource.commentText(specPath ?? spec.path)
+        // Only plain module names become code; anything else could not be imported anyway.
+        var modules: [String] = []
+        for module in spec.document.apiModules where isDottedName(module) && !module.contains(".") && !modules.contains(module) {
+            modules.append(module)
+        }
+        let condition = modules.map { "canImport(\($0))" }.joined(separator: " && ")
+        let imports = (["Foundation"] + modules.filter { $0 != "Foundation" }).map { "import \($0)" }.joined(separator: "\n")
         var names: [String] = []
         for notification in machine.notifications {
             // Spec text becomes code only when it is a plain dotted Swift name; anything else is
@@ -30,31 +45,45 @@ public enum RecorderRenderer {
                 names.append("        (Notification.Name(\(SwiftSource.stringLiteral(raw))), \(SwiftSource.stringLiteral(notification.swiftName))),")
             }
         }
-        let callbacks = machine.callbacks.map { "///   - `\(SwiftSource.commentText($0.swiftName))`" }
+        let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
+        let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { callback in
+            "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(SwiftSource.stringLiteral(callback.swiftName))))`"
+        }
+        // `#function` inside a closure names the enclosing function, so a closure records its own
+        // name, as a literal, in the closure the app passes to UIKit.
+        let closureSteps = spec.document.callbacks.filter { $0.kind == .closure }.map { closure in
+            "///   - in the closure you pass to `\(SwiftSource.commentText(closure.passedTo ?? "UIKit"))`: "
+                + "`\(typeName).shared.record(\(SwiftSource.commentText(SwiftSource.stringLiteral(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
+        }
+        let closureLines = closureSteps.isEmpty ? "" : "\n/// 2b. Closures UIKit calls back, with their log names:\n" + closureSteps.joined(separator: "\n")
         return """
         // generated from \(shownPath) by lifespec — do not edit
         //
-        // Drop this file into an iOS app to record the lifecycle it really goes through, then check
+        // Drop this file into the app to record the lifecycle it really goes through, then check
         // the log with: lifespec check-trace \(shownPath) <log file>
-        #if canImport(UIKit)
-        import Foundation
-        import UIKit
+        #if \(condition)
+        \(imports)
 
-        /// Records lifecycle callbacks and notifications, one per line, as `<seconds> <name>`.
+        /// Records lifecycle callbacks and notifications, one per line, as `<seconds> <name>`: the
+        /// format check-trace reads (a name runs to the end of its line, so names with spaces survive).
         ///
-        /// 1. Call `\(typeName).shared.start()` first thing in
-        ///    `application(_:willFinishLaunchingWithOptions:)`; notifications are then logged automatically.
-        /// 2. In each delegate method below, call `\(typeName).shared.record(#function)`:
-        \(callbacks.joined(separator: "\n"))
-        /// 3. Copy the log (`logURL`, in the app's Caches folder) off the device and run check-trace.
-        @MainActor
-        public final class \(typeName) {
+        /// 1. Call `\(typeName).shared.start()` before the first callback (for an app, first thing in
+        ///    `application(_:willFinishLaunchingWithOptions:)`); notifications are then logged as
+        ///    they are posted, on whatever thread posts them.
+        /// 2. In each callback below, record its name (in a delegate method, `record(#function)`
+        ///    gives the same name):
+        \(callbacks.joined(separator: "\n"))\(closureLines)
+        /// 3. Copy the log (`logURL`, in the Caches folder) off the device and run check-trace.
+        ///
+        /// Safe to call from any thread: writes are serialized by a lock, in the order they happen.
+        public final class \(typeName): @unchecked Sendable {
             public static let shared = \(typeName)()
 
             public let logURL: URL
+            private let lock = NSLock()
             private var handle: FileHandle?
             private var observers: [NSObjectProtocol] = []
-            private let start = Date()
+            private let startDate = Date()
 
             /// The spec's notifications and the names the log uses for them.
             public static let notifications: [(Notification.Name, String)] = [
@@ -67,22 +96,31 @@ public enum RecorderRenderer {
             }
 
             public func start(truncating: Bool = true) {
+                lock.lock()
+                defer { lock.unlock() }
+                guard handle == nil else { return }
                 if truncating || !FileManager.default.fileExists(atPath: logURL.path) {
                     FileManager.default.createFile(atPath: logURL.path, contents: nil)
                 }
                 handle = try? FileHandle(forWritingTo: logURL)
                 _ = try? handle?.seekToEnd()
                 for (name, logName) in Self.notifications {
+                    // queue: nil runs the block on the posting thread, so the line is written
+                    // before the post returns, in order with the callbacks around it.
                     let observer = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in
-                        MainActor.assumeIsolated { \(typeName).shared.record(logName) }
+                        \(typeName).shared.record(logName)
                     }
                     observers.append(observer)
                 }
             }
 
             public func record(_ name: String) {
-                let seconds = String(format: "%.6f", Date().timeIntervalSince(start))
-                handle?.write(Data("\\(seconds) \\(name)\\n".utf8))
+                lock.lock()
+                defer { lock.unlock() }
+                let seconds = String(format: "%.6f", Date().timeIntervalSince(startDate))
+                // One line per name: a line break inside a name would split it.
+                let line = name.replacingOccurrences(of: "\\n", with: " ").replacingOccurrences(of: "\\r", with: " ")
+                handle?.write(Data("\\(seconds) \\(line)\\n".utf8))
             }
         }
         #endif

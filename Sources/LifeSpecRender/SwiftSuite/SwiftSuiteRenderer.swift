@@ -13,6 +13,10 @@ public struct SwiftSuiteInput: Sendable {
     public let scenarios: [ConformanceScenario]
     /// The exploration of `machine` when the loader made one already (`LoadedSpec.stateSpace`).
     private(set) var stateSpace: StateSpace?
+    /// The stem of the generated type names (`<stem>Conformance`, `<stem>ConformanceTests`) when
+    /// the one made from the spec id will not do (`AvplayerPlayback` for `avplayer-playback`).
+    /// A Swift identifier: `SwiftSuiteRenderer.isValidTypeName`.
+    public var typeNameStem: String?
 
     public init(specID: String, specPath: String, title: String? = nil, machine: Machine, scenarios: [ConformanceScenario] = []) {
         self.specID = specID
@@ -70,6 +74,16 @@ public enum SwiftSuiteRenderer {
     /// The generated file's name, e.g. `IosAppLifecycleConformanceTests.swift`.
     public static func fileName(forSpecID id: String) -> String { baseName(forSpecID: id) + "ConformanceTests.swift" }
     public static func fileName(for spec: LoadedSpec) -> String { fileName(forSpecID: spec.document.id) }
+
+    /// Whether `name` can be the stem of the generated type names: an ASCII Swift identifier that
+    /// is not a keyword.
+    public static func isValidTypeName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
+        let keywords: Set<String> = ["Any", "Self", "Type", "Protocol", "_"]
+        return !keywords.contains(name) && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        }
+    }
 }
 
 private struct SuiteWriter {
@@ -82,8 +96,9 @@ private struct SuiteWriter {
     var output = TextOutput(capacity: 1 << 16)
 
     var machine: Machine { input.machine }
-    var suiteType: String { SwiftSuiteRenderer.suiteTypeName(forSpecID: input.specID) }
-    var testType: String { SwiftSuiteRenderer.baseName(forSpecID: input.specID) + "ConformanceTests" }
+    var stem: String { input.typeNameStem ?? SwiftSuiteRenderer.baseName(forSpecID: input.specID) }
+    var suiteType: String { stem + "Conformance" }
+    var testType: String { stem + "ConformanceTests" }
 
     init(input: SwiftSuiteInput, plan: ConformancePlan, framework: SwiftSuiteRenderer.Framework) {
         self.input = input

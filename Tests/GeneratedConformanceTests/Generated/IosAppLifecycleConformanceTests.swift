@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 23 scenarios, 2 coverage paths, 5 rejection tests, 7 ordering tests; 37 in all.
-// Transition coverage: 28 of 28 transitions (100%), eventless and internal ones included,
-// in 2 paths of 42 events in all; lower bound 24 events
+// Cases: 26 scenarios, 4 coverage paths, 5 rejection tests, 7 ordering tests; 42 in all.
+// Transition coverage: 32 of 32 transitions (100%), eventless and internal ones included,
+// in 4 paths of 48 events in all; lower bound 28 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -256,7 +256,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
             flags: [:],
             steps: [
                 .send("launchInBackground"),
-                .send("backgroundTaskExpired"),
+                .send("backgroundWorkEnds"),
             ],
             checks: [
                 .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
@@ -286,7 +286,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
             flags: [:],
             steps: [
                 .send("launchInBackground"),
-                .send("backgroundTaskExpired"),
+                .send("backgroundWorkEnds"),
             ],
             checks: [
                 .trace([.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
@@ -342,7 +342,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "scenario:exitsOnSuspend",
             kind: .scenario,
-            summary: "Scenario: App that opts out of background execution",
+            summary: "Scenario: Legacy: an app that opts out of background execution (iOS 4.0–13.0)",
             start: "notRunning",
             flags: ["exitsOnSuspend": true],
             steps: [
@@ -355,14 +355,58 @@ enum IosAppLifecycleConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:legacyLaunch",
+            kind: .scenario,
+            summary: "Scenario: Legacy launch: applicationDidFinishLaunching(_:) only",
+            start: "notRunning",
+            flags: ["legacyLaunchOnly": true],
+            steps: [
+                .send("tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                .state("active"),
+            ]
+        ),
+        ConformanceCase(
             id: "scenario:backgroundTaskExpiry",
             kind: .scenario,
-            summary: "Scenario: Background task ends, then suspension",
+            summary: "Scenario: Background time runs out, then suspension",
             start: "active",
             flags: ["backgroundWork": true],
             steps: [
                 .send("pressHome"),
                 .send("backgroundTaskExpired"),
+            ],
+            checks: [
+                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("expirationHandler")]),
+                .state("suspended"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:backgroundTaskNotEnded",
+            kind: .scenario,
+            summary: "Scenario: Expiration handler that does not end the task",
+            start: "active",
+            flags: ["backgroundWork": true, "endsTaskInHandler": false],
+            steps: [
+                .send("pressHome"),
+                .send("backgroundTaskExpired"),
+            ],
+            checks: [
+                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("expirationHandler")]),
+                .state("notRunning"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:backgroundWorkFinished",
+            kind: .scenario,
+            summary: "Scenario: Background work finished in time",
+            start: "active",
+            flags: ["backgroundWork": true],
+            steps: [
+                .send("pressHome"),
+                .send("backgroundWorkEnds"),
             ],
             checks: [
                 .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
@@ -372,7 +416,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 2: 31 events from 'notRunning', first to take 24 transitions",
+            summary: "Coverage path 1 of 4: 31 events from 'notRunning', first to take 25 transitions",
             start: "notRunning",
             flags: [:],
             steps: [
@@ -391,10 +435,10 @@ enum IosAppLifecycleConformance: ConformanceSuite {
                 .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
                 .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
                 .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("backgroundTaskExpired", expect: [], state: "suspended"),
+                .send("backgroundWorkEnds", expect: [], state: "suspended"),
                 .send("swipeAway", expect: [], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "suspended"),
                 .send("purge", expect: [], state: "notRunning"),
                 .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
                 .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
@@ -413,7 +457,33 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 2: 11 events from 'notRunning' with exitsOnSuspend=true, first to take 4 transitions",
+            summary: "Coverage path 2 of 4: 4 events from 'notRunning' with legacyLaunchOnly=true, first to take 2 transitions",
+            start: "notRunning",
+            flags: ["legacyLaunchOnly": true],
+            steps: [
+                .send("tapIcon", expect: [.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                .send("swipeAway", expect: [], state: "notRunning"),
+                .send("launchInBackground", expect: [.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:3",
+            kind: .coverage,
+            summary: "Coverage path 3 of 4: 2 events from 'notRunning' with endsTaskInHandler=false, first to take 1 transition",
+            start: "notRunning",
+            flags: ["endsTaskInHandler": false],
+            steps: [
+                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "notRunning"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:4",
+            kind: .coverage,
+            summary: "Coverage path 4 of 4: 11 events from 'notRunning' with exitsOnSuspend=true, first to take 4 transitions",
             start: "notRunning",
             flags: ["exitsOnSuspend": true],
             steps: [
@@ -434,7 +504,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:notRunning",
             kind: .rejection,
-            summary: "In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, interrupt, endInterruption, acceptCall, lockScreen, unlockScreen, memoryWarning, purge, terminate, backgroundTaskExpired",
+            summary: "In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, interrupt, endInterruption, acceptCall, lockScreen, unlockScreen, memoryWarning, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
             start: "notRunning",
             flags: [:],
             steps: [
@@ -449,6 +519,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
                 .reject("memoryWarning"),
                 .reject("purge"),
                 .reject("terminate"),
+                .reject("backgroundWorkEnds"),
                 .reject("backgroundTaskExpired"),
                 .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
             ],
@@ -457,7 +528,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:inactive",
             kind: .rejection,
-            summary: "In 'inactive', unhandled events are rejected and change nothing: launchInBackground, openSwitcher, interrupt, unlockScreen, purge, terminate, backgroundTaskExpired",
+            summary: "In 'inactive', unhandled events are rejected and change nothing: launchInBackground, openSwitcher, interrupt, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
             start: "inactive",
             flags: [:],
             steps: [
@@ -467,6 +538,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
                 .reject("unlockScreen"),
                 .reject("purge"),
                 .reject("terminate"),
+                .reject("backgroundWorkEnds"),
                 .reject("backgroundTaskExpired"),
                 .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
             ],
@@ -475,7 +547,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:active",
             kind: .rejection,
-            summary: "In 'active', unhandled events are rejected and change nothing: tapIcon, launchInBackground, swipeAway, endInterruption, acceptCall, unlockScreen, purge, terminate, backgroundTaskExpired",
+            summary: "In 'active', unhandled events are rejected and change nothing: tapIcon, launchInBackground, swipeAway, endInterruption, acceptCall, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
             start: "active",
             flags: [:],
             steps: [
@@ -487,6 +559,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
                 .reject("unlockScreen"),
                 .reject("purge"),
                 .reject("terminate"),
+                .reject("backgroundWorkEnds"),
                 .reject("backgroundTaskExpired"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
             ],
@@ -514,7 +587,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:suspended",
             kind: .rejection,
-            summary: "In 'suspended', unhandled events are rejected and change nothing: pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, memoryWarning, terminate, backgroundTaskExpired",
+            summary: "In 'suspended', unhandled events are rejected and change nothing: pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, memoryWarning, terminate, backgroundWorkEnds, backgroundTaskExpired",
             start: "suspended",
             flags: [:],
             steps: [
@@ -526,6 +599,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
                 .reject("lockScreen"),
                 .reject("memoryWarning"),
                 .reject("terminate"),
+                .reject("backgroundWorkEnds"),
                 .reject("backgroundTaskExpired"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
             ],
@@ -757,43 +831,73 @@ struct IosAppLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Scenario: App that opts out of background execution")
+    @Test("Scenario: Legacy: an app that opts out of background execution (iOS 4.0–13.0)")
     func scenario_exitsOnSuspend() throws {
         let failures = try IosAppLifecycleConformance.run("scenario:exitsOnSuspend")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Scenario: Background task ends, then suspension")
+    @Test("Scenario: Legacy launch: applicationDidFinishLaunching(_:) only")
+    func scenario_legacyLaunch() throws {
+        let failures = try IosAppLifecycleConformance.run("scenario:legacyLaunch")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: Background time runs out, then suspension")
     func scenario_backgroundTaskExpiry() throws {
         let failures = try IosAppLifecycleConformance.run("scenario:backgroundTaskExpiry")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 2: 31 events from 'notRunning', first to take 24 transitions")
+    @Test("Scenario: Expiration handler that does not end the task")
+    func scenario_backgroundTaskNotEnded() throws {
+        let failures = try IosAppLifecycleConformance.run("scenario:backgroundTaskNotEnded")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: Background work finished in time")
+    func scenario_backgroundWorkFinished() throws {
+        let failures = try IosAppLifecycleConformance.run("scenario:backgroundWorkFinished")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 1 of 4: 31 events from 'notRunning', first to take 25 transitions")
     func coverage_path_1() throws {
         let failures = try IosAppLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 2: 11 events from 'notRunning' with exitsOnSuspend=true, first to take 4 transitions")
+    @Test("Coverage path 2 of 4: 4 events from 'notRunning' with legacyLaunchOnly=true, first to take 2 transitions")
     func coverage_path_2() throws {
         let failures = try IosAppLifecycleConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, interrupt, endInterruption, acceptCall, lockScreen, unlockScreen, memoryWarning, purge, terminate, backgroundTaskExpired")
+    @Test("Coverage path 3 of 4: 2 events from 'notRunning' with endsTaskInHandler=false, first to take 1 transition")
+    func coverage_path_3() throws {
+        let failures = try IosAppLifecycleConformance.run("coverage:3")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 4 of 4: 11 events from 'notRunning' with exitsOnSuspend=true, first to take 4 transitions")
+    func coverage_path_4() throws {
+        let failures = try IosAppLifecycleConformance.run("coverage:4")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, interrupt, endInterruption, acceptCall, lockScreen, unlockScreen, memoryWarning, purge, terminate, backgroundWorkEnds, backgroundTaskExpired")
     func rejections_in_notRunning() throws {
         let failures = try IosAppLifecycleConformance.run("rejection:notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'inactive', unhandled events are rejected and change nothing: launchInBackground, openSwitcher, interrupt, unlockScreen, purge, terminate, backgroundTaskExpired")
+    @Test("In 'inactive', unhandled events are rejected and change nothing: launchInBackground, openSwitcher, interrupt, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired")
     func rejections_in_inactive() throws {
         let failures = try IosAppLifecycleConformance.run("rejection:inactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'active', unhandled events are rejected and change nothing: tapIcon, launchInBackground, swipeAway, endInterruption, acceptCall, unlockScreen, purge, terminate, backgroundTaskExpired")
+    @Test("In 'active', unhandled events are rejected and change nothing: tapIcon, launchInBackground, swipeAway, endInterruption, acceptCall, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired")
     func rejections_in_active() throws {
         let failures = try IosAppLifecycleConformance.run("rejection:active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -805,7 +909,7 @@ struct IosAppLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'suspended', unhandled events are rejected and change nothing: pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, memoryWarning, terminate, backgroundTaskExpired")
+    @Test("In 'suspended', unhandled events are rejected and change nothing: pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, memoryWarning, terminate, backgroundWorkEnds, backgroundTaskExpired")
     func rejections_in_suspended() throws {
         let failures = try IosAppLifecycleConformance.run("rejection:suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

@@ -1,0 +1,184 @@
+/// Simplified Chinese uses full-width punctuation: `（UIKit，App 代理）`, `生成：请修改`. ASCII
+/// `( ) , : ; ? !` next to Chinese characters is a typing slip that every page and diagram would
+/// repeat, so the validator warns about it (LS151) and the tool's own Chinese phrases are tested
+/// with the same check.
+///
+/// A mark counts as Chinese punctuation when the nearest character on either side (skipping
+/// spaces and other such marks) is CJK; a parenthesis whose partner counts does too, and so do
+/// `, ; : ? !` directly inside such a pair (`（UIKit，App 代理）`). Code spans (`` `…` ``) and API
+/// names (`application(_:didFinishLaunchingWithOptions:)`: an identifier followed by parentheses
+/// with ASCII inside) are code, not prose, and are never reported.
+public enum ChineseTypography {
+    public struct Finding: Sendable, Hashable {
+        /// Offset of the mark in the text's Unicode scalars.
+        public let offset: Int
+        public let mark: Character
+        public let fullWidth: Character
+    }
+
+    static let fullWidth: [Unicode.Scalar: Character] = [
+        "(": "（", ")": "）", ",": "，", ":": "：", ";": "；", "?": "？", "!": "！",
+    ]
+
+    /// Han ideographs, CJK and full-width punctuation, kana, and the curly quotes Chinese text uses.
+    static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3000...0x303F, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
+             0xFF00...0xFFEF, 0x20000...0x2FFFF, 0x2018, 0x2019, 0x201C, 0x201D:
+            true
+        default:
+            false
+        }
+    }
+
+    private static func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+    }
+
+    public static func findings(in text: String) -> [Finding] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: isCJK) else { return [] }
+        var exempt = Array(repeating: false, count: scalars.count)
+        // Code spans.
+        var open: Int?
+        for (index, scalar) in scalars.enumerated() where scalar == "`" {
+            if let start = open {
+                for position in start...index { exempt[position] = true }
+                open = nil
+            } else {
+                open = index
+            }
+        }
+        // API names: `identifier(…)` with only ASCII, no spaces, inside balanced parentheses.
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "(", index > 0, isIdentifier(scalars[index - 1]), !exempt[index],
+               let close = apiNameEnd(scalars, open: index) {
+                for position in index...close { exempt[position] = true }
+                index = close + 1
+            } else {
+                index += 1
+            }
+        }
+        // `https://…`: the colon of a URL scheme.
+        for index in scalars.indices where scalars[index] == ":" && index + 2 < scalars.count
+            && scalars[index + 1] == "/" && scalars[index + 2] == "/" {
+            exempt[index] = true
+        }
+
+        func isMark(_ position: Int) -> Bool { fullWidth[scalars[position]] != nil }
+        func neighbour(of position: Int, step: Int) -> Unicode.Scalar? {
+            var cursor = position + step
+            while cursor >= 0, cursor < scalars.count {
+                let scalar = scalars[cursor]
+                if scalar == " " || (isMark(cursor) && !exempt[cursor]) { cursor += step; continue }
+                return scalar
+            }
+            return nil
+        }
+        var flagged = Array(repeating: false, count: scalars.count)
+        for position in scalars.indices where isMark(position) && !exempt[position] {
+            if let left = neighbour(of: position, step: -1), isCJK(left) { flagged[position] = true }
+            if let right = neighbour(of: position, step: 1), isCJK(right) { flagged[position] = true }
+        }
+        // Parenthesis pairs (outside code) go together, and take the separators directly inside.
+        var stack: [Int] = []
+        var pairs: [(open: Int, close: Int)] = []
+        for position in scalars.indices where !exempt[position] {
+            if scalars[position] == "(" { stack.append(position) }
+            if scalars[position] == ")", let start = stack.popLast() { pairs.append((start, position)) }
+        }
+        for pair in pairs where flagged[pair.open] || flagged[pair.close] {
+            flagged[pair.open] = true
+            flagged[pair.close] = true
+            var depth = 0
+            for position in (pair.open + 1)..<pair.close where !exempt[position] {
+                switch scalars[position] {
+                case "(": depth += 1
+                case ")": depth -= 1
+                case ",", ";", ":", "?", "!": if depth == 0 { flagged[position] = true }
+                default: break
+                }
+            }
+        }
+        return scalars.indices.filter { flagged[$0] }.map { position in
+            Finding(offset: position, mark: Character(scalars[position]), fullWidth: fullWidth[scalars[position]]!)
+        }
+    }
+
+    /// The closing parenthesis of an API name's argument list opened at `open`, if everything
+    /// between is ASCII without spaces (`(_:)`, `(with:)`, `(expirationHandler:)`).
+    private static func apiNameEnd(_ scalars: [Unicode.Scalar], open: Int) -> Int? {
+        var depth = 0
+        for position in open..<scalars.count {
+            let scalar = scalars[position]
+            guard scalar.isASCII, scalar != " ", scalar != "\n" else { return nil }
+            if scalar == "(" { depth += 1 }
+            if scalar == ")" {
+                depth -= 1
+                if depth == 0 { return position }
+            }
+        }
+        return nil
+    }
+}
+
+/// LS151: ASCII punctuation next to Chinese characters in a Simplified Chinese text.
+struct ChinesePunctuationRule: RawSpecRule {
+    static func check(_ raw: RawSpec) -> [Diagnostic] {
+        guard !raw.chineseTexts.isEmpty else { return [] }
+        let lines = raw.sourceText.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var diagnostics: [Diagnostic] = []
+        for item in raw.chineseTexts {
+            let scalars = Array(item.text.unicodeScalars)
+            var searchFrom = (line: item.location.line, column: 1)
+            for finding in ChineseTypography.findings(in: item.text) {
+                let location = locate(finding.offset, in: scalars, lines: lines, from: &searchFrom, fallback: item.location)
+                let context = excerpt(scalars, around: finding.offset)
+                diagnostics.append(.warning(
+                    .chinesePunctuation,
+                    "ASCII '\(finding.mark)' next to Chinese text in \(item.what): use the full-width '\(finding.fullWidth)' (…\(context)…)",
+                    at: location
+                ))
+            }
+        }
+        return diagnostics
+    }
+
+    /// Where the mark is in the file: the few characters around it are looked for in the source
+    /// from the text's own position on (folding and escapes make offsets unreliable); the text's
+    /// position when they are not found (a mark at a folded line break).
+    private static func locate(_ offset: Int, in scalars: [Unicode.Scalar], lines: [Substring],
+                               from start: inout (line: Int, column: Int), fallback: SourceLocation) -> SourceLocation {
+        // The window stays on one line of the value.
+        var lower = max(0, offset - 2)
+        if let newline = scalars[lower..<offset].lastIndex(of: "\n") { lower = newline + 1 }
+        var upper = min(scalars.count, offset + 3)
+        if let newline = scalars[offset..<upper].firstIndex(of: "\n") { upper = newline }
+        let needle = Array(scalars[lower..<upper])
+        let before = offset - lower
+        let lastLine = min(lines.count, start.line + scalars.count / 16 + 8)
+        var lineNumber = start.line
+        while lineNumber <= lastLine, lineNumber >= 1 {
+            let line = lines[lineNumber - 1]
+            let skip = lineNumber == start.line ? start.column - 1 : 0
+            let lineScalars = Array(line.unicodeScalars)
+            if !needle.isEmpty, lineScalars.count >= needle.count, skip <= lineScalars.count - needle.count {
+                for column in skip...(lineScalars.count - needle.count) where Array(lineScalars[column..<(column + needle.count)]) == needle {
+                    let markColumn = column + before + 1
+                    // The next mark's window starts at least one character further on.
+                    start = (lineNumber, column + 2)
+                    return SourceLocation(path: fallback.path, line: lineNumber, column: markColumn)
+                }
+            }
+            lineNumber += 1
+        }
+        return fallback
+    }
+
+    private static func excerpt(_ scalars: [Unicode.Scalar], around offset: Int) -> String {
+        let lower = max(0, offset - 6)
+        let upper = min(scalars.count, offset + 7)
+        return String(String.UnicodeScalarView(scalars[lower..<upper].map { $0 == "\n" ? " " : $0 }))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Why a file named on the command line cannot be used, in the tool's words (Foundation's own
+/// messages name neither the file nor the cause: "The file doesn't exist.").
+enum FileProblem {
+    /// "does not exist", "is a directory" or "cannot be read" for an input file.
+    static func describe(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "does not exist" }
+        return isDirectory.boolValue ? "is a directory" : "cannot be read (permission denied?)"
+    }
+
+    static func isMissing(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
+    }
+
+    /// Whether a file named on the command line is not there: the command exits 64 (after
+    /// reporting everything else it found).
+    static func anyMissing(_ paths: [String]) -> Bool { paths.contains(where: isMissing) }
+
+    /// Why `path` cannot be written: its folder is missing or not a folder, or it cannot be written.
+    static func describeUnwritable(_ path: String) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            return "the folder '\(folder)' does not exist"
+        }
+        if !isDirectory.boolValue { return "'\(folder)' is not a folder" }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        return "permission denied or the disk is full"
+    }
+}

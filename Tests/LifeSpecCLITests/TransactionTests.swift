@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// `generate` treats Output/ (and the suites folder) as a transaction: killed at any instant,
+/// interrupted, or racing another run, the folders end whole-old or whole-new.
+@Suite("generate: Output/ as a transaction", .serialized)
+struct TransactionTests {
+    /// Two versions of a small spec: v2 renames the spec's title (every page and diagram changes)
+    /// and a scenario (one drawing is removed, another created).
+    static func spec(_ version: Int) throws -> String {
+        let text = try String(contentsOf: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), encoding: .utf8)
+        guard version == 2 else { return text }
+        return text.replacingOccurrences(of: "title: {en: Door,", with: "title: {en: Front door,")
+            .replacingOccurrences(of: "pushOpen", with: "pushItOpen")
+    }
+
+    /// A project folder holding one version of the spec.
+    static func project(_ version: Int) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-tx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        try spec(version).write(to: folder.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// Every entry under `folder`, hidden ones and folders included (a folder maps to nil bytes).
+    static func tree(_ folder: URL) -> [String: Data?] {
+        var result: [String: Data?] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+            result[path] = isFolder.boolValue ? nil : FileManager.default.contents(atPath: folder.appendingPathComponent(path).path)
+        }
+        return result
+    }
+
+    /// What a finished run of each version leaves: Output/ and the suites folder, manifests included.
+    struct State: Equatable {
+        var output: [String: Data?]
+        var suites: [String: Data?]
+    }
+
+    static func state(of project: URL) -> State {
+        State(output: tree(project.appendingPathComponent("Output")),
+              suites: tree(project.appendingPathComponent("Tests/GeneratedConformanceTests/Generated")))
+    }
+
+    static func reference(_ version: Int) throws -> State {
+        let project = try project(version)
+        let result = try CLI.run(["generate", "-q"], in: project)
+        #expect(result.status == 0, "\(result.stderr)")
+        return state(of: project)
+    }
+
+    static func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    static func stagingFolders(in project: URL) -> [String] {
+        ["Output", "Tests/GeneratedConformanceTests/Generated"].flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: project.appendingPathComponent(folder).path)) ?? [])
+                .filter { $0.hasPrefix(".lifespec-staging-") }.map { "\(folder)/\($0)" }
+        }
+    }
+
+    @Test("SIGKILL at 50 random instants, the commit step included: after the next run starts, Output/ is whole-old or whole-new, with no staging left")
+    func killAtRandomInstants() throws {
+        let versions = [1: try Self.reference(1), 2: try Self.reference(2)]
+        let project = try Self.project(1)
+        #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+        var current = 1
+        var killedInCommit = 0, landedNew = 0
+        // Each commit step pauses 15 ms (a test-only knob), so the commit is a good part of the run.
+        let environment = ["LIFESPEC_TEST_COMMIT_PAUSE": "15000"]
+        for trial in 0..<50 {
+            let target = 3 - current
+            try Self.spec(target).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
+            let delay = Double.random(in: 0.0...0.7)
+            let process = try Self.start(["generate", "-q"], in: project, environment: environment)
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let leftovers = Self.stagingFolders(in: project)
+            if leftovers.contains(where: { FileManager.default.fileExists(atPath: project.appendingPathComponent("\($0)/journal").path) }) {
+                killedInCommit += 1
+            }
+            // The next run, even a --check, finishes or throws away what the killed one left.
+            _ = try CLI.run(["generate", "--check", "-q"], in: project)
+            let after = Self.state(of: project)
+            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (kill at \(delay) s): staging left")
+            if after == versions[target] {
+                landedNew += 1
+                current = target
+            } else {
+                #expect(after == versions[current], "trial \(trial) (kill at \(delay) s): Output/ is neither whole-old nor whole-new")
+            }
+        }
+        #expect(killedInCommit >= 5, "only \(killedInCommit) kills landed inside the commit step")
+        #expect(landedNew >= 5 && landedNew <= 45, "\(landedNew) of 50 runs finished; the instants do not cover the run")
+    }
+
+    @Test("SIGINT or SIGTERM at random instants: the run cleans up after itself, Output/ is whole-old or whole-new, no staging folder is left")
+    func interruptCleansUp() throws {
+        let versions = [1: try Self.reference(1), 2: try Self.reference(2)]
+        let project = try Self.project(1)
+        #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+        var current = 1
+        for trial in 0..<16 {
+            let target = 3 - current
+            try Self.spec(target).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
+            let delay = Double.random(in: 0.05...0.6)
+            let process = try Self.start(["generate", "-q"], in: project, environment: ["LIFESPEC_TEST_COMMIT_PAUSE": "15000"])
+            Thread.sleep(forTimeInterval: delay)
+            let signal = trial.isMultiple(of: 2) ? SIGINT : SIGTERM
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            // No further run: the interrupted one left nothing behind itself.
+            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (signal \(signal) at \(delay) s): staging left")
+            let after = Self.state(of: project)
+            if process.terminationReason == .uncaughtSignal {
+                #expect(process.terminationStatus == signal)
+            }
+            if after == versions[target] {
+                current = target
+            } else {
+                #expect(after == versions[current], "trial \(trial) (signal \(signal) at \(delay) s): Output/ mixed")
+            }
+        }
+    }
+
+    @Test("20 pairs of runs writing different versions into one Output/ at once: both succeed, one after the other, never mixed")
+    func concurrentRunsNeverMix() throws {
+        let versions = [try Self.reference(1), try Self.reference(2)]
+        let projects = [try Self.project(1), try Self.project(2)]
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-shared-\(UUID().uuidString)")
+        let arguments = ["generate", "-q", "-o", shared.appendingPathComponent("Output").path,
+                         "--suites", shared.appendingPathComponent("Tests/GeneratedConformanceTests/Generated").path]
+        for pair in 0..<20 {
+            let runs = try projects.map { try Self.start(arguments, in: $0) }
+            for run in runs { run.waitUntilExit() }
+            #expect(runs.allSatisfy { $0.terminationStatus == 0 }, "pair \(pair): a run failed")
+            let after = Self.state(of: shared)
+            #expect(versions.contains(after), "pair \(pair): Output/ mixes the two versions")
+            #expect(Self.stagingFolders(in: shared).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+@testable import LifeSpecRender
+
+/// `Output/` as a transaction: links in the output tree are refused, the manifest cannot make a
+/// run delete what it did not write, a commit cut short at any step is finished or undone by the
+/// next stage, and a step that fails undoes the others.
+@Suite("Output transaction (locks, links, manifest, journal)")
+struct OutputTransactionTests {
+    private func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-tx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Every entry under `directory` (hidden ones, folders and links included) with its bytes.
+    private func snapshot(_ directory: URL) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: directory.path))
+        for case let path as String in enumerator {
+            let full = directory.appendingPathComponent(path).path
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full) {
+                files[path] = Array("link → \(target)".utf8)
+                continue
+            }
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+            files[path] = isFolder.boolValue ? [] : [UInt8](try Data(contentsOf: URL(fileURLWithPath: full)))
+        }
+        return files
+    }
+
+    /// Writes `version` of a small output: some files change, one is new, one goes.
+    private func generation(_ version: Int) -> [GeneratedFile] {
+        var files = [
+            GeneratedFile(path: "README.md", text: "index v\(version)\n"),
+            GeneratedFile(path: "spec/diagram.svg", text: "<svg>\(version)</svg>\n"),
+            GeneratedFile(path: "spec/README.md", text: "same in every version\n"),
+        ]
+        files.append(GeneratedFile(path: version == 1 ? "spec/scenarios/one.svg" : "other/scenarios/two.svg", text: "v\(version)\n"))
+        return files
+    }
+
+    private func commit(_ files: [GeneratedFile], to directory: URL) throws -> SyncReport {
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
+        do {
+            for file in files { try stage.offer(file) }
+            return try stage.commit()
+        } catch {
+            stage.discard()
+            throw error
+        }
+    }
+
+    @Test("a folder in the output tree that is a link is refused, and nothing is written through it")
+    func linkedFolderIsRefused() throws {
+        let directory = try scratch(), outside = try scratch()
+        _ = try commit(generation(1), to: directory)
+        let before = try snapshot(directory)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("spec"))
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("spec"), withDestinationURL: outside)
+        try Data("a person's file\n".utf8).write(to: outside.appendingPathComponent("diagram.svg"))
+        #expect {
+            _ = try commit(generation(2), to: directory)
+        } throws: { error in
+            (error as? OutputError).map { $0.path.hasSuffix("/spec") && $0.message.contains("symbolic link") } ?? false
+        }
+        #expect(try snapshot(outside) == ["diagram.svg": Array("a person's file\n".utf8)])
+        #expect(try snapshot(directory)["README.md"] == before["README.md"], "a refused run changes nothing")
+        #expect(!(try snapshot(directory)).keys.contains { $0.hasPrefix(".lifespec-staging") })
+    }
+
+    @Test("a file in the output tree that is a link is refused, for a file kept, replaced or new")
+    func linkedFileIsRefused() throws {
+        for name in ["README.md", "spec/diagram.svg", "spec/README.md"] {
+            let directory = try scratch(), outside = try scratch()
+            _ = try commit(generation(1), to: directory)
+            let target = outside.appendingPathComponent("target.txt")
+            try Data("outside\n".utf8).write(to: target)
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name), withDestinationURL: target)
+            #expect(throws: OutputError.self, "\(name)") { _ = try commit(generation(2), to: directory) }
+            #expect(try String(contentsOf: target, encoding: .utf8) == "outside\n")
+        }
+    }
+
+    @Test("the manifest cannot make a run delete a file it did not write, or anything through a link")
+    func manifestCannotDeleteOtherFiles() throws {
+        let directory = try scratch(), outside = try scratch()
+        _ = try commit(generation(1), to: directory)
+        try Data("notes\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+        try Data("secret\n".utf8).write(to: outside.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("away"), withDestinationURL: outside)
+        // A person edits the manifest: their own file (with and without a made-up digest), a path
+        // through the link, a path outside, and a generated file they then edited.
+        let manifestURL = directory.appendingPathComponent(OutputWriter.manifestName)
+        var text = try String(contentsOf: manifestURL, encoding: .utf8)
+        text += "notes.txt\n0123456789abcdef  notes.txt\naway/secret.txt\n../\(outside.lastPathComponent)/secret.txt\n"
+        try text.write(to: manifestURL, atomically: true, encoding: .utf8)
+        try Data("edited by hand\n".utf8).write(to: directory.appendingPathComponent("spec/scenarios/one.svg"))
+        let report = try commit(generation(2), to: directory)
+        #expect(report.removed.isEmpty)
+        #expect(report.leftAlone.contains("spec/scenarios/one.svg") && report.leftAlone.contains("notes.txt"))
+        let after = try snapshot(directory)
+        #expect(after["notes.txt"] == Array("notes\n".utf8))
+        #expect(after["spec/scenarios/one.svg"] == Array("edited by hand\n".utf8))
+        #expect(try snapshot(outside) == ["secret.txt": Array("secret\n".utf8)])
+        // Files it no longer owns leave the manifest.
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        #expect(!manifest.contains("notes.txt") && !manifest.contains("secret") && !manifest.contains("one.svg"))
+    }
+
+    @Test("a commit cut short after any step is finished by the next stage: the output is whole-new")
+    func killedCommitIsFinishedByTheNextRun() throws {
+        let reference = try scratch()
+        _ = try commit(generation(1), to: reference)
+        _ = try commit(generation(2), to: reference)
+        let new = try snapshot(reference)
+        var stepCount = 0
+        var cut = 0
+        repeat {
+            let directory = try scratch()
+            _ = try commit(generation(1), to: directory)
+            let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
+            for file in generation(2) { try stage.offer(file) }
+            let (steps, _) = try stage.prepare()
+            stepCount = steps.count
+            try Journal.carryOut(Array(steps.prefix(cut)), in: stage.tree, staging: try #require(stage.staging))
+            stage.abandon()
+            // The next stage (a `--check` too) finishes the commit before it compares anything.
+            let next = try OutputStage(writer: OutputWriter(directory: directory), check: true)
+            for file in generation(2) { try next.offer(file) }
+            let report = try next.commit()
+            #expect(!report.changed, "after a cut at step \(cut) of \(stepCount)")
+            #expect(try snapshot(directory) == new, "after a cut at step \(cut) of \(stepCount)")
+            cut += 1
+        } while cut <= stepCount
+        #expect(stepCount >= 5, "makes folders, replaces, creates, removes and writes the manifest")
+    }
+
+    @Test("a run killed before its journal is thrown away by the next stage: the output is whole-old")
+    func runKilledBeforeTheJournalIsThrownAway() throws {
+        let directory = try scratch()
+        _ = try commit(generation(1), to: directory)
+        let old = try snapshot(directory)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
+        for file in generation(2) { try stage.offer(file) }
+        stage.abandon()
+        #expect(try snapshot(directory) != old, "the staging folder is there")
+        let next = try OutputStage(writer: OutputWriter(directory: directory), check: true)
+        next.discard()
+        #expect(try snapshot(directory) == old)
+    }
+
+    @Test("a step that fails mid-commit undoes the others (a run that fails changes nothing), and so does an undo cut short")
+    func failedStepUndoesEverything() throws {
+        for cutUndo in [false, true] {
+            let directory = try scratch()
+            _ = try commit(generation(1), to: directory)
+            let old = try snapshot(directory)
+            let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
+            for file in generation(2) { try stage.offer(file) }
+            let (steps, _) = try stage.prepare()
+            // After the journal is written, a folder appears where the last file of the output goes.
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("spec/diagram.svg.tmp"), withIntermediateDirectories: true)
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("spec/diagram.svg"))
+            try FileManager.default.moveItem(at: directory.appendingPathComponent("spec/diagram.svg.tmp"), to: directory.appendingPathComponent("spec/diagram.svg"))
+            let staging = try #require(stage.staging)
+            #expect(throws: OutputError.self) { try Journal.carryOut(steps, in: stage.tree, staging: staging) }
+            if cutUndo {
+                // Killed during the undo: the next stage undoes the rest.
+                Journal.undo(Array(steps.suffix(2)), in: stage.tree, staging: staging)
+                stage.abandon()
+                _ = try OutputStage(writer: OutputWriter(directory: directory), check: true).commit()
+            } else {
+                Journal.undo(steps, in: stage.tree, staging: staging)
+                stage.discard()
+            }
+            var expected = old
+            expected["spec/diagram.svg"] = []
+            #expect(try snapshot(directory) == expected, cutUndo ? "undo finished by the next run" : "undone")
+        }
+    }
+
+    @Test("a commit whose step fails reports the reason, names the file and leaves everything as it was")
+    func failedCommitIsAClearError() throws {
+        let directory = try scratch()
+        _ = try commit(generation(1), to: directory)
+        let stage = try OutputStage(writer: OutputWriter(directory: directory), check: false)
+        for file in generation(2) { try stage.offer(file) }
+        // Between the offers and the commit, a folder takes the place of a file being replaced.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("README.md"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("README.md"), withIntermediateDirectories: false)
+        let old = try snapshot(directory).filter { !$0.key.hasPrefix(".lifespec-staging") }
+        #expect {
+            _ = try stage.commit()
+        } throws: { error in
+            (error as? OutputError).map { $0.path.hasSuffix("/README.md") && $0.message.contains("folder") } ?? false
+        }
+        #expect(try snapshot(directory) == old)
+    }
+
+    @Test("two stages on one directory take turns: the second waits for the first and sees its result")
+    func secondStageWaits() throws {
+        let directory = try scratch()
+        _ = try commit(generation(1), to: directory)
+        let first = try OutputStage(writer: OutputWriter(directory: directory), check: false)
+        for file in generation(2) { try first.offer(file) }
+        let waited = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        let secondReport = Locked<SyncReport?>(nil)
+        Thread.detachNewThread {
+            let second = try? OutputStage(writer: OutputWriter(directory: directory), check: true, waiting: { waited.withLock { $0 = true } })
+            for file in self.generation(2) { try? second?.offer(file) }
+            secondReport.withLock { $0 = try? second?.commit() }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(secondReport.withLock { $0 } == nil, "the second stage is still waiting")
+        _ = try first.commit()
+        done.wait()
+        #expect(waited.withLock { $0 })
+        #expect(secondReport.withLock { $0 }.map { !$0.changed } == true, "the second run sees the first one's output whole")
+    }
+}
