@@ -37,6 +37,9 @@ enum SpecRules {
             ReachabilityRule.self,
             DeadEndRule.self,
             ScenarioReplayRule.self,
+            UnreachableRegionRule.self,
+            UnrestorableHistoryRule.self,
+            UnhandledDoneEventRule.self,
         ]
     }
 
@@ -184,7 +187,10 @@ struct ReachabilityRule: SpecRule {
         guard context.space.eventlessLoops.isEmpty else { return [] }
         var diagnostics: [Diagnostic] = []
         // History pseudo-states are never active: whether one is ever restored is another question.
-        for state in context.document.states where context.machine.state(state.id)?.isHistory == false && !context.space.isReachable(state.id) {
+        // States inside a region nothing enters are reported once, for the region (LS123).
+        let regions = UnreachableRegionRule.unreachableRegions(context)
+        for state in context.document.states where context.machine.state(state.id)?.isHistory == false && !context.space.isReachable(state.id)
+            && !UnreachableRegionRule.isInsideUnreachableRegion(state.id, context, regions: regions) {
             diagnostics.append(.error(.unreachableState, "state '\(state.id)' cannot be reached from the initial state '\(context.machine.initial)'", at: state.location))
         }
         // The coverage planner's own verdict, so validate warns exactly where a generated suite

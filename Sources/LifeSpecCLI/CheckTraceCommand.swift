@@ -40,8 +40,9 @@ struct CheckTraceCommand: ParsableCommand {
     func run() throws {
         let loaded = try loadValidSpec(spec)
         let machine = loaded.machine
-        if let from, machine.state(from) == nil {
-            throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id)))")
+        // With parallel regions `--from` may name a configuration: a leaf per region joined by `+`.
+        for state in from.map({ ConformanceCase.configurationStates($0, in: machine) }) ?? [] where machine.state(state) == nil {
+            throw ValidationError("unknown state '\(state)'\(Suggestion.didYouMean(state, among: machine.states.map(\.id)))")
         }
         let fixedFlags = try SimulateCommand.flags(assignments, in: machine)
         let vocabulary = TraceVocabulary(machine: machine)

@@ -105,6 +105,17 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         return failures
     }
 
+    /// How a suite names a configuration: its active atomic states joined by `+` (just the state
+    /// without parallel regions).
+    public static func configurationName(_ states: [String]) -> String { states.joined(separator: "+") }
+
+    /// The states a configuration name stands for: the name itself when it is a state of `machine`,
+    /// else its `+`-separated parts.
+    public static func configurationStates(_ name: String, in machine: Machine) -> [String] {
+        if machine.state(name) != nil || !name.contains("+") { return [name] }
+        return name.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+    }
+
     static func describe(_ flags: [String: Bool]) -> String {
         guard !flags.isEmpty else { return "" }
         return " with " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")

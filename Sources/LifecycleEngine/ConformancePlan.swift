@@ -43,6 +43,7 @@ public struct ConformancePlan: Sendable {
         builder.addCoverage()
         builder.addRejections()
         builder.addOrderings()
+        builder.addEntryExitOrderings()
         machine = space.machine
         coverage = builder.coverage
         cases = builder.cases
@@ -70,7 +71,7 @@ public struct ConformancePlan: Sendable {
 
         mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: Configuration,
                              steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
-            append(id, kind, summary, start: start.state, overrides: overrides(start), steps: steps, checks: checks)
+            append(id, kind, summary, start: name(start), overrides: overrides(start), steps: steps, checks: checks)
         }
 
         mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: String,
@@ -94,12 +95,14 @@ public struct ConformancePlan: Sendable {
             let title = scenario.title ?? scenario.id
             var runner: Runner
             do {
-                runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+                // As the validator replays it; the case resets to where starting ends (what the
+                // start itself emits is the machine's start, not the scenario's events).
+                runner = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags).runner
             } catch {
                 notes.append("scenario '\(scenario.id)' is not tested: it cannot start (\(error))")
                 return
             }
-            let start = runner.state
+            let start = ConformanceCase.configurationName(runner.states)
             var steps: [ConformanceStep] = []
             var trace: [Observation] = []
             for event in scenario.events {
@@ -116,7 +119,7 @@ public struct ConformancePlan: Sendable {
                 }
             }
             append("scenario:\(scenario.id)", .scenario, "Scenario: \(title)", start: start, flags: scenario.flags,
-                   steps: steps, checks: [.trace(trace), .state(runner.state)])
+                   steps: steps, checks: [.trace(trace), .state(ConformanceCase.configurationName(runner.states))])
         }
 
         mutating func addCoverage() {
@@ -131,11 +134,21 @@ public struct ConformancePlan: Sendable {
                 // (`Runner.send`'s steps less the transitions) and the step's target state, so the
                 // path is not run a second time.
                 let actionSteps = machine.tables.actionSteps
-                let steps = path.steps.map { step in
-                    ConformanceStep.send(step.event, expect: step.transitions.flatMap { actionSteps[$0] }.compactMap(\.observation), state: step.to.state)
+                var steps = path.steps.map { step in
+                    ConformanceStep.send(step.event, expect: step.transitions.flatMap { actionSteps[$0] }.compactMap(\.observation), state: name(step.to))
+                }
+                // Entry and exit actions (and everything a statechart runs around its transitions)
+                // are in no transition's own actions: such a machine's path is replayed by the engine.
+                if runsActionsOutsideTransitions, var runner = placedRunner(in: path.start) {
+                    var replayed: [ConformanceStep] = []
+                    for step in path.steps {
+                        guard let observed = try? runner.send(step.event).compactMap(\.observation) else { break }
+                        replayed.append(.send(step.event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
+                    }
+                    if replayed.count == steps.count { steps = replayed }
                 }
                 let count = path.newlyCovered.count
-                let summary = "Coverage path \(offset + 1) of \(coverage.paths.count): \(steps.count) event\(steps.count == 1 ? "" : "s") from '\(path.start.state)'\(ConformanceCase.describe(overrides(path.start))), first to take \(count) transition\(count == 1 ? "" : "s")"
+                let summary = "Coverage path \(offset + 1) of \(coverage.paths.count): \(steps.count) event\(steps.count == 1 ? "" : "s") from '\(name(path.start))'\(ConformanceCase.describe(overrides(path.start))), first to take \(count) transition\(count == 1 ? "" : "s")"
                 append("coverage:\(offset + 1)", .coverage, summary, start: path.start, steps: steps)
             }
         }
@@ -146,12 +159,27 @@ public struct ConformancePlan: Sendable {
                 zip(configuration.flagValues, defaultValues).filter { $0 != $1 }.count
             }
             let external = machine.events.filter { $0.kind != .internal }.map(\.id)
-            for leaf in machine.leafStates {
-                let candidates = graph.nodesByState[leaf.id] ?? []
+            // With parallel regions a leaf is no situation of its own: one test per configuration
+            // (a leaf per region) the machine rests in.
+            var subjects: [(name: String, candidates: [Int])] = []
+            if machine.hasParallelRegions {
+                var byStates: [[String]: Int] = [:]
+                for (offset, node) in graph.nodes.enumerated() {
+                    if let index = byStates[node.states] {
+                        subjects[index].candidates.append(offset)
+                    } else {
+                        byStates[node.states] = subjects.count
+                        subjects.append((ConformanceCase.configurationName(node.states), [offset]))
+                    }
+                }
+            } else {
+                subjects = machine.leafStates.map { ($0.id, graph.nodesByState[$0.id] ?? []) }
+            }
+            for (subject, candidates) in subjects {
                 // Each candidate's distance once, not once per comparison.
                 let chosenIndex = candidates.map { (distance: distance(graph.nodes[$0]), node: $0) }.min { ($0.distance, $0.node) < ($1.distance, $1.node) }
                 guard let chosen = chosenIndex.map({ graph.nodes[$0.node] }) else {
-                    if space.isExact { notes.append("state '\(leaf.id)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
+                    if space.isExact { notes.append("state '\(subject)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
                     continue
                 }
                 guard let runner = placedRunner(in: chosen) else { continue }
@@ -165,11 +193,11 @@ public struct ConformancePlan: Sendable {
                 for event in external where accepted.contains(event) {
                     var probe = runner
                     guard let observed = try? probe.send(event).compactMap(\.observation) else { continue }
-                    steps.append(.send(event, expect: observed, state: probe.state))
+                    steps.append(.send(event, expect: observed, state: ConformanceCase.configurationName(probe.states)))
                     break
                 }
-                let summary = "In '\(leaf.id)'\(ConformanceCase.describe(overrides(chosen))), unhandled events are rejected and change nothing: \(rejected.joined(separator: ", "))"
-                append("rejection:\(leaf.id)", .rejection, summary, start: chosen, steps: steps)
+                let summary = "In '\(subject)'\(ConformanceCase.describe(overrides(chosen))), unhandled events are rejected and change nothing: \(rejected.joined(separator: ", "))"
+                append("rejection:\(subject)", .rejection, summary, start: chosen, steps: steps)
             }
         }
 
@@ -218,12 +246,67 @@ public struct ConformancePlan: Sendable {
                     continue
                 }
                 let steps = route.map { edge in
-                    ConformanceStep.send(graph.edges[edge].event, state: graph.nodes[graph.edges[edge].to].state)
+                    ConformanceStep.send(graph.edges[edge].event, state: name(graph.nodes[graph.edges[edge].to]))
                 }
                 let summary = "'\(posted.notification)' is observed \(posted.order.rawValue) '\(callback.id)'"
                 append("ordering:\(callback.id)", .ordering, summary, start: graph.nodes[start], steps: steps,
                        checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
             }
+        }
+
+        /// One case per entry and per exit block: the shortest route to an event that enters (or
+        /// exits) the state, every step's observations as the engine orders them (exit actions,
+        /// children first, then the transitions' actions, then entry actions, parents first), and the
+        /// whole trace checked.
+        mutating func addEntryExitOrderings() {
+            let states = machine.states
+            guard states.contains(where: { !$0.entry.isEmpty || !$0.exit.isEmpty }) else { return }
+            func isActive(_ state: Int, in configuration: Configuration) -> Bool {
+                configuration.states.contains { machine.position(of: $0).map { machine.isWithin($0, state) } ?? false }
+            }
+            for (position, state) in states.enumerated() {
+                for (word, block, entering) in [("entry", state.entry, true), ("exit", state.exit, false)] where !block.isEmpty {
+                    let candidates = graph.edges.indices.filter { edge in
+                        let before = isActive(position, in: graph.nodes[graph.edges[edge].from])
+                        let after = isActive(position, in: graph.nodes[graph.edges[edge].to])
+                        return entering ? !before && after : before && !after
+                    }
+                    let targets = CoverageGraph.Targets(candidates.flatMap { graph.edges[$0].distinctTransitions }, transitionCount: graph.transitionCount)
+                    var best: (start: Int, route: [Int])?
+                    if !candidates.isEmpty {
+                        for start in graph.orderedStarts {
+                            guard let route = graph.route(in: graph.tree(from: start), toAnyOf: targets, candidates: candidates) else { continue }
+                            if let current = best, route.count >= current.route.count { continue }
+                            best = (start, route)
+                        }
+                    }
+                    guard let (start, route) = best, var runner = placedRunner(in: graph.nodes[start]) else {
+                        notes.append("state '\(state.id)' is never \(entering ? "entered" : "exited") on a reachable path; no ordering test for its \(word) actions")
+                        continue
+                    }
+                    var steps: [ConformanceStep] = []
+                    var trace: [Observation] = []
+                    for edge in route {
+                        let event = graph.edges[edge].event
+                        guard let observed = try? runner.send(event).compactMap(\.observation) else { break }
+                        trace += observed
+                        steps.append(.send(event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
+                    }
+                    guard steps.count == route.count else { continue }
+                    let summary = "The \(word) actions of '\(state.id)' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)"
+                    append("ordering:\(word):\(state.id)", .ordering, summary, start: graph.nodes[start], steps: steps, checks: [.trace(trace)])
+                }
+            }
+        }
+
+        /// How the suite names a configuration (`a+b` with parallel regions).
+        func name(_ configuration: Configuration) -> String { ConformanceCase.configurationName(configuration.states) }
+
+        /// Whether some action runs outside a transition's own actions (entry, exit, initial blocks),
+        /// or regions run side by side: then observations are the engine's replay, not the sum of
+        /// the transitions' actions.
+        var runsActionsOutsideTransitions: Bool {
+            machine.hasParallelRegions || machine.states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty || !$0.initialActions.isEmpty }
         }
 
         /// The flags that differ from their defaults in `configuration` (mostly none: no dictionary
@@ -240,6 +323,11 @@ public struct ConformancePlan: Sendable {
         /// A runner placed in `configuration` by position: its flag values are complete already,
         /// so there is no dictionary to build and look up.
         func placedRunner(in configuration: Configuration) -> Runner? {
+            // A case resets its system to the configuration's states alone (no recorded history),
+            // so the runner that predicts it is placed the same way.
+            if configuration.states.count > 1 || !configuration.history.isEmpty {
+                return try? Runner(machine: machine, states: configuration.states, flags: configuration.flags(in: machine))
+            }
             guard configuration.flagValues.count == machine.flags.count, let index = machine.stateIndex(of: configuration.state) else {
                 return try? Runner(machine: machine, state: configuration.state, flags: configuration.flags(in: machine))
             }

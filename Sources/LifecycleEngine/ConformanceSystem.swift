@@ -6,7 +6,8 @@
 /// hand-written state machine conforms the same way and is checked against the spec by the cases of a
 /// generated suite (`ConformanceCase.run(on:)`).
 public protocol LifecycleSystem {
-    /// Puts the system in `state` (entering its initial leaf when it is compound) with `flags`; flags not
+    /// Puts the system in `state` (entering its initial leaf when it is compound; a configuration
+    /// `a+b` names one leaf per region) with `flags`; flags not
     /// listed take their declared defaults. Eventless transitions are not taken until the next event: a
     /// reset system starts *in* the state, it does not arrive there. Throw when the system cannot be
     /// put there.
@@ -17,7 +18,8 @@ public protocol LifecycleSystem {
     /// which case nothing may change. Throw only when the system itself fails.
     mutating func send(_ event: String) throws -> EventOutcome
 
-    /// The id of the active leaf state.
+    /// The id of the active leaf state; with parallel regions, the active leaf of every region in
+    /// document order, joined by `+` (e.g. `playing+muted`).
     var currentState: String { get }
 }
 
@@ -54,11 +56,13 @@ public struct EngineLifecycleSystem: LifecycleSystem, Sendable {
     }
 
     public var machine: Machine { runner.machine }
-    public var currentState: String { runner.state }
+    /// The active leaf state; with parallel regions, one per region joined by `+` (`playing+muted`).
+    public var currentState: String { ConformanceCase.configurationName(runner.states) }
     public var flags: [String: Bool] { runner.flags }
 
+    /// `state` is a state id, or a configuration named as `currentState` names it.
     public mutating func reset(to state: String, flags: [String: Bool]) throws(RunError) {
-        runner = try Runner(machine: runner.machine, state: state, flags: flags)
+        runner = try Runner(machine: runner.machine, states: ConformanceCase.configurationStates(state, in: runner.machine), flags: flags)
     }
 
     /// `.rejected` exactly when the engine reports `RunError.unhandledEvent` (the runner is then

@@ -22,8 +22,9 @@ public enum DiagramBuilder {
     /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
     /// the machine is too large to draw even at `states` detail.
     public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> Diagram {
-        if let group = options.group, spec.machine.state(group)?.isCompound != true {
-            throw .unknownGroup(group, available: spec.machine.states.filter(\.isCompound).map(\.id))
+        // A group is any state drawn as a cluster: compound or parallel.
+        if let group = options.group, spec.machine.state(group).map({ $0.isCompound || $0.isParallel }) != true {
+            throw .unknownGroup(group, available: spec.machine.states.filter { $0.isCompound || $0.isParallel }.map(\.id))
         }
         // One topology for the plan and the drawing: it is the costliest part of both.
         let topology = DiagramTopology(machine: spec.machine, group: options.group)
@@ -107,8 +108,10 @@ struct ScenarioPath {
         startsAtInitial = scenario.from == nil
         flags = scenario.flags.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         var runner: Runner
+        let startSteps: [Step]
         do {
-            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+            // As the validator replays it: without `from`, the machine starts as SCXML does.
+            (runner, startSteps) = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags)
         } catch {
             throw .scenarioFailed(scenario: id, step: 0, message: error.description)
         }
@@ -116,12 +119,12 @@ struct ScenarioPath {
         // Every region's state, not only the first.
         visited.formUnion(runner.states)
         var number = 0
-        for (offset, event) in scenario.events.enumerated() {
-            let steps: [Step]
+        for (offset, event) in ([nil] + scenario.events.map(Optional.some)).enumerated() {
+            var steps = startSteps
             do {
-                steps = try runner.send(event)
+                if let event { steps = try runner.send(event) }
             } catch {
-                throw .scenarioFailed(scenario: id, step: offset + 1, message: error.description)
+                throw .scenarioFailed(scenario: id, step: offset, message: error.description)
             }
             visited.formUnion(runner.states)
             for case .transition(let step) in steps {

@@ -61,7 +61,7 @@ struct DiagramComposer {
     func graph() -> DOTGraph {
         var statements: [DOTStatement]
         if let group = options.group, let node = machine.state(group) {
-            statements = [node.isCompound ? .subgraph(cluster(node, depth: 0)) : .node(leaf(node))]
+            statements = [node.isCompound || node.isParallel ? .subgraph(cluster(node, depth: 0)) : .node(leaf(node))]
             statements += topology.outsideStates.compactMap { machine.state($0) }.map { .node(outside($0)) }
         } else {
             statements = states(in: nil, depth: 0)
@@ -215,8 +215,9 @@ struct DiagramComposer {
     private func forks() -> [DOTStatement] {
         var statements: [DOTStatement] = []
         for entry in topology.entries where entry.transition.targets.count > 1 {
-            guard case .arrow = entry.placement else { continue }
             let fork = DiagramTopology.forkID(transition: entry.transition.index, source: entry.source)
+            // The topology routes through a fork only what it draws whole (not from outside a group).
+            guard case .arrow(_, let head, _, _, _) = entry.placement, head == fork else { continue }
             let onPath = !numbers(of: entry).isEmpty
             let color = path == nil ? DiagramStyle.line : onPath ? DiagramStyle.accent : DiagramStyle.faded
             statements.append(.node(DOTNode(fork, attributes: [

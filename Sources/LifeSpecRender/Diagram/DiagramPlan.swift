@@ -31,9 +31,12 @@ public struct DiagramSize: Sendable, Hashable {
         let machine = spec.machine
         let leaves = machine.leafStates.filter { leaf in options.group.map { machine.ancestry(of: leaf.id).contains($0) } ?? true }
         let rootMarker = options.group == nil ? 1 : 0
-        nodes = leaves.count + topology.compounds.count + rootMarker + topology.outsideStates.count
+        // History circles and fork bars are nodes too; each fork fans out into an arrow per target.
+        let histories = machine.states.filter { state in state.isHistory && (options.group.map { machine.ancestry(of: state.id).contains($0) } ?? true) }.count
+        let forks = topology.entries.filter { $0.transition.targets.count > 1 }
+        nodes = leaves.count + topology.compounds.count + rootMarker + topology.outsideStates.count + histories + forks.count
         clusters = topology.compounds.count
-        let arrows = topology.compounds.count + rootMarker + topology.arrows.count
+        let arrows = topology.compounds.count + rootMarker + topology.arrows.count + forks.reduce(0) { $0 + $1.transition.targets.count }
         var eventLines = 0
         var fullLines = 0
         for entry in topology.entries {

@@ -128,6 +128,7 @@ struct DiagramTopology {
         let leaves: [[Int]]
         /// A parallel state: a cluster without an initial dot of its own.
         let isParallel: [Bool]
+        let isHistory: [Bool]
 
         init(_ machine: Machine) {
             self.machine = machine
@@ -141,8 +142,10 @@ struct DiagramTopology {
                 }
             }
             isParallel = states.indices.map { machine.kind(at: $0) == .parallel }
+            isHistory = states.indices.map { if case .history = machine.kind(at: $0) { true } else { false } }
             var leaves = Array(repeating: [Int](), count: states.count)
-            for leaf in states.indices where !isCompound[leaf] {
+            // A history pseudo-state is no place for an arrow clipped to its cluster to start or end.
+            for leaf in states.indices where !isCompound[leaf] && !isHistory[leaf] {
                 for ancestor in machine.ancestryPositions(of: leaf).dropFirst() { leaves[ancestor].append(leaf) }
             }
             self.leaves = leaves
@@ -318,7 +321,7 @@ struct DiagramTopology {
     private static func leaf(in compound: Int, atFlowPosition position: Int, tree: StateTree, flow: Flow) -> Int {
         if flow.leaves.indices.contains(position) {
             let candidate = flow.leaves[position]
-            if tree.isWithin(candidate, compound) { return candidate }
+            if tree.isWithin(candidate, compound), !tree.isHistory[candidate] { return candidate }
         }
         return tree.lastLeaf(of: compound)
     }

@@ -174,7 +174,7 @@ public enum Generator {
         })
 
         guard drawnWhole else {
-            for group in spec.machine.topLevelStates where group.isCompound {
+            for group in spec.machine.topLevelStates where group.isCompound || group.isParallel {
                 pieces.append(piece {
                     var groupOptions = options
                     groupOptions.group = group.id

@@ -53,6 +53,11 @@ struct EventStateMatrix: Sendable, Hashable {
     /// The flags whose assignments were enumerated, in declaration order.
     let flags: [String]
 
+    /// How many reachable configurations were left out (all of them, when more than
+    /// `configurationLimit`); 0 when the matrix is whole.
+    let columnsLeftOut: Int
+    static let configurationLimit = 40
+
     /// More guard flags than this and only the flags read by a cell's own candidate transitions
     /// are enumerated (the others keep their defaults).
     static let flagLimit = 8
@@ -62,9 +67,14 @@ struct EventStateMatrix: Sendable, Hashable {
             // A leaf alone is no situation the machine can be in: the columns are the distinct
             // sets of active atomic states the engine reaches, in the order it finds them.
             var seen: Set<[String]> = []
-            columns = (stateSpace ?? StateSpace(machine: machine)).configurations.map(\.states).filter { seen.insert($0).inserted }
+            let all = (stateSpace ?? StateSpace(machine: machine)).configurations.map(\.states).filter { seen.insert($0).inserted }
+            // Configurations multiply across regions: past a page's worth of columns the table
+            // would be unreadable (and slow to compute), so it is left out with a note.
+            columnsLeftOut = all.count > Self.configurationLimit ? all.count : 0
+            columns = columnsLeftOut > 0 ? [] : all
         } else {
             columns = machine.leafStates.map { [$0.id] }
+            columnsLeftOut = 0
         }
         leaves = columns.map { $0.joined(separator: " + ") }
         let guardFlags = Set(machine.transitions.flatMap { $0.guardExpression?.flags ?? [] })

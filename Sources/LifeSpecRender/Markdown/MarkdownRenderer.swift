@@ -72,6 +72,9 @@ public enum MarkdownRenderer {
 final class MarkdownPageBuilder {
     let document: SpecDocument
     let machine: Machine
+    /// The loader's exploration, when it made one: the matrix of a parallel machine reads its
+    /// configurations instead of exploring again.
+    let stateSpace: StateSpace?
     let options: MarkdownOptions
     let locale: String?
     let strings: MarkdownStrings
@@ -93,6 +96,7 @@ final class MarkdownPageBuilder {
     init(spec: LoadedSpec, options: MarkdownOptions) {
         document = spec.document
         machine = spec.machine
+        stateSpace = spec.stateSpace
         self.options = options
         locale = options.locale ?? spec.document.defaultLocale
         strings = MarkdownStrings(locale: locale)
@@ -394,6 +398,15 @@ final class MarkdownPageBuilder {
             header += sourceMark(scenario.source)
             body.append(header)
 
+            // Starting as SCXML does shows what the start itself observed.
+            if !walkthrough.startObservations.isEmpty || !walkthrough.startMoves.isEmpty {
+                var lines: [String] = []
+                if !walkthrough.startObservations.isEmpty {
+                    lines.append("- " + strings.onStart(walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
+                }
+                for move in walkthrough.startMoves { lines.append("- " + moveText(move, event: "")) }
+                body.append(lines.joined(separator: "\n"))
+            }
             var list: [String] = []
             for (offset, item) in walkthrough.items.enumerated() {
                 let marker = "\(offset + 1). "
@@ -525,7 +538,8 @@ final class MarkdownPageBuilder {
     }
 
     private func matrixSection() -> [String] {
-        let matrix = EventStateMatrix(machine: machine)
+        let matrix = EventStateMatrix(machine: machine, stateSpace: stateSpace)
+        if matrix.columnsLeftOut > 0 { return [strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)] }
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
         var table = MarkdownTable([strings.eventColumn] + matrix.columns.map { $0.map(code).joined(separator: " + ") })
         for matrixRow in matrix.rows {
@@ -646,6 +660,13 @@ final class MarkdownPageBuilder {
         )
     }
 
+    private func observationText(_ observation: Observation) -> String {
+        switch observation {
+        case .callback(let id): strings.calls(callbackName(id))
+        case .notification(let id): strings.posts(notificationName(id))
+        }
+    }
+
     private func moveText(_ move: ScenarioWalkthrough.Move, event: String) -> String {
         var text: String
         if move.step.isInternal {
@@ -658,12 +679,7 @@ final class MarkdownPageBuilder {
         } else if let raised = move.step.event, raised != event {
             text += strings.raised(code(raised))
         }
-        let observed = move.observations.map { observation in
-            switch observation {
-            case .callback(let id): strings.calls(callbackName(id))
-            case .notification(let id): strings.posts(notificationName(id))
-            }
-        }
+        let observed = move.observations.map(observationText)
         return text + strings.colon + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
     }
 

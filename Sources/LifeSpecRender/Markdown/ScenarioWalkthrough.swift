@@ -35,12 +35,24 @@ struct ScenarioWalkthrough: Sendable, Hashable {
     let startStates: [String]
     let endStates: [String]
 
+    /// What starting did (a scenario without `from` starts as SCXML does: initial states entered
+    /// with their entry actions, eventless transitions taken), before the first event.
+    let startMoves: [Move]
+    let startObservations: [Observation]
+
     init(scenario: SpecDocument.ScenarioInfo, machine: Machine) {
         flags = scenario.flags
         let runner: Runner
         do {
-            runner = try Runner(machine: machine, state: scenario.from, flags: scenario.flags)
+            // As the validator replays it.
+            let begun = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags)
+            runner = begun.runner
+            startMoves = Self.group(begun.steps)
+            // Observations before any transition (entry actions of the initial states).
+            startObservations = Array(begun.steps.prefix { if case .transition = $0 { false } else { true } }.compactMap(\.observation))
         } catch {
+            startMoves = []
+            startObservations = []
             start = scenario.from ?? machine.initial
             items = []
             end = start

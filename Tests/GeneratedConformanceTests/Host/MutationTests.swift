@@ -14,6 +14,7 @@ struct MutationTests {
             try entry(SwiftSuiteMiniConformance.self),
             try entry(SwiftSuiteHostileConformance.self),
             try entry(SwiftSuiteDoorConformance.self),
+            try entry(PlayerConformance.self),
             (HostileIDsFixture.specID, Spec7HostileIdsU00FCNU00EFCodeConformance.cases, try HostileIDsFixture.machine()),
         ]
     }
@@ -76,6 +77,18 @@ struct MutationTests {
                 #expect(!failures.isEmpty, "\(suite.name): transition \(index) lands elsewhere and no case failed")
             }
         }
+    }
+
+    @Test("The statechart suite catches exit actions run out of order and a region left in the wrong state")
+    func statechartOrderAndRegions() throws {
+        let player = try #require(try Self.suites().first { $0.name == "player" })
+        // Leaving 'playing' for 'finished' observes stopAudio (exit) before playbackDidFinish (raised by the entry).
+        let swapped = try Self.failures(of: player.cases, on: player.machine, .swapFirstTwoCallbacks)
+        #expect(swapped.contains { $0.caseID == "ordering:exit:playing" })
+        // 'mute' lands in the volume region; a system that ignores that region's state is caught.
+        let mute = try #require(player.machine.transitions.firstIndex { $0.events == ["mute"] })
+        let wrong = try Self.failures(of: player.cases, on: player.machine, .wrongTarget(mute))
+        #expect(wrong.contains { $0.message.contains("+") })
     }
 
     @Test("The flagship suite catches a wrong final state, an unhandled event accepted, and a rejection that moves")
