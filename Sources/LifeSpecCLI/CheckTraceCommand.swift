@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LifeSpec
 import LifecycleEngine
 
@@ -104,7 +105,7 @@ struct CheckTraceCommand: ParsableCommand {
             }
         }
         let deviation = report.deviation
-        var message = "\(report.location): error: '\(TraceText.shown(report.token))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        var message = "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
         message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
         let allowed = deviation.allowedNext.map(name(of:))
         message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
