@@ -135,7 +135,7 @@ public enum SpecLoader {
     /// What a lifecycle spec must not do, a chart with SCXML's semantics (`unhandled: ignore`, every
     /// SCXML file) may: a state nothing leaves or nothing reaches (test charts have both), and
     /// transitions that document order chooses between. These are warnings there.
-    static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .nondeterminism]
+    static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .unreachableRegion, .nondeterminism]
 
     /// Resolves a spec as read and runs every rule on it.
     /// `diagnostics` are the reading's; `unknownKeys` the keys it did not know (LS010), whose knock-on

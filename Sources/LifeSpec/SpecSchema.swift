@@ -792,7 +792,8 @@ public enum SpecSchema {
           ],
           "properties": {
             "parallel": {
-              "const": true
+              "const": true,
+              "description": "A parallel state enters every region and needs no 'initial'."
             }
           }
         }

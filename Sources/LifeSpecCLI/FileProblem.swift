@@ -10,9 +10,10 @@ enum FileProblem {
         return isDirectory.boolValue ? "is a directory" : "cannot be read (permission denied?)"
     }
 
+    /// Not there at all: a wrong argument (64). One that is there but is not a file to read (a
+    /// folder, FIFO or device) is bad input, an LS001 with exit status 1, as for a trace.
     static func isMissing(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
+        !FileManager.default.fileExists(atPath: path)
     }
 
     /// Whether a file named on the command line is not there: the command exits 64 (after

@@ -9,6 +9,8 @@ func loadValidSpec(_ path: String) throws -> LoadedSpec {
     guard let spec = result.spec, !result.hasErrors else {
         StandardStreams.err(DiagnosticPrinter.text(result.diagnostics))
         if FileProblem.isMissing(path) { throw ExitCode(64) }
+        // A file that cannot be read has nothing to fix inside it.
+        if result.diagnostics.contains(where: { $0.code == .unreadableFile }) { throw ExitCode(1) }
         StandardStreams.err("\(path): error: the spec has errors; run 'lifespec validate \(path)' after fixing them\n")
         throw ExitCode(1)
     }

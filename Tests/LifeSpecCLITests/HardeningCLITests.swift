@@ -47,7 +47,7 @@ struct HardeningCLITests {
         for (path, reason) in [(link.path, "symbolic link"), (fifo, "not a regular file"), (folder.path, "folder")] {
             let result = try CLI.run(["docs", spec.path, "-o", path])
             #expect(result.status == 1, "\(path)")
-            #expect(result.stderr.contains("cannot write '\(path)'") && result.stderr.contains(reason), "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("\(path): error: [LS005] cannot write the file:") && result.stderr.contains(reason), "\(path): \(result.stderr)")
         }
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == target.path)
         #expect(try String(contentsOf: target, encoding: .utf8) == "mine")
