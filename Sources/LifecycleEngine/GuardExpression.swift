@@ -23,29 +23,21 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
 
     /// The states `in(…)` tests, in first-use order.
     public var states: [String] {
-        var result: [String] = []
-        func walk(_ expression: GuardExpression) {
-            switch expression {
-            case .inState(let id): if !result.contains(id) { result.append(id) }
-            case .flag, .constant: break
-            case .not(let inner): walk(inner)
-            case .and(let lhs, let rhs), .or(let lhs, let rhs):
-                walk(lhs)
-                walk(rhs)
-            }
-        }
-        walk(self)
-        return result
+        leaves { if case .inState(let id) = $0 { id } else { nil } }
     }
 
     /// The flags the expression reads, in first-use order.
     public var flags: [String] {
+        leaves { if case .flag(let id) = $0 { id } else { nil } }
+    }
+
+    /// The names `name` picks from the leaves, each once, in reading order.
+    private func leaves(_ name: (GuardExpression) -> String?) -> [String] {
         var seen: Set<String> = []
         var result: [String] = []
         func walk(_ expression: GuardExpression) {
             switch expression {
-            case .flag(let id): if seen.insert(id).inserted { result.append(id) }
-            case .constant, .inState: break
+            case .flag, .constant, .inState: if let id = name(expression), seen.insert(id).inserted { result.append(id) }
             case .not(let inner): walk(inner)
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
                 walk(lhs)
