@@ -300,16 +300,12 @@ final class RunTables: Sendable {
     /// Per transition: its targets (history states included), empty when targetless.
     let targets: [[Int]]
     let isInternalType: [Bool]
-    /// Per transition: the leaf a plain default entry of its first target ends in, or -1 when targetless.
-    let targetLeaf: [Int]
     let guards: [FlagGuard?]
     let assignments: [[Assignment]]
     let raises: [[Int]]
     /// Per transition: what its actions emit (callbacks expanded with their posted notifications).
     let actionSteps: [[Step]]
     let flagDefaults: [Bool]
-    /// Declared and synthesized events.
-    let eventCount: Int
 
     /// Resolves every reference once, both to check it and to number it: the engine refuses a model
     /// it cannot run. The checks run in a fixed order (initial, states, transitions, callbacks) so the
@@ -415,7 +411,6 @@ final class RunTables: Sendable {
                 allEvents.append(name)
             }
         }
-        eventCount = allEvents.count
 
         func compile(_ actions: [Action], context: () -> String) throws(MachineError) -> [Step] {
             var steps: [Step] = []
@@ -463,11 +458,10 @@ final class RunTables: Sendable {
         }
 
         var declared = [[Int]](repeating: [], count: stateCount)
-        var trigger: [Int] = [], targetLeaf: [Int] = [], guards: [FlagGuard?] = []
+        var trigger: [Int] = [], guards: [FlagGuard?] = []
         var eventMatches: [[Int]] = [], matchesAll: [Bool] = [], targets: [[Int]] = [], isInternalType: [Bool] = []
         var assignments: [[Assignment]] = [], raises: [[Int]] = [], actionSteps: [[Step]] = []
         trigger.reserveCapacity(transitions.count)
-        targetLeaf.reserveCapacity(transitions.count)
         // Fields, not whole transitions: a copy of one retains every array in it.
         for position in transitions.indices {
             // Named only when thrown: building it for every transition cost more than the checks.
@@ -482,7 +476,6 @@ final class RunTables: Sendable {
                 targetList.append(index)
             }
             targets.append(targetList)
-            targetLeaf.append(targetList.first.map { leaf[$0] } ?? -1)
             isInternalType.append(transitions[position].type == .internal)
             var matched: [Int] = []
             var all = false
@@ -573,7 +566,6 @@ final class RunTables: Sendable {
         self.matchesAll = matchesAll
         self.targets = targets
         self.isInternalType = isInternalType
-        self.targetLeaf = targetLeaf
         self.guards = guards
         self.assignments = assignments
         self.raises = raises
