@@ -102,50 +102,29 @@ public struct SCXMLDocument: Sendable, Hashable {
 
     /// Events `<raise>` queues, in first-use order.
     public var raisedEvents: [String] {
-        var seen: Set<String> = []
-        var result: [String] = []
-        func scan(_ content: [Content]) {
-            for case .raise(let name) in content where seen.insert(name).inserted { result.append(name) }
-        }
-        for state in states {
-            scan(state.entry)
-            scan(state.initialContent)
-            scan(state.exit)
-        }
-        for transition in transitions { scan(transition.content) }
-        return result
+        names { if case .raise(let name) = $0 { name } else { nil } }
     }
 
     /// Callbacks (`<log>`), in first-use order.
     public var callbackNames: [String] {
-        var seen: Set<String> = []
-        var result: [String] = []
-        func scan(_ content: [Content]) {
-            for case .log(let name) in content where seen.insert(name).inserted { result.append(name) }
-        }
-        for state in states {
-            scan(state.entry)
-            scan(state.initialContent)
-            scan(state.exit)
-        }
-        for transition in transitions { scan(transition.content) }
-        return result
+        names { if case .log(let name) = $0 { name } else { nil } }
     }
 
     /// Notifications (`<log label="notification">`) and the ones the metadata declares, in first-use order.
     public var notificationNames: [String] {
+        names(after: metadata.notifications.map(\.id)) { if case .notify(let name) = $0 { name } else { nil } }
+    }
+
+    /// The names `pick` finds in the executable content, each once: `first`, then in document order
+    /// (each state's entry, initial and exit content, then the transitions').
+    private func names(after first: [String] = [], _ pick: (Content) -> String?) -> [String] {
         var seen: Set<String> = []
         var result: [String] = []
-        func scan(_ content: [Content]) {
-            for case .notify(let name) in content where seen.insert(name).inserted { result.append(name) }
+        for name in first where seen.insert(name).inserted { result.append(name) }
+        let blocks = states.flatMap { [$0.entry, $0.initialContent, $0.exit] } + transitions.map(\.content)
+        for block in blocks {
+            for item in block { if let name = pick(item), seen.insert(name).inserted { result.append(name) } }
         }
-        for notification in metadata.notifications where seen.insert(notification.id).inserted { result.append(notification.id) }
-        for state in states {
-            scan(state.entry)
-            scan(state.initialContent)
-            scan(state.exit)
-        }
-        for transition in transitions { scan(transition.content) }
         return result
     }
 
