@@ -116,7 +116,8 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         return name.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
     }
 
-    static func describe(_ flags: [String: Bool]) -> String {
+    /// ` with a=true, b=false`: how messages and summaries name flags that differ from their defaults.
+    public static func describe(_ flags: [String: Bool]) -> String {
         guard !flags.isEmpty else { return "" }
         return " with " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
     }

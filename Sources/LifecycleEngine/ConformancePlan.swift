@@ -26,12 +26,72 @@ public struct ConformanceScenario: Sendable, Hashable {
 /// - one per callback that posts a notification: the notification is on the declared side.
 ///
 /// Cases are in that order, each group in document order, so the plan is deterministic.
+/// The plan is data: each case says what it checks (`Case.Origin`) and each note what could not be
+/// tested (`Note`); the words a suite shows for them are the suite writer's.
 public struct ConformancePlan: Sendable {
     public let machine: Machine
     public let coverage: CoveragePlan
-    public let cases: [ConformanceCase]
+    public let cases: [Case]
     /// What the plan could not test and why, for the generated header.
-    public let notes: [String]
+    public let notes: [Note]
+
+    /// One planned case: what a generated suite writes as a `ConformanceCase`, with its origin.
+    public struct Case: Sendable, Hashable {
+        /// Unique within the plan: `<kind>:<name>`, e.g. `scenario:launch`, `coverage:3`.
+        public let id: String
+        /// The part of `id` after its kind, e.g. `launch`, `3`, `entry:playing`.
+        public let name: String
+        public let origin: Origin
+        public let start: String
+        /// Flags that differ from their declared defaults at the start.
+        public let flags: [String: Bool]
+        public let steps: [ConformanceStep]
+        public let checks: [ConformanceCheck]
+
+        public var kind: ConformanceCase.Kind { origin.kind }
+
+        /// The case as a generated suite holds it, with `summary` as its one line for people.
+        public func conformanceCase(summary: String) -> ConformanceCase {
+            ConformanceCase(id: id, kind: kind, summary: summary, start: start, flags: flags, steps: steps, checks: checks)
+        }
+    }
+
+    /// What a case checks, and what it was planned from.
+    public enum Origin: Sendable, Hashable {
+        /// A spec scenario (`title` as the spec gives it, if it does).
+        case scenario(id: String, title: String?)
+        /// Path `number` (from 1) of `of` in the coverage plan, the first to take `newlyCovered` transitions.
+        case coveragePath(number: Int, of: Int, newlyCovered: Int)
+        /// `events` are rejected in the configuration `configuration`.
+        case rejection(configuration: String, events: [String])
+        /// `notification` is observed on the declared side of `callback`.
+        case notificationOrder(callback: String, notification: String, order: PostedNotification.Order)
+        /// The entry (or exit) actions of `state` run in the engine's order.
+        case actionOrder(state: String, entry: Bool)
+
+        public var kind: ConformanceCase.Kind {
+            switch self {
+            case .scenario: .scenario
+            case .coveragePath: .coverage
+            case .rejection: .rejection
+            case .notificationOrder, .actionOrder: .ordering
+            }
+        }
+    }
+
+    /// Something the plan could not test, and why.
+    public enum Note: Sendable, Hashable {
+        case scenarioCannotStart(scenario: String, error: RunError)
+        /// The engine rejects `event` in `state`: the case expects the rejection.
+        case scenarioRejects(scenario: String, event: String, state: String)
+        case scenarioFails(scenario: String, error: RunError)
+        case coveragePathCannotStart(number: Int, state: String)
+        /// The configuration is never at rest after an event: no rejection test for it.
+        case neverAtRest(configuration: String)
+        case callbackNeverCalled(callback: String)
+        /// `state` is never entered (or exited) on a reachable path: no test of those actions.
+        case actionsNeverRun(state: String, entry: Bool)
+    }
 
     public init(machine: Machine, scenarios: [ConformanceScenario] = []) {
         self.init(space: StateSpace(machine: machine), scenarios: scenarios)
@@ -55,8 +115,8 @@ public struct ConformancePlan: Sendable {
         let machine: Machine
         let graph: CoverageGraph
         let coverage: CoveragePlan
-        var cases: [ConformanceCase] = []
-        var notes: [String] = []
+        var cases: [Case] = []
+        var notes: [Note] = []
         var usedIDs: Set<String> = []
         /// `machine.flagValues()`, asked for by every case.
         let defaults: [String: Bool]
@@ -69,37 +129,37 @@ public struct ConformancePlan: Sendable {
             defaults = machine.flagValues()
         }
 
-        mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: Configuration,
+        mutating func append(_ name: String, _ origin: Origin, start: Configuration,
                              steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
-            append(id, kind, summary, start: name(start), overrides: overrides(start), steps: steps, checks: checks)
+            append(name, origin, start: self.name(start), overrides: overrides(start), steps: steps, checks: checks)
         }
 
-        mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: String,
+        mutating func append(_ name: String, _ origin: Origin, start: String,
                              flags: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
-            append(id, kind, summary, start: start, overrides: flags.filter { defaults[$0.key] != $0.value }, steps: steps, checks: checks)
+            append(name, origin, start: start, overrides: flags.filter { defaults[$0.key] != $0.value }, steps: steps, checks: checks)
         }
 
         /// `overrides`: the flags that differ from their defaults.
-        private mutating func append(_ id: String, _ kind: ConformanceCase.Kind, _ summary: String, start: String,
+        private mutating func append(_ name: String, _ origin: Origin, start: String,
                                      overrides: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck]) {
-            var unique = id
+            var unique = name
             var counter = 2
-            while !usedIDs.insert(unique).inserted {
-                unique = "\(id)#\(counter)"
+            while !usedIDs.insert("\(origin.kind.rawValue):\(unique)").inserted {
+                unique = "\(name)#\(counter)"
                 counter += 1
             }
-            cases.append(ConformanceCase(id: unique, kind: kind, summary: summary, start: start, flags: overrides, steps: steps, checks: checks))
+            cases.append(Case(id: "\(origin.kind.rawValue):\(unique)", name: unique, origin: origin, start: start, flags: overrides,
+                              steps: steps, checks: checks))
         }
 
         mutating func addScenario(_ scenario: ConformanceScenario) {
-            let title = scenario.title ?? scenario.id
             var runner: Runner
             do {
                 // As the validator replays it; the case resets to where starting ends (what the
                 // start itself emits is the machine's start, not the scenario's events).
                 runner = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags).runner
             } catch {
-                notes.append("scenario '\(scenario.id)' is not tested: it cannot start (\(error))")
+                notes.append(.scenarioCannotStart(scenario: scenario.id, error: error))
                 return
             }
             let start = ConformanceCase.configurationName(runner.states)
@@ -110,22 +170,22 @@ public struct ConformancePlan: Sendable {
                     trace += try runner.send(event).compactMap(\.observation)
                     steps.append(.send(event))
                 } catch .unhandledEvent {
-                    notes.append("scenario '\(scenario.id)': the engine rejects '\(event)' in '\(runner.state)'; the case expects that rejection")
+                    notes.append(.scenarioRejects(scenario: scenario.id, event: event, state: runner.state))
                     steps.append(.reject(event))
                     break
                 } catch {
-                    notes.append("scenario '\(scenario.id)' is not tested: \(error)")
+                    notes.append(.scenarioFails(scenario: scenario.id, error: error))
                     return
                 }
             }
-            append("scenario:\(scenario.id)", .scenario, "Scenario: \(title)", start: start, flags: scenario.flags,
+            append(scenario.id, .scenario(id: scenario.id, title: scenario.title), start: start, flags: scenario.flags,
                    steps: steps, checks: [.trace(trace), .state(ConformanceCase.configurationName(runner.states))])
         }
 
         mutating func addCoverage() {
             for (offset, path) in coverage.paths.enumerated() {
                 guard placedRunner(in: path.start) != nil else {
-                    notes.append("coverage path \(offset + 1) cannot start in '\(path.start.state)'")
+                    notes.append(.coveragePathCannotStart(number: offset + 1, state: path.start.state))
                     continue
                 }
                 // Every step is an edge of the space, whose transitions are the engine's own run of
@@ -147,9 +207,8 @@ public struct ConformancePlan: Sendable {
                     }
                     if replayed.count == steps.count { steps = replayed }
                 }
-                let count = path.newlyCovered.count
-                let summary = "Coverage path \(offset + 1) of \(coverage.paths.count): \(steps.count) event\(steps.count == 1 ? "" : "s") from '\(name(path.start))'\(ConformanceCase.describe(overrides(path.start))), first to take \(count) transition\(count == 1 ? "" : "s")"
-                append("coverage:\(offset + 1)", .coverage, summary, start: path.start, steps: steps)
+                let origin = Origin.coveragePath(number: offset + 1, of: coverage.paths.count, newlyCovered: path.newlyCovered.count)
+                append("\(offset + 1)", origin, start: path.start, steps: steps)
             }
         }
 
@@ -179,7 +238,7 @@ public struct ConformancePlan: Sendable {
                 // Each candidate's distance once, not once per comparison.
                 let chosenIndex = candidates.map { (distance: distance(graph.nodes[$0]), node: $0) }.min { ($0.distance, $0.node) < ($1.distance, $1.node) }
                 guard let chosen = chosenIndex.map({ graph.nodes[$0.node] }) else {
-                    if space.isExact { notes.append("state '\(subject)' is never at rest after an event (unreachable, or only passed through by eventless transitions); no rejection test for it") }
+                    if space.isExact { notes.append(.neverAtRest(configuration: subject)) }
                     continue
                 }
                 guard let runner = placedRunner(in: chosen) else { continue }
@@ -196,8 +255,7 @@ public struct ConformancePlan: Sendable {
                     steps.append(.send(event, expect: observed, state: ConformanceCase.configurationName(probe.states)))
                     break
                 }
-                let summary = "In '\(subject)'\(ConformanceCase.describe(overrides(chosen))), unhandled events are rejected and change nothing: \(rejected.joined(separator: ", "))"
-                append("rejection:\(subject)", .rejection, summary, start: chosen, steps: steps)
+                append(subject, .rejection(configuration: subject, events: rejected), start: chosen, steps: steps)
             }
         }
 
@@ -242,14 +300,14 @@ public struct ConformancePlan: Sendable {
             for ordering in orderings {
                 let callback = ordering.callback, posted = ordering.posted
                 guard let (start, route) = ordering.best else {
-                    notes.append("callback '\(callback.id)' is never called on a reachable path; no ordering test for it")
+                    notes.append(.callbackNeverCalled(callback: callback.id))
                     continue
                 }
                 let steps = route.map { edge in
                     ConformanceStep.send(graph.edges[edge].event, state: name(graph.nodes[graph.edges[edge].to]))
                 }
-                let summary = "'\(posted.notification)' is observed \(posted.order.rawValue) '\(callback.id)'"
-                append("ordering:\(callback.id)", .ordering, summary, start: graph.nodes[start], steps: steps,
+                let origin = Origin.notificationOrder(callback: callback.id, notification: posted.notification, order: posted.order)
+                append(callback.id, origin, start: graph.nodes[start], steps: steps,
                        checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
             }
         }
@@ -281,7 +339,7 @@ public struct ConformancePlan: Sendable {
                         }
                     }
                     guard let (start, route) = best, var runner = placedRunner(in: graph.nodes[start]) else {
-                        notes.append("state '\(state.id)' is never \(entering ? "entered" : "exited") on a reachable path; no ordering test for its \(word) actions")
+                        notes.append(.actionsNeverRun(state: state.id, entry: entering))
                         continue
                     }
                     var steps: [ConformanceStep] = []
@@ -293,8 +351,8 @@ public struct ConformancePlan: Sendable {
                         steps.append(.send(event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
                     }
                     guard steps.count == route.count else { continue }
-                    let summary = "The \(word) actions of '\(state.id)' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)"
-                    append("ordering:\(word):\(state.id)", .ordering, summary, start: graph.nodes[start], steps: steps, checks: [.trace(trace)])
+                    append("\(word):\(state.id)", .actionOrder(state: state.id, entry: entering), start: graph.nodes[start], steps: steps,
+                           checks: [.trace(trace)])
                 }
             }
         }

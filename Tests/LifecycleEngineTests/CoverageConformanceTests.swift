@@ -41,11 +41,11 @@ struct CoverageConformanceTests {
         ])
     }
 
-    static func runAll(_ cases: [ConformanceCase], on system: some LifecycleSystem) -> [ConformanceFailure] {
+    static func runAll(_ cases: [ConformancePlan.Case], on system: some LifecycleSystem) -> [ConformanceFailure] {
         var failures: [ConformanceFailure] = []
         for item in cases {
             var copy = system
-            failures += item.run(on: &copy)
+            failures += item.conformanceCase(summary: item.id).run(on: &copy)
         }
         return failures
     }
@@ -56,7 +56,8 @@ struct CoverageConformanceTests {
         let plan = try Self.plan()
         let listen = try #require(plan.cases.first { $0.id == "scenario:listen" })
         #expect(listen.kind == .scenario)
-        #expect(listen.summary == "Scenario: Power on and listen")
+        #expect(listen.origin == .scenario(id: "listen", title: "Power on and listen"))
+        #expect(listen.name == "listen")
         #expect(listen.start == "off")
         #expect(listen.steps == [.send("power"), .send("play"), .send("stop")])
         #expect(listen.checks == [
@@ -93,7 +94,7 @@ struct CoverageConformanceTests {
         let idle = try #require(rejections.first { $0.id == "rejection:idle" })
         // `rewind` is internal: never sent by a test, so never listed.
         #expect(idle.steps == [.reject("stop"), .send("power", expect: [], state: "off")])
-        #expect(plan.notes.contains { $0.contains("'attic'") })
+        #expect(plan.notes.contains(.neverAtRest(configuration: "attic")))
     }
 
     @Test func orderingCasesCheckTheDeclaredSideOfEveryPostingCallbackThatCanRun() throws {
@@ -102,7 +103,7 @@ struct CoverageConformanceTests {
         #expect(orderings.map(\.id) == ["ordering:didPowerOn", "ordering:willPlay"])
         #expect(orderings[1].checks == [.order(callback: "willPlay", notification: "willPlayNote", .before)])
         #expect(orderings[1].steps.map(\.event) == ["power", "play"])
-        #expect(plan.notes.contains { $0.contains("'neverCalled'") })
+        #expect(plan.notes.contains(.callbackNeverCalled(callback: "neverCalled")))
     }
 
     @Test func caseIDsAreUniqueAndThePlanIsDeterministic() throws {

@@ -90,6 +90,8 @@ private struct SuiteWriter {
     let input: SwiftSuiteInput
     let plan: ConformancePlan
     let framework: SwiftSuiteRenderer.Framework
+    /// Each case's one line for people, by position in `plan.cases`.
+    let summaries: [String]
     /// The file so far: every line ends with a newline. Written in place, piece by piece: a suite
     /// has a few lines per step of every case, and building each line as a String of its own
     /// cost more than planning the cases.
@@ -104,6 +106,7 @@ private struct SuiteWriter {
         self.input = input
         self.plan = plan
         self.framework = framework
+        summaries = plan.cases.map(ConformanceText.summary)
         // Roughly the file's size (a case's frame and test, a line per step), so the buffer is
         // not copied over and over as it grows to megabytes.
         output = TextOutput(capacity: plan.cases.reduce(4096) { $0 + 600 + 80 * $1.steps.count })
@@ -170,7 +173,7 @@ private struct SuiteWriter {
         }
         if !plan.notes.isEmpty {
             comment("Not tested:")
-            for note in plan.notes { comment("  - \(note)") }
+            for note in plan.notes { comment("  - \(ConformanceText.note(note))") }
         }
         line()
     }
@@ -205,18 +208,18 @@ private struct SuiteWriter {
             line("    static let cases: [ConformanceCase] = []")
         } else {
             line("    static let cases: [ConformanceCase] = [")
-            for item in plan.cases { conformanceCase(item) }
+            for (item, summary) in zip(plan.cases, summaries) { conformanceCase(item, summary: summary) }
             line("    ]")
         }
         line("}")
     }
 
-    mutating func conformanceCase(_ item: ConformanceCase) {
+    mutating func conformanceCase(_ item: ConformancePlan.Case, summary: String) {
         let indent = "            "
         line("        ConformanceCase(")
         output.write(indent); output.write("id: "); literal(item.id); output.write(",\n")
         output.write(indent); output.write("kind: ."); output.write(item.kind.rawValue); output.write(",\n")
-        output.write(indent); output.write("summary: "); literal(item.summary); output.write(",\n")
+        output.write(indent); output.write("summary: "); literal(summary); output.write(",\n")
         output.write(indent); output.write("start: "); literal(item.start); output.write(",\n")
         output.write(indent); output.write("flags: "); Self.writeFlags(item.flags, to: &output); output.write(",\n")
         if item.steps.isEmpty {
@@ -323,7 +326,7 @@ private struct SuiteWriter {
         var used: Set<String> = []
         return plan.cases.map { item in
             let stem: String
-            let suffix = item.id.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? item.id
+            let suffix = item.name
             switch item.kind {
             case .scenario: stem = "scenario_" + SwiftSource.identifierFragment(suffix)
             case .coverage: stem = "coverage_path_" + SwiftSource.identifierFragment(suffix)
@@ -350,7 +353,7 @@ private struct SuiteWriter {
             line("struct \(testType) {")
             for (offset, item) in plan.cases.enumerated() {
                 if offset > 0 { line() }
-                output.write("    @Test("); literal(item.summary); output.write(")\n")
+                output.write("    @Test("); literal(summaries[offset]); output.write(")\n")
                 output.write("    func "); output.write(names[offset]); output.write("() throws {\n")
                 output.write("        let failures = try "); output.write(suiteType); output.write(".run("); literal(item.id); output.write(")\n")
                 line("        #expect(failures.isEmpty, \"\\(ConformanceFailure.report(failures))\")")
@@ -361,7 +364,7 @@ private struct SuiteWriter {
             line("final class \(testType): XCTestCase {")
             for (offset, item) in plan.cases.enumerated() {
                 if offset > 0 { line() }
-                output.write("    // "); output.write(SwiftSource.commentText(item.summary)); output.write("\n")
+                output.write("    // "); output.write(SwiftSource.commentText(summaries[offset])); output.write("\n")
                 output.write("    func test_"); output.write(names[offset]); output.write("() throws {\n")
                 output.write("        let failures = try "); output.write(suiteType); output.write(".run("); literal(item.id); output.write(")\n")
                 line("        XCTAssertTrue(failures.isEmpty, ConformanceFailure.report(failures))")
