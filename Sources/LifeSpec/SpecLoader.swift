@@ -132,17 +132,12 @@ public enum SpecLoader {
         return check(document.rawSpec(), diagnostics: read.diagnostics)
     }
 
-    /// What a lifecycle spec must not do, a chart with SCXML's semantics (`unhandled: ignore`, every
-    /// SCXML file) may: a state nothing leaves or nothing reaches (test charts have both), and
-    /// transitions that document order chooses between. These are warnings there.
-    static let advisoryUnderSCXMLSemantics: Set<DiagnosticCode> = [.deadEnd, .unreachableState, .unreachableRegion, .nondeterminism]
-
     /// Resolves a spec as read and runs every rule on it.
     /// `diagnostics` are the reading's; `unknownKeys` the keys it did not know (LS010), whose knock-on
     /// errors collapse under them.
     static func check(_ raw: RawSpec, diagnostics: [Diagnostic], unknownKeys: [KnockOnErrors.UnknownKey] = []) -> SpecLoadResult {
         let readingFailed = diagnostics.hasErrors
-        let advisory = raw.unhandled?.value == .ignore ? advisoryUnderSCXMLSemantics : []
+        let severity: RuleSeverity = raw.unhandled?.value == .ignore ? .scxmlSemantics : .lifecycle
         var diagnostics = diagnostics
         diagnostics += SpecRules.check(raw: raw)
         var resolver = SpecResolver(raw: raw)
@@ -165,11 +160,8 @@ public enum SpecLoader {
             }
             return SpecLoadResult(spec: nil, diagnostics: collapsed.sorted())
         }
-        let checked = SpecRules.check(resolved, raw: raw)
-        diagnostics += checked.diagnostics.map { diagnostic in
-            guard advisory.contains(diagnostic.code), diagnostic.severity == .error else { return diagnostic }
-            return Diagnostic(.warning, diagnostic.code, diagnostic.message, at: diagnostic.location, notes: diagnostic.notes)
-        }
+        let checked = SpecRules.check(resolved, raw: raw, severity: severity)
+        diagnostics += checked.diagnostics
         var spec = diagnostics.hasErrors ? nil : resolved
         spec?.stateSpace = checked.space
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())

@@ -136,53 +136,17 @@ struct DiagramCommand: ParsableCommand {
     }
 }
 
-/// Writes a command's result to a file (atomically) or to standard output. Only a regular file
-/// is ever replaced: a link, a device (`-o /dev/full` as root replaced the device), a FIFO or a
-/// folder is refused before anything is written. The bytes go to a new temporary file beside the
-/// target (`O_EXCL | O_NOFOLLOW`, so a planted link is never written through), removed again if
-/// writing fails (a full disk), then renamed over the target in one step.
+/// Writes a command's result to a file (atomically, see `AtomicFile`) or to standard output; a file
+/// that cannot be written is `path: error: [LS005] cannot write the file: …`, exit 1.
 func writeOutput(_ bytes: [UInt8], to path: String?) throws {
     guard let path else {
         FileHandle.standardOutput.write(Data(bytes))
         return
     }
-    /// `path: error: [LS005] cannot write the file: …`, exit 1.
-    func fail(_ reason: String) -> ExitCode {
-        StandardStreams.err("\(path): error: [\(DiagnosticCode.unwritableFile.rawValue)] cannot write the file: \(reason)\n")
-        return ExitCode(1)
-    }
-    var info = stat()
-    if lstat(path, &info) == 0 {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFLNK: throw fail("it is a symbolic link; -o only replaces a regular file")
-        case S_IFDIR: throw fail("it is a folder; -o names a file")
-        default: throw fail("it is not a regular file (a device, FIFO or socket); -o only replaces a regular file")
-        }
-    }
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).lifespec-tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))").path
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    // The folder's own problem (missing, not writable) reads better than the temporary file's errno.
-    guard descriptor >= 0 else { throw fail(FileProblem.describeUnwritable(path)) }
-    var failure: Int32?
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                failure = count == 0 ? ENOSPC : errno
-                return
-            }
-            offset += count
-        }
-    }
-    if close(descriptor) != 0, failure == nil { failure = errno }
-    if failure == nil, rename(temporary, path) != 0 { failure = errno }
-    if let failure {
-        unlink(temporary)
-        throw fail(String(cString: strerror(failure)))
+    do {
+        try AtomicFile.replace(path, with: bytes)
+    } catch {
+        StandardStreams.err("\(path): error: [\(DiagnosticCode.unwritableFile.rawValue)] \(error.message)\n")
+        throw ExitCode(1)
     }
 }

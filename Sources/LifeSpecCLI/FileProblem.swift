@@ -20,17 +20,4 @@ enum FileProblem {
     /// reporting everything else it found).
     static func anyMissing(_ paths: [String]) -> Bool { paths.contains(where: isMissing) }
 
-    /// Why `path` cannot be written: its folder is missing or not a folder, or it cannot be written.
-    static func describeUnwritable(_ path: String) -> String {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            return "the folder '\(folder)' does not exist"
-        }
-        if !isDirectory.boolValue { return "'\(folder)' is not a folder" }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return "it is a directory"
-        }
-        return "permission denied or the disk is full"
-    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifeSpec
+import LifeSpecRender
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,7 @@ struct ValidateCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let paths = try SpecFiles.resolve(specs)
+        let paths = try resolveSpecFiles(specs)
         let results = paths.map { SpecLoader.load(path: $0) }
         var diagnostics = results.flatMap(\.diagnostics)
         diagnostics += SpecFiles.relationDiagnostics(for: results.compactMap(\.spec), paths: paths)

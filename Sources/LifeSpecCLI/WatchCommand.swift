@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSpec
+import LifeSpecRender
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,11 +17,7 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "Spec files to watch (default: every spec in Spec/).")
     var specs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The output directory.")
-    var output = "Output"
-
-    @Option(help: "Where the conformance suites go: the test target that compiles and runs them.")
-    var suites = GenerationRun.defaultSuites
+    @OptionGroup var destination: OutputFolders
 
     @Option(help: "Seconds between polls.")
     var interval: Double = 0.5
@@ -43,7 +40,7 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var lastSnapshot: [String: Date]?
+        var lastSnapshot: [String: FileStamp]?
         var passes = 0
         // One folder to wake on (polling covers several, and other systems).
         let folders = Set(specs.isEmpty ? ["Spec"] : specs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
@@ -59,7 +56,7 @@ struct WatchCommand: ParsableCommand {
                 }
                 lastSnapshot = snapshot
                 do {
-                    let outcome = try GenerationRun(specs: specs, output: output, suites: suites, check: false).perform()
+                    let outcome = try GenerationRun(specs: specs, output: destination.output, suites: destination.suites, check: false).performInCommand()
                     if !outcome.diagnostics.isEmpty { StandardStreams.out(DiagnosticPrinter.text(outcome.diagnostics)) }
                     if let report = outcome.report {
                         StandardStreams.out(GenerationRun.describe(report))
@@ -77,18 +74,29 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    /// Modification times of the watched specs (a deleted one reads as absent).
-    static func snapshot(_ specs: [String]) -> [String: Date] {
+    /// What tells a saved spec from the one before: its modification time, size and inode. Size
+    /// and inode catch a save within the file system's timestamp resolution (a second on some),
+    /// and editors that save by renaming a new file into place always change the inode.
+    struct FileStamp: Equatable {
+        let modified: Date
+        let size: UInt64
+        let inode: UInt64
+    }
+
+    /// The watched specs' stamps (a deleted one reads as absent).
+    static func snapshot(_ specs: [String]) -> [String: FileStamp] {
         let manager = FileManager.default
         let paths = specs.isEmpty
             ? ((try? manager.contentsOfDirectory(atPath: "Spec")) ?? [])
                 .filter { SpecFiles.extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
                 .map { "Spec/\($0)" }
             : specs
-        var result: [String: Date] = [:]
+        var result: [String: FileStamp] = [:]
         for path in paths {
             guard let attributes = try? manager.attributesOfItem(atPath: path) else { continue }
-            result[path] = (attributes[.modificationDate] as? Date) ?? .distantPast
+            result[path] = FileStamp(modified: (attributes[.modificationDate] as? Date) ?? .distantPast,
+                                     size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
+                                     inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0)
         }
         return result
     }

@@ -1,0 +1,253 @@
+import Foundation
+import LifecycleEngine
+
+/// `lifespec check-trace`: a real app's log of callbacks and notifications judged against a spec.
+/// The log streams through line by line; the outcome is the text the command prints.
+public struct TraceCheck {
+    public enum Outcome: Equatable {
+        /// The summary for standard output.
+        case conforms(String)
+        /// The first problem (a deviation, a name the spec does not know, a line that cannot be
+        /// read), located at its line, for standard error.
+        case fails(String)
+    }
+
+    /// A wrong argument: a `--from` state or an `--observe` item the spec does not have.
+    public struct ArgumentError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let machine: Machine
+    let from: String?
+    let fixedFlags: [String: Bool]
+    let observe: [String]
+    let vocabulary: TraceVocabulary
+    let declared: Set<Observation>?
+
+    /// Checks the `--observe` items; `from` and `fixedFlags` are checked already (`checkStart`).
+    public init(machine: Machine, from: String?, fixedFlags: [String: Bool], observe: [String]) throws(ArgumentError) {
+        self.machine = machine
+        self.from = from
+        self.fixedFlags = fixedFlags
+        self.observe = observe
+        vocabulary = TraceVocabulary(machine: machine)
+        declared = observe.isEmpty ? nil : try Self.observedSet(observe, machine: machine, vocabulary: vocabulary)
+    }
+
+    /// With parallel regions `--from` may name a configuration: a leaf per region joined by `+`.
+    public static func checkStart(_ from: String?, in machine: Machine) throws(ArgumentError) {
+        for state in from.map({ ConformanceCase.configurationStates($0, in: machine) }) ?? [] where machine.state(state) == nil {
+            throw ArgumentError(description: "unknown state '\(state)'\(Suggestion.didYouMean(state, among: machine.states.map(\.id)))")
+        }
+    }
+
+    /// Judges the log at `trace` (a regular file; a missing one is the caller's usage error).
+    public func judge(_ trace: String) throws -> Outcome {
+        var lines: LineReader
+        do {
+            lines = try LineReader.open(trace)
+        } catch {
+            return .fails("\(error)\n")
+        }
+        var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
+        // Each name is numbered once: a line then costs one lookup.
+        var nameIndex: [Substring: Int] = [:]
+        var observations: [Observation] = []
+        for known in vocabulary.knownNames {
+            guard let observation = vocabulary.observation(named: known) else { continue }
+            nameIndex[Substring(known)] = observations.count
+            observations.append(observation)
+        }
+        judge.prepare(observations)
+        while true {
+            let line: String
+            do {
+                guard let next = try lines.nextLine() else { break }
+                line = next
+            } catch {
+                return .fails("\(error)\n")
+            }
+            guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
+            // Built only for a message: most lines need no location.
+            let location = { "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)" }
+            guard let index = nameIndex[token] else {
+                return .fails("\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
+            }
+            if let declared, !declared.contains(observations[index]) {
+                return .fails("\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n")
+            }
+            judge.feed(index, observations[index], token: token, location: location)
+            if let report = judge.decidedDeviation { return .fails(failure(report, judge: judge)) }
+        }
+        if let report = judge.finalDeviation { return .fails(failure(report, judge: judge)) }
+        let checker = judge.finalChecker
+        var summary = "\(trace): conforms: \(checker.observationCount) observations"
+        if !checker.isAtEventBoundary {
+            summary += " (the log ends in the middle of an event's callbacks)"
+        }
+        summary += "\n  judged on: \(judge.observedDescription)\n"
+        summary += "  could now be in: \(checker.possibleStates.joined(separator: ", "))\n"
+        let inferred = checker.inferredEvents
+        summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
+        summary += inferred.total > inferred.events.count ? " …\n" : "\n"
+        return .conforms(summary)
+    }
+
+    private func failure(_ report: ProjectedTrace.Report, judge: ProjectedTrace) -> String {
+        let machine = judge.finalChecker.machine
+        func name(of observation: Observation) -> String {
+            switch observation {
+            case .callback(let id): machine.callback(id)?.swiftName ?? id
+            case .notification(let id): machine.notification(id)?.swiftName ?? id
+            }
+        }
+        let deviation = report.deviation
+        var message = "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
+        let allowed = deviation.allowedNext.map(name(of:))
+        message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
+        message += "    judged on: \(judge.observedDescription)\n"
+        return message
+    }
+
+    /// The observations `--observe` names: kinds, `all`, or single names (with did-you-mean).
+    static func observedSet(_ items: [String], machine: Machine, vocabulary: TraceVocabulary) throws(ArgumentError) -> Set<Observation> {
+        var result: Set<Observation> = []
+        // A comma separates items, unless the whole option is one name (names may hold commas).
+        let split = items.flatMap { item in
+            vocabulary.observation(named: item) != nil ? [item] : item.split(separator: ",").map { String($0).trimmingSpaces }
+        }
+        for item in split {
+            switch item {
+            case "all": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
+                result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
+            case "callbacks": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
+            case "notifications": result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
+            default:
+                guard let observation = vocabulary.observation(named: item) else {
+                    let candidates = ["all", "callbacks", "notifications"] + vocabulary.knownNames
+                    throw ArgumentError(description: "--observe takes callbacks, notifications, all, or a callback or notification name of the spec; '\(item)' is none of them\(Suggestion.didYouMean(item, among: candidates))")
+                }
+                result.insert(observation)
+            }
+        }
+        return result
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
+
+/// A log judged against the spec's traces projected onto what the log records. With the observed
+/// set declared there is one checker. Without it, the set is the kinds of names that occur in the
+/// log, known only at its end; so the log streams through one checker per possible set of kinds
+/// (callbacks, notifications, both), a line of a kind rules out the sets without it, and the
+/// smallest set that holds every kind seen decides. Once both kinds occurred only one is left and a
+/// deviation is reported at once.
+struct ProjectedTrace {
+    enum Kind: CaseIterable {
+        case callbacks, notifications
+
+        func members(of machine: Machine) -> Set<Observation> {
+            switch self {
+            case .callbacks: Set(machine.callbacks.map { .callback($0.id) })
+            case .notifications: Set(machine.notifications.map { .notification($0.id) })
+            }
+        }
+
+        init(_ observation: Observation) {
+            switch observation {
+            case .callback: self = .callbacks
+            case .notification: self = .notifications
+            }
+        }
+    }
+
+    struct Report {
+        let deviation: TraceChecker.Deviation
+        let token: String
+        let location: String
+    }
+
+    struct Candidate {
+        let kinds: Set<Kind>
+        var checker: TraceChecker
+        /// `symbols[name index]`: the checker's number for each name of the vocabulary.
+        var symbols: [TraceChecker.Symbol?] = []
+        var report: Report?
+    }
+
+    private var candidates: [Candidate]
+    private var kindsSeen: Set<Kind> = []
+    private let declared: Set<Observation>?
+
+    init(machine: Machine, from: String?, fixedFlags: [String: Bool], declared: Set<Observation>?) throws {
+        self.declared = declared
+        if let declared {
+            candidates = [Candidate(kinds: [], checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared))]
+            return
+        }
+        // A kind the spec never emits adds nothing: its sets equal smaller ones.
+        let present = Kind.allCases.filter { !$0.members(of: machine).isEmpty }
+        var sets: [Set<Kind>] = [Set(present)]
+        if present.count == 2 { sets += present.map { [$0] } }
+        candidates = try sets.map { kinds in
+            let observed = kinds.reduce(into: Set<Observation>()) { $0.formUnion($1.members(of: machine)) }
+            return Candidate(kinds: kinds, checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
+        }
+    }
+
+    mutating func prepare(_ observations: [Observation]) {
+        for index in candidates.indices {
+            candidates[index].symbols = observations.map { candidates[index].checker.symbol(for: $0) }
+        }
+    }
+
+    mutating func feed(_ index: Int, _ observation: Observation, token: Substring, location: () -> String) {
+        if declared == nil {
+            let kind = Kind(observation)
+            if kindsSeen.insert(kind).inserted {
+                candidates.removeAll { !$0.kinds.contains(kind) }
+            }
+        }
+        for position in candidates.indices where candidates[position].report == nil {
+            let deviation: TraceChecker.Deviation?
+            if let symbol = candidates[position].symbols[index] {
+                deviation = candidates[position].checker.feed(symbol)
+            } else {
+                deviation = candidates[position].checker.feed(observation)
+            }
+            if let deviation {
+                candidates[position].report = Report(deviation: deviation, token: String(token), location: location())
+            }
+        }
+    }
+
+    /// The candidate the log is judged by, as far as it is known: the smallest set of kinds that
+    /// holds every kind seen (with nothing seen, the full set, so an empty log is judged as before).
+    private var decisive: Candidate {
+        let covering = candidates.filter { kindsSeen.isSubset(of: $0.kinds) || declared != nil }
+        return (kindsSeen.isEmpty ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count }) ?? candidates[0]
+    }
+
+    /// A deviation that no later line can excuse: the only candidate left has deviated.
+    var decidedDeviation: Report? {
+        candidates.count == 1 ? candidates[0].report : nil
+    }
+
+    var finalDeviation: Report? { decisive.report }
+    var finalChecker: TraceChecker { decisive.checker }
+
+    var observedDescription: String {
+        if declared != nil { return "the names given with --observe" }
+        let kinds = decisive.kinds
+        let names = Kind.allCases.filter(kinds.contains).map { $0 == .callbacks ? "callbacks" : "notifications" }
+        let what = names.isEmpty ? "nothing" : names.joined(separator: " and ")
+        return kindsSeen.count < Kind.allCases.count
+            ? "\(what) (the kinds of names in the log; --observe declares what it records)"
+            : "\(what) (the kinds of names in the log)"
+    }
+}

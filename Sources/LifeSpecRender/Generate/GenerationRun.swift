@@ -1,0 +1,164 @@
+import Foundation
+import LifeSpec
+
+/// One generate pass, shared by `generate` and `watch`: loads the specs, then brings the output
+/// folders in line with them, each as one transaction.
+public struct GenerationRun {
+    public struct Outcome {
+        public var diagnostics: [Diagnostic]
+        /// `nil` when nothing was generated (spec errors or a render failure).
+        public var report: SyncReport?
+        /// Drawings whose bytes no longer match the content digest they record (edited by hand).
+        public var edited: [String] = []
+    }
+
+    /// A pass that stopped after its specs loaded: an output folder could not be locked, read or
+    /// written. Nothing was changed; the text is the one line to print.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let defaultSuites = "Tests/GeneratedConformanceTests/Generated"
+
+    public let specs: [String]
+    public let output: String
+    /// `nil`: no suites are written or checked.
+    public let suites: String?
+    public let check: Bool
+    /// A DocC catalog of every spec to write too (`generate --docc`), or `nil`.
+    public var docc: String?
+
+    public init(specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil) {
+        self.specs = specs
+        self.output = output
+        self.suites = suites
+        self.check = check
+        self.docc = docc
+    }
+
+    /// `waiting` is called with a folder's path when another run holds it and this one waits.
+    /// Throws `SpecFiles.ResolveError` when there are no specs to work on, `Failure` when an
+    /// output folder cannot be written.
+    public func perform(waiting: @escaping @Sendable (String) -> Void = { _ in }) throws -> Outcome {
+        OutputStage.cleanUpOnSignals()
+        let paths = try SpecFiles.resolve(specs)
+        var loaded: [LoadedSpec] = []
+        var diagnostics: [Diagnostic] = []
+        for path in paths {
+            let result = SpecLoader.load(path: path)
+            diagnostics += result.diagnostics.filter { $0.severity == .error }
+            if let spec = result.spec { loaded.append(spec) }
+        }
+        if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths) }
+        // Not a diagnostic of its own (no code): the errors above are the problems.
+        guard !diagnostics.hasErrors else { return Outcome(diagnostics: diagnostics, report: nil) }
+        let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
+        // Drawings are compared by what they were drawn from, not by their bytes (see DrawingFreshness).
+        let freshness = DrawingFreshness(directory: URL(fileURLWithPath: output, isDirectory: true))
+        // Suites are files of one folder: a partial run must keep the other specs' suites.
+        let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
+        var stages: [OutputStage] = []
+        // The catalog's SVGs are the ones made for Output/, under their resource names.
+        let doccResources = NameSet()
+        // Output/, then the suites and the DocC catalog when asked for.
+        var folders: [(path: String, scope: Set<String>?)] = [(output, scope)]
+        if let suites { folders.append((suites, specs.isEmpty ? nil : Set(suiteNames))) }
+        if let docc { folders.append((docc, nil)) }
+        do {
+            // Each folder is locked for the whole run (a second run waits), and what a killed run
+            // left is finished or thrown away before anything is compared.
+            for (folder, folderScope) in folders {
+                stages.append(try OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
+                                              scope: folderScope, waiting: { waiting(folder) }))
+            }
+            let outputStage = stages[0]
+            let suiteStage = suites == nil ? nil : stages[1]
+            let doccStage = docc == nil ? nil : stages[stages.count - 1]
+            // Files are written to the run's staging folders as they are made and moved into
+            // place only once everything was made, as one transaction per folder.
+            let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
+            do throws(Generator.StreamError) {
+                try Generator.generate(loaded, others: others, index: specs.isEmpty, freshness: freshness) { file in
+                    try outputStage.offer(file)
+                    if let doccStage, let name = DocCRenderer.resourceName(forOutputPath: file.path) {
+                        try doccStage.offer(GeneratedFile(path: "Resources/" + name, contents: file.contents))
+                        doccResources.insert(name)
+                    }
+                }
+            } catch {
+                switch error {
+                case .failure(let failure):
+                    for stage in stages { stage.discard() }
+                    return Outcome(diagnostics: failure.diagnostics, report: nil)
+                case .sink(let error):
+                    throw error
+                }
+            }
+            if let suiteStage {
+                for (spec, name) in zip(loaded, suiteNames) {
+                    try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+                }
+            }
+            if let doccStage, let docc {
+                let resources = doccResources.names
+                let catalogued = Set(loaded.map(\.document.id))
+                for spec in loaded {
+                    let article = DocCRenderer.article(for: spec, resources: resources, catalogued: catalogued)
+                    try doccStage.offer(GeneratedFile(path: DocCRenderer.articleName(specID: spec.document.id), text: article))
+                }
+                let name = URL(fileURLWithPath: docc).deletingPathExtension().lastPathComponent
+                try doccStage.offer(GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
+            }
+            let reports = try OutputStage.commit(stages)
+            var report = reports[0].prefixed(with: output)
+            for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) { report.merge(folderReport.prefixed(with: folder.path)) }
+            let prefix = output.hasSuffix("/") ? output : output + "/"
+            return Outcome(diagnostics: diagnostics, report: report, edited: freshness.edited.map { prefix + $0 })
+        } catch {
+            for stage in stages { stage.discard() }
+            // An OutputError already reads "path: error: message".
+            throw Failure(description: error is OutputError ? "\(error)" : "error: \(error)")
+        }
+    }
+
+    /// The lines `generate` prints after a run: each file created, updated or removed, then the counts.
+    public static func describe(_ report: SyncReport) -> String {
+        var lines: [String] = []
+        lines += report.created.map { "created  \($0)" }
+        lines += report.written.map { "updated  \($0)" }
+        lines += report.removed.map { "removed  \($0)" }
+        lines += report.leftAlone.map { "kept     \($0) (no spec makes it any more, but it was changed since lifespec wrote it)" }
+        lines.append("\(report.created.count) created, \(report.written.count) updated, \(report.kept.count) unchanged, \(report.removed.count) removed")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension SyncReport {
+    /// The same report with every path shown under `folder`.
+    func prefixed(with folder: String) -> SyncReport {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var copy = SyncReport()
+        copy.written = written.map { prefix + $0 }
+        copy.created = created.map { prefix + $0 }
+        copy.kept = kept.map { prefix + $0 }
+        copy.removed = removed.map { prefix + $0 }
+        copy.leftAlone = leftAlone.map { prefix + $0 }
+        return copy
+    }
+
+    mutating func merge(_ other: SyncReport) {
+        written += other.written
+        created += other.created
+        kept += other.kept
+        removed += other.removed
+        leftAlone += other.leftAlone
+    }
+}
+
+/// Names collected from the generator's threads.
+private final class NameSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set: Set<String> = []
+    func insert(_ name: String) { lock.withLock { _ = set.insert(name) } }
+    var names: Set<String> { lock.withLock { set } }
+}
