@@ -9,61 +9,43 @@ public enum SpecJSON {
     /// The JSON text of the YAML document, or `nil` when it does not parse.
     public static func json(fromYAML text: String) -> String? {
         guard let root = try? Yams.compose(yaml: text, .basic, .default) else { return nil }
-        var output = ""
-        write(root, to: &output)
-        return output
+        return TextOutput.string { write(root, to: &$0) }
     }
 
-    private static func write(_ node: Node, to output: inout String) {
+    private static func write(_ node: Node, to output: inout TextOutput) {
         switch node {
         case .scalar(let scalar):
             let text = scalar.string
-            guard scalar.style == .plain else { return string(text, to: &output) }
+            guard scalar.style == .plain else { return JSONText.writeString(text, to: &output) }
             if YAMLReader.isNull(node) {
-                output += "null"
+                output.write("null")
             } else if let bool = YAMLReader.boolValue(text) {
-                output += bool ? "true" : "false"
+                output.write(bool ? "true" : "false")
             } else if let integer = Int(text) {
-                output += String(integer)
+                output.write(integer)
             } else if let number = Double(text), number.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "." || $0 == "+" }) == true {
-                output += "\(number)"
+                output.write("\(number)")
             } else {
-                string(text, to: &output)
+                JSONText.writeString(text, to: &output)
             }
         case .mapping(let mapping):
-            output += "{"
+            output.write(byte: UInt8(ascii: "{"))
             for (offset, pair) in mapping.enumerated() {
-                if offset > 0 { output += "," }
-                string(pair.key.scalar?.string ?? "", to: &output)
-                output += ":"
+                if offset > 0 { output.write(byte: UInt8(ascii: ",")) }
+                JSONText.writeString(pair.key.scalar?.string ?? "", to: &output)
+                output.write(byte: UInt8(ascii: ":"))
                 write(pair.value, to: &output)
             }
-            output += "}"
+            output.write(byte: UInt8(ascii: "}"))
         case .sequence(let sequence):
-            output += "["
+            output.write(byte: UInt8(ascii: "["))
             for (offset, item) in sequence.enumerated() {
-                if offset > 0 { output += "," }
+                if offset > 0 { output.write(byte: UInt8(ascii: ",")) }
                 write(item, to: &output)
             }
-            output += "]"
+            output.write(byte: UInt8(ascii: "]"))
         case .alias:
-            output += "null"
+            output.write("null")
         }
-    }
-
-    private static func string(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

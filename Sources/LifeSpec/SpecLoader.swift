@@ -105,7 +105,6 @@ public enum SpecLoader {
         var parser = SpecParser(reader: reader, root: root)
         var raw = parser.parse(root)
         raw.sourceText = text
-        ComposedTree(consume root).release()
         var diagnostics = reader.diagnostics
         if reader.budgetExceeded {
             return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
@@ -165,18 +164,6 @@ public enum SpecLoader {
         var spec = diagnostics.hasErrors ? nil : resolved
         spec?.stateSpace = checked.space
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())
-    }
-
-    /// The YAML tree once read: freeing its nodes one by one is a tenth of loading a large spec, and
-    /// nothing waits for it, so it is freed on another thread (or not at all if the process exits
-    /// first). Unchecked: the box holds the only reference to the tree, and reference counts are atomic.
-    private final class ComposedTree: @unchecked Sendable {
-        private var root: Node?
-        init(_ root: consuming Node) { self.root = root }
-
-        func release() {
-            DispatchQueue.global(qos: .utility).async { self.root = nil }
-        }
     }
 
     private static func diagnostic(for error: YamlError, text: String, path: String) -> Diagnostic {
@@ -296,16 +283,10 @@ public enum SpecLoader {
     }
 
     /// libyaml recurses per nesting level; refuse absurd nesting before handing it the text.
-    private static func nestingProblem(_ text: String, path: String, limit: Int) -> Diagnostic? {
-        if let problem = text.utf8.withContiguousStorageIfAvailable({ nestingProblem($0, path: path, limit: limit) }) {
-            return problem
-        }
-        return Array(text.utf8).withUnsafeBufferPointer { nestingProblem($0, path: path, limit: limit) }
-    }
-
     /// Scans bytes, not scalars (decoding them cost more than the scan): every character that
     /// matters is ASCII, and a scalar is one byte that is not a continuation byte.
-    private static func nestingProblem(_ bytes: UnsafeBufferPointer<UInt8>, path: String, limit: Int) -> Diagnostic? {
+    private static func nestingProblem(_ text: String, path: String, limit: Int) -> Diagnostic? {
+        let bytes = text.utf8
         var depth = 0, line = 1, column = 0
         var inSingle = false, inDouble = false, inComment = false
         for byte in bytes where byte & 0xC0 != 0x80 {

@@ -18,127 +18,193 @@ public enum SpecYAMLWriter {
                 throw Failure(message: "the default transition of history state '\(state.id)' has executable content, which the YAML format has no place for")
             }
         }
-        var text = ""
-        if let header { text += header.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }.joined(separator: "\n") + "\n" }
-        text += "lifespec: 1\n"
-        text += "id: \(quoted(machine.id))\n"
-        if let title = spec.document.title?.translations.first?.text { text += "title: \(quoted(title))\n" }
-        text += "unhandled: \(machine.unhandledEvents.rawValue)\n"
-        text += "initial: \(list(machine.initialTargets))\n"
-        let done = Set(Machine.doneEvents(for: machine.states))
-        let declared = machine.events.filter { !done.contains($0.id) }
-        if !declared.isEmpty {
-            text += "events:\n"
-            for event in declared { text += "  \(quoted(event.id)): {kind: \(event.kind.rawValue)}\n" }
-        }
-        if !machine.flags.isEmpty {
-            text += "flags:\n"
-            for flag in machine.flags { text += "  \(quoted(flag.id)): {default: \(flag.defaultValue)}\n" }
-        }
-        if !machine.callbacks.isEmpty {
-            text += "callbacks:\n"
-            for callback in machine.callbacks {
-                var fields: [String] = []
-                if callback.swiftName != callback.id { fields.append("swift: \(quoted(callback.swiftName))") }
-                if let objc = callback.objcName { fields.append("objc: \(quoted(objc))") }
-                if let posts = callback.posts { fields.append("posts: {notification: \(quoted(posts.notification)), order: \(posts.order.rawValue)}") }
-                text += "  \(quoted(callback.id)): {\(fields.joined(separator: ", "))}\n"
-            }
-        }
-        if !machine.notifications.isEmpty {
-            text += "notifications:\n"
-            for notification in machine.notifications {
-                var fields: [String] = []
-                if notification.swiftName != notification.id { fields.append("swift: \(quoted(notification.swiftName))") }
-                if let objc = notification.objcName { fields.append("objc: \(quoted(objc))") }
-                text += "  \(quoted(notification.id)): {\(fields.joined(separator: ", "))}\n"
-            }
-        }
-        text += "states:\n"
-        for state in machine.topLevelStates { write(state, machine: machine, indent: "  ", into: &text) }
-        let transitions = machine.transitions.filter { transition in !transition.sources.contains { machine.state($0)?.isHistory == true } }
-        if !transitions.isEmpty {
-            text += "transitions:\n"
-            for transition in transitions {
-                var fields = ["from: \(list(transition.sources))"]
-                if transition.events.isEmpty { fields.append("always: true") } else { fields.append("on: \(list(transition.events))") }
-                if let condition = transition.guardExpression { fields.append("guard: \(quoted(condition.description))") }
-                if !transition.targets.isEmpty { fields.append("to: \(list(transition.targets))") }
-                if transition.type == .internal { fields.append("type: internal") }
-                if !transition.actions.isEmpty { fields.append("do: [\(transition.actions.map(action).joined(separator: ", "))]") }
-                if !transition.assignments.isEmpty {
-                    fields.append("set: {\(transition.assignments.map { "\(quoted($0.flag)): \($0.value)" }.joined(separator: ", "))}")
-                }
-                if !transition.raises.isEmpty { fields.append("raise: \(list(transition.raises))") }
-                text += "  - {\(fields.joined(separator: ", "))}\n"
-            }
-        }
-        return text
-    }
-
-    private static func write(_ state: StateNode, machine: Machine, indent: String, into text: inout String) {
-        var fields: [String] = []
-        if let depth = state.history {
-            fields.append("history: \(depth.rawValue)")
-            if let transition = machine.transitions(declaredOn: state.id).first { fields.append("default: \(list(transition.targets))") }
-        }
-        if state.isParallel { fields.append("parallel: true") }
-        if state.isFinal { fields.append("final: true") }
-        if !state.children.isEmpty, !state.isParallel, !state.initialTargets.isEmpty { fields.append("initial: \(list(state.initialTargets))") }
-        if !state.entry.isEmpty { fields.append("entry: \(block(state.entry))") }
-        if !state.exit.isEmpty { fields.append("exit: \(block(state.exit))") }
-        if state.children.isEmpty {
-            text += "\(indent)\(quoted(state.id)): {\(fields.joined(separator: ", "))}\n"
-            return
-        }
-        text += "\(indent)\(quoted(state.id)):\n"
-        for field in fields { text += "\(indent)  \(field)\n" }
-        text += "\(indent)  states:\n"
-        for child in state.children { if let node = machine.state(child) { write(node, machine: machine, indent: indent + "    ", into: &text) } }
-    }
-
-    private static func action(_ action: Action) -> String {
-        switch action {
-        case .callback(let id): "{callback: \(quoted(id))}"
-        case .notify(let id): "{notify: \(quoted(id))}"
-        }
-    }
-
-    private static func block(_ block: ActionBlock) -> String {
-        var items = block.actions.map(action)
-        if !block.assignments.isEmpty {
-            items.append("{set: {\(block.assignments.map { "\(quoted($0.flag)): \($0.value)" }.joined(separator: ", "))}}")
-        }
-        items += block.raises.map { "{raise: \(quoted($0))}" }
-        return "[\(items.joined(separator: ", "))]"
-    }
-
-    private static func list(_ items: [String]) -> String {
-        items.count == 1 ? quoted(items[0]) : "[\(items.map(quoted).joined(separator: ", "))]"
-    }
-
-    /// A double-quoted YAML scalar: backslash, quote and every control character escaped.
-    static func quoted(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\u{FEFF}" {
-                    result += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        var writer = Writer(machine: machine)
+        writer.document(spec, header: header)
+        return writer.output.text
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+/// The YAML, written flow style inside block mappings: every id and name a quoted scalar.
+private struct Writer {
+    let machine: Machine
+    var output = TextOutput()
+
+    init(machine: Machine) { self.machine = machine }
+
+    mutating func document(_ spec: LoadedSpec, header: String?) {
+        if let header {
+            for line in header.split(separator: "\n", omittingEmptySubsequences: false) { output.write("# "); output.write(line); output.newline() }
+        }
+        output.line("lifespec: 1")
+        output.write("id: "); quoted(machine.id); output.newline()
+        if let title = spec.document.title?.translations.first?.text { output.write("title: "); quoted(title); output.newline() }
+        output.line("unhandled: \(machine.unhandledEvents.rawValue)")
+        output.write("initial: "); list(machine.initialTargets); output.newline()
+        let done = Set(Machine.doneEvents(for: machine.states))
+        let declared = machine.events.filter { !done.contains($0.id) }
+        if !declared.isEmpty {
+            output.line("events:")
+            for event in declared { output.write("  "); quoted(event.id); output.write(": {kind: \(event.kind.rawValue)}\n") }
+        }
+        if !machine.flags.isEmpty {
+            output.line("flags:")
+            for flag in machine.flags { output.write("  "); quoted(flag.id); output.write(": {default: \(flag.defaultValue)}\n") }
+        }
+        if !machine.callbacks.isEmpty {
+            output.line("callbacks:")
+            for callback in machine.callbacks {
+                var fields = names(id: callback.id, swift: callback.swiftName, objc: callback.objcName)
+                if let posts = callback.posts {
+                    fields.next(&output)
+                    output.write("posts: {notification: "); quoted(posts.notification); output.write(", order: \(posts.order.rawValue)}")
+                }
+                output.write("}\n")
+            }
+        }
+        if !machine.notifications.isEmpty {
+            output.line("notifications:")
+            for notification in machine.notifications {
+                _ = names(id: notification.id, swift: notification.swiftName, objc: notification.objcName)
+                output.write("}\n")
+            }
+        }
+        output.line("states:")
+        output.indentation = 2
+        for state in machine.topLevelStates { write(state) }
+        output.indentation = 0
+        let transitions = machine.transitions.filter { transition in !transition.sources.contains { machine.state($0)?.isHistory == true } }
+        if !transitions.isEmpty {
+            output.line("transitions:")
+            for transition in transitions { write(transition) }
+        }
+    }
+
+    /// `  "id": {swift: "…", objc: "…"` with the names that differ, the mapping left open.
+    mutating func names(id: String, swift: String, objc: String?) -> FieldSeparator {
+        output.write("  "); quoted(id); output.write(": {")
+        var fields = FieldSeparator()
+        if swift != id { fields.next(&output); output.write("swift: "); quoted(swift) }
+        if let objc { fields.next(&output); output.write("objc: "); quoted(objc) }
+        return fields
+    }
+
+    mutating func write(_ transition: Transition) {
+        output.write("  - {from: "); list(transition.sources)
+        if transition.events.isEmpty { output.write(", always: true") } else { output.write(", on: "); list(transition.events) }
+        if let condition = transition.guardExpression { output.write(", guard: "); quoted(condition.description) }
+        if !transition.targets.isEmpty { output.write(", to: "); list(transition.targets) }
+        if transition.type == .internal { output.write(", type: internal") }
+        if !transition.actions.isEmpty {
+            output.write(", do: [")
+            for (offset, action) in transition.actions.enumerated() {
+                if offset > 0 { output.write(", ") }
+                write(action)
+            }
+            output.write("]")
+        }
+        if !transition.assignments.isEmpty { output.write(", set: "); assignments(transition.assignments) }
+        if !transition.raises.isEmpty { output.write(", raise: "); list(transition.raises) }
+        output.write("}\n")
+    }
+
+    /// What a state says besides its children, each field written by `field`.
+    private enum StateField {
+        case history(HistoryDepth), defaultTargets([String]), parallel, final, initial([String]), entry(ActionBlock), exit(ActionBlock)
+    }
+
+    mutating func write(_ state: StateNode) {
+        var fields: [StateField] = []
+        if let depth = state.history {
+            fields.append(.history(depth))
+            if let transition = machine.transitions(declaredOn: state.id).first { fields.append(.defaultTargets(transition.targets)) }
+        }
+        if state.isParallel { fields.append(.parallel) }
+        if state.isFinal { fields.append(.final) }
+        if !state.children.isEmpty, !state.isParallel, !state.initialTargets.isEmpty { fields.append(.initial(state.initialTargets)) }
+        if !state.entry.isEmpty { fields.append(.entry(state.entry)) }
+        if !state.exit.isEmpty { fields.append(.exit(state.exit)) }
+        output.startLine()
+        quoted(state.id)
+        if state.children.isEmpty {
+            output.write(": {")
+            for (offset, field) in fields.enumerated() {
+                if offset > 0 { output.write(", ") }
+                write(field)
+            }
+            output.write("}\n")
+            return
+        }
+        output.write(":\n")
+        output.indentation += 2
+        for field in fields {
+            output.startLine()
+            write(field)
+            output.newline()
+        }
+        output.line("states:")
+        output.indentation += 2
+        for child in state.children { if let node = machine.state(child) { write(node) } }
+        output.indentation -= 4
+    }
+
+    private mutating func write(_ field: StateField) {
+        switch field {
+        case .history(let depth): output.write("history: \(depth.rawValue)")
+        case .defaultTargets(let targets): output.write("default: "); list(targets)
+        case .parallel: output.write("parallel: true")
+        case .final: output.write("final: true")
+        case .initial(let targets): output.write("initial: "); list(targets)
+        case .entry(let block): output.write("entry: "); write(block)
+        case .exit(let block): output.write("exit: "); write(block)
+        }
+    }
+
+    mutating func write(_ action: Action) {
+        switch action {
+        case .callback(let id): output.write("{callback: "); quoted(id); output.write("}")
+        case .notify(let id): output.write("{notify: "); quoted(id); output.write("}")
+        }
+    }
+
+    mutating func write(_ block: ActionBlock) {
+        output.write("[")
+        var items = FieldSeparator()
+        for action in block.actions { items.next(&output); write(action) }
+        if !block.assignments.isEmpty { items.next(&output); output.write("{set: "); assignments(block.assignments); output.write("}") }
+        for event in block.raises { items.next(&output); output.write("{raise: "); quoted(event); output.write("}") }
+        output.write("]")
+    }
+
+    /// `{"flag": true, …}`.
+    mutating func assignments(_ assignments: [FlagAssignment]) {
+        output.write("{")
+        for (offset, assignment) in assignments.enumerated() {
+            if offset > 0 { output.write(", ") }
+            quoted(assignment.flag)
+            output.write(": \(assignment.value)")
+        }
+        output.write("}")
+    }
+
+    /// One quoted item, or a flow sequence of them.
+    mutating func list(_ items: [String]) {
+        guard items.count != 1 else { return quoted(items[0]) }
+        output.write("[")
+        for (offset, item) in items.enumerated() {
+            if offset > 0 { output.write(", ") }
+            quoted(item)
+        }
+        output.write("]")
+    }
+
+    mutating func quoted(_ value: String) { YAMLText.writeQuoted(value, to: &output) }
+}
+
+/// Writes `, ` before every item but the first.
+private struct FieldSeparator {
+    private var first = true
+    mutating func next(_ output: inout TextOutput) {
+        if !first { output.write(", ") }
+        first = false
+    }
 }

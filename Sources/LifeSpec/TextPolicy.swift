@@ -12,27 +12,23 @@
 public enum TextPolicy {
     /// Whether `clean` changes `text`, from its UTF-8 bytes (the common case is a quick scan).
     public static func needsCleaning(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 {
-                    if byte != 0x09 && byte != 0x0A { return true }
-                } else if byte == 0x7F {
-                    return true
-                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 {
-                    return true
-                } else if byte == 0xE2, index + 2 < bytes.count {
-                    let second = bytes[index + 1], third = bytes[index + 2]
-                    // E2 80 A8–AE: U+2028–U+202E; E2 81 A6–A9: U+2066–U+2069.
-                    if second == 0x80 && (0xA8...0xAE).contains(third) { return true }
-                    if second == 0x81 && (0xA6...0xA9).contains(third) { return true }
-                }
-                index += 1
+        // The two bytes before this one: C2 and E2 lead the multi-byte scalars that matter.
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte < 0x20 {
+                if byte != 0x09 && byte != 0x0A { return true }
+            } else if byte == 0x7F {
+                return true
+            } else if previous.1 == 0xC2, byte < 0xA0 {
+                return true
+            } else if previous.0 == 0xE2 {
+                // E2 80 A8–AE: U+2028–U+202E; E2 81 A6–A9: U+2066–U+2069.
+                if previous.1 == 0x80 && (0xA8...0xAE).contains(byte) { return true }
+                if previous.1 == 0x81 && (0xA6...0xA9).contains(byte) { return true }
             }
-            return false
+            previous = (previous.1, byte)
         }
+        return false
     }
 
     /// The text under the policy, and the names of what was removed or replaced.

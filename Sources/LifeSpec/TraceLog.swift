@@ -32,38 +32,32 @@ public struct TraceVocabulary: Sendable {
     public func observation(named name: String) -> Observation? { names[name] }
     public func observation(named name: Substring) -> Observation? { names[String(name)] }
 
-    /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes without
-    /// allocating: this runs once per line of logs with millions of lines.
+    /// The name on a log line, or `nil` for a blank or comment line: everything after the leading
+    /// timestamps (`12:00:01.234`, `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`) up to a `#`
+    /// comment or the end of the line, without trailing spaces; the last timestamp-looking token
+    /// when nothing else is there. Scans UTF-8 bytes without allocating: this runs once per line of
+    /// logs with millions of lines. Every delimiter is ASCII, so the ends found are scalar boundaries.
     public static func name(onLine line: Substring) -> Substring? {
-        let bytes = line.utf8
-        let found = bytes.withContiguousStorageIfAvailable(nameRange(in:)) ?? Array(bytes).withUnsafeBufferPointer(nameRange(in:))
-        guard let found else { return nil }
-        let start = bytes.index(bytes.startIndex, offsetBy: found.lowerBound)
-        return line[start..<bytes.index(start, offsetBy: found.count)]
-    }
-
-    /// Byte offsets of the name: everything after the leading timestamps (`12:00:01.234`,
-    /// `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`) up to a `#` comment or the end of the line,
-    /// without trailing spaces; the last timestamp-looking token when nothing else is there.
-    private static func nameRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
-        var index = 0
-        var token: Range<Int>?
+        let bytes = line.utf8
+        var index = bytes.startIndex
+        var token: Range<String.Index>?
         while true {
-            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-            guard index < bytes.count, bytes[index] != UInt8(ascii: "#") else { return token }
+            while index != bytes.endIndex, isSpace(bytes[index]) { bytes.formIndex(after: &index) }
+            guard index != bytes.endIndex, bytes[index] != UInt8(ascii: "#") else { return token.map { line[$0] } }
             let start = index
-            while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "#") { index += 1 }
+            while index != bytes.endIndex, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "#") { bytes.formIndex(after: &index) }
             token = start..<index
             guard looksLikeTimestamp(first: bytes[start]) else { break }
         }
         // The name runs on, spaces and all, to a comment or the end of the line.
         guard var name = token else { return nil }
-        while index < bytes.count, bytes[index] != UInt8(ascii: "#") {
-            if !isSpace(bytes[index]) { name = name.lowerBound..<index + 1 }
-            index += 1
+        while index != bytes.endIndex, bytes[index] != UInt8(ascii: "#") {
+            let next = bytes.index(after: index)
+            if !isSpace(bytes[index]) { name = name.lowerBound..<next }
+            index = next
         }
-        return name
+        return line[name]
     }
 
     private static func looksLikeTimestamp(first: UInt8) -> Bool {
@@ -192,6 +186,7 @@ public struct LineReader: Sequence, IteratorProtocol {
             let count = buffer.count
             buffer.reserveCapacity(Self.maximumLineLength + Self.chunkSize + 1)
             buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+            // read(2) fills memory through a pointer: C interop, not an optimisation.
             let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, Self.chunkSize) }
             if read < 0 && errno == EINTR {
                 buffer.removeSubrange(count...)

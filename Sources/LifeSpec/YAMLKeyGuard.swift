@@ -9,6 +9,7 @@ import CYaml
 enum YAMLKeyGuard {
     /// The first key past `budget`, or `nil` (also for YAML libyaml cannot parse: Yams reports that).
     static func check(_ text: String, path: String, budget: Int) -> Diagnostic? {
+        // libyaml reads the text through a pointer that must stay valid while it parses: C interop.
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBufferPointer { buffer -> Diagnostic? in
             var parser = yaml_parser_t()

@@ -363,9 +363,6 @@ struct CoverageGraph {
 
         var isEmpty: Bool { count == 0 }
         func contains(_ index: Int) -> Bool { flags[index] }
-        /// The flags by transition index, for a search's inner loop.
-        func withFlags<Result>(_ body: (UnsafeBufferPointer<Bool>) -> Result) -> Result { flags.withUnsafeBufferPointer(body) }
-
         /// True when `index` was a target.
         @discardableResult
         mutating func remove(_ index: Int) -> Bool {
@@ -402,23 +399,6 @@ struct CoverageGraph {
             next.removeAll(keepingCapacity: true)
         }
 
-        /// The stamps and parent links as buffers, the current stamp, and the two levels, for a
-        /// search's inner loop (the levels are handed over and put back after).
-        fileprivate mutating func withBuffers<Result>(
-            _ body: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<Int>, UInt32, inout [Int], inout [Int]) -> Result
-        ) -> Result {
-            var level = self.level, next = self.next
-            self.level = []
-            self.next = []
-            let current = self.current
-            let result = stamp.withUnsafeMutableBufferPointer { stamp in
-                parent.withUnsafeMutableBufferPointer { parent in body(stamp, parent, current, &level, &next) }
-            }
-            self.level = level
-            self.next = next
-            return result
-        }
-
         /// Marks `node` visited; false when it already was.
         fileprivate mutating func visit(_ node: Int) -> Bool {
             guard stamp[node] != current else { return false }
@@ -436,52 +416,35 @@ struct CoverageGraph {
         search.begin()
         _ = search.visit(start)
         search.level.append(start)
-        // The loops read the graph through buffer pointers: this search runs once per leg of every
-        // coverage path, and bounds and exclusivity checks were most of its inner loop.
-        return outgoingStart.withUnsafeBufferPointer { outgoingStart in
-            outgoingList.withUnsafeBufferPointer { outgoingList in
-                distinctStart.withUnsafeBufferPointer { distinctStart in
-                    distinctList.withUnsafeBufferPointer { distinctList in
-                        edgeTo.withUnsafeBufferPointer { edgeTo in
-                            targets.withFlags { isTarget in
-                                search.withBuffers { stamp, parent, current, level, next in
-                                    while !level.isEmpty {
-                                        // One pass per level both scores the level's edges and collects the next
-                                        // level; the next level is only used when no edge here takes a target.
-                                        var best: (edge: Int, gain: Int)?
-                                        for node in level {
-                                            for slot in outgoingStart[node]..<outgoingStart[node + 1] {
-                                                let edge = outgoingList[slot]
-                                                var gain = 0
-                                                for entry in distinctStart[edge]..<distinctStart[edge + 1] where isTarget[distinctList[entry]] { gain += 1 }
-                                                if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
-                                                let to = edgeTo[edge]
-                                                if best == nil, stamp[to] != current {
-                                                    stamp[to] = current
-                                                    parent[to] = edge
-                                                    next.append(to)
-                                                }
-                                            }
-                                        }
-                                        if let best {
-                                            return path(to: edges[best.edge].from, from: start, parent: parent) + [best.edge]
-                                        }
-                                        swap(&level, &next)
-                                        next.removeAll(keepingCapacity: true)
-                                    }
-                                    return nil
-                                }
-                            }
-                        }
+        while !search.level.isEmpty {
+            // One pass per level both scores the level's edges and collects the next level; the
+            // next level is only used when no edge here takes a target.
+            var best: (edge: Int, gain: Int)?
+            for node in search.level {
+                for slot in outgoingStart[node]..<outgoingStart[node + 1] {
+                    let edge = outgoingList[slot]
+                    var gain = 0
+                    for entry in distinctStart[edge]..<distinctStart[edge + 1] where targets.contains(distinctList[entry]) { gain += 1 }
+                    if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
+                    let to = edgeTo[edge]
+                    if best == nil, search.stamp[to] != search.current {
+                        search.stamp[to] = search.current
+                        search.parent[to] = edge
+                        search.next.append(to)
                     }
                 }
             }
+            if let best {
+                return path(to: edges[best.edge].from, from: start, parent: search.parent) + [best.edge]
+            }
+            swap(&search.level, &search.next)
+            search.next.removeAll(keepingCapacity: true)
         }
+        return nil
     }
 
-    /// Edges from `start` to `node` along a search's parent links (an array, or the buffer the
-    /// pointer-based search reads).
-    private func path<Parents: RandomAccessCollection>(to node: Int, from start: Int, parent: Parents) -> [Int] where Parents.Index == Int, Parents.Element == Int {
+    /// Edges from `start` to `node` along a search's parent links.
+    private func path(to node: Int, from start: Int, parent: [Int]) -> [Int] {
         var result: [Int] = []
         var current = node
         while current != start {

@@ -1,40 +1,46 @@
 import Testing
+import LifeSpec
 @testable import LifeSpecRender
 
 @Suite("DOT model and encoder")
 struct DOTEncoderTests {
+    func identifier(_ id: String) -> String { TextOutput.string { DOTEncoder.writeIdentifier(id, to: &$0) } }
+    func quoted(_ string: String) -> String { TextOutput.string { DOTEncoder.writeQuoted(string, to: &$0) } }
+    func value(_ value: DOTValue) -> String { TextOutput.string { DOTEncoder.writeValue(value, to: &$0) } }
+    func number(_ number: Double) -> String { TextOutput.string { DOTEncoder.writeNumber(number, to: &$0) } }
+
     @Test("identifiers are bare only when DOT reads them back unchanged")
     func identifiers() {
-        #expect(DOTEncoder.identifier("inactive") == "inactive")
-        #expect(DOTEncoder.identifier("_a9") == "_a9")
-        #expect(DOTEncoder.identifier("12.5") == "12.5")
-        #expect(DOTEncoder.identifier("-3") == "-3")
-        #expect(DOTEncoder.identifier("1.2.3") == "\"1.2.3\"")
-        #expect(DOTEncoder.identifier("9lives") == "\"9lives\"")
-        #expect(DOTEncoder.identifier("a-b") == "\"a-b\"")
-        #expect(DOTEncoder.identifier("") == "\"\"")
-        #expect(DOTEncoder.identifier("未运行") == "\"未运行\"")
+        #expect(identifier("inactive") == "inactive")
+        #expect(identifier("_a9") == "_a9")
+        #expect(identifier("12.5") == "12.5")
+        #expect(identifier("-3") == "-3")
+        #expect(identifier("1.2.3") == "\"1.2.3\"")
+        #expect(identifier("9lives") == "\"9lives\"")
+        #expect(identifier("a-b") == "\"a-b\"")
+        #expect(identifier("") == "\"\"")
+        #expect(identifier("未运行") == "\"未运行\"")
         for keyword in ["node", "edge", "graph", "digraph", "subgraph", "strict", "Node", "GRAPH"] {
-            #expect(DOTEncoder.identifier(keyword) == "\"\(keyword)\"")
+            #expect(identifier(keyword) == "\"\(keyword)\"")
         }
     }
 
     @Test("quoted strings escape quotes and backslashes, keep newlines as \\n and drop control characters")
     func quoting() {
-        #expect(DOTEncoder.quote(#"say "hi""#) == #""say \"hi\"""#)
-        #expect(DOTEncoder.quote(#"ends with \"#) == #""ends with \\""#)
-        #expect(DOTEncoder.quote("a\nb") == #""a\nb""#)
-        #expect(DOTEncoder.quote("bell\u{7}\u{0}\u{1B}[0m\u{7F}") == #""bell[0m""#)
-        #expect(DOTEncoder.quote("tab\there") == #""tab here""#)
+        #expect(quoted(#"say "hi""#) == #""say \"hi\"""#)
+        #expect(quoted(#"ends with \"#) == #""ends with \\""#)
+        #expect(quoted("a\nb") == #""a\nb""#)
+        #expect(quoted("bell\u{7}\u{0}\u{1B}[0m\u{7F}") == #""bell[0m""#)
+        #expect(quoted("tab\there") == #""tab here""#)
     }
 
     @Test("label text escapes what escString and the entity decoder would interpret")
     func labelText() {
-        #expect(DOTEncoder.value(.text(#"\N is the node name"#)) == #""\\N is the node name""#)
-        #expect(DOTEncoder.value(.text("a & b &amp; c")) == #""a &amp; b &amp;amp; c""#)
-        #expect(DOTEncoder.value(.text("two\nlines")) == #""two\nlines""#)
-        #expect(DOTEncoder.value(.text(#"{a|b} <p>"#)) == #""{a|b} <p>""#)
-        #expect(DOTEncoder.value(.recordText(#"{a|b} <p>"#)) == #""\{a\|b\} \<p\>""#)
+        #expect(value(.text(#"\N is the node name"#)) == #""\\N is the node name""#)
+        #expect(value(.text("a & b &amp; c")) == #""a &amp; b &amp;amp; c""#)
+        #expect(value(.text("two\nlines")) == #""two\nlines""#)
+        #expect(value(.text(#"{a|b} <p>"#)) == #""{a|b} <p>""#)
+        #expect(value(.recordText(#"{a|b} <p>"#)) == #""\{a\|b\} \<p\>""#)
     }
 
     @Test("HTML-like labels entity-escape text and attribute values and never pass markup through")
@@ -62,12 +68,12 @@ struct DOTEncoderTests {
 
     @Test("numbers are written with at most four decimals, the same way every time")
     func numbers() {
-        #expect(DOTEncoder.format(1) == "1")
-        #expect(DOTEncoder.format(0.25) == "0.25")
-        #expect(DOTEncoder.format(-3.5) == "-3.5")
-        #expect(DOTEncoder.format(0.1 + 0.2) == "0.3")
-        #expect(DOTEncoder.format(1e-9) == "0")
-        #expect(DOTEncoder.format(.nan) == "0")
+        #expect(number(1) == "1")
+        #expect(number(0.25) == "0.25")
+        #expect(number(-3.5) == "-3.5")
+        #expect(number(0.1 + 0.2) == "0.3")
+        #expect(number(1e-9) == "0")
+        #expect(number(.nan) == "0")
     }
 
     @Test("attributes come out sorted by name whatever order they were set in")

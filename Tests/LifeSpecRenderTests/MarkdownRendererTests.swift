@@ -420,11 +420,11 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func textHelpers() {
-        #expect(MarkdownText.code("plain(_:)") == "`plain(_:)`")
-        #expect(MarkdownText.code("a`b") == "<code>a&#96;b</code>")
-        #expect(MarkdownText.code("a|b") == "<code>a&#124;b</code>")
-        #expect(MarkdownText.code(" edge ") == "`edge`")
-        #expect(MarkdownText.code("") == "<code></code>")
+        #expect(TextOutput.string { MarkdownText.writeCode("plain(_:)", to: &$0) } == "`plain(_:)`")
+        #expect(TextOutput.string { MarkdownText.writeCode("a`b", to: &$0) } == "<code>a&#96;b</code>")
+        #expect(TextOutput.string { MarkdownText.writeCode("a|b", to: &$0) } == "<code>a&#124;b</code>")
+        #expect(TextOutput.string { MarkdownText.writeCode(" edge ", to: &$0) } == "`edge`")
+        #expect(TextOutput.string { MarkdownText.writeCode("", to: &$0) } == "<code></code>")
         #expect(MarkdownText.url("javascript:alert(1)") == nil)
         #expect(MarkdownText.url("JavaScript:alert(1)") == nil)
         #expect(MarkdownText.url("data:text/html,x") == nil)

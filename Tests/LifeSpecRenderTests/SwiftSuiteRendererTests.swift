@@ -32,7 +32,7 @@ struct SwiftSuiteRendererTests {
         #expect(text.contains("@Suite(\"Conformance: Mini player\")\nstruct SwiftSuiteMiniConformanceTests {"))
         #expect(text.components(separatedBy: "@Test(").count - 1 == plan.cases.count)
         for item in plan.cases {
-            let literal = SwiftSource.stringLiteral(item.id)
+            let literal = TextOutput.string { SwiftSource.writeStringLiteral(item.id, to: &$0) }
             #expect(text.contains("id: \(literal),"))
             #expect(text.contains("try SwiftSuiteMiniConformance.run(\(literal))"))
         }
@@ -100,7 +100,7 @@ struct SwiftSourceEscapingTests {
 
     @Test(arguments: hostile)
     func aStringLiteralDecodesToExactlyTheText(_ text: String) throws {
-        let literal = SwiftSource.stringLiteral(text)
+        let literal = TextOutput.string { SwiftSource.writeStringLiteral(text, to: &$0) }
         #expect(literal.hasPrefix("\"") && literal.hasSuffix("\"") && literal.count >= 2)
         #expect(!literal.contains("\n") && !literal.contains("\r"))
         #expect(literal.unicodeScalars.allSatisfy { $0.isASCII ? $0.value >= 0x20 && $0.value < 0x7F : SwiftSource.isVisibleForTests($0) })

@@ -60,9 +60,10 @@ import Testing
     }
 
     @Test func exportedTextIsEscaped() throws {
-        #expect(SCXMLWriter.attribute("a\"<b>&'c\n") == "a&quot;&lt;b&gt;&amp;'c&#10;")
-        #expect(SCXMLWriter.javaScriptString("it's \\ \n") == "'it\\'s \\\\ \\n'")
-        #expect(SpecYAMLWriter.quoted("a\"b\\c\u{1}") == "\"a\\\"b\\\\c\\u0001\"")
+        #expect(TextOutput.string { XMLText.writeAttribute("a\"<b>&'c\n", to: &$0) } == "a&quot;&lt;b&gt;&amp;'c&#10;")
+        #expect(TextOutput.string { ECMAScriptText.writeString("it's \\ \n", to: &$0) } == "'it\\'s \\\\ \\n'")
+        #expect(TextOutput.string { YAMLText.writeQuoted("a\"b\\c\u{1}", to: &$0) } == "\"a\\\"b\\\\c\\u0001\"")
+        #expect(TextOutput.string { JSONText.writeString("a\"b\\c\u{1}\u{2028}", to: &$0) } == "\"a\\\"b\\\\c\\u0001\\u2028\"")
         // A callback name that would break out of the expression and the attribute stays inside both.
         let yaml = """
             lifespec: 1

@@ -1,3 +1,5 @@
+import LifeSpec
+
 /// An HTML-like Graphviz label (`label=<…>`), built from values so that text can never become
 /// markup: every piece of text is entity-escaped when encoded.
 ///
@@ -68,11 +70,7 @@ public struct DOTHTMLCell: Sendable, Hashable {
 
 extension DOTHTML {
     /// The markup that goes between `<` and `>` of an HTML-like label.
-    public var markup: String {
-        var output = TextOutput()
-        write(to: &output)
-        return output.text
-    }
+    public var markup: String { TextOutput.string { write(to: &$0) } }
 
     func write(to output: inout TextOutput) {
         switch self {
@@ -163,15 +161,13 @@ extension DOTHTML {
         func isNameByte(_ byte: UInt8) -> Bool {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
         }
-        var copy = key
-        let kind = copy.withUTF8 { bytes -> Int in
-            if bytes.allSatisfy(isNameByte) { return 0 }
-            return bytes.allSatisfy { $0 < 0x80 } ? 1 : 2
-        }
-        switch kind {
-        case 0: output.write(key)
-        case 1: copy.withUTF8 { bytes in for byte in bytes where isNameByte(byte) { output.write(byte: byte) } }
-        default: output.write(key.filter { $0.isASCII && ($0.isLetter || $0 == "-") })
+        let bytes = key.utf8
+        if bytes.allSatisfy(isNameByte) {
+            output.write(key)
+        } else if bytes.allSatisfy({ $0 < 0x80 }) {
+            for byte in bytes where isNameByte(byte) { output.write(byte: byte) }
+        } else {
+            output.write(key.filter { $0.isASCII && ($0.isLetter || $0 == "-") })
         }
     }
 
@@ -182,18 +178,9 @@ extension DOTHTML {
     /// inside HTML-like labels, after the XML parser has decoded entities, and has no escape for
     /// the backslash there; so a backslash followed by one of those letters gets an invisible
     /// U+2060 WORD JOINER in between, which keeps the text as written.
-    static func escape(_ text: String, lineBreaks: Bool = true) -> String {
-        var output = TextOutput()
-        writeEscaped(text, lineBreaks: lineBreaks, to: &output)
-        return output.text
-    }
-
-    private static let escaped = ByteSet(controlsAnd: "&<>\"\\")
-
     static func writeEscaped(_ text: String, lineBreaks: Bool, to output: inout TextOutput) {
         // Most text has no backslash, and then nothing but the escaped bytes needs a look.
-        var copy = text
-        guard copy.withUTF8({ $0.contains(UInt8(ascii: "\\")) }) else {
+        guard text.utf8.contains(UInt8(ascii: "\\")) else {
             output.writeEscaped(text, escaping: escaped) { scalar, output in
                 writeReplacement(scalar, lineBreaks: lineBreaks, to: &output)
             }
@@ -214,6 +201,8 @@ extension DOTHTML {
             }
         }
     }
+
+    private static let escaped = ByteSet(controlsAnd: "&<>\"\\")
 
     /// Writes the replacement of a character that `escaped` holds (or a C1 control); true when
     /// that wrote something.

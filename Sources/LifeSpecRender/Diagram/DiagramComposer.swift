@@ -303,7 +303,7 @@ struct DiagramComposer {
         if options.detail == .full, !state.entry.isEmpty || !state.exit.isEmpty {
             rows.append(.cells([Self.spacer]))
             for (word, block) in [("entry", state.entry), ("exit", state.exit)] where !block.isEmpty {
-                let text = effect(actions: block.actions, assignments: block.assignments, raises: block.raises).map { line -> String in
+                let text = lines(of: machine.effects(of: block)).map { line -> String in
                     switch line {
                     case .callback(let name): name
                     case .notification(let name): "→ " + name
@@ -371,24 +371,18 @@ struct DiagramComposer {
 
     private func effect(of transition: Transition) -> [EffectLine] {
         guard options.detail == .full else { return [] }
-        return effect(actions: transition.actions, assignments: transition.assignments, raises: transition.raises)
+        return lines(of: machine.effects(of: transition))
     }
 
-    /// Executable content (a transition's, an entry's or an exit's) as the engine orders it.
-    private func effect(actions: [Action], assignments: [FlagAssignment], raises: [String]) -> [EffectLine] {
-        var lines: [EffectLine] = []
-        for action in actions {
-            for step in machine.expand(action) {
-                switch step {
-                case .callback(let id): lines.append(.callback(lookup.shownName(ofCallback: id, in: machine)))
-                case .notification(let id): if options.showNotifications { lines.append(.notification(machine.notification(id)?.swiftName ?? id)) }
-                case .transition: break
-                }
+    private func lines(of effects: [Effect]) -> [EffectLine] {
+        effects.compactMap { effect in
+            switch effect {
+            case .callback(let id): .callback(lookup.shownName(ofCallback: id, in: machine))
+            case .notification(let id, _): options.showNotifications ? .notification(machine.notification(id)?.swiftName ?? id) : nil
+            case .assignment(let assignment): .note(words.set(assignment.flag, to: assignment.value))
+            case .raise(let event): .note(words.raise(eventTitle(event)))
             }
         }
-        lines += assignments.map { .note(words.set($0.flag, to: $0.value)) }
-        lines += raises.map { .note(words.raise(eventTitle($0))) }
-        return lines
     }
 
     /// The label lines for transitions drawn or listed together. Transitions with the same effect
@@ -522,10 +516,8 @@ struct DiagramComposer {
         if options.detail == .full {
             rows.append((sample(words.callbackSample, face: DiagramStyle.monoFont), words.callbacks))
             let drawsClosure = topology.entries.contains { entry in
-                entry.transition.actions.contains { action in
-                    machine.expand(action).contains { step in
-                        if case .callback(let id) = step { lookup.callback(id)?.kind == .closure } else { false }
-                    }
+                machine.effects(of: entry.transition).contains { effect in
+                    if case .callback(let id) = effect { lookup.callback(id)?.kind == .closure } else { false }
                 }
             }
             if drawsClosure { rows.append((sample(words.closureSample, face: DiagramStyle.monoFont), words.closures)) }

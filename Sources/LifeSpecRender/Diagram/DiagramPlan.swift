@@ -40,15 +40,13 @@ public struct DiagramSize: Sendable, Hashable {
         var eventLines = 0
         var fullLines = 0
         for entry in topology.entries {
-            let actionLines = entry.transition.actions.reduce(0) { count, action in
-                count + machine.expand(action).filter { step in
-                    if case .notification = step { return options.showNotifications }
-                    return true
-                }.count
-            }
+            let effectLines = machine.effects(of: entry.transition).filter { effect in
+                if case .notification = effect { return options.showNotifications }
+                return true
+            }.count
             let head = entry.transition.trigger.eventID != nil || entry.transition.guardExpression != nil ? 1 : 0
             eventLines += head
-            fullLines += head + actionLines + entry.transition.assignments.count + entry.transition.raises.count
+            fullLines += head + effectLines
         }
         self.arrows = arrows
         self.eventLines = eventLines

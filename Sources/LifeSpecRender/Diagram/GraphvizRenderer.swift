@@ -95,6 +95,9 @@ public struct DrawingRequest: Sendable, Hashable {
 /// (making a new one per render leaks a few KB each time). Graphviz's messages go to a hook
 /// installed with `agseterrf` and come back in the thrown `GraphvizError` or in
 /// `GraphvizOutput.warnings`, never on stderr.
+///
+/// The pointers in this file are the C interfaces of libgvc and libpng (graphs, edges, render
+/// buffers), kept to the calls that need them: the necessary unsafe code, not an optimisation.
 public final class GraphvizRenderer: Sendable {
     public static let shared = GraphvizRenderer()
 

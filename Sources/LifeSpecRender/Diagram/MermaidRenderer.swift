@@ -23,12 +23,12 @@ public enum MermaidRenderer {
         // are escaped on their bytes: everything escaped is ASCII, a C1 control (C2 80–C2 9F) or
         // U+2028/U+2029 (E2 80 A8/A9), and every other byte is copied.
         guard needsEscaping(text) else { return text }
-        var output = TextOutput(capacity: text.utf8.count + 16)
-        var copy = text
-        copy.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
+        return TextOutput.string { output in
+            let bytes = text.utf8
+            var index = bytes.startIndex
+            while index != bytes.endIndex {
                 let byte = bytes[index]
+                let next = bytes.index(after: index)
                 if byte < 0x80 {
                     switch byte {
                     case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
@@ -42,36 +42,43 @@ public enum MermaidRenderer {
                     default:
                         output.write(byte: byte)
                     }
-                    index += 1
-                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 {
-                    index += 2 // dropped C1 control
-                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
-                    index += 3 // dropped line or paragraph separator
+                    index = next
+                } else if byte == 0xC2 || byte == 0xE2, let length = droppedLength(of: bytes[index...]) {
+                    index = bytes.index(index, offsetBy: length) // a C1 control, a line or paragraph separator
                 } else {
                     output.write(byte: byte)
-                    index += 1
+                    index = next
                 }
             }
         }
-        return output.text
+    }
+
+    /// The byte length of the dropped scalar `bytes` starts with: a C1 control (C2 80–C2 9F),
+    /// U+2028 or U+2029 (E2 80 A8/A9); `nil` for any other.
+    private static func droppedLength(of bytes: Substring.UTF8View) -> Int? {
+        var iterator = bytes.makeIterator()
+        switch iterator.next() {
+        case 0xC2:
+            guard let second = iterator.next(), second < 0xA0 else { return nil }
+            return 2
+        case 0xE2:
+            guard iterator.next() == 0x80, let last = iterator.next(), last == 0xA8 || last == 0xA9 else { return nil }
+            return 3
+        default: return nil
+        }
     }
 
     /// Whether `escape` changes `text`, from its UTF-8 bytes: the syntax characters and controls
     /// are ASCII, C1 controls are C2 80–C2 9F, U+2028/U+2029 are E2 80 A8/A9.
     private static func needsEscaping(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            for (offset, byte) in bytes.enumerated() {
-                if byte < 0x80 {
-                    if syntax.contains(byte) { return true }
-                } else if byte == 0xC2 {
-                    if offset + 1 < bytes.count, bytes[offset + 1] < 0xA0 { return true }
-                } else if byte == 0xE2 {
-                    if offset + 2 < bytes.count, bytes[offset + 1] == 0x80, bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9 { return true }
-                }
-            }
-            return false
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x80 ? syntax.contains(byte) : (byte == 0xC2 || byte == 0xE2) && droppedLength(of: bytes[index...]) != nil { return true }
+            bytes.formIndex(after: &index)
         }
+        return false
     }
 
     private static let syntax = ByteSet(controlsAnd: "#;:\"<>{}%&`")
@@ -402,32 +409,29 @@ extension MermaidWriter {
     /// An entry or exit block as label text (`/ callback(), raise e`), at `full` detail.
     private func blockText(_ block: ActionBlock) -> String {
         guard options.detail == .full, !block.isEmpty else { return "" }
-        return actionText(actions: block.actions, assignments: block.assignments, raises: block.raises)
+        return text(of: machine.effects(of: block))
     }
 
     private func effectText(_ transition: Transition) -> String {
         guard options.detail == .full else { return "" }
-        return actionText(actions: transition.actions, assignments: transition.assignments, raises: transition.raises)
+        return text(of: machine.effects(of: transition))
     }
 
-    private func actionText(actions: [Action], assignments: [FlagAssignment], raises: [String]) -> String {
-        // "/ " and the actions separated by ", ".
+    /// "/ " and the effects separated by ", ".
+    private func text(of effects: [Effect]) -> String {
         var text = ""
         func add(_ action: String) {
             text += text.isEmpty ? "/ " : words.listSeparator
             text += action
         }
-        for action in actions {
-            for step in machine.expand(action) {
-                switch step {
-                case .callback(let id): add(lookup.shownName(ofCallback: id, in: machine))
-                case .notification(let id): if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
-                case .transition: break
-                }
+        for effect in effects {
+            switch effect {
+            case .callback(let id): add(lookup.shownName(ofCallback: id, in: machine))
+            case .notification(let id, _): if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
+            case .assignment(let assignment): add(words.set(assignment.flag, to: assignment.value))
+            case .raise(let event): add(words.raise(eventTitle(event)))
             }
         }
-        for assignment in assignments { add(words.set(assignment.flag, to: assignment.value)) }
-        for event in raises { add(words.raise(eventTitle(event))) }
         return text
     }
 

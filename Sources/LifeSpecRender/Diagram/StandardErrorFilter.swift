@@ -24,6 +24,7 @@ enum StandardErrorFilter {
         rewind(file)
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
+            // fread(3) fills memory through a pointer: C interop, not an optimisation.
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if count == 0 { break }
             captured += chunk[0..<count]

@@ -243,11 +243,22 @@ final class DocCArticleBuilder {
                 let leaf = machine.leaf(entering: to)
                 if leaf != to { target += " (" + strings.enters(code(leaf)) + ")" }
             }
-            var effects = transition.actions.flatMap { machine.expand($0) }.map(stepText)
-            if !transition.assignments.isEmpty {
-                effects.append(strings.sets(transition.assignments.map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)))
+            // The callbacks and notifications, then what the transition sets, then what it raises.
+            var effects: [String] = []
+            var assignments: [FlagAssignment] = []
+            var raises: [String] = []
+            for effect in machine.effects(of: transition) {
+                switch effect {
+                case .callback(let id): effects.append(callbackName(id))
+                case .notification(let id, _): effects.append(strings.notifyPrefix + " " + notificationName(id))
+                case .assignment(let assignment): assignments.append(assignment)
+                case .raise(let event): raises.append(event)
+                }
             }
-            if !transition.raises.isEmpty { effects.append(strings.raises(transition.raises.map(code).joined(separator: strings.listSeparator))) }
+            if !assignments.isEmpty {
+                effects.append(strings.sets(assignments.map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)))
+            }
+            if !raises.isEmpty { effects.append(strings.raises(raises.map(code).joined(separator: strings.listSeparator))) }
             table.add([
                 String(transition.index + 1),
                 transition.sources.map(code).joined(separator: strings.listSeparator),
@@ -341,14 +352,6 @@ final class DocCArticleBuilder {
 
     private func callbackName(_ id: String) -> String { code(machine.callback(id)?.swiftName ?? id) }
     private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
-
-    private func stepText(_ step: Step) -> String {
-        switch step {
-        case .callback(let id): callbackName(id)
-        case .notification(let id): strings.notifyPrefix + " " + notificationName(id)
-        case .transition(let taken): code(taken.from) + " → " + code(taken.to)
-        }
-    }
 
     private func when(_ transition: Transition) -> String {
         strings.when(

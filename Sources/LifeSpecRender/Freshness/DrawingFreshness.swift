@@ -70,10 +70,8 @@ public enum DrawingStamp {
         guard words.count >= 6, words[2] == "source", words[4] == "content",
               words[3].hasPrefix("sha256:"), words[5].hasPrefix("sha256:") else { return nil }
         var hasher = SHA256()
-        svg.withUnsafeBytes { bytes in
-            hasher.update(UnsafeRawBufferPointer(rebasing: bytes[..<range.lowerBound]))
-            hasher.update(UnsafeRawBufferPointer(rebasing: bytes[range.upperBound...]))
-        }
+        hasher.update(svg[..<range.lowerBound])
+        hasher.update(svg[range.upperBound...])
         return (DrawingSource(digest: String(words[3])), "sha256:" + hasher.finalize() == words[5])
     }
 

@@ -5,6 +5,8 @@ public struct SHA256: Sendable {
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
+    /// The message schedule, allocated once per digest rather than once per 64-byte block.
+    private var schedule = [UInt32](repeating: 0, count: 64)
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -20,33 +22,31 @@ public struct SHA256: Sendable {
     public init() {}
 
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) != nil { return }
-        update(Array(bytes))
+        if let array = bytes as? [UInt8] { return update(array[...]) }
+        if let slice = bytes as? ArraySlice<UInt8> { return update(slice) }
+        update(Array(bytes)[...])
     }
 
-    /// Whole blocks are compressed straight from the caller's memory; only a partial block is copied.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
+    /// Whole blocks are compressed where they are; only a partial block is copied.
+    public mutating func update(_ bytes: ArraySlice<UInt8>) {
+        var offset = bytes.startIndex
         length &+= UInt64(bytes.count)
         if !buffer.isEmpty {
             let take = min(64 - buffer.count, bytes.count)
-            buffer.append(contentsOf: bytes[0..<take])
-            offset = take
+            buffer.append(contentsOf: bytes[offset..<(offset + take)])
+            offset += take
             guard buffer.count == 64 else { return }
-            buffer.withUnsafeBytes { compress($0) }
+            compress(buffer[...], at: 0)
             buffer.removeAll(keepingCapacity: true)
         }
-        while bytes.count - offset >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 64)]))
+        while bytes.endIndex - offset >= 64 {
+            compress(bytes, at: offset)
             offset += 64
         }
         buffer.append(contentsOf: bytes[offset...])
     }
 
-    public mutating func update(_ text: String) {
-        var text = text
-        text.withUTF8 { update($0) }
-    }
+    public mutating func update(_ text: String) { update(Array(text.utf8)[...]) }
 
     /// The digest as 64 lowercase hexadecimal digits.
     public mutating func finalize() -> String {
@@ -54,7 +54,7 @@ public struct SHA256: Sendable {
         var tail: [UInt8] = [0x80]
         while (buffer.count + tail.count) % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        tail.withUnsafeBytes { update($0) }
+        update(tail[...])
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
@@ -71,31 +71,28 @@ public struct SHA256: Sendable {
         return hasher.finalize()
     }
 
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        // The message schedule lives on the stack: a heap array per 64-byte block was most of the cost.
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<16 {
-                    w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
-                }
-                for i in 16..<64 {
-                    let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-                    let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                }
-                var (a, b, c, d, e, f, g, h) = state
-                for i in 0..<64 {
-                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-                }
-                state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
-            }
+    /// Compresses the 64 bytes of `bytes` from `start` on.
+    private mutating func compress(_ bytes: ArraySlice<UInt8>, at start: Int) {
+        for i in 0..<16 {
+            let byte = start + 4 * i
+            schedule[i] = UInt32(bytes[byte]) << 24 | UInt32(bytes[byte + 1]) << 16 | UInt32(bytes[byte + 2]) << 8 | UInt32(bytes[byte + 3])
         }
+        for i in 16..<64 {
+            let s0 = schedule[i - 15].rotatedRight(7) ^ schedule[i - 15].rotatedRight(18) ^ (schedule[i - 15] >> 3)
+            let s1 = schedule[i - 2].rotatedRight(17) ^ schedule[i - 2].rotatedRight(19) ^ (schedule[i - 2] >> 10)
+            schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for i in 0..<64 {
+            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ schedule[i]
+            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 }
 

@@ -161,6 +161,7 @@ struct FileTree: Sendable {
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // read(2) fills memory through a pointer: C interop, not an optimisation.
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return nil }
@@ -171,6 +172,7 @@ struct FileTree: Sendable {
 
     /// Creates a new file (never an existing one, never through a link) and writes `bytes`.
     static func create(_ path: String, bytes: [UInt8]) throws(OutputError) {
+        // write(2) reads memory through a pointer: C interop, not an optimisation.
         let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return errno }

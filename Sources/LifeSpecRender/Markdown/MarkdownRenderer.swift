@@ -136,7 +136,7 @@ final class MarkdownPageBuilder {
         if let switcher = localeSwitcher() { blocks.append(switcher) }
         blocks.append("# " + MarkdownText.singleLine(title))
         if let summary = text(document.summary) { blocks += MarkdownText.paragraphs(summary) }
-        blocks.append("> " + strings.generatedNote(spec: MarkdownText.code(specPath)))
+        blocks.append("> " + strings.generatedNote(spec: code(specPath)))
 
         let sections: [(heading: String, body: [String])] = [
             (strings.diagramHeading, diagramSection()),
@@ -285,19 +285,14 @@ final class MarkdownPageBuilder {
     /// An entry or exit block: its callbacks and notifications in the engine's order, then what it
     /// sets and raises.
     private func actionsText(_ block: ActionBlock) -> String {
-        var parts: [String] = []
-        for action in block.actions {
-            for step in machine.expand(action) {
-                switch step {
-                case .callback(let id): parts.append(callbackName(id))
-                case .notification(let id): parts.append(notificationName(id))
-                case .transition: break
-                }
+        machine.effects(of: block).map { effect in
+            switch effect {
+            case .callback(let id): callbackName(id)
+            case .notification(let id, _): notificationName(id)
+            case .assignment(let assignment): code("\(assignment.flag) = \(assignment.value)")
+            case .raise(let event): "raise " + code(event)
             }
-        }
-        parts += block.assignments.map { code("\($0.flag) = \($0.value)") }
-        parts += block.raises.map { "raise " + code($0) }
-        return parts.joined(separator: strings.listSeparator)
+        }.joined(separator: strings.listSeparator)
     }
 
     private func callbacksSection() -> [String] {
@@ -503,28 +498,40 @@ final class MarkdownPageBuilder {
                     if leaf != target { output.write("<br/>" + strings.enters(code(leaf))) }
                 }
                 row.cell { output in
-                    // The effects, "<br/>" between them, or "—" for none.
+                    // The effects, "<br/>" between them, or "—" for none: the callbacks and
+                    // notifications numbered, then what the transition sets, then what it raises.
                     var count = 0
                     func next() {
                         if count > 0 { output.write("<br/>") }
                         count += 1
                     }
-                    for action in transition.actions {
-                        for step in machine.expand(action) {
+                    var assignments: [FlagAssignment] = []
+                    var raises: [String] = []
+                    for effect in machine.effects(of: transition) {
+                        switch effect {
+                        case .callback(let id):
                             next()
                             output.write(count)
                             output.write(". ")
-                            writeStepText(step, to: &output)
+                            MarkdownText.writeCode(lookup.shownName(ofCallback: id, in: machine), to: &output)
+                        case .notification(let id, _):
+                            next()
+                            output.write(count)
+                            output.write(". ")
+                            output.write(strings.notifyPrefix)
+                            output.write(byte: UInt8(ascii: " "))
+                            MarkdownText.writeCode(machine.notification(id)?.swiftName ?? id, to: &output)
+                        case .assignment(let assignment): assignments.append(assignment)
+                        case .raise(let event): raises.append(event)
                         }
                     }
-                    if !transition.assignments.isEmpty {
+                    if !assignments.isEmpty {
                         next()
-                        output.write(strings.sets(transition.assignments
-                            .map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: listSeparator)))
+                        output.write(strings.sets(assignments.map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: listSeparator)))
                     }
-                    if !transition.raises.isEmpty {
+                    if !raises.isEmpty {
                         next()
-                        output.write(strings.raises(transition.raises.map(code).joined(separator: listSeparator)))
+                        output.write(strings.raises(raises.map(code).joined(separator: listSeparator)))
                     }
                     if count == 0 { output.write(strings.none) }
                 }
@@ -605,7 +612,7 @@ final class MarkdownPageBuilder {
         return string
     }
 
-    private func code(_ string: String) -> String { MarkdownText.code(string) }
+    private func code(_ string: String) -> String { TextOutput.string { MarkdownText.writeCode(string, to: &$0) } }
 
     private func stateLabel(_ id: String) -> String {
         guard let title = text(lookup.state(id)?.title) else { return code(id) }
@@ -618,28 +625,6 @@ final class MarkdownPageBuilder {
     private func eventLabel(_ id: String) -> String {
         guard let title = text(lookup.event(id)?.title) else { return "**" + code(id) + "**" }
         return strings.labelled(MarkdownText.inline(title), id: code(id))
-    }
-
-    private func stepText(_ step: Step) -> String {
-        switch step {
-        case .callback(let id): callbackName(id)
-        case .notification(let id): strings.notifyPrefix + " " + notificationName(id)
-        case .transition(let taken): code(taken.from) + " → " + code(taken.to)
-        }
-    }
-
-    /// `stepText(step)`, written into `output`.
-    private func writeStepText(_ step: Step, to output: inout TextOutput) {
-        switch step {
-        case .callback(let id):
-            MarkdownText.writeCode(lookup.shownName(ofCallback: id, in: machine), to: &output)
-        case .notification(let id):
-            output.write(strings.notifyPrefix)
-            output.write(byte: UInt8(ascii: " "))
-            MarkdownText.writeCode(machine.notification(id)?.swiftName ?? id, to: &output)
-        case .transition:
-            output.write(stepText(step))
-        }
     }
 
     /// A transition as "from → to on event if guard", with the target resolved to the leaf entered.

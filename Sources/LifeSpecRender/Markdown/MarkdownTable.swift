@@ -1,3 +1,5 @@
+import LifeSpec
+
 /// A GFM pipe table built from cells that are already inline Markdown.
 ///
 /// Cells are forced onto one line (a line break would end the table) and rows are padded or cut to
@@ -95,23 +97,21 @@ extension TextOutput {
     /// PS): in UTF-8 the bytes 0A–0D, C2 85 and E2 80 A8/A9. Few cells do, and a cell without one
     /// is kept as it is rather than split character by character.
     func hasLineBreak(from start: Int) -> Bool {
-        bytes.withUnsafeBufferPointer { bytes in
-            var offset = start
-            while offset < bytes.count {
-                switch bytes[offset] {
-                case 0x0A...0x0D: return true
-                case 0xC2 where offset + 1 < bytes.count && bytes[offset + 1] == 0x85: return true
-                case 0xE2 where offset + 2 < bytes.count && bytes[offset + 1] == 0x80 && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
-                    return true
-                default: offset += 1
-                }
+        var offset = start
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x0A...0x0D: return true
+            case 0xC2 where offset + 1 < bytes.count && bytes[offset + 1] == 0x85: return true
+            case 0xE2 where offset + 2 < bytes.count && bytes[offset + 1] == 0x80 && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
+                return true
+            default: offset += 1
             }
-            return false
         }
+        return false
     }
 
     /// The text from byte `start` on.
     func text(from start: Int) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start...]), as: UTF8.self) }
+        String(decoding: bytes[start...], as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpec
 
 /// Turns spec text into Markdown that reads as exactly that text on GitHub (GFM) and in other
 /// CommonMark renderers, whatever characters it contains.
@@ -10,17 +11,28 @@ import Foundation
 /// (some parsers honour `\*` but still treat `*` as an emphasis delimiter). Line breaks become
 /// `<br/>` (the self-closing form: some parsers read a bare `<br>` as an unclosed element).
 enum MarkdownText {
-    /// The characters written as references wherever they appear in text.
-    private static let references: [Character: String] = [
+    /// The escape table, by ASCII byte: the characters written as references wherever they appear
+    /// in text, and (`atLineStart`) those that start a block (list item, quote, heading underline)
+    /// only at the start of a line. Every character either escapes is ASCII.
+    private static let references: [String?] = table([
         "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;",
         "\\": "&#92;", "`": "&#96;", "*": "&#42;", "_": "&#95;", "~": "&#126;",
         "[": "&#91;", "]": "&#93;", "|": "&#124;", "$": "&#36;", "#": "&#35;",
-    ]
+    ])
+    private static let blockStarters: [String?] = table(["-": "&#45;", "+": "&#43;", "=": "&#61;"])
 
-    /// Characters that start a block (list item, quote, heading underline) at the start of a line.
-    private static let blockStarters: [Character: String] = [
-        "-": "&#45;", "+": "&#43;", "=": "&#61;",
-    ]
+    private static func table(_ entries: KeyValuePairs<Unicode.Scalar, String>) -> [String?] {
+        var table = [String?](repeating: nil, count: 128)
+        for (scalar, reference) in entries { table[Int(scalar.value)] = reference }
+        return table
+    }
+
+    /// The reference for `character` from `table`, `nil` when it is written as it is.
+    private static func lookUp(_ character: Character, in table: [String?]) -> String? {
+        // A CR LF pair is one Character whose `asciiValue` is LF's; neither is in a table.
+        guard let byte = character.asciiValue else { return nil }
+        return table[Int(byte)]
+    }
 
     /// Inline text: one line, safe in a paragraph, heading, list item, link text or table cell.
     /// Line breaks inside the text become `<br/>`; surrounding whitespace is trimmed.
@@ -61,27 +73,26 @@ enum MarkdownText {
     /// Inline code. A plain code span when the text allows one; otherwise (backticks, pipes, line
     /// breaks, edge spaces) an HTML `<code>` element whose text is escaped like prose, which no
     /// fence length or table-cell rule can break.
-    static func code(_ text: String) -> String {
-        // Ids, names and conditions: one plain line, so a code span as it is.
-        if isPlainASCIILine(text, withoutCodeDelimiters: true) {
-            return "`" + text + "`"
-        }
-        let flat = lines(of: text).joined(separator: " ")
-        if !flat.isEmpty, !containsBacktickOrPipe(flat), flat.first != " ", flat.last != " " {
-            return "`" + flat + "`"
-        }
-        return "<code>" + flat.map { references[$0] ?? String($0) }.joined() + "</code>"
-    }
-
-    /// `code(text)`, written into `output`.
     static func writeCode(_ text: String, to output: inout TextOutput) {
+        // Ids, names and conditions: one plain line, so a code span as it is.
         if isPlainASCIILine(text, withoutCodeDelimiters: true) {
             output.write(byte: UInt8(ascii: "`"))
             output.write(text)
             output.write(byte: UInt8(ascii: "`"))
-        } else {
-            output.write(code(text))
+            return
         }
+        let flat = lines(of: text).joined(separator: " ")
+        if !flat.isEmpty, !containsBacktickOrPipe(flat), flat.first != " ", flat.last != " " {
+            output.write(byte: UInt8(ascii: "`"))
+            output.write(flat)
+            output.write(byte: UInt8(ascii: "`"))
+            return
+        }
+        output.write("<code>")
+        for character in flat {
+            if let reference = lookUp(character, in: references) { output.write(reference) } else { output.write(String(character)) }
+        }
+        output.write("</code>")
     }
 
     /// `contains("`")` on a String is Foundation's substring search (canonical equivalence, so
@@ -133,8 +144,7 @@ enum MarkdownText {
         var longest = 0
         // Escaped text (an embedded diagram) has no backtick at all; otherwise count runs of
         // backtick characters (a backtick with a combining mark is another character).
-        var copy = text
-        if copy.withUTF8({ $0.contains(UInt8(ascii: "`")) }) {
+        if text.utf8.contains(UInt8(ascii: "`")) {
             var run = 0
             for character in text {
                 run = character == "`" ? run + 1 : 0
@@ -162,12 +172,12 @@ enum MarkdownText {
         var atStart = true
         var digitsAtStart = true
         for character in line {
-            if atStart, let replacement = blockStarters[character] {
+            if atStart, let replacement = lookUp(character, in: blockStarters) {
                 result += replacement
             } else if digitsAtStart, !atStart, character == "." || character == ")" {
                 // `1.` / `1)` would start an ordered list.
                 result += character == "." ? "&#46;" : "&#41;"
-            } else if let replacement = references[character] {
+            } else if let replacement = lookUp(character, in: references) {
                 result += replacement
             } else {
                 result.append(character)
@@ -180,65 +190,33 @@ enum MarkdownText {
 
     /// `escapeLine` byte by byte, for ASCII text without a carriage return: there every byte is a
     /// `Character` of its own (only CR LF pairs into one), so the result is the same without
-    /// grapheme breaking and hashing each character. `nil` for other text.
+    /// grapheme breaking. `nil` for other text.
     private static func escapeASCIILine(_ line: String) -> String? {
-        var copy = line
-        return copy.withUTF8 { bytes -> String? in
-            guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
-            var needsEscape = false
-            for (offset, byte) in bytes.enumerated() where asciiReference(byte) != nil || (offset == 0 && asciiBlockStarter(byte) != nil)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
-                needsEscape = true
-                break
+        let bytes = line.utf8
+        guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
+        var needsEscape = false
+        for (offset, byte) in bytes.enumerated() where references[Int(byte)] != nil || (offset == 0 && blockStarters[Int(byte)] != nil)
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
+            needsEscape = true
+            break
+        }
+        guard needsEscape else { return line }
+        var result = TextOutput(capacity: bytes.count + 16)
+        var digitsAtStart = true
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 0, let replacement = blockStarters[Int(byte)] {
+                result.write(replacement)
+            } else if digitsAtStart, offset > 0, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
+                // `1.` / `1)` would start an ordered list.
+                result.write(byte == UInt8(ascii: ".") ? "&#46;" : "&#41;")
+            } else if let replacement = references[Int(byte)] {
+                result.write(replacement)
+            } else {
+                result.write(byte: byte)
             }
-            guard needsEscape else { return line }
-            var result = TextOutput(capacity: bytes.count + 16)
-            var digitsAtStart = true
-            for (offset, byte) in bytes.enumerated() {
-                if offset == 0, let replacement = asciiBlockStarter(byte) {
-                    result.write(replacement)
-                } else if digitsAtStart, offset > 0, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
-                    // `1.` / `1)` would start an ordered list.
-                    result.write(byte == UInt8(ascii: ".") ? "&#46;" : "&#41;")
-                } else if let replacement = asciiReference(byte) {
-                    result.write(replacement)
-                } else {
-                    result.write(byte: byte)
-                }
-                if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { digitsAtStart = false }
-            }
-            return result.text
+            if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { digitsAtStart = false }
         }
-    }
-
-    /// `references` and `blockStarters` for ASCII bytes.
-    private static func asciiReference(_ byte: UInt8) -> String? {
-        switch byte {
-        case UInt8(ascii: "&"): "&amp;"
-        case UInt8(ascii: "<"): "&lt;"
-        case UInt8(ascii: ">"): "&gt;"
-        case UInt8(ascii: "\""): "&quot;"
-        case UInt8(ascii: "\\"): "&#92;"
-        case UInt8(ascii: "`"): "&#96;"
-        case UInt8(ascii: "*"): "&#42;"
-        case UInt8(ascii: "_"): "&#95;"
-        case UInt8(ascii: "~"): "&#126;"
-        case UInt8(ascii: "["): "&#91;"
-        case UInt8(ascii: "]"): "&#93;"
-        case UInt8(ascii: "|"): "&#124;"
-        case UInt8(ascii: "$"): "&#36;"
-        case UInt8(ascii: "#"): "&#35;"
-        default: nil
-        }
-    }
-
-    private static func asciiBlockStarter(_ byte: UInt8) -> String? {
-        switch byte {
-        case UInt8(ascii: "-"): "&#45;"
-        case UInt8(ascii: "+"): "&#43;"
-        case UInt8(ascii: "="): "&#61;"
-        default: nil
-        }
+        return result.text
     }
 
     /// Whether `lines(of:)` would return `text` as its only line, decided on the bytes for ASCII:
@@ -246,14 +224,12 @@ enum MarkdownText {
     /// False for any other text, which then takes the general path. `withoutCodeDelimiters` also
     /// asks for no backtick or pipe, which a plain code span cannot hold.
     private static func isPlainASCIILine(_ text: String, withoutCodeDelimiters: Bool = false) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
-            if withoutCodeDelimiters {
-                return bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "|") }
-            }
-            return bytes.allSatisfy { (0x20...0x7E).contains($0) }
+        let bytes = text.utf8
+        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+        if withoutCodeDelimiters {
+            return bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "|") }
         }
+        return bytes.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     /// Lines with line endings normalised, control characters removed, tabs as spaces, each line
@@ -287,8 +263,7 @@ extension String {
     fileprivate func replacingLineEndings() -> String {
         // Without a carriage return there is nothing to replace (and Foundation's search is slow
         // on a whole embedded Mermaid diagram).
-        var copy = self
-        guard copy.withUTF8({ $0.contains(UInt8(ascii: "\r")) }) else { return self }
+        guard utf8.contains(UInt8(ascii: "\r")) else { return self }
         return replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 

@@ -27,6 +27,7 @@ public enum RecorderRenderer {
         let machine = spec.machine
         let typeName = SwiftSource.typeName(spec.document.id) + "Recorder"
         let shownPath = SwiftSource.commentText(specPath ?? spec.path)
+        func literal(_ text: String) -> String { TextOutput.string { SwiftSource.writeStringLiteral(text, to: &$0) } }
         // Only plain module names become code; anything else could not be imported anyway.
         var modules: [String] = []
         for module in spec.document.apiModules where isDottedName(module) && !module.contains(".") && !modules.contains(module) {
@@ -39,21 +40,21 @@ public enum RecorderRenderer {
             // Spec text becomes code only when it is a plain dotted Swift name; anything else is
             // passed as an escaped string to Notification.Name.
             if isDottedName(notification.swiftName), notification.swiftName.contains(".") {
-                names.append("        (\(notification.swiftName), \(SwiftSource.stringLiteral(notification.swiftName))),")
+                names.append("        (\(notification.swiftName), \(literal(notification.swiftName))),")
             } else {
                 let raw = notification.objcName ?? notification.swiftName
-                names.append("        (Notification.Name(\(SwiftSource.stringLiteral(raw))), \(SwiftSource.stringLiteral(notification.swiftName))),")
+                names.append("        (Notification.Name(\(literal(raw))), \(literal(notification.swiftName))),")
             }
         }
         let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
         let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { callback in
-            "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(SwiftSource.stringLiteral(callback.swiftName))))`"
+            "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
         }
         // `#function` inside a closure names the enclosing function, so a closure records its own
         // name, as a literal, in the closure the app passes to UIKit.
         let closureSteps = spec.document.callbacks.filter { $0.kind == .closure }.map { closure in
             "///   - in the closure you pass to `\(SwiftSource.commentText(closure.passedTo ?? "UIKit"))`: "
-                + "`\(typeName).shared.record(\(SwiftSource.commentText(SwiftSource.stringLiteral(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
+                + "`\(typeName).shared.record(\(SwiftSource.commentText(literal(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
         }
         let closureLines = closureSteps.isEmpty ? "" : "\n/// 2b. Closures UIKit calls back, with their log names:\n" + closureSteps.joined(separator: "\n")
         return """

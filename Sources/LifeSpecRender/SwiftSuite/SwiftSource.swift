@@ -1,28 +1,22 @@
+import LifeSpec
+
 /// Safe spellings of arbitrary spec strings inside generated Swift source. Nothing a spec says can
 /// end a string literal or a comment early, start an interpolation, add a line, or hide text
 /// (bidirectional overrides and other invisible characters are written as `\u{…}` escapes).
 public enum SwiftSource {
     /// A double-quoted Swift string literal whose value is exactly `text`.
-    public static func stringLiteral(_ text: String) -> String {
-        var output = TextOutput(capacity: text.utf8.count + 2)
-        writeStringLiteral(text, to: &output)
-        return output.text
-    }
-
-    /// `stringLiteral(text)`, written into `output`.
-    static func writeStringLiteral(_ text: String, to output: inout TextOutput) {
+    package static func writeStringLiteral(_ text: String, to output: inout TextOutput) {
         output.write(byte: UInt8(ascii: "\""))
         // ASCII text (ids, summaries) byte by byte: printable ASCII is visible, so only the
         // escapes below and the other controls (as `\u{…}`) differ from the text.
-        var copy = text
-        if copy.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
             output.writeEscaped(text, escaping: literalEscapes) { scalar, output in writeEscape(scalar, to: &output) }
         } else {
             for scalar in text.unicodeScalars {
                 switch scalar {
                 case "\\", "\"", "\n", "\r", "\t", "\0": writeEscape(scalar, to: &output)
                 default:
-                    if isVisible(scalar) { output.write(scalar) } else { output.write(escape(scalar)) }
+                    if isVisible(scalar) { output.write(scalar) } else { writeUnicodeEscape(scalar, to: &output) }
                 }
             }
         }
@@ -40,18 +34,18 @@ public enum SwiftSource {
         case "\r": output.write("\\r")
         case "\t": output.write("\\t")
         case "\0": output.write("\\0")
-        default: output.write(escape(scalar))
+        default: writeUnicodeEscape(scalar, to: &output)
         }
     }
 
     /// Text for one `//` comment line: newlines and invisible characters become `\u{…}` escapes, so
     /// the comment cannot end early or carry code onto a line of its own.
     public static func commentText(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            result += isVisible(scalar) ? String(scalar) : escape(scalar)
+        TextOutput.string { output in
+            for scalar in text.unicodeScalars {
+                if isVisible(scalar) { output.write(scalar) } else { writeUnicodeEscape(scalar, to: &output) }
+            }
         }
-        return result
     }
 
     /// A Swift identifier fragment for `text`: ASCII letters, digits and `_` kept, other ASCII as
@@ -59,14 +53,10 @@ public enum SwiftSource {
     /// identifier (never a keyword, never starting with a digit).
     public static func identifierFragment(_ text: String) -> String {
         // ASCII (every case id): one byte each, `isAlphabetic` meaning A–Z and a–z there.
-        var copy = text
-        if let ascii = copy.withUTF8({ bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return String(decoding: bytes.map { byte in
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { byte in
                 (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) ? byte : UInt8(ascii: "_")
             }, as: UTF8.self)
-        }) {
-            return ascii
         }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -120,10 +110,12 @@ public enum SwiftSource {
         }
     }
 
-    static func escape(_ scalar: Unicode.Scalar) -> String { "\\u{" + hex(scalar) + "}" }
-
-    static func hex(_ scalar: Unicode.Scalar) -> String {
-        let digits = String(scalar.value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    /// `\u{…}`, the escape for any scalar inside a string literal or shown in a comment.
+    private static func writeUnicodeEscape(_ scalar: Unicode.Scalar, to output: inout TextOutput) {
+        output.write("\\u{")
+        output.write(hex(scalar))
+        output.write(byte: UInt8(ascii: "}"))
     }
+
+    static func hex(_ scalar: Unicode.Scalar) -> String { TextOutput.hex(scalar, uppercase: true) }
 }

@@ -123,11 +123,8 @@ private struct SuiteWriter {
         return output.text
     }
 
-    /// Writes one line of text that is Swift already.
-    mutating func line(_ text: String = "") {
-        output.write(text)
-        output.write(byte: UInt8(ascii: "\n"))
-    }
+    /// Writes one line of text that is Swift already, at the output's indentation.
+    mutating func line(_ text: String = "") { output.line(text) }
 
     // MARK: Header
 
@@ -199,125 +196,120 @@ private struct SuiteWriter {
     // MARK: Cases
 
     mutating func cases() {
-        let q = SwiftSource.stringLiteral
         line("enum \(suiteType): ConformanceSuite {")
-        line("    static let specID = \(q(input.specID))")
-        line("    static let specPath = \(q(input.specPath))")
+        output.indentation = 4
+        output.startLine(); output.write("static let specID = "); literal(input.specID); output.newline()
+        output.startLine(); output.write("static let specPath = "); literal(input.specPath); output.newline()
         line()
         if plan.cases.isEmpty {
-            line("    static let cases: [ConformanceCase] = []")
+            line("static let cases: [ConformanceCase] = []")
         } else {
-            line("    static let cases: [ConformanceCase] = [")
+            line("static let cases: [ConformanceCase] = [")
+            output.indentation = 8
             for (item, summary) in zip(plan.cases, summaries) { conformanceCase(item, summary: summary) }
-            line("    ]")
+            output.indentation = 4
+            line("]")
         }
+        output.indentation = 0
         line("}")
     }
 
+    /// One case, at the indentation of the `cases` array's elements.
     mutating func conformanceCase(_ item: ConformancePlan.Case, summary: String) {
-        let indent = "            "
-        line("        ConformanceCase(")
-        output.write(indent); output.write("id: "); literal(item.id); output.write(",\n")
-        output.write(indent); output.write("kind: ."); output.write(item.kind.rawValue); output.write(",\n")
-        output.write(indent); output.write("summary: "); literal(summary); output.write(",\n")
-        output.write(indent); output.write("start: "); literal(item.start); output.write(",\n")
-        output.write(indent); output.write("flags: "); Self.writeFlags(item.flags, to: &output); output.write(",\n")
-        if item.steps.isEmpty {
-            line("\(indent)steps: [],")
-        } else {
-            line("\(indent)steps: [")
-            for step in item.steps {
-                output.write(indent); output.write("    ")
-                Self.writeStep(step, to: &output)
-                output.write(",\n")
-            }
-            line("\(indent)],")
+        line("ConformanceCase(")
+        output.indentation += 4
+        output.startLine(); output.write("id: "); literal(item.id); output.write(",\n")
+        output.startLine(); output.write("kind: ."); output.write(item.kind.rawValue); output.write(",\n")
+        output.startLine(); output.write("summary: "); literal(summary); output.write(",\n")
+        output.startLine(); output.write("start: "); literal(item.start); output.write(",\n")
+        output.startLine(); output.write("flags: "); writeFlags(item.flags); output.write(",\n")
+        list("steps", item.steps, separator: ",") { $0.writeStep($1) }
+        list("checks", item.checks, separator: "") { $0.writeCheck($1) }
+        output.indentation -= 4
+        line("),")
+    }
+
+    /// `name: [` and an item a line, then `]`; `name: []` for none; `separator` after the `]`.
+    mutating func list<Item>(_ name: String, _ items: [Item], separator: String, _ write: (inout SuiteWriter, Item) -> Void) {
+        guard !items.isEmpty else { return line(name + ": []" + separator) }
+        line(name + ": [")
+        output.indentation += 4
+        for item in items {
+            output.startLine()
+            write(&self, item)
+            output.write(",\n")
         }
-        if item.checks.isEmpty {
-            line("\(indent)checks: []")
-        } else {
-            line("\(indent)checks: [")
-            for check in item.checks { line("\(indent)    \(Self.check(check)),") }
-            line("\(indent)]")
-        }
-        line("        ),")
+        output.indentation -= 4
+        line("]" + separator)
     }
 
     mutating func literal(_ text: String) { SwiftSource.writeStringLiteral(text, to: &output) }
 
-    static func flags(_ flags: [String: Bool]) -> String {
-        var output = TextOutput()
-        writeFlags(flags, to: &output)
-        return output.text
-    }
-
-    static func writeFlags(_ flags: [String: Bool], to output: inout TextOutput) {
+    mutating func writeFlags(_ flags: [String: Bool]) {
         guard !flags.isEmpty else { output.write("[:]"); return }
         output.write(byte: UInt8(ascii: "["))
         for (offset, flag) in flags.sorted(by: { $0.key < $1.key }).enumerated() {
             if offset > 0 { output.write(", ") }
-            SwiftSource.writeStringLiteral(flag.key, to: &output)
+            literal(flag.key)
             output.write(flag.value ? ": true" : ": false")
         }
         output.write(byte: UInt8(ascii: "]"))
     }
 
-    static func observations(_ observations: [Observation]) -> String {
-        var output = TextOutput()
-        writeObservations(observations, to: &output)
-        return output.text
-    }
-
-    static func writeObservations(_ observations: [Observation], to output: inout TextOutput) {
+    mutating func writeObservations(_ observations: [Observation]) {
         output.write(byte: UInt8(ascii: "["))
         for (offset, observation) in observations.enumerated() {
             if offset > 0 { output.write(", ") }
             switch observation {
             case .callback(let id):
                 output.write(".callback(")
-                SwiftSource.writeStringLiteral(id, to: &output)
+                literal(id)
             case .notification(let id):
                 output.write(".notification(")
-                SwiftSource.writeStringLiteral(id, to: &output)
+                literal(id)
             }
             output.write(byte: UInt8(ascii: ")"))
         }
         output.write(byte: UInt8(ascii: "]"))
     }
 
-    static func step(_ step: ConformanceStep) -> String {
-        var output = TextOutput()
-        writeStep(step, to: &output)
-        return output.text
-    }
-
-    static func writeStep(_ step: ConformanceStep, to output: inout TextOutput) {
+    mutating func writeStep(_ step: ConformanceStep) {
         switch step.expectation {
         case .rejected:
             output.write(".reject(")
-            SwiftSource.writeStringLiteral(step.event, to: &output)
+            literal(step.event)
         case let .handled(expected, state):
             output.write(".send(")
-            SwiftSource.writeStringLiteral(step.event, to: &output)
+            literal(step.event)
             if let expected {
                 output.write(", expect: ")
-                writeObservations(expected, to: &output)
+                writeObservations(expected)
             }
             if let state {
                 output.write(", state: ")
-                SwiftSource.writeStringLiteral(state, to: &output)
+                literal(state)
             }
         }
         output.write(byte: UInt8(ascii: ")"))
     }
 
-    static func check(_ check: ConformanceCheck) -> String {
+    mutating func writeCheck(_ check: ConformanceCheck) {
         switch check {
-        case .trace(let expected): ".trace(\(observations(expected)))"
-        case .state(let state): ".state(\(SwiftSource.stringLiteral(state)))"
+        case .trace(let expected):
+            output.write(".trace(")
+            writeObservations(expected)
+        case .state(let state):
+            output.write(".state(")
+            literal(state)
         case let .order(callback, notification, order):
-            ".order(callback: \(SwiftSource.stringLiteral(callback)), notification: \(SwiftSource.stringLiteral(notification)), .\(order.rawValue))"
+            output.write(".order(callback: ")
+            literal(callback)
+            output.write(", notification: ")
+            literal(notification)
+            output.write(", .")
+            output.write(order.rawValue)
         }
+        output.write(byte: UInt8(ascii: ")"))
     }
 
     // MARK: Tests
@@ -344,12 +336,11 @@ private struct SuiteWriter {
     }
 
     mutating func tests() {
-        let q = SwiftSource.stringLiteral
         let names = testNames()
         let suiteType = self.suiteType
         switch framework {
         case .swiftTesting:
-            line("@Suite(\(q("Conformance: " + (input.title ?? input.specID))))")
+            output.write("@Suite("); literal("Conformance: " + (input.title ?? input.specID)); output.write(")\n")
             line("struct \(testType) {")
             for (offset, item) in plan.cases.enumerated() {
                 if offset > 0 { line() }
