@@ -55,8 +55,7 @@ struct UnrestorableHistoryRule: SpecRule {
             }
             // Exact only when the engine explored every configuration; recorded history is part of it.
             guard context.space.isExact, context.space.eventlessLoops.isEmpty, context.space.isReachable(parent) else { continue }
-            let recorded = context.space.configurations.contains { configuration in configuration.history.contains { $0.state == state.id } }
-            if !recorded {
+            if !context.space.recordedHistory.contains(state.id) {
                 diagnostics.append(.warning(.unrestorableHistory,
                                             "history state '\(state.id)' is never restored: '\(parent)' is never exited while active, so it records nothing and every entry through it takes its default",
                                             at: location))
