@@ -9,7 +9,9 @@ public struct SyntheticSpec {
     public var seed: UInt64
     public var scenarios: Int
     /// With more than one, the leaves are split into the regions of one parallel state, each with a
-    /// deep history state that an internal `resume` transition restores.
+    /// deep history state in its first group that an internal `resume` transition restores.
+    /// Regions run independently, as parts of a system spec do: each guards on and sets its own
+    /// `fast` flag (`fast0`, `fast1`, …); they share the events and the read-only `auto` flag.
     public var regions: Int
 
     public init(states: Int, seed: UInt64 = 1, scenarios: Int = 8, regions: Int = 1) {
@@ -78,7 +80,6 @@ public struct SyntheticSpec {
                 lines.append("        title: Region \(region)")
                 lines.append("        initial: h\(superIndex)")
                 lines.append("        states:")
-                lines.append("          r\(region)last: {history: deep}")
             }
             let firstGroup = superIndex * Self.superGroupSize
             lines.append(indent + "  h\(superIndex):")
@@ -91,6 +92,11 @@ public struct SyntheticSpec {
                 lines.append(indent + "        title: Group \(group)")
                 lines.append(indent + "        initial: s\(firstLeaf)")
                 lines.append(indent + "        states:")
+                if parallel, group == firstGroup, regionFirstSuper[regionOfSuper[superIndex]] == superIndex {
+                    // Recorded whenever the region leaves its first group (its `next` chain and the
+                    // resets do), restored by `resume`.
+                    lines.append(indent + "          r\(regionOfSuper[superIndex])last: {history: deep}")
+                }
                 for leaf in firstLeaf..<min(leafCount, firstLeaf + Self.groupSize) {
                     lines.append(indent + "          s\(leaf): {title: State \(leaf), facts: {index: \(leaf), even: \(leaf % 2 == 0)}}")
                 }
@@ -105,7 +111,13 @@ public struct SyntheticSpec {
         if parallel { lines.append("  resume: {kind: user, title: Resume}") }
         for event in 0..<Self.alphabet { lines.append("  e\(event): {title: Event \(event)}") }
         lines.append("flags:")
-        lines.append("  fast: {default: false, description: Takes the guarded shortcuts.}")
+        if parallel {
+            for region in 0..<regionCount {
+                lines.append("  fast\(region): {default: false, description: Region \(region) takes the guarded shortcuts.}")
+            }
+        } else {
+            lines.append("  fast: {default: false, description: Takes the guarded shortcuts.}")
+        }
         lines.append("  auto: {default: false, description: Enables the eventless hops.}")
         lines.append("notifications:")
         for notification in 0..<((callbackCount + 1) / 2) { lines.append("  n\(notification): {swift: Notification\(notification)}") }
@@ -124,6 +136,7 @@ public struct SyntheticSpec {
         }
         for leaf in 0..<leafCount {
             let near = leaves(near: leaf)
+            let fast = parallel ? "fast\(regionLeaves.firstIndex { $0.contains(leaf) } ?? 0)" : "fast"
             func pick(_ random: inout Random) -> Int { near.lowerBound + random.below(near.count) }
             // The chain keeps every state reachable.
             let following = leaf + 1 < near.upperBound ? leaf + 1 : near.lowerBound
@@ -139,10 +152,10 @@ public struct SyntheticSpec {
             let target = pick(&random)
             if random.chance(40) {
                 let other = pick(&random)
-                lines.append("  - {from: s\(leaf), on: e\(jump), guard: fast, to: s\(target), do: \(actions(&random))}")
-                lines.append("  - {from: s\(leaf), on: e\(jump), guard: '!fast', to: s\(other)}")
+                lines.append("  - {from: s\(leaf), on: e\(jump), guard: \(fast), to: s\(target), do: \(actions(&random))}")
+                lines.append("  - {from: s\(leaf), on: e\(jump), guard: '!\(fast)', to: s\(other)}")
             } else {
-                lines.append("  - {from: s\(leaf), on: e\(jump), to: s\(target), do: \(actions(&random)), set: {fast: \(random.chance(50))}}")
+                lines.append("  - {from: s\(leaf), on: e\(jump), to: s\(target), do: \(actions(&random)), set: {\(fast): \(random.chance(50))}}")
             }
             if random.chance(30) {
                 lines.append("  - {from: s\(leaf), on: e\(freshEvent(&random)), do: \(actions(&random))}")
@@ -171,7 +184,11 @@ public struct SyntheticSpec {
         let machine = spec.machine
         var lines = ["scenarios:"]
         for index in 0..<scenarios {
-            let flags = ["fast": random.chance(50), "auto": random.chance(50)]
+            // Drawn in the same order for the flat machine and for regions (their fast flags
+            // take the one draw), so `--regions` changes nothing else about the walks.
+            let fastDraw = random.chance(50), autoDraw = random.chance(50)
+            var flags = ["auto": autoDraw]
+            for flag in machine.flags.map(\.id) where flag.hasPrefix("fast") { flags[flag] = fastDraw }
             // Started as a scenario without 'from' is (SCXML's start): its steps are part of the trace.
             guard let (started, startSteps) = try? Runner.begin(machine: machine, from: nil, flags: flags) else { continue }
             var runner = started
@@ -198,7 +215,7 @@ public struct SyntheticSpec {
             }
             lines.append("  - id: walk\(index)")
             lines.append("    title: Random walk \(index)")
-            lines.append("    flags: {fast: \(flags["fast"]!), auto: \(flags["auto"]!)}")
+            lines.append("    flags: {" + machine.flags.map { "\($0.id): \(flags[$0.id]!)" }.joined(separator: ", ") + "}")
             lines.append("    events: [\(events.joined(separator: ", "))]")
             lines.append("    expect: [\(expect.joined(separator: ", "))]")
             let end = runner.states

@@ -125,7 +125,8 @@ public struct ConformancePlan: Sendable {
             self.space = space
             machine = space.machine
             graph = CoverageGraph(space: space)
-            coverage = CoveragePlan(space: space, graph: graph)
+            // Composed from independent regions, the graph is empty: the plan is the regions'.
+            coverage = space.isComposed ? CoveragePlan(space: space) : CoveragePlan(space: space, graph: graph)
             defaults = machine.flagValues()
         }
 
@@ -220,24 +221,27 @@ public struct ConformancePlan: Sendable {
             let external = machine.events.filter { $0.kind != .internal }.map(\.id)
             // With parallel regions a leaf is no situation of its own: one test per configuration
             // (a leaf per region) the machine rests in.
-            var subjects: [(name: String, candidates: [Int])] = []
+            var subjects: [(name: String, candidates: [Configuration])] = []
             if machine.hasParallelRegions {
+                // Composed from independent regions, the configurations are too many to test one
+                // by one: those the coverage paths pass through, each a real configuration at rest.
+                let nodes = space.isComposed ? coverage.paths.flatMap { [$0.start] + $0.steps.map(\.to) } : graph.nodes
                 var byStates: [[String]: Int] = [:]
-                for (offset, node) in graph.nodes.enumerated() {
+                for node in nodes {
                     if let index = byStates[node.states] {
-                        subjects[index].candidates.append(offset)
+                        subjects[index].candidates.append(node)
                     } else {
                         byStates[node.states] = subjects.count
-                        subjects.append((ConformanceCase.configurationName(node.states), [offset]))
+                        subjects.append((ConformanceCase.configurationName(node.states), [node]))
                     }
                 }
             } else {
-                subjects = machine.leafStates.map { ($0.id, graph.nodesByState[$0.id] ?? []) }
+                subjects = machine.leafStates.map { ($0.id, (graph.nodesByState[$0.id] ?? []).map { graph.nodes[$0] }) }
             }
             for (subject, candidates) in subjects {
-                // Each candidate's distance once, not once per comparison.
-                let chosenIndex = candidates.map { (distance: distance(graph.nodes[$0]), node: $0) }.min { ($0.distance, $0.node) < ($1.distance, $1.node) }
-                guard let chosen = chosenIndex.map({ graph.nodes[$0.node] }) else {
+                // Each candidate's distance once, not once per comparison; the first found among the nearest.
+                let chosenIndex = candidates.indices.map { (distance: distance(candidates[$0]), node: $0) }.min { ($0.distance, $0.node) < ($1.distance, $1.node) }
+                guard let chosen = chosenIndex.map({ candidates[$0.node] }) else {
                     if space.isExact { notes.append(.neverAtRest(configuration: subject)) }
                     continue
                 }
@@ -299,6 +303,12 @@ public struct ConformancePlan: Sendable {
             }
             for ordering in orderings {
                 let callback = ordering.callback, posted = ordering.posted
+                if space.isComposed, let (start, route) = composedRoute(where: { $0.transitions.contains(where: ordering.calling.contains) }) {
+                    let origin = Origin.notificationOrder(callback: callback.id, notification: posted.notification, order: posted.order)
+                    append(callback.id, origin, start: start, steps: route.map { .send($0.event, state: name($0.to)) },
+                           checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
+                    continue
+                }
                 guard let (start, route) = ordering.best else {
                     notes.append(.callbackNeverCalled(callback: callback.id))
                     continue
@@ -338,23 +348,45 @@ public struct ConformancePlan: Sendable {
                             best = (start, route)
                         }
                     }
-                    guard let (start, route) = best, var runner = placedRunner(in: graph.nodes[start]) else {
+                    var events: [String] = []
+                    var startNode: Configuration?
+                    if let (start, route) = best {
+                        events = route.map { graph.edges[$0].event }
+                        startNode = graph.nodes[start]
+                    } else if space.isComposed, let (start, route) = composedRoute(where: { step in
+                        entering ? !isActive(position, in: step.from) && isActive(position, in: step.to)
+                            : isActive(position, in: step.from) && !isActive(position, in: step.to)
+                    }) {
+                        events = route.map(\.event)
+                        startNode = start
+                    }
+                    guard let startNode, var runner = placedRunner(in: startNode) else {
                         notes.append(.actionsNeverRun(state: state.id, entry: entering))
                         continue
                     }
                     var steps: [ConformanceStep] = []
                     var trace: [Observation] = []
-                    for edge in route {
-                        let event = graph.edges[edge].event
+                    for event in events {
                         guard let observed = try? runner.send(event).compactMap(\.observation) else { break }
                         trace += observed
                         steps.append(.send(event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
                     }
-                    guard steps.count == route.count else { continue }
-                    append("\(word):\(state.id)", .actionOrder(state: state.id, entry: entering), start: graph.nodes[start], steps: steps,
+                    guard steps.count == events.count else { continue }
+                    append("\(word):\(state.id)", .actionOrder(state: state.id, entry: entering), start: startNode, steps: steps,
                            checks: [.trace(trace)])
                 }
             }
+        }
+
+        /// With the space composed from independent regions (no graph to search): the shortest
+        /// prefix of a coverage path whose last step satisfies `taking`, from that path's start.
+        func composedRoute(where taking: (CoveragePlan.Step) -> Bool) -> (start: Configuration, steps: [CoveragePlan.Step])? {
+            var best: (start: Configuration, steps: [CoveragePlan.Step])?
+            for path in coverage.paths {
+                guard let end = path.steps.firstIndex(where: taking), end + 1 < (best?.steps.count ?? .max) else { continue }
+                best = (path.start, Array(path.steps[...end]))
+            }
+            return best
         }
 
         /// How the suite names a configuration (`a+b` with parallel regions).

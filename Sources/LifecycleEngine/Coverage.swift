@@ -52,7 +52,68 @@ public struct CoveragePlan: Sendable, Hashable {
     }
 
     public init(space: StateSpace) {
-        self.init(space: space, graph: CoverageGraph(space: space))
+        if space.isComposed {
+            self = Self.composed(space)
+        } else {
+            self = CoveragePlan(space: space, graph: CoverageGraph(space: space))
+        }
+    }
+
+    private init(paths: [Path], uncoverable: [Uncoverable], transitionCount: Int, covered: [Int], lowerBound: Int) {
+        self.paths = paths
+        self.uncoverable = uncoverable
+        self.transitionCount = transitionCount
+        self.covered = covered
+        self.lowerBound = lowerBound
+    }
+
+    /// The plan of a machine whose independent regions were explored one by one: each region's own
+    /// plan, its paths replayed through the whole machine from the matching start (an event moves
+    /// every region that takes it, so a path may cover other regions' transitions on the way; a
+    /// region's path that covers nothing new by then is dropped). It covers exactly the transitions
+    /// the product's plan covers — a region's transition is taken in the product exactly when it is
+    /// taken in the region alone — though in other paths.
+    private static func composed(_ space: StateSpace) -> CoveragePlan {
+        let machine = space.machine
+        var coverable: Set<Int> = []
+        var covered: Set<Int> = []
+        var paths: [Path] = []
+        let initial = (try? Runner(machine: machine))?.active ?? []
+        for (number, region) in space.regionSpaces.enumerated() {
+            let plan = CoveragePlan(space: region, graph: CoverageGraph(space: region))
+            coverable.formUnion(plan.covered.filter { space.regionOfTransition[$0] == number })
+            for path in plan.paths where path.newlyCovered.contains(where: { !covered.contains($0) }) {
+                // The product's start under these flags (the other regions' flags at their defaults).
+                var runner = Runner(machine: machine, active: initial, flagValues: path.start.flagValues, historyValues: [:])
+                var trace = TransitionTrace()
+                guard (try? runner.settle(into: &trace)) != nil else { continue }
+                let start = runner.configuration
+                var steps: [Step] = []
+                var newlyCovered: [Int] = []
+                for step in path.steps {
+                    guard let event = machine.eventIndex(of: step.event) else { break }
+                    let from = runner.configuration
+                    var taken = TransitionTrace()
+                    do {
+                        try runner.process(event: event, into: &taken)
+                    } catch {
+                        break
+                    }
+                    for transition in taken.transitions where covered.insert(transition).inserted { newlyCovered.append(transition) }
+                    steps.append(Step(event: step.event, from: from, to: runner.configuration, transitions: taken.transitions))
+                }
+                guard steps.count == path.steps.count, !newlyCovered.isEmpty else { continue }
+                paths.append(Path(start: start, steps: steps, newlyCovered: newlyCovered.sorted()))
+            }
+        }
+        let raised = Set(machine.transitions.flatMap(\.raises))
+        let sorted = coverable.sorted()
+        let lowerBound = sorted.filter { index in
+            guard let event = machine.transitions[index].trigger.eventID else { return false }
+            return !raised.contains(event)
+        }.count
+        return CoveragePlan(paths: paths, uncoverable: uncoverableTransitions(in: space), transitionCount: machine.transitions.count,
+                            covered: sorted, lowerBound: lowerBound)
     }
 
     /// With the graph the caller built already (the conformance planner searches it too).
@@ -110,18 +171,31 @@ public struct CoveragePlan: Sendable, Hashable {
     /// The same from an explored space, without planning the covering walk (the validator's path).
     /// Needs only which configurations a test reaches, not the indexed graph a walk searches.
     public static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
+        if space.isComposed {
+            // A region's transition is taken in the product exactly where it is taken in the region.
+            var result: [Uncoverable] = []
+            for (number, region) in space.regionSpaces.enumerated() {
+                result += uncoverableTransitions(in: region) { space.regionOfTransition[$0] == number }
+            }
+            return result.sorted { $0.transition < $1.transition }
+        }
+        return uncoverableTransitions(in: space) { _ in true }
+    }
+
+    /// The same for the transitions `isAsked` selects (a region's own, in a region's space).
+    private static func uncoverableTransitions(in space: StateSpace, where isAsked: (Int) -> Bool) -> [Uncoverable] {
         let reach = CoverageGraph.reachable(in: space)
         let transitionCount = space.machine.transitions.count
         var coverable = [Bool](repeating: false, count: transitionCount)
         for offset in space.edges.indices where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
             for transition in space.edges[offset].transitions where transition < transitionCount { coverable[transition] = true }
         }
-        let missing = coverable.indices.filter { !coverable[$0] }
+        let missing = coverable.indices.filter { !coverable[$0] && isAsked($0) }
         guard !missing.isEmpty else { return [] }
         // Asked only about the states under a few transitions' sources: a scan each is cheaper
         // than grouping every configuration by state up front.
         let explainer = UncoverableReason.Explainer(space: space) { state in
-            space.configurations.indices.filter { reach.isReachable[$0] && space.configurations[$0].state == state }
+            space.configurations.indices.filter { reach.isReachable[$0] && space.configurations[$0].states.contains(state) }
                 .map { space.configurations[$0] }
         }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
@@ -207,12 +281,27 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
             if applying.isEmpty { return .unreachableSource }
             guard let event = transition.trigger.eventID else { return .neverEnabled }
             var winners: Set<Int> = []
-            for node in applying {
-                let flags = node.flags(in: machine)
-                guard transition.isEnabled(flags: flags),
-                      let runner = try? Runner(machine: machine, state: node.state, flags: flags),
-                      let winner = runner.transition(for: event) else { continue }
-                winners.insert(winner.index)
+            if machine.hasParallelRegions {
+                // The configuration as it is (every region), and of the microstep's transitions only
+                // those found from a leaf under the transition's sources: the other regions' are no
+                // rivals.
+                let sources = transition.sources.compactMap(machine.stateIndex(of:))
+                let tables = machine.tables
+                for node in applying where transition.isEnabled(flags: node.flags(in: machine)) {
+                    guard let runner = try? Runner(machine: machine, configuration: node), let number = machine.eventIndex(of: event) else { continue }
+                    for enabled in runner.select(event: number)
+                    where sources.contains(where: { enabled.from == $0 || tables.isDescendant(enabled.from, of: $0) }) {
+                        winners.insert(enabled.transition)
+                    }
+                }
+            } else {
+                for node in applying {
+                    let flags = node.flags(in: machine)
+                    guard transition.isEnabled(flags: flags),
+                          let runner = try? Runner(machine: machine, state: node.state, flags: flags),
+                          let winner = runner.transition(for: event) else { continue }
+                    winners.insert(winner.index)
+                }
             }
             return winners.isEmpty ? .neverEnabled : .preempted(by: winners.sorted())
         }
@@ -291,7 +380,10 @@ struct CoverageGraph {
             }
         }
         var byState: [String: [Int]] = [:]
-        for (offset, node) in nodes.enumerated() { byState[node.state, default: []].append(offset) }
+        // Every leaf of a node's configuration (one per region) finds it.
+        for (offset, node) in nodes.enumerated() {
+            for state in node.states { byState[state, default: []].append(offset) }
+        }
         let defaults = machine.flags.map(\.defaultValue)
         let starts = startIndices.map { renumber[$0] }.filter { $0 >= 0 }
         let distance = { (start: Int) in zip(nodes[start].flagValues, defaults).filter { $0 != $1 }.count }

@@ -283,6 +283,9 @@ final class RunTables: Sendable {
     let initialBlock: [Block]
     /// Per state: the `done.state.<id>` event raised when it completes, -1 when it cannot complete.
     let doneEvent: [Int]
+    /// Per event: whether it is some state's `done.state.<id>` event (the engine raises it on
+    /// completion; nobody sends it).
+    let isDoneEvent: [Bool]
     /// The top-level states the machine starts in.
     let startTargets: [Int]
 
@@ -557,6 +560,9 @@ final class RunTables: Sendable {
         self.exit = exit
         self.initialBlock = initialBlock
         self.doneEvent = doneEvent
+        var isDoneEvent = [Bool](repeating: false, count: allEvents.count)
+        for event in doneEvent where event >= 0 { isDoneEvent[event] = true }
+        self.isDoneEvent = isDoneEvent
         self.startTargets = startTargets
         self.leaf = leaf
         self.declared = declared

@@ -88,7 +88,9 @@ public enum RunError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// In a trace, a microstep lists each transition as a `.transition` step followed by its actions;
 /// the exit actions of the microstep follow its first transition step, the entry actions follow its
-/// last transition's actions.
+/// last transition's actions. A history state entered with nothing recorded takes its default
+/// transition there: an eventless `.transition` step from the history state, then its actions,
+/// right after its parent's entry actions.
 public struct Runner: Sendable {
     public let machine: Machine
     /// Every active state, ascending (document order).
@@ -238,9 +240,13 @@ public struct Runner: Sendable {
 
     public func accepts(_ event: String) -> Bool { transition(for: event) != nil }
 
-    /// Events that have an enabled transition in the current configuration, in event order.
+    /// Events a caller can send that have an enabled transition in the current configuration, in
+    /// event order. `done.state.*` events are left out: the engine raises them when a state
+    /// completes, so listing them beside the events an app receives would invite sending one by
+    /// hand (`send` still takes one, as SCXML's external queue would).
     public var acceptedEvents: [String] {
-        handledEventNumbers.filter { !select(event: $0).isEmpty }.map { machine.events[$0].id }
+        let isDoneEvent = machine.tables.isDoneEvent
+        return handledEventNumbers.filter { !isDoneEvent[$0] && !select(event: $0).isEmpty }.map { machine.events[$0].id }
     }
 
     /// Events some transition on the way up from an active atomic state handles, guard permitting.
@@ -534,6 +540,13 @@ public struct Runner: Sendable {
             if entry.defaultEntry.contains(state) { run(tables.initialBlock[state], queue: &queue, into: &trace) }
             for (parent, history) in entry.defaultHistory where parent == state {
                 let transition = tables.declared[history][0]
+                // The default is a transition the machine takes (SCXML runs its content here): the
+                // trace reports it like any other, so coverage and walkthroughs count it.
+                let first = tables.targets[transition].first
+                let to = first.flatMap { first in
+                    entry.states.first { tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first)) }
+                } ?? first ?? history
+                trace.took(transition, event: -1, from: history, to: to, in: machine)
                 trace.emit(tables.actionSteps[transition])
                 for assignment in tables.assignments[transition] { flagValues[assignment.flag] = assignment.value }
                 for event in tables.raises[transition] { queue.append(event, isOptional: false) }

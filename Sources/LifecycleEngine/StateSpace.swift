@@ -99,6 +99,27 @@ public struct StateSpace: Sendable {
     public let isExact: Bool
     /// Transitions taken while settling the starts (eventless transitions out of the initial state).
     public let startTransitions: Set<Int>
+    /// History states some reachable configuration has recorded.
+    public let recordedHistory: Set<String>
+    /// With independent parallel regions whose product is too large to enumerate, the exploration of
+    /// each region alone (`RegionDecomposition`), in document order; `configurations`, `starts` and
+    /// `edges` are then empty, and every other answer is the product's, exactly. Empty otherwise.
+    public let regionSpaces: [StateSpace]
+    /// Per transition: the position in `regionSpaces` of the region it belongs to (when composed).
+    let regionOfTransition: [Int]
+    /// Whether the space is the product of `regionSpaces` rather than enumerated.
+    public var isComposed: Bool { !regionSpaces.isEmpty }
+
+    /// How to explore a machine with parallel regions.
+    public enum Strategy: Sendable {
+        /// Region by region when they are independent and their product would not fit the limit;
+        /// the product otherwise.
+        case automatic
+        /// Every configuration of the product (today's exploration), whatever the regions.
+        case product
+        /// Region by region whenever the regions are independent, however small the product.
+        case composed
+    }
 
     /// `edges` by position in `configurations`, for `CoverageGraph` (which would otherwise hash every
     /// configuration again to number them).
@@ -111,14 +132,53 @@ public struct StateSpace: Sendable {
 
     /// Explores at most `limit` configurations exactly; beyond that, or beyond `maxFlags` flags,
     /// falls back to guard-free graph reachability.
-    public init(machine: Machine, maxFlags: Int = 10, limit: Int? = nil) {
+    public init(machine: Machine, maxFlags: Int = 10, limit: Int? = nil, strategy: Strategy = .automatic) {
         self.machine = machine
         var entered: Set<Int> = []
         // Regions multiply configurations, so a large parallel machine is out of reach of the exact
         // search whatever the limit; giving up at 10,000 leaves the same over-approximation in a
         // tenth of the time (validate of `lifespec synth --states 500 --regions 4`: 18 s to 1.9 s).
         let limit = limit ?? (machine.states.contains(where: \.isParallel) ? 10_000 : 100_000)
-        if machine.flags.count <= maxFlags, let exact = Self.explore(machine, limit: limit) {
+        var composed: (regions: [StateSpace], regionOfTransition: [Int])?
+        var product: Exploration?
+        if strategy != .product, machine.flags.count <= maxFlags, machine.hasParallelRegions,
+           let decomposition = RegionDecomposition(machine: machine),
+           let regions = Self.exploreRegions(machine, decomposition: decomposition) {
+            // Enumerated, the product holds at least every combination of the regions' parts
+            // reachable from the default flags: past the limit, the product search would fail.
+            var lowerBound = 1
+            for region in regions {
+                let (value, overflow) = lowerBound.multipliedReportingOverflow(by: max(1, region.countFromDefaults))
+                lowerBound = overflow ? .max : value
+            }
+            if strategy == .automatic, lowerBound <= limit { product = Self.explore(machine, limit: limit) }
+            if product == nil {
+                composed = (regions.map { $0.space }, machine.transitions.indices.map { transition in
+                    machine.transitions[transition].sources.first.flatMap(machine.stateIndex(of:)).map { decomposition.regionOf[$0] } ?? -1
+                })
+            }
+        }
+        if let composed {
+            configurations = []
+            starts = []
+            edges = []
+            eventlessLoops = []
+            edgeEnds = []
+            startPositions = []
+            edgeEvents = []
+            isExact = true
+            regionSpaces = composed.regions
+            regionOfTransition = composed.regionOfTransition
+            startTransitions = composed.regions.reduce(into: Set<Int>()) { $0.formUnion($1.startTransitions) }
+            takenTransitions = composed.regions.reduce(into: Set<Int>()) { $0.formUnion($1.takenTransitions) }
+            reachableStates = composed.regions.reduce(into: Set<String>()) { $0.formUnion($1.reachableStates) }
+            recordedHistory = composed.regions.reduce(into: Set<String>()) { $0.formUnion($1.recordedHistory) }
+            reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
+            return
+        }
+        regionSpaces = []
+        regionOfTransition = []
+        if machine.flags.count <= maxFlags, let exact = product ?? Self.explore(machine, limit: limit) {
             entered = exact.entered
             configurations = exact.configurations
             starts = exact.starts
@@ -152,6 +212,76 @@ public struct StateSpace: Sendable {
             (reachableStates, takenTransitions) = Self.approximate(machine)
         }
         reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
+        var recorded: Set<String> = []
+        for configuration in configurations { for entry in configuration.history { recorded.insert(entry.state) } }
+        recordedHistory = recorded
+    }
+
+    /// A region explored alone, as a space of its own (configurations hold its states and the
+    /// states above the parallel state), from a partial initial set.
+    private init(machine: Machine, exploration exact: Exploration) {
+        self.machine = machine
+        configurations = exact.configurations
+        starts = exact.starts
+        edges = exact.edges
+        eventlessLoops = exact.loops
+        startTransitions = exact.startTransitions
+        edgeEnds = exact.edgeEnds
+        startPositions = exact.startPositions
+        edgeEvents = exact.edgeEvents
+        isExact = true
+        regionSpaces = []
+        regionOfTransition = []
+        var taken: Set<Int> = []
+        for edge in exact.edges { taken.formUnion(edge.transitions) }
+        taken.formUnion(exact.startTransitions)
+        takenTransitions = taken
+        let states = machine.states
+        reachableStates = Set(exact.entered.map { states[$0].id })
+        reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
+        var recorded: Set<String> = []
+        for configuration in configurations { for entry in configuration.history { recorded.insert(entry.state) } }
+        recordedHistory = recorded
+    }
+
+    /// Each region of `decomposition` explored alone, with the flags it reads or writes ranging over
+    /// every assignment (the others keep their defaults: it never sees them); nil when a region
+    /// loops, fails on an event it takes, or exceeds the flat machine's limit, so the product
+    /// decides. `countFromDefaults`: configurations reachable from the start under default flags.
+    private static func exploreRegions(_ machine: Machine, decomposition: RegionDecomposition) -> [(space: StateSpace, countFromDefaults: Int)]? {
+        let initial = (try? Runner(machine: machine))?.active ?? []
+        let defaults = machine.tables.flagDefaults
+        var result: [(space: StateSpace, countFromDefaults: Int)] = []
+        for (number, flags) in decomposition.flagsOf.enumerated() {
+            let regionInitial = initial.filter { decomposition.regionOf[$0] == -1 || decomposition.regionOf[$0] == number }
+            // The default assignment first: it is the first start, whose reach is counted below.
+            let assignments = (0..<(1 << flags.count)).map { bits in
+                var values = defaults
+                for (offset, flag) in flags.enumerated() { values[flag] = (bits & (1 << offset) != 0) != defaults[flag] }
+                return values
+            }
+            guard let exploration = explore(machine, limit: 100_000, initial: regionInitial, assignments: assignments, isRegion: true),
+                  exploration.loops.isEmpty else { return nil }
+            let space = StateSpace(machine: machine, exploration: exploration)
+            // Reach from the first start (the defaults) by events.
+            var count = 0
+            if let first = space.startPositions.first {
+                var successors = [[Int]](repeating: [], count: space.configurations.count)
+                for ends in space.edgeEnds { successors[ends.from].append(ends.to) }
+                var seen = [Bool](repeating: false, count: space.configurations.count)
+                seen[first] = true
+                var queue = [first]
+                while let next = queue.popLast() {
+                    count += 1
+                    for to in successors[next] where !seen[to] {
+                        seen[to] = true
+                        queue.append(to)
+                    }
+                }
+            }
+            result.append((space, count))
+        }
+        return result
     }
 
     private struct Exploration {
@@ -191,10 +321,19 @@ public struct StateSpace: Sendable {
     /// it stands. Runs on copies of one runner per configuration and records only the transitions
     /// taken: the callbacks and notifications of each step are the engine's to replay later.
     private static func explore(_ machine: Machine, limit: Int) -> Exploration? {
+        let flagCount = machine.flags.count
+        let initial = (try? Runner(machine: machine))?.active ?? []
+        let assignments = (0..<(1 << flagCount)).map { bits in (0..<flagCount).map { bits & (1 << $0) != 0 } }
+        return explore(machine, limit: limit, initial: initial, assignments: assignments, isRegion: false)
+    }
+
+    /// The search from `initial` settled under each flag assignment. For a region explored alone
+    /// (`isRegion`), an event it takes whose run then fails ends the search with nil: in the product
+    /// that failure would block the other regions' moves too.
+    private static func explore(_ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool) -> Exploration? {
         var result = Exploration()
         var position: [Key: Int] = [:]
         let events = machine.events
-        let flagCount = machine.flags.count
         /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
         func place(_ runner: Runner, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
             let key = Key(runner)
@@ -206,12 +345,10 @@ public struct StateSpace: Sendable {
             result.runners.append(runner)
             return (result.configurations.count - 1, true)
         }
-        let initial = (try? Runner(machine: machine))?.active ?? []
         // Every run starts in these, even one whose eventless transitions leave them at once.
         result.entered.formUnion(initial)
-        for bits in 0..<(1 << flagCount) {
-            var runner = Runner(machine: machine, active: initial, flagValues: (0..<flagCount).map { bits & (1 << $0) != 0 },
-                                historyValues: [:])
+        for flagValues in assignments {
+            var runner = Runner(machine: machine, active: initial, flagValues: flagValues, historyValues: [:])
             var trace = TransitionTrace()
             do {
                 try runner.settle(into: &trace)
@@ -244,6 +381,7 @@ public struct StateSpace: Sendable {
                     result.loops.append(configuration)
                     continue
                 } catch {
+                    if isRegion, !runner.select(event: event).isEmpty { return nil }
                     continue
                 }
                 // An ignored event (SCXML's policy) changes nothing: no edge.

@@ -15,8 +15,7 @@ struct UnrestorableHistoryRule: SpecRule {
             }
             // Exact only when the engine explored every configuration; recorded history is part of it.
             guard context.space.isExact, context.space.eventlessLoops.isEmpty, context.space.isReachable(parent) else { continue }
-            let recorded = context.space.configurations.contains { configuration in configuration.history.contains { $0.state == state.id } }
-            if !recorded {
+            if !context.space.recordedHistory.contains(state.id) {
                 findings.append(Finding(.unrestorableHistory, .recordsNothing(history: state.id, parent: parent), at: location))
             }
         }

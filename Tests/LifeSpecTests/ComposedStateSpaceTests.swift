@@ -1,0 +1,185 @@
+import LifecycleEngine
+import LifeSpec
+import Testing
+
+/// Independent parallel regions explored one by one (`StateSpace.Strategy.composed`) must give
+/// every answer the product exploration gives: checked on seeded random parallel machines small
+/// enough for the product to finish, with history, internal and targetless transitions, raised
+/// events, region flags, a shared read-only flag, `in()` guards and final states.
+@Suite("Composed state space (independent regions)")
+struct ComposedStateSpaceTests {
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    }
+
+    /// A parallel state `p` with 2 or 3 regions; region `r<n>` holds a group `r<n>g` (three leaves
+    /// and a history), two more leaves and sometimes a final state. Transitions stay in their region.
+    static func spec(seed: UInt64) -> String {
+        var random = Random(state: seed)
+        let regionCount = 2 + random.below(2)
+        var lines = ["lifespec: 1", "id: composed\(seed)", "unhandled: \(random.chance(70) ? "ignore" : "error")", "initial: p", "states:",
+                     "  p:", "    parallel: true", "    states:"]
+        var transitions: [String] = []
+        var events = ["x0", "x1", "x2", "x3"]
+        var flags = ["k: {default: false}"]
+        for region in 0..<regionCount {
+            let r = "r\(region)"
+            let leaves = ["\(r)a", "\(r)b", "\(r)c", "\(r)d", "\(r)e"]
+            let hasFinal = random.chance(30)
+            let history = "\(r)h"
+            lines += ["      \(r):", "        initial: \(r)g", "        states:",
+                      "          \(r)g:", "            initial: \(r)a", "            states:",
+                      "              \(r)a: {}", "              \(r)b: {}", "              \(r)c: {}",
+                      "              \(history): {history: \(random.chance(50) ? "deep" : "shallow"), default: \(r)b}",
+                      "          \(r)d: {}", "          \(r)e: {}"]
+            if hasFinal { lines.append("          \(r)f: {final: true}") }
+            events.append("i\(region): {kind: internal}")
+            flags.append("f\(region): {default: false}")
+            let sources = leaves + ["\(r)g"]
+            let targets = leaves + ["\(r)g", history] + (hasFinal ? ["\(r)f"] : [])
+            // A chain on x0 keeps most leaves reachable.
+            for (offset, leaf) in leaves.enumerated() where random.chance(70) {
+                transitions.append("  - {from: \(leaf), on: x0, to: \(leaves[(offset + 1) % leaves.count])}")
+            }
+            for _ in 0..<(4 + random.below(6)) {
+                var parts = ["from: \(sources[random.below(sources.count)])"]
+                let trigger = random.below(10)
+                parts.append(trigger < 8 ? "on: x\(random.below(4))" : trigger == 8 ? "on: i\(region)" : "always: true")
+                if trigger == 9 { parts.append("guard: f\(region)") }
+                switch trigger == 9 ? 4 : random.below(5) {
+                case 0: parts.append("guard: f\(region)")
+                case 1: parts.append("guard: '!f\(region) || k'")
+                case 2: parts.append("guard: in(\(leaves[random.below(3)]))")
+                default: break
+                }
+                if trigger != 9 || random.chance(50) {
+                    if random.chance(85) { parts.append("to: \(targets[random.below(targets.count)])") }
+                } else {
+                    parts.append("to: \(leaves[3])")
+                }
+                if random.chance(30) { parts.append("set: {f\(region): \(trigger == 9 ? false : random.chance(50))}") }
+                if random.chance(20), trigger != 8 { parts.append("raise: [i\(region)]") }
+                transitions.append("  - {" + parts.joined(separator: ", ") + "}")
+            }
+            transitions.append("  - {from: \(r), on: x3, to: \(history), type: internal}")
+            if hasFinal { transitions.append("  - {from: \(r), on: done.state.\(r), to: \(r)d, type: internal}") }
+        }
+        lines.append("events:")
+        lines += events.map { "  " + ($0.contains(":") ? $0 : "\($0): {}") }
+        lines.append("flags:")
+        lines += flags.map { "  " + $0 }
+        lines.append("transitions:")
+        lines += transitions
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func composedAnswersAreTheProductsOnRandomMachines() throws {
+        var compared = 0
+        for seed in UInt64(1)...60 {
+            let text = Self.spec(seed: seed)
+            guard let machine = SpecLoader.load(text: text, path: "composed.yaml").spec?.machine else { continue }
+            let product = StateSpace(machine: machine, limit: 50_000, strategy: .product)
+            let composed = StateSpace(machine: machine, strategy: .composed)
+            // A region that loops or fails sends the composed search back to the product.
+            guard composed.isComposed, product.isExact, !product.configurations.isEmpty else { continue }
+            compared += 1
+            let label = Comment(rawValue: "seed \(seed):\n\(text)")
+            #expect(composed.reachableStates == product.reachableStates, label)
+            #expect(composed.reachableLeaves == product.reachableLeaves, label)
+            #expect(composed.takenTransitions == product.takenTransitions, label)
+            #expect(composed.startTransitions == product.startTransitions, label)
+            #expect(composed.recordedHistory == product.recordedHistory, label)
+            #expect(composed.eventlessLoops.isEmpty && product.eventlessLoops.isEmpty, label)
+            // LS122's verdicts and reasons, and what the coverage plan covers.
+            #expect(CoveragePlan.uncoverableTransitions(in: composed) == CoveragePlan.uncoverableTransitions(in: product), label)
+            let productPlan = CoveragePlan(space: product)
+            let composedPlan = CoveragePlan(space: composed)
+            #expect(composedPlan.covered == productPlan.covered, label)
+            #expect(composedPlan.uncoverable == productPlan.uncoverable, label)
+            #expect(composedPlan.lowerBound == productPlan.lowerBound, label)
+            // Every composed path is the engine's own run, and together they take every coverable transition.
+            var taken: Set<Int> = []
+            for path in composedPlan.paths {
+                #expect(product.configurations.contains(path.start), label)
+                var runner = try Runner(machine: machine, configuration: path.start)
+                for step in path.steps {
+                    let steps = try runner.send(step.event)
+                    let transitions = steps.compactMap { if case .transition(let t) = $0 { t.transitionIndex } else { nil } }
+                    #expect(transitions == step.transitions, label)
+                    #expect(runner.configuration == step.to, label)
+                    #expect(product.configurations.contains(step.to), label)
+                    taken.formUnion(transitions)
+                }
+            }
+            #expect(taken.isSuperset(of: productPlan.covered), label)
+            // Rejection tests stand in configurations the product reaches, and the history rule
+            // (LS124) and region rule (LS123) read only what is compared above.
+            let plan = ConformancePlan(space: composed)
+            for item in plan.cases where item.kind == .rejection {
+                #expect(product.configurations.contains { ConformanceCase.configurationName($0.states) == item.start }, label)
+            }
+        }
+        // Most seeds give a machine both explorations finish on; the comparison must have run.
+        #expect(compared >= 30, "only \(compared) of 60 random machines compared")
+    }
+
+    @Test func theSyntheticRegionsFamilyIsComposedAndTheFlatOneIsNot() throws {
+        let regions = try #require(SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2, regions: 4).yaml(), path: "s.yaml").spec)
+        let space = try #require(regions.stateSpace)
+        #expect(space.isComposed)
+        #expect(space.regionSpaces.count == 4)
+        // Every state is reachable and every history is recorded, so validate is silent.
+        #expect(space.reachableLeaves.count == 200)
+        #expect(space.recordedHistory == ["r0last", "r1last", "r2last", "r3last"])
+        let plan = ConformancePlan(space: space)
+        #expect(plan.coverage.isComplete || plan.coverage.uncoverable.allSatisfy { if case .explorationIncomplete = $0.reason { false } else { true } })
+        #expect(plan.coverage.covered.count == regions.machine.transitions.count - plan.coverage.uncoverable.count)
+        #expect(plan.cases.contains { $0.kind == .rejection })
+        let flat = try #require(SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2).yaml(), path: "f.yaml").spec)
+        #expect(flat.stateSpace?.isComposed == false)
+    }
+
+    @Test func sharedFlagsOrCrossingTransitionsKeepTheProduct() throws {
+        let base = """
+            lifespec: 1
+            id: coupled
+            unhandled: ignore
+            initial: p
+            states:
+              p:
+                parallel: true
+                states:
+                  a: {initial: a1, states: {a1: {}, a2: {}}}
+                  b: {initial: b1, states: {b1: {}, b2: {}}}
+            events: {go: {}, back: {}}
+            flags: {f: {default: false}}
+            transitions:
+              - {from: a1, on: go, to: a2}
+              - {from: a2, on: back, to: a1}
+              - {from: b2, on: back, to: b1}
+
+            """
+        func space(_ extra: String) throws -> StateSpace {
+            let machine = try #require(SpecLoader.load(text: base + extra, path: "c.yaml").spec?.machine)
+            return StateSpace(machine: machine, strategy: .composed)
+        }
+        #expect(try space("  - {from: b1, on: go, to: b2}\n").isComposed)
+        // A flag one region sets and another reads.
+        #expect(try !space("  - {from: b1, on: go, guard: f, to: b2}\n  - {from: a2, on: go, set: {f: true}}\n").isComposed)
+        // in() of the other region.
+        #expect(try !space("  - {from: b1, on: go, guard: in(a2), to: b2}\n").isComposed)
+        // An event one region raises and another takes.
+        #expect(try !space("  - {from: b1, on: back, to: b2}\n  - {from: a2, on: go, raise: [back]}\n").isComposed)
+        // A transition that leaves its region (and so the parallel state).
+        #expect(try !space("  - {from: b1, on: go, to: a2}\n").isComposed)
+    }
+}
