@@ -18,6 +18,8 @@ public struct TraceCheck {
     }
 
     let machine: Machine
+    /// The spec, for naming the part a deviating call belongs to in a system spec.
+    let document: SpecDocument?
     let from: String?
     let fixedFlags: [String: Bool]
     let observe: [String]
@@ -25,8 +27,9 @@ public struct TraceCheck {
     let declared: Set<Observation>?
 
     /// Checks the `--observe` items; `from` and `fixedFlags` are checked already (`checkStart`).
-    public init(machine: Machine, from: String?, fixedFlags: [String: Bool], observe: [String]) throws(ArgumentError) {
+    public init(machine: Machine, document: SpecDocument? = nil, from: String?, fixedFlags: [String: Bool], observe: [String]) throws(ArgumentError) {
         self.machine = machine
+        self.document = document
         self.from = from
         self.fixedFlags = fixedFlags
         self.observe = observe
@@ -103,6 +106,12 @@ public struct TraceCheck {
         }
         let deviation = report.deviation
         var message = "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        // In a system spec, whose object it is: the part's role and the spec that documents it.
+        let observed = switch deviation.observation { case .callback(let id), .notification(let id): id }
+        if let document, let part = document.part(of: observed) {
+            let role = document.text(part.title ?? part.specTitle).map { "\($0), " } ?? ""
+            message += "    the call is part \(part.name)'s (\(role)spec \(part.specID))\n"
+        }
         message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
         let allowed = deviation.allowedNext.map(name(of:))
         message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"

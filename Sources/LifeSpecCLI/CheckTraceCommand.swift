@@ -39,12 +39,13 @@ struct CheckTraceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let machine = try loadValidSpec(spec).machine
+        let loaded = try loadValidSpec(spec)
+        let machine = loaded.machine
         let check: TraceCheck
         do {
             try TraceCheck.checkStart(from, in: machine)
             let fixedFlags = try SimulateCommand.flags(assignments, in: machine)
-            check = try TraceCheck(machine: machine, from: from, fixedFlags: fixedFlags, observe: observe)
+            check = try TraceCheck(machine: machine, document: loaded.document, from: from, fixedFlags: fixedFlags, observe: observe)
         } catch let error as TraceCheck.ArgumentError {
             throw ValidationError(error.description)
         }

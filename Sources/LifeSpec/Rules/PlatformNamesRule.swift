@@ -21,7 +21,8 @@ struct PlatformNamesRule: RawSpecRule {
                                                                     closest: Suggestion.closest(to: name.value, among: candidates)),
                                     at: name.location, notes: [Finding.Message.addToACatalog]))
         }
-        for callback in raw.callbacks {
+        // A part's names were checked against the part's own catalogs when it loaded.
+        for callback in raw.callbacks where callback.part == nil {
             switch callback.kind {
             case .method:
                 verify(callback.swift, known: \.callbackSwiftNames, kind: .method)
@@ -31,7 +32,7 @@ struct PlatformNamesRule: RawSpecRule {
                 verify(callback.passedTo, known: \.closureHostSwiftNames, kind: .closureHost)
             }
         }
-        for notification in raw.notifications {
+        for notification in raw.notifications where notification.part == nil {
             verify(notification.swift, known: \.notificationSwiftNames, kind: .notification)
             verify(notification.objc, known: \.notificationObjCNames, kind: .notification)
         }
