@@ -56,6 +56,17 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unsupportedSCXML = "LS180"
     /// The SCXML file is not well-formed XML.
     case xmlSyntax = "LS181"
+    // Parts (system specs)
+    /// A part names a spec that is not beside the system spec.
+    case unknownPartSpec = "LS190"
+    /// A part's spec cannot be a part: it has errors of its own, or parts of its own (no nesting).
+    case invalidPart = "LS191"
+    /// A part's name, or an id of the system's own, collides with the namespace parts create.
+    case partNameClash = "LS192"
+    /// `A.something` names no state, event, callback, notification or flag of part `A`.
+    case unknownPartMember = "LS193"
+    /// The system's own transition leaves or enters a part's state instead of raising its events.
+    case partBoundary = "LS194"
     // Rendering
     case renderFailed = "LS200"
 }

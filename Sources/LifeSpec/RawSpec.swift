@@ -30,6 +30,8 @@ struct RawSpec {
         /// What SCXML's `<initial>` transition does (YAML has no place for it).
         var initialBlock = Block()
         var source: Located<String>?
+        /// The part it comes from (`parts:`), `nil` for the spec's own states.
+        var part: String?
     }
 
     /// Executable content as written: callbacks and notifications in order, flags set, events raised.
@@ -54,6 +56,8 @@ struct RawSpec {
         var deprecated: SpecDocument.Deprecation?
         var timeLimit: String?
         var source: Located<String>?
+        /// The part it comes from: its names were checked against the part's own catalogs.
+        var part: String?
     }
 
     struct Notification {
@@ -62,6 +66,7 @@ struct RawSpec {
         var objc: Located<String>?
         var description: LocalizedText?
         var source: Located<String>?
+        var part: String?
     }
 
     enum ActionRef {
@@ -89,6 +94,21 @@ struct RawSpec {
         var source: Located<String>?
         /// False when the entry was too broken to lower.
         var isComplete = true
+        /// The part it comes from, `nil` for the spec's own transitions.
+        var part: String?
+    }
+
+    /// One entry of `parts:`: another spec included as a namespaced parallel region.
+    struct Part {
+        var name: Located<String>
+        /// The spec id as written (a sibling file `<id>.yaml`).
+        var spec: Located<String>
+        var title: LocalizedText?
+        var description: LocalizedText?
+        /// Filled in by the composer once the part's spec loaded.
+        var specID: String?
+        var specTitle: LocalizedText?
+        var specPath: String?
     }
 
     struct Scenario {
@@ -108,6 +128,12 @@ struct RawSpec {
 
     var path: String
     var formatVersion = 1
+    /// `parts:`: with any, the spec is a system spec and `SpecComposer` composes it.
+    var parts: [Part] = []
+    /// Whether `parts:` was written (even empty or broken), so 'states' and 'initial' are optional.
+    var declaresParts = false
+    /// The API catalogs of the parts' specs: their modules matter to code that names their callbacks.
+    var partCatalogs: [APICatalog] = []
     var id: Located<String>?
     var title: LocalizedText?
     var summary: LocalizedText?

@@ -218,6 +218,24 @@ public struct SpecDocument: Sendable, Hashable {
         public let location: SourceLocation
     }
 
+    /// A spec included as a part of a system spec (`parts:`): a parallel region whose ids are
+    /// prefixed with `name` (`A.appeared`, `A.viewDidLoad`).
+    public struct PartInfo: Sendable, Hashable {
+        public let name: String
+        /// The id of the part's own spec, whose page documents it in full.
+        public let specID: String
+        /// The system's title for this part, if it gives one.
+        public let title: LocalizedText?
+        public let description: LocalizedText?
+        /// The part's spec's own title.
+        public let specTitle: LocalizedText?
+        /// Where the part is included.
+        public let location: SourceLocation
+
+        /// The prefix of every id the part contributes.
+        public var prefix: String { name + "." }
+    }
+
     /// The file as given on the command line (relative paths stay relative).
     public let path: String
     public let formatVersion: Int
@@ -247,6 +265,15 @@ public struct SpecDocument: Sendable, Hashable {
     /// The Swift modules that declare the spec's API names (from `platform:` and `catalogs:`), in
     /// order, for code that refers to them (the recorder's imports).
     public internal(set) var apiModules: [String] = []
+    /// The parts of a system spec, in the order written (empty for a single-object spec).
+    public internal(set) var parts: [PartInfo] = []
+
+    public var isSystem: Bool { !parts.isEmpty }
+
+    /// The part an element id belongs to (`A.appeared` → part `A`; the region `A` too).
+    public func part(of id: String) -> PartInfo? {
+        parts.first { id == $0.name || id.hasPrefix($0.prefix) }
+    }
 
     public var defaultLocale: String? { locales.first }
 

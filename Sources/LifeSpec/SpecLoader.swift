@@ -13,27 +13,37 @@ public struct SpecLoadResult: Sendable {
 /// against the engine (graph rules, guards, scenario replay, platform API names).
 public enum SpecLoader {
     public static func load(path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        switch readFile(path: path, limits: limits) {
+        case .success(let data): load(data: data, path: path, limits: limits)
+        case .failure(let problem): SpecLoadResult(spec: nil, diagnostics: [problem.diagnostic])
+        }
+    }
+
+    struct FileProblem: Error { let diagnostic: Diagnostic }
+
+    /// A spec file's bytes, or why it cannot be read.
+    static func readFile(path: String, limits: LoaderLimits) -> Result<Data, FileProblem> {
         let start = SourceLocation(path: path, line: 1, column: 1)
         // Only a regular file is opened: open(2) on a FIFO blocks until a writer comes (every
         // command hung), a device may never end, and a folder reads as empty on Linux.
         var info = stat()
         guard stat(path, &info) == 0 else {
             let reason = errno == ENOENT ? "does not exist" : "cannot be read: \(String(cString: strerror(errno)))"
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file \(reason)", at: start)])
+            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file \(reason)", at: start)))
         }
-        func notRegular(_ mode: mode_t) -> SpecLoadResult {
+        func notRegular(_ mode: mode_t) -> Result<Data, FileProblem> {
             let kind = switch mode & S_IFMT {
             case S_IFDIR: "is a directory"
             case S_IFIFO: "is a FIFO, not a file"
             case S_IFCHR, S_IFBLK: "is a device, not a file"
             default: "is not a regular file"
             }
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file \(kind)", at: start)])
+            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file \(kind)", at: start)))
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return notRegular(info.st_mode) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file cannot be read: \(String(cString: strerror(errno)))", at: start)])
+            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file cannot be read: \(String(cString: strerror(errno)))", at: start)))
         }
         // The path may have been replaced between stat and open.
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -44,34 +54,65 @@ public enum SpecLoader {
         // Read one byte past the limit so an oversized file is refused without reading all of it.
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         guard data.count <= limits.maxFileBytes else {
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start)])
+            return .failure(FileProblem(diagnostic: .error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start)))
         }
-        return load(data: data, path: path, limits: limits)
+        return .success(data)
     }
 
     public static func load(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
         if isSCXML(path) { return loadSCXML(data: data, path: path, limits: limits) }
+        switch decode(data, path: path) {
+        case .success(let text): return load(text: text, path: path, limits: limits)
+        case .failure(let problem): return SpecLoadResult(spec: nil, diagnostics: [problem.diagnostic])
+        }
+    }
+
+    /// A YAML spec's text: UTF-8, without a byte order mark.
+    static func decode(_ data: Data, path: String) -> Result<String, FileProblem> {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let location = firstInvalidUTF8(bytes, path: path)
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.unreadableFile, "spec file is not valid UTF-8", at: location)])
+            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file is not valid UTF-8", at: location)))
         }
-        return load(text: text, path: path, limits: limits)
+        return .success(text)
     }
 
     public static func load(text: String, path: String, limits: LoaderLimits = LoaderLimits()) -> SpecLoadResult {
+        let read = read(text: text, path: path, limits: limits)
+        guard var raw = read.raw else { return SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sorted()) }
+        var diagnostics = read.diagnostics
+        if raw.declaresParts {
+            let composed = SpecComposer.compose(raw, limits: limits)
+            diagnostics += composed.diagnostics
+            guard let composedRaw = composed.raw else { return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted()) }
+            raw = composedRaw
+            if let problem = sizeProblem(raw, limits: limits) {
+                return SpecLoadResult(spec: nil, diagnostics: (diagnostics + [problem]).sorted())
+            }
+        }
+        return check(raw, diagnostics: diagnostics, unknownKeys: read.unknownKeys)
+    }
+
+    /// A YAML spec as read, before references are resolved: `raw` is `nil` when reading stopped.
+    struct ReadSpec {
+        var raw: RawSpec?
+        var diagnostics: [Diagnostic]
+        var unknownKeys: [KnockOnErrors.UnknownKey] = []
+    }
+
+    static func read(text: String, path: String, limits: LoaderLimits) -> ReadSpec {
         let start = SourceLocation(path: path, line: 1, column: 1)
         guard text.utf8.count <= limits.maxFileBytes else {
-            return SpecLoadResult(spec: nil, diagnostics: [.error(.inputLimit, "spec is larger than \(limits.maxFileBytes) bytes", at: start)])
+            return ReadSpec(diagnostics: [.error(.inputLimit, "spec is larger than \(limits.maxFileBytes) bytes", at: start)])
         }
         if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) {
-            return SpecLoadResult(spec: nil, diagnostics: [depthProblem])
+            return ReadSpec(diagnostics: [depthProblem])
         }
         // Only aliases can make a key large: without a '*' there is nothing to check.
         if text.utf8.contains(UInt8(ascii: "*")),
            let keyProblem = YAMLKeyGuard.check(text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count)) {
-            return SpecLoadResult(spec: nil, diagnostics: [keyProblem])
+            return ReadSpec(diagnostics: [keyProblem])
         }
         let root: Node
         // A duplicate key stops libyaml's composer; the repeated key is renamed out of the way
@@ -82,7 +123,7 @@ public enum SpecLoader {
         while true {
             do {
                 guard let node = try Yams.compose(yaml: text, .basic, .default) else {
-                    return SpecLoadResult(spec: nil, diagnostics: [.error(.missingKey, "spec file is empty", at: start)])
+                    return ReadSpec(diagnostics: [.error(.missingKey, "spec file is empty", at: start)])
                 }
                 root = node
                 break
@@ -95,9 +136,9 @@ public enum SpecLoader {
                     text = renamed
                     continue
                 }
-                return SpecLoadResult(spec: nil, diagnostics: (duplicates + [diagnostic]).sorted())
+                return ReadSpec(diagnostics: duplicates + [diagnostic])
             } catch {
-                return SpecLoadResult(spec: nil, diagnostics: (duplicates + [.error(.yamlSyntax, "\(error)", at: start)]).sorted())
+                return ReadSpec(diagnostics: duplicates + [.error(.yamlSyntax, "\(error)", at: start)])
             }
         }
         let reader = YAMLReader(path: path, limits: limits, documentBytes: text.utf8.count)
@@ -108,16 +149,21 @@ public enum SpecLoader {
         ComposedTree(consume root).release()
         var diagnostics = reader.diagnostics
         if reader.budgetExceeded {
-            return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+            return ReadSpec(diagnostics: diagnostics)
         }
-        if raw.states.count > limits.maxStates || raw.transitions.count > limits.maxTransitions {
-            let what = raw.states.count > limits.maxStates
-                ? "\(raw.states.count) states (the limit is \(limits.maxStates))"
-                : "\(raw.transitions.count) transitions (the limit is \(limits.maxTransitions))"
-            diagnostics.append(.error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation))
-            return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+        if let problem = sizeProblem(raw, limits: limits) {
+            diagnostics.append(problem)
+            return ReadSpec(diagnostics: diagnostics)
         }
-        return check(raw, diagnostics: diagnostics, unknownKeys: reader.unknownKeys)
+        return ReadSpec(raw: raw, diagnostics: diagnostics, unknownKeys: reader.unknownKeys)
+    }
+
+    private static func sizeProblem(_ raw: RawSpec, limits: LoaderLimits) -> Diagnostic? {
+        guard raw.states.count > limits.maxStates || raw.transitions.count > limits.maxTransitions else { return nil }
+        let what = raw.states.count > limits.maxStates
+            ? "\(raw.states.count) states (the limit is \(limits.maxStates))"
+            : "\(raw.transitions.count) transitions (the limit is \(limits.maxTransitions))"
+        return .error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation)
     }
 
     /// An `.scxml` file is an SCXML chart (`SCXMLReader`); anything else is YAML.

@@ -6,8 +6,9 @@ import Yams
 struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
-        "events", "flags", "facts", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled", "catalogs",
+        "events", "flags", "facts", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled", "catalogs", "parts",
     ]
+    static let partKeys = ["spec", "title", "description"]
     static let stateKeys = [
         "title", "description", "facts", "states", "initial", "final", "parallel", "history", "default", "entry", "exit", "source",
     ]
@@ -79,14 +80,18 @@ struct SpecParser {
         if let entry = byKey["platform"] { raw.platform = reader.string(entry.value, what: "'platform'") }
         if let entry = byKey["catalogs"] { parseCatalogs(entry.value) }
         if let entry = byKey["sources"] { parseSources(entry.value) }
+        if let entry = byKey["parts"] {
+            raw.declaresParts = true
+            parseParts(entry.value)
+        }
         if let entry = byKey["states"] {
             parseStates(entry.value, parent: nil)
-        } else {
+        } else if !raw.declaresParts {
             reader.report(.error(.missingKey, "missing 'states'", at: raw.rootLocation))
         }
         if let entry = byKey["initial"] {
             raw.initial = reader.oneOrMany(entry.value).compactMap { reader.string($0, what: "'initial'") }
-        } else {
+        } else if !raw.declaresParts || byKey["states"] != nil {
             // The first top-level state is where most lifecycles start.
             let suggestion = raw.states.first { $0.parent == nil }.map { "; e.g. 'initial: \($0.id.value)'" } ?? ""
             reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)\(suggestion)", at: raw.rootLocation))
@@ -200,6 +205,40 @@ struct SpecParser {
             let loaded = APICatalog.load(path: path, limits: reader.limits)
             for diagnostic in loaded.diagnostics { reader.report(diagnostic) }
             if let catalog = loaded.catalog { raw.catalogs.append((reference, catalog)) } else { raw.catalogMissing = true }
+        }
+    }
+
+    /// `parts:` maps a part name to a sibling spec id, or to `{spec, title, description}`.
+    private mutating func parseParts(_ node: Node) {
+        for (name, body) in entries(node, what: "'parts'") {
+            guard checkElementID(name, kind: "part") else { continue }
+            if name.value.contains(".") {
+                reader.report(.error(.invalidValue, "part name '\(name.value)' cannot contain '.': it prefixes the part's ids ('\(name.value).<id>')", at: name.location))
+                continue
+            }
+            if case .scalar = body {
+                guard let spec = reader.string(body, what: "the spec of part '\(name.value)'") else { continue }
+                raw.parts.append(.init(name: name, spec: spec))
+                continue
+            }
+            guard let pairs = reader.mapping(body, what: "part '\(name.value)'", allowedKeys: Self.partKeys) else { continue }
+            var part: RawSpec.Part?
+            var title: LocalizedText?, description: LocalizedText?
+            for (key, value) in pairs {
+                switch key.value {
+                case "spec": if let spec = reader.string(value, what: "the spec of part '\(name.value)'") { part = .init(name: name, spec: spec) }
+                case "title": title = text(value, what: "the title of part '\(name.value)'")
+                case "description": description = text(value, what: "the description of part '\(name.value)'")
+                default: break
+                }
+            }
+            guard var part else {
+                reader.error(.missingKey, "part '\(name.value)' needs 'spec: <spec id>' (a spec file beside this one)", at: body)
+                continue
+            }
+            part.title = title
+            part.description = description
+            raw.parts.append(part)
         }
     }
 

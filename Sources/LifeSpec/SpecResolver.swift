@@ -13,7 +13,22 @@ struct SpecResolver {
     private(set) var brokenScenarios: Set<Int> = []
     private(set) var hasErrorsOutsideTransitionsAndScenarios = false
 
-    init(raw: RawSpec) { self.raw = raw }
+    /// The names of the system's parts (`A` of `A.appeared`).
+    private let partNames: Set<String>
+
+    init(raw: RawSpec) {
+        self.raw = raw
+        partNames = Set(raw.parts.map(\.name.value))
+    }
+
+    /// `A.pussh` where `A` is a part: the part's members are the ones to suggest from.
+    private mutating func reportUnknownPartMember(_ reference: Located<String>, part: String, known: Set<String>, kind: String) {
+        let members = known.filter { $0.hasPrefix(part + ".") }.sorted()
+        let spec = raw.parts.first { $0.name.value == part }.flatMap { $0.specID ?? $0.spec.value }.map { " (\($0))" } ?? ""
+        let hint = Suggestion.didYouMean(reference.value, among: members)
+        error(.unknownPartMember, "part '\(part)'\(spec) has no \(kind) '\(reference.value.dropFirst(part.count + 1))'\(hint)", at: reference.location)
+        unresolved.append(KnockOnErrors.Reference(name: reference.value, code: .unknownPartMember, location: reference.location))
+    }
 
     private mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []) {
         diagnostics.append(.error(code, message, at: location, notes: notes))
@@ -35,6 +50,10 @@ struct SpecResolver {
 
     private mutating func check(_ reference: Located<String>, in known: Set<String>, kind: String, code: DiagnosticCode) -> Bool {
         if known.contains(reference.value) { return true }
+        if let part = SpecComposer.part(of: reference.value, among: partNames) {
+            reportUnknownPartMember(reference, part: part, known: known, kind: kind)
+            return false
+        }
         let hint = Suggestion.didYouMean(reference.value, among: known.sorted())
         error(code, "\(kind) '\(reference.value)' is not declared\(hint)", at: reference.location)
         unresolved.append(KnockOnErrors.Reference(name: reference.value, code: code, location: reference.location))
@@ -212,6 +231,12 @@ struct SpecResolver {
             checkActions(transitions[index].actions, callbackIDs: callbackIDs, notificationIDs: notificationIDs)
             if let guardText = transitions[index].guardText, let expression = transitions[index].guardExpression {
                 for flag in expression.flags where !flagIDs.contains(flag) {
+                    if let part = SpecComposer.part(of: flag, among: partNames) {
+                        let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transitions[index].guardColumnShift + $0 }
+                        reportUnknownPartMember(Located(flag, at: SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)),
+                                                part: part, known: flagIDs, kind: "flag")
+                        continue
+                    }
                     let hint = Suggestion.didYouMean(flag, among: flagIDs.sorted())
                     // Point at the flag itself inside the guard text.
                     let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transitions[index].guardColumnShift + $0 }
@@ -223,6 +248,10 @@ struct SpecResolver {
                     let offset = guardText.value.range(of: state).map { guardText.value.distance(from: guardText.value.startIndex, to: $0.lowerBound) }
                     let column = offset.map { guardText.location.column + transitions[index].guardColumnShift + $0 }
                     let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
+                    if let part = SpecComposer.part(of: state, among: partNames) {
+                        reportUnknownPartMember(Located(state, at: location), part: part, known: stateIDs, kind: "state")
+                        continue
+                    }
                     error(.unknownState, "state '\(state)' in in(…) is not declared\(hint)", at: location)
                 }
             }
@@ -284,7 +313,7 @@ struct SpecResolver {
     static func offset(ofFlag flag: String, in text: String) -> Int? {
         let characters = Array(text)
         func isIdentifier(_ character: Character, first: Bool) -> Bool {
-            character.isASCII && (character.isLetter || character == "_" || (!first && (character.isNumber || character == "-")))
+            character.isASCII && (character.isLetter || character == "_" || (!first && (character.isNumber || character == "-" || character == ".")))
         }
         var index = 0
         while index < characters.count {
@@ -426,7 +455,13 @@ struct SpecResolver {
         var withRelations = document
         withRelations.unhandledEvents = raw.unhandled?.value
         withRelations.related = raw.related
-        withRelations.apiModules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
+        var modules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
+        for module in raw.partCatalogs.compactMap(\.module) where !modules.contains(module) { modules.append(module) }
+        withRelations.apiModules = modules
+        withRelations.parts = raw.parts.map { part in
+            SpecDocument.PartInfo(name: part.name.value, specID: part.specID ?? part.spec.value, title: part.title, description: part.description,
+                                  specTitle: part.specTitle, location: part.name.location)
+        }
         return LoadedSpec(document: withRelations, machine: machine)
     }
 }

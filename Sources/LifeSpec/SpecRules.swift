@@ -315,7 +315,8 @@ struct PlatformNamesRule: RawSpecRule {
                 : "none of the spec's API catalogs (\(catalogs.map(\.name).joined(separator: ", "))) has a \(kind) named '\(name.value)'"
             diagnostics.append(.error(.unknownAPIName, message + hint, at: name.location, notes: [advice]))
         }
-        for callback in raw.callbacks {
+        // A part's names were checked against the part's own catalogs when it loaded.
+        for callback in raw.callbacks where callback.part == nil {
             switch callback.kind {
             case .method:
                 verify(callback.swift, known: \.callbackSwiftNames, kind: "method")
@@ -325,7 +326,7 @@ struct PlatformNamesRule: RawSpecRule {
                 verify(callback.passedTo, known: \.closureHostSwiftNames, kind: "method taking a closure")
             }
         }
-        for notification in raw.notifications {
+        for notification in raw.notifications where notification.part == nil {
             verify(notification.swift, known: \.notificationSwiftNames, kind: "notification")
             verify(notification.objc, known: \.notificationObjCNames, kind: "notification")
         }

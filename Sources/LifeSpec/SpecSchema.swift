@@ -16,9 +16,20 @@ public enum SpecSchema {
   "additionalProperties": false,
   "required": [
     "lifespec",
-    "id",
-    "states",
-    "initial"
+    "id"
+  ],
+  "anyOf": [
+    {
+      "required": [
+        "states",
+        "initial"
+      ]
+    },
+    {
+      "required": [
+        "parts"
+      ]
+    }
   ],
   "properties": {
     "lifespec": {
@@ -570,6 +581,46 @@ public enum SpecSchema {
             "$ref": "#/$defs/sourceRef"
           }
         }
+      }
+    },
+    "parts": {
+      "description": "Makes this a system spec: part name → a spec beside this file, included as a parallel region whose ids are prefixed with the part name (A.appeared, A.push, A.viewDidLoad). The spec's own states, if any, form one more region, the coordinator.",
+      "type": "object",
+      "propertyNames": {
+        "type": "string",
+        "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"
+      },
+      "additionalProperties": {
+        "anyOf": [
+          {
+            "description": "The id of a single-object spec beside this file (Spec/<id>.yaml).",
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9-]*$"
+          },
+          {
+            "description": "The part's spec with the system's own title and description for it.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "spec"
+            ],
+            "properties": {
+              "spec": {
+                "description": "The id of a single-object spec beside this file (Spec/<id>.yaml).",
+                "type": "string",
+                "pattern": "^[a-z][a-z0-9-]*$"
+              },
+              "title": {
+                "description": "What this part is in the system (default: the part spec's title).",
+                "$ref": "#/$defs/localizedText"
+              },
+              "description": {
+                "description": "The part's role in the system.",
+                "$ref": "#/$defs/localizedText"
+              }
+            }
+          }
+        ]
       }
     },
     "related": {

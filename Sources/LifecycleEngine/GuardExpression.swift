@@ -49,6 +49,18 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Canonical text with minimal parentheses; parsing it gives back the same expression.
+    /// The same expression with its flags and `in()` states renamed (a part's guard in a system).
+    public func renamed(flag renameFlag: (String) -> String, state renameState: (String) -> String) -> GuardExpression {
+        switch self {
+        case .flag(let id): .flag(renameFlag(id))
+        case .constant: self
+        case .inState(let id): .inState(renameState(id))
+        case .not(let inner): .not(inner.renamed(flag: renameFlag, state: renameState))
+        case .and(let lhs, let rhs): .and(lhs.renamed(flag: renameFlag, state: renameState), rhs.renamed(flag: renameFlag, state: renameState))
+        case .or(let lhs, let rhs): .or(lhs.renamed(flag: renameFlag, state: renameState), rhs.renamed(flag: renameFlag, state: renameState))
+        }
+    }
+
     public var description: String { render(precedence: 0) }
 
     private func render(precedence: Int) -> String {
@@ -317,6 +329,7 @@ private struct GuardParser {
     private static func isIdentifierCharacter(_ character: Character, first: Bool) -> Bool {
         guard character.isASCII else { return false }
         if character.isLetter || character == "_" { return true }
-        return !first && (character.isNumber || character == "-")
+        // '.' too: a part's flags are namespaced (`A.needsLayout`), and element ids allow it.
+        return !first && (character.isNumber || character == "-" || character == ".")
     }
 }

@@ -1,0 +1,233 @@
+import Foundation
+import LifecycleEngine
+@testable import LifeSpec
+import Testing
+
+/// System specs (`parts:`): composition, namespacing, and the diagnostics of including a part.
+@Suite("System specs")
+struct SystemSpecTests {
+    static let fixture = Fixtures.path("System", "navigation-pair.yaml")
+
+    @Test func fixtureComposesIntoOneParallelMachine() throws {
+        let result = SpecLoader.load(path: Self.fixture)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let spec = try #require(result.spec)
+        #expect(spec.document.parts.map(\.name) == ["A", "B"])
+        #expect(spec.document.parts.map(\.specID) == ["uiviewcontroller-lifecycle", "uiviewcontroller-lifecycle"])
+        let root = try #require(spec.machine.state("navigation-pair"))
+        #expect(root.isParallel)
+        #expect(root.children == ["A", "B", "coordinator"])
+        // The part's states, events, callbacks and flags are all namespaced, for both instances.
+        for part in ["A", "B"] {
+            #expect(spec.machine.state("\(part).appeared")?.parent == "\(part).viewLoaded")
+            #expect(spec.machine.event("\(part).push") != nil)
+            #expect(spec.machine.flag("\(part).needsLayout") != nil)
+            #expect(spec.machine.callback("\(part).viewWillDisappear")?.swiftName == "\(part).viewWillDisappear(_:)")
+        }
+        #expect(spec.machine.state("appeared") == nil)
+        #expect(spec.document.part(of: "B.appeared")?.name == "B")
+        #expect(spec.document.part(of: "rootShown") == nil)
+    }
+
+    @Test func elementsKeepTheLocationInTheirOwnFile() throws {
+        let spec = try #require(SpecLoader.load(path: Self.fixture).spec)
+        let partState = try #require(spec.document.state("A.appeared"))
+        #expect(partState.location.path.hasSuffix("System/uiviewcontroller-lifecycle.yaml"))
+        let ownState = try #require(spec.document.state("rootShown"))
+        #expect(ownState.location.path == Self.fixture)
+        #expect(spec.document.parts[0].location.path == Self.fixture)
+        #expect(spec.document.parts[0].location.line == 14)
+    }
+
+    @Test func pushInterleavesBothControllersInAppleOrder() throws {
+        let spec = try #require(SpecLoader.load(path: Self.fixture).spec)
+        var runner = try Runner.begin(machine: spec.machine, from: nil, flags: [:]).runner
+        _ = try runner.send("showRoot")
+        let names = try runner.send("pushB").compactMap { step -> String? in
+            guard case .callback(let id) = step else { return nil }
+            return spec.machine.callback(id)?.swiftName
+        }
+        #expect(names == [
+            "B.init(nibName:bundle:)", "A.viewWillDisappear(_:)", "B.loadView()", "B.viewDidLoad()", "B.viewWillAppear(_:)",
+            "B.viewIsAppearing(_:)", "B.viewWillLayoutSubviews()", "B.viewDidLayoutSubviews()", "A.viewDidDisappear(_:)", "B.viewDidAppear(_:)",
+        ])
+        #expect(Set(runner.states) == ["A.disappeared", "B.appeared", "pushed"])
+        // The coordinator's guard reads B's state: pushing again is refused while B is on top.
+        #expect(throws: RunError.self) { try runner.send("pushB") }
+    }
+
+    // MARK: Diagnostics of including parts
+
+    /// A folder with a system spec and the part specs beside it.
+    struct Folder {
+        let url: URL
+        init(_ files: [String: String]) throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-parts-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        }
+        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+        func load(_ name: String = "system.yaml") -> SpecLoadResult { SpecLoader.load(path: path(name)) }
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    static let lamp = """
+        lifespec: 1
+        id: lamp
+        title: A lamp
+        initial: off
+        events: {toggle: {}}
+        flags: {bright: {}}
+        callbacks: {didLight: {}, didDarken: {}}
+        states: {off: {}, on: {}}
+        transitions:
+          - {from: off, on: toggle, to: on, do: [didLight], set: {bright: true}}
+          - {from: on, on: toggle, to: off, do: [didDarken], guard: bright}
+        """
+
+    static func system(_ body: String) -> String {
+        """
+        lifespec: 1
+        id: system
+        title: Two lamps
+        parts:
+          A: lamp
+          B: {spec: lamp, title: Second lamp}
+        \(body)
+        """
+    }
+
+    @Test func twoInstancesOfOnePartRunIndependently() throws {
+        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
+            states: {idle: {}, lit: {}}
+            initial: idle
+            events: {lightBoth: {}}
+            transitions:
+              - {from: idle, on: lightBoth, to: lit, raise: [A.toggle, B.toggle]}
+              - {from: lit, on: A.didNotExist, to: idle}
+            """)])
+        defer { folder.remove() }
+        let result = folder.load()
+        // `on: A.didNotExist` names no event of part A.
+        let unknown = try #require(result.diagnostics.first { $0.code == .unknownPartMember })
+        #expect(unknown.message.contains("part 'A' (lamp) has no event 'didNotExist'"))
+        #expect(unknown.location.path == folder.path("system.yaml"))
+        #expect(unknown.location.line == 12)
+    }
+
+    @Test func raisedEventsRunInOrderAcrossParts() throws {
+        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
+            states: {idle: {}, lit: {}}
+            initial: idle
+            events: {lightBoth: {}}
+            transitions:
+              - {from: idle, on: lightBoth, to: lit, raise: [B.toggle, A.toggle]}
+              - {from: lit, on: lightBoth, to: idle, guard: "in(A.on) && A.bright", raise: [A.toggle, B.toggle]}
+            scenarios:
+              - id: both
+                events: [lightBoth, lightBoth]
+                expect: [B.didLight, A.didLight, A.didDarken, B.didDarken]
+                end: [A.off, B.off, idle]
+            """)])
+        defer { folder.remove() }
+        let result = folder.load()
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let spec = try #require(result.spec)
+        #expect(spec.document.parts.map(\.title) == [nil, LocalizedText("Second lamp")])
+        // A part's guard is rewritten into its namespace.
+        let partGuard = spec.machine.transitions.compactMap(\.guardExpression).map(\.description)
+        #expect(partGuard.contains("A.bright") && partGuard.contains("B.bright"))
+    }
+
+    @Test func unknownPartSpecSuggestsASibling() throws {
+        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": """
+            lifespec: 1
+            id: system
+            parts: {A: lamp, B: lammp}
+            """])
+        defer { folder.remove() }
+        let result = folder.load()
+        #expect(result.spec == nil)
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
+        #expect(diagnostic.code == .unknownPartSpec)
+        #expect(diagnostic.message.contains("there is no spec 'lammp'") && diagnostic.message.contains("did you mean 'lamp'?"))
+        #expect(diagnostic.location == SourceLocation(path: folder.path("system.yaml"), line: 3, column: 21))
+    }
+
+    @Test func aPartsOwnErrorPointsIntoItsFileAndTheIncludeIsNamed() throws {
+        let broken = Self.lamp.replacingOccurrences(of: "to: off, do", with: "to: offf, do")
+        let folder = try Folder(["lamp.yaml": broken, "system.yaml": Self.system("")])
+        defer { folder.remove() }
+        let result = folder.load()
+        #expect(result.spec == nil)
+        let inPart = result.diagnostics.filter { $0.location.path == folder.path("lamp.yaml") }
+        #expect(inPart.map(\.code) == [.unknownState])
+        #expect(inPart.first?.location.line == 11)
+        // Each include that uses the broken spec is named where it is written; the part's own
+        // error is listed once.
+        let includes = result.diagnostics.filter { $0.code == .invalidPart }
+        #expect(includes.map(\.location.line) == [5, 6])
+        #expect(includes.allSatisfy { $0.location.path == folder.path("system.yaml") && $0.message.contains("has 1 error") })
+    }
+
+    @Test func partsDoNotNestAndASpecIsNotItsOwnPart() throws {
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "pair.yaml": Self.system("").replacingOccurrences(of: "id: system", with: "id: pair"),
+            "system.yaml": """
+            lifespec: 1
+            id: system
+            parts: {P: pair, S: system}
+            """,
+        ])
+        defer { folder.remove() }
+        let result = folder.load()
+        let messages = result.diagnostics.map { "\($0.code.rawValue) \($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(result.diagnostics.map(\.code) == [.invalidPart, .invalidPart], "\(messages)")
+        #expect(messages[0].contains("has parts of its own"))
+        #expect(messages[1].contains("cannot be a part of itself"))
+    }
+
+    @Test func namesThatClashWithThePartsNamespace() throws {
+        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
+            states: {A: {}, idle: {}, coordinator: {}}
+            initial: idle
+            events: {B.toggle: {}, go: {}}
+            transitions:
+              - {from: idle, on: go, to: A}
+              - {from: A, on: go, to: coordinator}
+              - {from: coordinator, on: go, to: idle}
+            """)])
+        defer { folder.remove() }
+        let result = folder.load()
+        let clashes = result.diagnostics.filter { $0.code == .partNameClash }
+        #expect(clashes.map(\.location.line) == [7, 7, 9], "\(result.diagnostics)")
+        #expect(clashes.map(\.message).contains { $0.contains("state 'A' has the name of part 'A'") })
+        #expect(clashes.map(\.message).contains { $0.contains("event 'B.toggle' is in part 'B''s namespace") })
+        #expect(result.spec == nil)
+    }
+
+    @Test func theSystemDrivesPartsThroughEventsNotTheirStates() throws {
+        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
+            states: {idle: {}}
+            initial: idle
+            events: {go: {}}
+            transitions:
+              - {from: idle, on: go, to: A.on}
+              - {from: idle, on: go, to: idle, guard: "in(B.onn) || A.brigt", raise: [B.togle]}
+            scenarios:
+              - {id: s, events: [A.toggel], expect: [B.didLite]}
+            """)])
+        defer { folder.remove() }
+        let result = folder.load()
+        let lines = result.diagnostics.map { "\($0.code.rawValue) \($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(lines.contains { $0.hasPrefix("LS194 11:30") && $0.contains("a state of part 'A'") }, "\(lines)")
+        // Every misspelled member of a part gets LS193 with the part's own names to choose from.
+        #expect(lines.contains { $0.hasPrefix("LS193 12:47") && $0.contains("part 'B' (lamp) has no state 'onn'; did you mean 'B.on'?") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("LS193 12:57") && $0.contains("has no flag 'brigt'; did you mean 'A.bright'?") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("LS193 12:75") && $0.contains("has no event 'togle'; did you mean 'B.toggle'?") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("LS193 14:22") && $0.contains("has no event 'toggel'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("LS193 14:42") && $0.contains("has no callback 'didLite'") }, "\(lines)")
+    }
+}
