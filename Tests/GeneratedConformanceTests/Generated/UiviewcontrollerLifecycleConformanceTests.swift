@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 15 scenarios, 5 coverage paths, 6 rejection tests, 0 ordering tests; 26 in all.
-// Transition coverage: 31 of 31 transitions (100%), eventless and internal ones included,
-// in 5 paths of 37 events in all; lower bound 28 events
+// Cases: 17 scenarios, 2 coverage paths, 6 rejection tests, 0 ordering tests; 25 in all.
+// Transition coverage: 35 of 35 transitions (100%), eventless and internal ones included,
+// in 2 paths of 42 events in all; lower bound 32 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -255,9 +255,37 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:preservedWhileVisible",
+            kind: .scenario,
+            summary: "Scenario: State preserved while visible",
+            start: "appeared",
+            flags: [:],
+            steps: [
+                .send("encodeState"),
+            ],
+            checks: [
+                .trace([.callback("encodeRestorableState")]),
+                .state("appeared"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:purgedWhileVisible",
+            kind: .scenario,
+            summary: "Scenario: Process purged while the view controller was visible",
+            start: "appeared",
+            flags: [:],
+            steps: [
+                .send("processEnds"),
+            ],
+            checks: [
+                .trace([]),
+                .state("notCreated"),
+            ]
+        ),
+        ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 5: 28 events from 'notCreated', first to take 26 transitions",
+            summary: "Coverage path 1 of 2: 39 events from 'notCreated', first to take 34 transitions",
             start: "notCreated",
             flags: [:],
             steps: [
@@ -277,8 +305,13 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("appEntersBackground", expect: [], state: "appeared"),
                 .send("appEntersForeground", expect: [], state: "appeared"),
                 .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "appeared"),
-                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                .send("encodeState", expect: [.callback("encodeRestorableState")], state: "appeared"),
+                .send("decodeState", expect: [.callback("decodeRestorableState")], state: "appeared"),
+                .send("finishRestoring", expect: [.callback("applicationFinishedRestoringState")], state: "appeared"),
+                .send("processEnds", expect: [], state: "notCreated"),
+                .send("instantiateFromStoryboard", expect: [.callback("initCoder"), .callback("awakeFromNib")], state: "viewNotLoaded"),
+                .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
+                .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
                 .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
                 .send("dismissOnTop", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
                 .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
@@ -289,49 +322,19 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("swipeBackComplete", expect: [.callback("viewDidAppear")], state: "appeared"),
                 .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
                 .send("swipeBackComplete", expect: [.callback("viewDidDisappear")], state: "disappeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 5: 2 events from 'notCreated', first to take 2 transitions",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateFromStoryboard", expect: [.callback("initCoder"), .callback("awakeFromNib")], state: "viewNotLoaded"),
-                .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:3",
-            kind: .coverage,
-            summary: "Coverage path 3 of 5: 2 events from 'notCreated', first to take 1 transition",
-            start: "notCreated",
-            flags: [:],
-            steps: [
+                .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
                 .send("push", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:4",
-            kind: .coverage,
-            summary: "Coverage path 4 of 5: 2 events from 'notCreated', first to take 1 transition",
-            start: "notCreated",
-            flags: [:],
-            steps: [
+                .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
                 .send("present", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
             ],
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:5",
+            id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 5 of 5: 3 events from 'notCreated' with fullScreenCover=true, first to take 1 transition",
+            summary: "Coverage path 2 of 2: 3 events from 'notCreated' with fullScreenCover=true, first to take 1 transition",
             start: "notCreated",
             flags: ["fullScreenCover": true],
             steps: [
@@ -344,7 +347,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:notCreated",
             kind: .rejection,
-            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange, appEntersBackground, appEntersForeground, memoryWarning",
+            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
             start: "notCreated",
             flags: [:],
             steps: [
@@ -365,6 +368,10 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("appEntersBackground"),
                 .reject("appEntersForeground"),
                 .reject("memoryWarning"),
+                .reject("encodeState"),
+                .reject("decodeState"),
+                .reject("finishRestoring"),
+                .reject("processEnds"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
             ],
             checks: []
@@ -577,37 +584,31 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 5: 28 events from 'notCreated', first to take 26 transitions")
+    @Test("Scenario: State preserved while visible")
+    func scenario_preservedWhileVisible() throws {
+        let failures = try UiviewcontrollerLifecycleConformance.run("scenario:preservedWhileVisible")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: Process purged while the view controller was visible")
+    func scenario_purgedWhileVisible() throws {
+        let failures = try UiviewcontrollerLifecycleConformance.run("scenario:purgedWhileVisible")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 1 of 2: 39 events from 'notCreated', first to take 34 transitions")
     func coverage_path_1() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 5: 2 events from 'notCreated', first to take 2 transitions")
+    @Test("Coverage path 2 of 2: 3 events from 'notCreated' with fullScreenCover=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 5: 2 events from 'notCreated', first to take 1 transition")
-    func coverage_path_3() throws {
-        let failures = try UiviewcontrollerLifecycleConformance.run("coverage:3")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("Coverage path 4 of 5: 2 events from 'notCreated', first to take 1 transition")
-    func coverage_path_4() throws {
-        let failures = try UiviewcontrollerLifecycleConformance.run("coverage:4")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("Coverage path 5 of 5: 3 events from 'notCreated' with fullScreenCover=true, first to take 1 transition")
-    func coverage_path_5() throws {
-        let failures = try UiviewcontrollerLifecycleConformance.run("coverage:5")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange, appEntersBackground, appEntersForeground, memoryWarning")
+    @Test("In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds")
     func rejections_in_notCreated() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:notCreated")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
