@@ -66,11 +66,11 @@ struct HistoryDefaultAndDoneEventTests {
         var runner = try Runner(machine: Self.machine(), state: "second")
         // `work` handles done.state.work, but nobody sends a completion event.
         #expect(runner.acceptedEvents == ["next", "finish", "leave"])
-        do {
-            try runner.send("go")
-            Issue.record("'go' is not handled in 'second'")
-        } catch .unhandledEvent(_, _, let accepted) {
-            #expect(accepted == ["next", "finish", "leave"])
+        // A catch pattern on the typed error crashes the 6.3.1 compiler (SIL ownership verifier).
+        var probe = runner
+        switch Result(catching: { () throws(RunError) in try probe.send("go") }) {
+        case .failure(.unhandledEvent(_, _, let accepted)): #expect(accepted == ["next", "finish", "leave"])
+        case let other: Issue.record("'go' is not handled in 'second', yet sending it gave \(other)")
         }
         // Sent by hand (as SCXML's external queue allows), it is still taken.
         let steps = try runner.send("done.state.work")
