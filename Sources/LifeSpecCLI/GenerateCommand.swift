@@ -40,7 +40,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let run = GenerationRun(specs: specs, output: destination.output, suites: noSuites ? nil : destination.suites, check: check, docc: docc)
+        let run = GenerationRun(specs: specs, output: destination.output, suites: noSuites ? nil : destination.suites, check: check, docc: docc, toolVersion: LifeSpecVersion.current)
         let outcome = try run.performInCommand()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else {

@@ -56,7 +56,7 @@ struct WatchCommand: ParsableCommand {
                 }
                 lastSnapshot = snapshot
                 do {
-                    let outcome = try GenerationRun(specs: specs, output: destination.output, suites: destination.suites, check: false).performInCommand()
+                    let outcome = try GenerationRun(specs: specs, output: destination.output, suites: destination.suites, check: false, toolVersion: LifeSpecVersion.current).performInCommand()
                     if !outcome.diagnostics.isEmpty { StandardStreams.out(DiagnosticPrinter.text(outcome.diagnostics)) }
                     if let report = outcome.report {
                         StandardStreams.out(GenerationRun.describe(report))

@@ -161,7 +161,8 @@ struct WatchAndInterruptTests {
         var result: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
-            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath {
+            // The record of the last run (this machine's inodes and times) is not an output.
+            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath, !url.path.contains("/.lifespec-cache/") {
                 result[String(url.path.dropFirst(folder.path.count))] = data
             }
         }

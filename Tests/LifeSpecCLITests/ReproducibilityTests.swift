@@ -63,7 +63,7 @@ struct ReproducibilityTests {
         var result: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, !url.path.contains("/.lifespec-cache/") else { continue }
             result[String(url.path.dropFirst(folder.path.count))] = try? Data(contentsOf: url)
         }
         return result

@@ -29,7 +29,8 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
         }
         hasher.update("\(Self.recipe)\nformat \(format.rawValue)\nengine \(engine)\ntext-metrics \(GraphvizRenderer.textMetricsVersion)\n")
         if format == .png {
-            hasher.update("bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels\n")
+            // The deflate level is named so a change of it redraws every bitmap once.
+            hasher.update("bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels, deflate level 2\n")
         }
         hasher.update("layout sha256:\(layoutDigest)\n")
         if let restyle { field("restyle", restyle) }
@@ -73,6 +74,15 @@ public enum DrawingStamp {
         hasher.update(svg[..<range.lowerBound])
         hasher.update(svg[range.upperBound...])
         return (DrawingSource(digest: String(words[3])), "sha256:" + hasher.finalize() == words[5])
+    }
+
+    /// The source digest a stamped SVG records, without checking the rest of its bytes (for a file
+    /// known to be unchanged since it was checked).
+    static func recordedSource(_ svg: [UInt8]) -> DrawingSource? {
+        guard let range = stampRange(in: svg) else { return nil }
+        let words = String(decoding: svg[range], as: UTF8.self).split(separator: " ")
+        guard words.count >= 6, words[2] == "source", words[3].hasPrefix("sha256:") else { return nil }
+        return DrawingSource(digest: String(words[3]))
     }
 
     private static func insertionPoint(in svg: [UInt8]) -> Int {
@@ -133,6 +143,11 @@ public final class DrawingFreshness: Sendable {
     public let directory: URL
     private let manifests = Locked([String: DrawingManifest]())
     private let editedPaths = Locked(Set<String>())
+    /// Files known, by their stat, to be the bytes the last run left (see `NoOpRecord.unchanged`):
+    /// that run drew or verified them, so their content digests need not be taken again.
+    private let unchanged = Locked([String: UInt64]())
+
+    public func trust(_ files: [String: UInt64]) { unchanged.withLock { $0 = files } }
 
     public init(directory: URL) {
         self.directory = directory.standardizedFileURL
@@ -145,7 +160,9 @@ public final class DrawingFreshness: Sendable {
     public func reusable(_ path: String, source: DrawingSource) -> [UInt8]? {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(path).path) else { return nil }
         let bytes = [UInt8](data)
+        let vouched = unchanged.withLock { $0[path] } != nil
         if path.hasSuffix(".svg") {
+            if vouched { return DrawingStamp.recordedSource(bytes) == source ? bytes : nil }
             guard let recorded = DrawingStamp.read(bytes) else { return nil }
             guard recorded.intact else {
                 editedPaths.withLock { _ = $0.insert(path) }
@@ -154,7 +171,7 @@ public final class DrawingFreshness: Sendable {
             return recorded.source == source ? bytes : nil
         }
         guard let entry = manifestEntry(for: path) else { return nil }
-        guard "sha256:" + SHA256.hex(bytes) == entry.content else {
+        guard vouched || "sha256:" + SHA256.hex(bytes) == entry.content else {
             editedPaths.withLock { _ = $0.insert(path) }
             return nil
         }

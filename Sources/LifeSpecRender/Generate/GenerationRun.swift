@@ -27,13 +27,17 @@ public struct GenerationRun {
     public let check: Bool
     /// A DocC catalog of every spec to write too (`generate --docc`), or `nil`.
     public var docc: String?
+    /// The tool's version, part of what a run is made from: with it, a run with nothing to do is
+    /// proven so from a record (`NoOpRecord`) without loading a spec; `nil` never trusts a record.
+    public var toolVersion: String?
 
-    public init(specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil) {
+    public init(specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil, toolVersion: String? = nil) {
         self.specs = specs
         self.output = output
         self.suites = suites
         self.check = check
         self.docc = docc
+        self.toolVersion = toolVersion
     }
 
     /// `waiting` is called with a folder's path when another run holds it and this one waits.
@@ -42,6 +46,17 @@ public struct GenerationRun {
     public func perform(waiting: @escaping @Sendable (String) -> Void = { _ in }) throws -> Outcome {
         OutputStage.cleanUpOnSignals()
         let paths = try SpecFiles.resolve(specs)
+        var folders: [(path: String, scope: Set<String>?)] = [(output, nil)]
+        if let suites { folders.append((suites, nil)) }
+        if let docc { folders.append((docc, nil)) }
+        // Nothing to do is proven from the inputs' bytes and the outputs' stat (see NoOpRecord),
+        // without loading a spec (Benchmarks/RESULTS.md, "generate with nothing to do").
+        let inputs = toolVersion.flatMap { GenerateInputs.digest(version: $0, specs: specs, paths: paths, output: output, suites: suites, docc: docc) }
+        if let inputs, let kept = NoOpRecord.verify(inputs: inputs, folders: folders.map(\.path), in: output, refresh: !check) {
+            var report = SyncReport()
+            report.kept = kept
+            return Outcome(diagnostics: [], report: report)
+        }
         var loaded: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
         for path in paths {
@@ -61,9 +76,8 @@ public struct GenerationRun {
         // The catalog's SVGs are the ones made for Output/, under their resource names.
         let doccResources = NameSet()
         // Output/, then the suites and the DocC catalog when asked for.
-        var folders: [(path: String, scope: Set<String>?)] = [(output, scope)]
-        if let suites { folders.append((suites, specs.isEmpty ? nil : Set(suiteNames))) }
-        if let docc { folders.append((docc, nil)) }
+        folders[0].scope = scope
+        if suites != nil { folders[1].scope = specs.isEmpty ? nil : Set(suiteNames) }
         do {
             // Each folder is locked for the whole run (a second run waits), and what a killed run
             // left is finished or thrown away before anything is compared.
@@ -71,6 +85,10 @@ public struct GenerationRun {
                 stages.append(try OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
                                               scope: folderScope, waiting: { waiting(folder) }))
             }
+            // What the last recorded run left and nobody changed since is not read again to be
+            // compared or verified (taken with the folders locked).
+            for (stage, folder) in zip(stages, folders) { stage.trust(NoOpRecord.unchanged(folder.path, in: output)) }
+            freshness.trust(NoOpRecord.unchanged(output, in: output))
             let outputStage = stages[0]
             let suiteStage = suites == nil ? nil : stages[1]
             let doccStage = docc == nil ? nil : stages[stages.count - 1]
@@ -109,7 +127,12 @@ public struct GenerationRun {
                 let name = URL(fileURLWithPath: docc).deletingPathExtension().lastPathComponent
                 try doccStage.offer(GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
             }
-            let reports = try OutputStage.commit(stages)
+            // A run that printed nothing but its report is one a later run may repeat by the record.
+            let recordable = !check && diagnostics.isEmpty && freshness.edited.isEmpty
+            let reports = try OutputStage.commit(stages) { reports in
+                guard recordable, let inputs else { return }
+                NoOpRecord.record(inputs: inputs, folders: zip(folders, reports).map { NoOpRecord.Folder(path: $0.0.path, report: $0.1) }, in: output)
+            }
             var report = reports[0].prefixed(with: output)
             for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) { report.merge(folderReport.prefixed(with: folder.path)) }
             let prefix = output.hasSuffix("/") ? output : output + "/"

@@ -249,6 +249,11 @@ public final class OutputStage: Sendable {
     /// Folders made to hold the directory itself, outermost first, removed again by a discard.
     private let createdRoot: [String]
     private let state = Locked(State())
+    /// Files known, by their stat, to hold the bytes with this digest (relative path → FNV-1a, see
+    /// `NoOpRecord.unchanged`): an offer of the same digest keeps them without reading them.
+    private let unchanged = Locked([String: UInt64]())
+
+    public func trust(_ files: [String: UInt64]) { unchanged.withLock { $0 = files } }
 
     /// Locks the directory (waiting for another run on it, after calling `waiting`), finishes or
     /// throws away what a killed run left, and, unless checking, makes this run's staging folder.
@@ -307,13 +312,18 @@ public final class OutputStage: Sendable {
     /// Compares `file` with the disk and, unless checking, stages it.
     public func offer(_ file: GeneratedFile) throws {
         try OutputWriter.validate(file.path)
+        let digest = ManifestEntry.digest(file.contents)
         let number = try state.withLock { state throws(OutputError) -> Int in
             guard !state.finished else { throw OutputError(path: file.path, message: "the output stage is already committed or discarded") }
-            guard state.seen.updateValue(ManifestEntry.digest(file.contents), forKey: file.path) == nil else {
+            guard state.seen.updateValue(digest, forKey: file.path) == nil else {
                 throw OutputError(path: file.path, message: "two outputs claim the same file '\(file.path)'")
             }
             defer { state.nextNumber += 1 }
             return state.nextNumber
+        }
+        if unchanged.withLock({ $0[file.path] }) == digest {
+            state.withLock { $0.report.kept.append(file.path) }
+            return
         }
         let existing: [UInt8]?
         switch tree.entry(file.path) {
@@ -345,7 +355,9 @@ public final class OutputStage: Sendable {
 
     /// Commits several stages (the output folder and the suites folder) together: every journal is
     /// written before any step is carried out, and a step that fails in any of them undoes all.
-    public static func commit(_ stages: [OutputStage]) throws -> [SyncReport] {
+    /// `whileLocked` runs once every folder is whole-new and its staging folder gone, before the
+    /// locks are released: what it sees of the folders is what this run left (see `NoOpRecord`).
+    public static func commit(_ stages: [OutputStage], whileLocked: ([SyncReport]) -> Void = { _ in }) throws -> [SyncReport] {
         try Interruption.shared.whileCommitting { () throws -> [SyncReport] in
             var prepared: [(OutputStage, [JournalStep], SyncReport)] = []
             do {
@@ -370,6 +382,8 @@ public final class OutputStage: Sendable {
                     throw error
                 }
             }
+            for stage in stages { stage.removeStaging() }
+            whileLocked(prepared.map(\.2))
             for stage in stages { stage.finish() }
             return prepared.map(\.2)
         }
@@ -462,6 +476,12 @@ public final class OutputStage: Sendable {
         }
         finish()
         for folder in createdRoot.reversed() { rmdir(folder) }
+    }
+
+    /// Throws away the staging folder (the lock stays held).
+    private func removeStaging() {
+        state.withLock { $0.finished = true }
+        if let staging, FileTree.exists(staging) { FileTree.removeFlatFolder(staging) }
     }
 
     /// Throws away the staging folder and releases the lock.

@@ -1,0 +1,264 @@
+import Foundation
+
+/// Proof that a `generate` has nothing to do, found without loading a spec: what the last
+/// successful run was made from (a digest of its inputs: the spec files' bytes, the arguments, the
+/// tool itself) and what it left on disk (each output's lstat — size, modification and change
+/// times, inode — and the digest of its bytes the folder's `.lifespec-manifest` records). When the
+/// inputs are the same and every output still has the recorded stat, the run would keep every
+/// file: it reports them kept without drawing or comparing anything.
+///
+/// Kept in `<output>/.lifespec-cache/no-op`, a folder with its own `.gitignore` (inodes and times
+/// are this machine's, never committed). Its stat rule is git's index: a file is trusted by its
+/// stat only when it was last changed before the record was written; one changed in the same
+/// clock tick ("racily clean") is read and compared by digest. Folders are checked to be the same
+/// folders (inode), not links; a staging folder left by a killed run sends the run the slow way,
+/// which finishes or throws it away. Anything unexpected — no record, another tool, a spec byte, a
+/// touched output, a folder locked by a run in progress — means "not proven": the run does the
+/// whole work as always, so the record can make a run faster, never different.
+public enum NoOpRecord {
+    public static let folderName = ".lifespec-cache"
+    static let fileName = "no-op"
+    static let header = "lifespec-no-op 1"
+
+    struct Entry: Equatable {
+        enum Kind: String { case file = "f", folder = "d", manifest = "m" }
+        let kind: Kind
+        let path: String
+        let size: Int64
+        let modified: Int64
+        let changed: Int64
+        let inode: UInt64
+        let device: UInt64
+        /// FNV-1a of the bytes (as `.lifespec-manifest` records it); 0 for folders.
+        let digest: UInt64
+
+        var line: String {
+            "\(kind.rawValue) \(size) \(modified) \(changed) \(inode) \(device) \(String(digest, radix: 16)) \(path)"
+        }
+
+        init(kind: Kind, path: String, info: stat, digest: UInt64) {
+            self.kind = kind
+            self.path = path
+            size = Int64(info.st_size)
+            #if canImport(Darwin)
+            modified = Self.nanoseconds(info.st_mtimespec)
+            changed = Self.nanoseconds(info.st_ctimespec)
+            #else
+            modified = Self.nanoseconds(info.st_mtim)
+            changed = Self.nanoseconds(info.st_ctim)
+            #endif
+            inode = UInt64(info.st_ino)
+            device = UInt64(info.st_dev)
+            self.digest = digest
+        }
+
+        init?(line: Substring) {
+            let fields = line.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: false)
+            guard fields.count == 8, let kind = Kind(rawValue: String(fields[0])), let size = Int64(fields[1]),
+                  let modified = Int64(fields[2]), let changed = Int64(fields[3]), let inode = UInt64(fields[4]),
+                  let device = UInt64(fields[5]), let digest = UInt64(fields[6], radix: 16), !fields[7].isEmpty
+            else { return nil }
+            (self.kind, path, self.size, self.modified, self.changed) = (kind, String(fields[7]), size, modified, changed)
+            (self.inode, self.device, self.digest) = (inode, device, digest)
+        }
+
+        static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+    }
+
+    /// One folder a run writes (Output/, the suites, a DocC catalog), as the report names it.
+    public struct Folder: Sendable {
+        public let path: String
+        public let report: SyncReport
+
+        public init(path: String, report: SyncReport) {
+            self.path = path
+            self.report = report
+        }
+    }
+
+    static func prefix(_ folder: String) -> String { folder.hasSuffix("/") ? folder : folder + "/" }
+
+    /// Records what a run that just committed left, under the folders' locks (`OutputStage.commit`'s
+    /// `whileLocked`). Does nothing when something is not as a finished run leaves it.
+    public static func record(inputs: String, folders: [Folder], in output: String) {
+        var entries: [Entry] = []
+        for folder in folders {
+            let root = prefix(folder.path)
+            var digests: [String: UInt64] = [:]
+            for entry in OutputWriter(directory: URL(fileURLWithPath: folder.path, isDirectory: true)).previousManifest() {
+                digests[entry.path] = entry.digest
+            }
+            var info = stat()
+            // With the slash: the folder itself may be a link (Output → elsewhere), what is below may not.
+            guard lstat(root, &info) == 0 else { return }
+            var folders: Set<String> = []
+            entries.append(Entry(kind: .folder, path: root, info: info, digest: 0))
+            let manifest = root + OutputWriter.manifestName
+            if let bytes = readFile(manifest), lstat(manifest, &info) == 0 {
+                entries.append(Entry(kind: .manifest, path: manifest, info: info, digest: ManifestEntry.digest(bytes)))
+            }
+            for path in (folder.report.kept + folder.report.written + folder.report.created).sorted() {
+                guard let digest = digests[path] else { return }
+                var components = path.split(separator: "/").dropLast()
+                var parents: [String] = []
+                while !components.isEmpty {
+                    parents.append(components.joined(separator: "/"))
+                    components = components.dropLast()
+                }
+                for parent in parents.reversed() where folders.insert(parent).inserted {
+                    guard lstat(root + parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+                    entries.append(Entry(kind: .folder, path: root + parent, info: info, digest: 0))
+                }
+                guard lstat(root + path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+                entries.append(Entry(kind: .file, path: root + path, info: info, digest: digest))
+            }
+        }
+        store(header + "\n" + "inputs \(inputs)\n" + entries.map { $0.line + "\n" }.joined(), in: output)
+    }
+
+    /// The outputs a run with `inputs` would keep, in the order and form its report names them,
+    /// when the record proves it has nothing to do; `nil` otherwise (then the run does the work).
+    /// With `refresh`, a record whose racily clean files were all read and found unchanged is
+    /// written again, so the next run trusts their stat.
+    public static func verify(inputs: String, folders: [String], in output: String, refresh: Bool) -> [String]? {
+        let recordPath = prefix(output) + folderName + "/" + fileName
+        var recordInfo = stat()
+        guard lstat(prefix(output) + folderName, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFDIR,
+              lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
+              let bytes = readFile(recordPath) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\n")[...]
+        guard lines.popFirst() == Substring(header), lines.popFirst() == Substring("inputs \(inputs)") else { return nil }
+        var entries: [Entry] = []
+        for line in lines {
+            guard let entry = Entry(line: line) else { return nil }
+            entries.append(entry)
+        }
+        // A run in progress holds its folders' locks: it is not waited for here (the slow way
+        // waits, and says so); a finished one has left nothing to recover.
+        var locks: [Int32] = []
+        defer { for lock in locks { close(lock) } }
+        for folder in folders {
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            locks.append(descriptor)
+            guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return nil }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            guard !names.contains(where: { $0.hasPrefix(OutputWriter.stagingPrefix) }) else { return nil }
+        }
+        let threshold = Entry(kind: .file, path: recordPath, info: recordInfo, digest: 0).modified
+        let roots = Set(folders.map(prefix))
+        guard Set(entries.filter { $0.kind == .folder && roots.contains($0.path) }.map(\.path)) == roots else { return nil }
+        var racy = 0
+        var kept: [String] = []
+        for entry in entries {
+            var info = stat()
+            guard lstat(entry.path, &info) == 0 else { return nil }
+            let now = Entry(kind: entry.kind, path: entry.path, info: info, digest: entry.digest)
+            let kind = info.st_mode & S_IFMT
+            switch entry.kind {
+            case .folder:
+                guard kind == S_IFDIR, now.inode == entry.inode, now.device == entry.device else { return nil }
+                continue
+            case .file, .manifest:
+                guard kind == S_IFREG, now == entry else { return nil }
+            }
+            if entry.modified >= threshold || entry.changed >= threshold {
+                // Changed in the tick the record was written: a later edit in that tick could
+                // have left the same stat, so the bytes decide.
+                guard let bytes = readFile(entry.path), ManifestEntry.digest(bytes) == entry.digest else { return nil }
+                racy += 1
+            }
+            if entry.kind == .file { kept.append(entry.path) }
+        }
+        if refresh && racy > 0 { store(text, in: output) }
+        return kept
+    }
+
+    /// The files of `folder` that are still, by their stat, the bytes the last recorded run left,
+    /// each with the digest of those bytes (relative path → FNV-1a), whatever the inputs are now:
+    /// a run that has work to do need not read them again to compare or verify them. Racily
+    /// clean files are left out (they are read as always). Call it with the folders locked.
+    public static func unchanged(_ folder: String, in output: String) -> [String: UInt64] {
+        let recordPath = prefix(output) + folderName + "/" + fileName
+        var recordInfo = stat()
+        guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG, let bytes = readFile(recordPath) else { return [:] }
+        let threshold = Entry(kind: .file, path: recordPath, info: recordInfo, digest: 0).modified
+        let root = prefix(folder)
+        var result: [String: UInt64] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst(2) {
+            guard let entry = Entry(line: line) else { return [:] }
+            guard entry.path.hasPrefix(root) else { continue }
+            var info = stat()
+            guard lstat(entry.path, &info) == 0 else {
+                if entry.kind == .folder { return [:] }
+                continue
+            }
+            let now = Entry(kind: entry.kind, path: entry.path, info: info, digest: entry.digest)
+            switch entry.kind {
+            case .folder:
+                // A folder on the way that is not the recorded one (or is a link now): trust nothing.
+                guard info.st_mode & S_IFMT == S_IFDIR, now.inode == entry.inode, now.device == entry.device else { return [:] }
+            case .manifest:
+                continue
+            case .file:
+                guard info.st_mode & S_IFMT == S_IFREG, now == entry, entry.modified < threshold, entry.changed < threshold else { continue }
+                result[String(entry.path.dropFirst(root.count))] = entry.digest
+            }
+        }
+        return result
+    }
+
+    /// Writes the record whole (a new file renamed into place) into the cache folder, made with a
+    /// `.gitignore` of its own the first time.
+    private static func store(_ text: String, in output: String) {
+        let folder = prefix(output) + folderName
+        var info = stat()
+        if lstat(folder, &info) != 0 {
+            guard mkdir(folder, 0o755) == 0 else { return }
+            _ = create(folder + "/.gitignore", Array("# machine-local state of lifespec generate: never committed\n*\n".utf8))
+        } else if info.st_mode & S_IFMT != S_IFDIR {
+            return
+        }
+        let partial = folder + "/\(fileName).\(getpid()).partial"
+        unlink(partial)
+        guard create(partial, Array(text.utf8)) else { return }
+        if rename(partial, folder + "/" + fileName) != 0 { unlink(partial) }
+    }
+
+    private static func create(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        var offset = 0
+        let complete = bytes.withUnsafeBytes { buffer -> Bool in
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        let closed = close(descriptor) == 0
+        if !(complete && closed) { unlink(path) }
+        return complete && closed
+    }
+
+    /// The bytes of a regular file, never through a link.
+    private static func readFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            offset += count
+        }
+        return bytes
+    }
+}
