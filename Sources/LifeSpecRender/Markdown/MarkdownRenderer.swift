@@ -602,11 +602,12 @@ final class MarkdownPageBuilder {
             if let title = text(part.title) { item += " — " + MarkdownText.inline(title) }
             let page = options.partPages[part.specID]
             if let page, let url = MarkdownText.url(page.path) {
-                item += ": [\(MarkdownText.inline(page.title))](\(url))"
-                // Its own diagram, beside its page (the default locale's drawing).
-                if let diagram = MarkdownText.url("../\(part.specID)/diagram.svg") { item += " (" + strings.partDiagram(diagram) + ")" }
+                item += strings.colon + "[\(MarkdownText.inline(page.title))](\(url))"
+                // Its own diagram beside its page, in the same locale (`README.zh-Hans.md`, `diagram.zh-Hans.svg`).
+                let diagramPath = page.path.hasSuffix(".md") ? String(page.path.dropLast(3)).replacingOccurrences(of: "/README", with: "/diagram") + ".svg" : nil
+                if let diagram = diagramPath.flatMap(MarkdownText.url) { item += strings.parenthesized(strings.partDiagram(diagram)) }
             } else {
-                item += ": " + code(part.specID)
+                item += strings.colon + code(part.specID)
             }
             if let description = text(part.description) { item += ". " + MarkdownText.inline(description) }
             return item

@@ -91,6 +91,8 @@ public struct MarkdownStrings: Sendable, Hashable {
         pick("These system specs include this lifecycle as parts, beside others:", "以下系统规格把本生命周期作为组成部分，与其他部分一同运行：")
     }
 
+    func parenthesized(_ text: String) -> String { pick(" (\(text))", "（\(text)）") }
+
     func partDiagram(_ url: String) -> String { pick("[its diagram](\(url))", "[它的状态图](\(url))") }
 
     func asParts(_ names: String) -> String { pick(" (as \(names))", "（作为 \(names)）") }
