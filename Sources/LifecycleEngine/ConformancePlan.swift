@@ -224,8 +224,16 @@ public struct ConformancePlan: Sendable {
             var subjects: [(name: String, candidates: [Configuration])] = []
             if machine.hasParallelRegions {
                 // Composed from independent regions, the configurations are too many to test one
-                // by one: those the coverage paths pass through, each a real configuration at rest.
-                let nodes = space.isComposed ? coverage.paths.flatMap { [$0.start] + $0.steps.map(\.to) } : graph.nodes
+                // by one: of those the coverage paths pass through (each a real configuration at
+                // rest), the first to put each region's leaf to the test, as a flat machine has
+                // one test per leaf.
+                var nodes = graph.nodes
+                if space.isComposed {
+                    var tested: Set<String> = []
+                    nodes = coverage.paths.flatMap { [$0.start] + $0.steps.map(\.to) }.filter { node in
+                        node.states.reduce(false) { $0 || tested.insert($1).inserted }
+                    }
+                }
                 var byStates: [[String]: Int] = [:]
                 for node in nodes {
                     if let index = byStates[node.states] {

@@ -17,11 +17,9 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 1 scenario, 2 coverage paths, 10 rejection tests, 4 ordering tests; 17 in all.
-// Transition coverage: 13 of 14 transitions (92%), eventless and internal ones included,
+// Transition coverage: 14 of 14 transitions (100%), eventless and internal ones included,
 // in 2 paths of 16 events in all; lower bound 13 events
 // (one per covered transition that only a sent event can trigger).
-// Not covered (no sequence of events takes them):
-//   - transition 13 from 'resume' always → 'stopped': unreachable: no state it is declared on is ever active
 
 import LifecycleEngine
 import Testing
@@ -52,7 +50,7 @@ enum PlayerConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 2: 9 events from 'off', first to take 9 transitions",
+            summary: "Coverage path 1 of 2: 9 events from 'off', first to take 10 transitions",
             start: "off",
             flags: [:],
             steps: [
@@ -338,7 +336,7 @@ struct PlayerConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 2: 9 events from 'off', first to take 9 transitions")
+    @Test("Coverage path 1 of 2: 9 events from 'off', first to take 10 transitions")
     func coverage_path_1() throws {
         let failures = try PlayerConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
