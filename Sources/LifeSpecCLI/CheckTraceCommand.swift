@@ -19,8 +19,7 @@ struct CheckTraceCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Argument(help: "The trace file.")
     var trace: String
@@ -39,7 +38,7 @@ struct CheckTraceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let machine = try loadValidSpec(spec).machine
+        let machine = try loadValidSpec(input.spec).machine
         let check: TraceCheck
         do {
             try TraceCheck.checkStart(from, in: machine)
