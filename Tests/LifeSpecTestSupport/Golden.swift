@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 
-/// The one golden-file check of this target: compares generated text with the file at
+/// The one golden-file check of every test target: compares generated text with the file at
 /// `relativePath` (from the package root). `LIFESPEC_RECORD=1` rewrites the golden and fails, so a
-/// re-record is never silent; a difference names its first differing line.
-func assertGolden(_ text: String, at relativePath: String, sourceLocation: Testing.SourceLocation) throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let golden = root.appendingPathComponent(relativePath)
+/// re-record is never silent; a difference names its first differing line. `whenMissing` says how
+/// to make a golden that is not there yet.
+public func assertGolden(_ text: String, at relativePath: String,
+                         whenMissing: String = "run with LIFESPEC_RECORD=1 to create it",
+                         sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let golden = SpecFixtures.url(relativePath)
     if ProcessInfo.processInfo.environment["LIFESPEC_RECORD"] == "1" {
         try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: golden, atomically: true, encoding: .utf8)
@@ -14,7 +16,7 @@ func assertGolden(_ text: String, at relativePath: String, sourceLocation: Testi
         return
     }
     guard let expected = try? String(contentsOf: golden, encoding: .utf8) else {
-        Issue.record("missing golden \(relativePath); run with LIFESPEC_RECORD=1 to create it", sourceLocation: sourceLocation)
+        Issue.record("missing golden \(relativePath); \(whenMissing)", sourceLocation: sourceLocation)
         return
     }
     guard text != expected else { return }

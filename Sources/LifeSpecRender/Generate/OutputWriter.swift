@@ -304,6 +304,7 @@ public final class OutputStage: Sendable {
 
     /// Compares `file` with the disk and, unless checking, stages it.
     public func offer(_ file: GeneratedFile) throws {
+        TestSteps.announce("stage")
         try OutputWriter.validate(file.path)
         let number = try state.withLock { state throws(OutputError) -> Int in
             guard !state.finished else { throw OutputError(path: file.path, message: "the output stage is already committed or discarded") }
@@ -599,6 +600,7 @@ enum Journal {
         }
         var removedFolders: [String] = []
         for step in steps {
+            TestSteps.announce("commit")
             if pause > 0 { usleep(pause) }
             switch step {
             case .makeFolder(let path):
