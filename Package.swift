@@ -54,17 +54,19 @@ let package = Package(
             dependencies: ["lifespec"]
         ),
         .plugin(name: "LifeSpecSuitesPlugin", capability: .buildTool(), dependencies: ["lifespec"]),
+        // Golden, fixture and subprocess helpers shared by the test targets.
+        .target(name: "LifeSpecTestSupport", dependencies: ["LifeSpec"], path: "Tests/LifeSpecTestSupport"),
         .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
-        .testTarget(name: "LifeSpecTests", dependencies: ["LifeSpec"]),
+        .testTarget(name: "LifeSpecTests", dependencies: ["LifeSpec", "LifeSpecTestSupport"]),
         .testTarget(
             name: "LifeSpecRenderTests",
             // CLibPNG decodes bitmaps to compare them with Graphviz's own.
-            dependencies: ["LifeSpecRender", "CLibPNG", .product(name: "Ink", package: "Ink")]
+            dependencies: ["LifeSpecRender", "LifeSpecTestSupport", "CLibPNG", .product(name: "Ink", package: "Ink")]
         ),
-        .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI"]),
+        .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI", "LifeSpecTestSupport"]),
         // The engine against the shared SCXML conformance charts (SCION, W3C) and against Qt SCXML.
         .testTarget(
-            name: "SCXMLConformanceTests", dependencies: ["LifeSpec", "LifecycleEngine"],
+            name: "SCXMLConformanceTests", dependencies: ["LifeSpec", "LifecycleEngine", "LifeSpecTestSupport"],
             // Run by /usr/bin/python3 from the source tree (Qt SCXML through PySide2).
             exclude: ["qt_scxml.py"]
         ),
@@ -72,7 +74,7 @@ let package = Package(
         // Fixtures/ (a link to the Swift-suite goldens), against the engine loaded from each spec.
         .testTarget(
             name: "GeneratedConformanceTests",
-            dependencies: ["LifecycleEngine", "LifeSpec", "LifeSpecRender"]
+            dependencies: ["LifecycleEngine", "LifeSpec", "LifeSpecRender", "LifeSpecTestSupport"]
         ),
     ]
 )

@@ -19,8 +19,7 @@ struct CheckTraceCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Argument(help: "The trace file.")
     var trace: String
@@ -39,7 +38,7 @@ struct CheckTraceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try loadValidSpec(spec)
+        let loaded = try loadValidSpec(input.spec)
         let machine = loaded.machine
         let check: TraceCheck
         do {

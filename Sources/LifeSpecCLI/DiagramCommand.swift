@@ -20,8 +20,7 @@ struct DiagramCommand: ParsableCommand {
         abstract: "Draw a spec's state diagram (rendered in-process by Graphviz) or its Mermaid source."
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Option(help: "Output format: dot, svg, png, pdf or mermaid (default: from the -o file's extension, else svg).")
     var format: Format?
@@ -47,8 +46,7 @@ struct DiagramCommand: ParsableCommand {
     @ArgumentParser.Flag(help: "Leave the legend out.")
     var noLegend = false
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     /// The format the `-o` file's extension names, if it names one.
     static func format(forExtension pathExtension: String) -> Format? {
@@ -65,7 +63,7 @@ struct DiagramCommand: ParsableCommand {
     /// `--format`, else the `-o` extension's, else SVG; a file whose extension names another
     /// format than `--format` is refused (it would hold bytes its name misdescribes).
     func resolvedFormat() throws -> Format {
-        guard let output else { return format ?? .svg }
+        guard let output = destination.output else { return format ?? .svg }
         let pathExtension = URL(fileURLWithPath: output).pathExtension
         let implied = Self.format(forExtension: pathExtension)
         switch (format, implied) {
@@ -81,14 +79,14 @@ struct DiagramCommand: ParsableCommand {
 
     func validate() throws {
         let format = try resolvedFormat()
-        if output == nil, format.isBinary, isatty(STDOUT_FILENO) != 0 {
+        if destination.output == nil, format.isBinary, isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("refusing to write \(format.rawValue.uppercased()) to a terminal; use -o FILE or redirect standard output")
         }
     }
 
     func run() throws {
         let format = try resolvedFormat()
-        let loaded = try loadValidSpec(spec)
+        let loaded = try loadValidSpec(input.spec)
         if let locale, !loaded.document.locales.isEmpty, !loaded.document.locales.contains(locale) {
             throw ValidationError("the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))\(Suggestion.didYouMean(locale, among: loaded.document.locales))")
         }
@@ -126,13 +124,13 @@ struct DiagramCommand: ParsableCommand {
                 }
             }
         } catch let error as DiagramError {
-            StandardStreams.err("\(spec): error: \(error)\n")
+            StandardStreams.err("\(input.spec): error: \(error)\n")
             throw ExitCode(1)
         } catch {
-            StandardStreams.err("\(spec):1:1: error: [\(DiagnosticCode.renderFailed.rawValue)] \(error)\n")
+            StandardStreams.err("\(input.spec):1:1: error: [\(DiagnosticCode.renderFailed.rawValue)] \(error)\n")
             throw ExitCode(1)
         }
-        try writeOutput(bytes, to: output)
+        try writeOutput(bytes, to: destination.output)
     }
 }
 

@@ -18,8 +18,7 @@ struct DocsCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Option(help: "The page's locale (default: the spec's first locale).")
     var locale: String?
@@ -27,11 +26,10 @@ struct DocsCommand: ParsableCommand {
     @Option(help: "markdown or docc.")
     var format: Format = .markdown
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func run() throws {
-        let loaded = try loadValidSpec(spec)
+        let loaded = try loadValidSpec(input.spec)
         if let locale, !loaded.document.locales.contains(locale) {
             let known = loaded.document.locales.isEmpty ? "the spec declares none" : loaded.document.locales.joined(separator: ", ")
             throw ValidationError("the spec has no locale '\(locale)' (locales: \(known))\(Suggestion.didYouMean(locale, among: loaded.document.locales))")
@@ -41,35 +39,35 @@ struct DocsCommand: ParsableCommand {
             return
         }
         let mermaid = MermaidRenderer.render(loaded, options: DiagramOptions(locale: locale))
-        let others = SpecFiles.neighbours(of: [loaded], paths: [spec])
+        let others = SpecFiles.neighbours(of: [loaded], paths: [input.spec])
         // The same drawings `generate` writes for this locale (`diagram.<locale>.svg`).
         let suffix = MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: loaded.document.defaultLocale)
-        let options = MarkdownOptions(specPath: spec, diagramPath: "diagram\(suffix).svg", mermaid: mermaid,
+        let options = MarkdownOptions(specPath: input.spec, diagramPath: "diagram\(suffix).svg", mermaid: mermaid,
                                       scenarioDiagramPattern: "scenarios/{id}\(suffix).svg")
         let page = MarkdownRenderer.page(for: loaded, locale: locale ?? loaded.document.defaultLocale,
                                          options: options, others: others)
         let text = page.text
-        try writeOutput(Array(text.utf8), to: output)
+        try writeOutput(Array(text.utf8), to: destination.output)
     }
 
     private func writeArticle(_ loaded: LoadedSpec) throws {
         var resources: [GeneratedFile] = []
-        if output != nil {
+        if destination.output != nil {
             do {
                 resources = try DocCRenderer.resources(for: loaded)
             } catch {
                 StandardStreams.err(DiagnosticPrinter.text([.error(.renderFailed, "cannot draw the diagram: \(error)",
-                                                                   at: SourceLocation(path: spec, line: 1, column: 1))]))
+                                                                   at: SourceLocation(path: input.spec, line: 1, column: 1))]))
                 throw ExitCode(1)
             }
         }
-        let related = Set(SpecFiles.neighbours(of: [loaded], paths: [spec]).map(\.document.id))
-        let article = DocCRenderer.article(for: loaded, locale: locale, specPath: spec,
+        let related = Set(SpecFiles.neighbours(of: [loaded], paths: [input.spec]).map(\.document.id))
+        let article = DocCRenderer.article(for: loaded, locale: locale, specPath: input.spec,
                                            resources: Set(resources.map(\.path)), catalogued: related)
-        if let output {
+        if let output = destination.output {
             let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
             for resource in resources { try writeOutput(resource.contents, to: folder.appendingPathComponent(resource.path).path) }
         }
-        try writeOutput(Array(article.utf8), to: output)
+        try writeOutput(Array(article.utf8), to: destination.output)
     }
 }

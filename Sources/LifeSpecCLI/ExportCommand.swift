@@ -14,24 +14,22 @@ struct ExportCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case scxml }
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Option(help: "The format to write (scxml).")
     var format: Format = .scxml
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func run() throws {
-        let loaded = try loadValidSpec(spec)
+        let loaded = try loadValidSpec(input.spec)
         let text: String
         do {
             text = try SCXMLWriter.scxml(for: loaded)
         } catch {
-            StandardStreams.err("\(spec): error: cannot export: \(error)\n")
+            StandardStreams.err("\(input.spec): error: cannot export: \(error)\n")
             throw ExitCode(1)
         }
-        try writeOutput(Array(text.utf8), to: output)
+        try writeOutput(Array(text.utf8), to: destination.output)
     }
 }

@@ -15,8 +15,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The SCXML file.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func validate() throws {
         guard SpecLoader.isSCXML(file) else { throw ValidationError("'\(file)' is not an .scxml file") }
@@ -31,12 +30,12 @@ struct ImportCommand: ParsableCommand {
             StandardStreams.err("\(file): error: cannot import: \(error)\n")
             throw ExitCode(1)
         }
-        let check = SpecLoader.load(text: yaml, path: output ?? "imported.yaml")
+        let check = SpecLoader.load(text: yaml, path: destination.output ?? "imported.yaml")
         guard let reloaded = check.spec, reloaded.machine == loaded.machine else {
             StandardStreams.err(DiagnosticPrinter.text(check.diagnostics.filter { $0.severity == .error }))
             StandardStreams.err("\(file): error: the YAML written for this chart does not load as the same machine; nothing was written\n")
             throw ExitCode(1)
         }
-        try writeOutput(Array(yaml.utf8), to: output)
+        try writeOutput(Array(yaml.utf8), to: destination.output)
     }
 }

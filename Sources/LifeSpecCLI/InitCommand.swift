@@ -79,10 +79,9 @@ struct SchemaCommand: ParsableCommand {
         abstract: "Print the spec format's JSON Schema (draft 2020-12), for editors and validators."
     )
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func run() throws {
-        try writeOutput(Array(SpecSchema.json.utf8), to: output)
+        try writeOutput(Array(SpecSchema.json.utf8), to: destination.output)
     }
 }

@@ -16,3 +16,15 @@ func loadValidSpec(_ path: String) throws -> LoadedSpec {
     }
     return spec
 }
+
+/// The one spec file a command reads.
+struct SpecFileArgument: ParsableArguments {
+    @Argument(help: "The spec file.")
+    var spec: String
+}
+
+/// `-o FILE`: where a command writes its one result; standard output without it.
+struct OutputFileOption: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+}

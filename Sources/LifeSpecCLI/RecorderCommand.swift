@@ -8,18 +8,16 @@ struct RecorderCommand: ParsableCommand {
         abstract: "Write a Swift file an app drops in to log its lifecycle in the format check-trace reads."
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func run() throws {
-        let loaded = try loadValidSpec(spec)
+        let loaded = try loadValidSpec(input.spec)
         if let refusal = RecorderRenderer.refusal(for: loaded) {
-            StandardStreams.err("\(spec): error: \(refusal)\n")
+            StandardStreams.err("\(input.spec): error: \(refusal)\n")
             throw ExitCode(1)
         }
-        try writeOutput(Array(RecorderRenderer.render(loaded, specPath: spec).utf8), to: output)
+        try writeOutput(Array(RecorderRenderer.render(loaded, specPath: input.spec).utf8), to: destination.output)
     }
 }

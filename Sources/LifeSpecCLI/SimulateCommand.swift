@@ -9,8 +9,7 @@ struct SimulateCommand: ParsableCommand {
         discussion: "Example: lifespec simulate Spec/ios-app-lifecycle.yaml pressHome --from active"
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Argument(help: "Events to send, in order.")
     var events: [String] = []
@@ -52,7 +51,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try loadValidSpec(spec)
+        let loaded = try loadValidSpec(input.spec)
         let machine = loaded.machine
         let flags = try Self.flags(assignments, in: machine)
         if let from, machine.state(from) == nil {

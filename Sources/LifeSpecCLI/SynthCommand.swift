@@ -19,8 +19,7 @@ struct SynthCommand: ParsableCommand {
     @Option(help: "Split the states into this many regions of one parallel state, each with a deep history.")
     var regions: Int = 1
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func validate() throws {
         guard (2...100_000).contains(states) else { throw ValidationError("--states must be between 2 and 100000") }
@@ -30,6 +29,6 @@ struct SynthCommand: ParsableCommand {
 
     func run() throws {
         let text = SyntheticSpec(states: states, seed: seed, scenarios: scenarios, regions: regions).yaml()
-        try writeOutput(Array(text.utf8), to: output)
+        try writeOutput(Array(text.utf8), to: destination.output)
     }
 }

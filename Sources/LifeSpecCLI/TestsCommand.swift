@@ -14,8 +14,7 @@ struct TestsCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    @OptionGroup var input: SpecFileArgument
 
     @Option(help: "Test framework: swift-testing or xctest.")
     var framework: SwiftSuiteRenderer.Framework = .swiftTesting
@@ -23,8 +22,7 @@ struct TestsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The stem of the generated type names: <STEM>Conformance and <STEM>ConformanceTests (default: from the spec id).", valueName: "STEM"))
     var typeName: String?
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: OutputFileOption
 
     func validate() throws {
         if let typeName, !SwiftSuiteRenderer.isValidTypeName(typeName) {
@@ -33,9 +31,9 @@ struct TestsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try loadValidSpec(spec)
-        var input = SwiftSuiteInput(spec: loaded)
-        input.typeNameStem = typeName
-        try writeOutput(Array(SwiftSuiteRenderer.render(input, framework: framework).utf8), to: output)
+        let loaded = try loadValidSpec(input.spec)
+        var suite = SwiftSuiteInput(spec: loaded)
+        suite.typeNameStem = typeName
+        try writeOutput(Array(SwiftSuiteRenderer.render(suite, framework: framework).utf8), to: destination.output)
     }
 }

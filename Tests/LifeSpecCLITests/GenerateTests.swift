@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 @Suite("lifespec generate keeps Output/ in sync with Spec/")
@@ -185,20 +186,18 @@ struct WatchAndInterruptTests {
         #expect(try CLI.run(["generate", "-q", "-o", reference.path, "--suites", project.appendingPathComponent("RefSuites").path], in: project).status == 0)
         let new = files(reference)
 
-        // Kill runs at increasing delays, so some die while writing.
-        for delay in [0.05, 0.2, 0.5, 1.0] {
-            let process = Process()
-            process.executableURL = CLI.executable
-            process.arguments = ["generate", "-q"]
-            process.currentDirectoryURL = project
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        // Kill runs at later and later steps of their output transaction (each staged file and
+        // each commit step is announced as it begins), so some die while staging and some while
+        // moving files into place.
+        for chosen in [1, 40, 120, 200] {
+            let run = try WatchedProcess(CLI.executable, ["generate", "-q"], in: project,
+                                         environment: ["LIFESPEC_TEST_STEPS": "1"], watching: .standardError)
+            if run.wait(for: "lifespec-test-step: ", count: chosen, endingIsFailure: false) {
+                kill(run.process.processIdentifier, SIGKILL)
+            }
+            run.waitUntilExit()
             for (path, data) in files(output) where !path.contains(".lifespec-staging-") && !path.hasSuffix(".lifespec-manifest") {
-                #expect(data == old[path] || data == new[path], "\(path) is neither the old nor the new file after a kill at \(delay) s")
+                #expect(data == old[path] || data == new[path], "\(path) is neither the old nor the new file after a kill at step \(chosen)")
             }
         }
         // A finished run afterwards cleans up and lands exactly on the new output.
@@ -210,39 +209,25 @@ struct WatchAndInterruptTests {
 
     @Test func watchRegeneratesAndSurvivesAnInvalidSave() throws {
         let project = try CLI.scratchProject()
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["watch", "--interval", "0.1", "--max-passes", "3"]
-        process.currentDirectoryURL = project
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let reader = out.fileHandleForReading
-        var log = ""
-        func waitFor(_ text: String, timeout: TimeInterval = 120) {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !log.contains(text), Date() < deadline {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                log += String(decoding: chunk, as: UTF8.self)
-            }
-        }
-        waitFor("removed\n")  // the first pass's summary line ends with "N removed"
+        let watch = try WatchedProcess(CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "3"], in: project)
+        defer { if watch.process.isRunning { watch.process.terminate() } }
+        // Each save follows the end of the pass before it; the watch tells saves apart by size
+        // and inode as well as by time, so no wait for the clock to tick is needed.
+        try #require(watch.wait(for: "removed\n"))  // the first pass's summary line ends with "N removed"
         let spec = project.appendingPathComponent("Spec/ios-app-lifecycle.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
-        Thread.sleep(forTimeInterval: 1.1)  // modification times have one-second resolution on some file systems
         try text.replacingOccurrences(of: "initial: notRunning", with: "initial: notRuning").write(to: spec, atomically: true, encoding: .utf8)
-        waitFor("[LS101]")
-        Thread.sleep(forTimeInterval: 1.1)
+        try #require(watch.wait(for: "[LS101]"))
+        try #require(watch.wait(for: "watching for the next save\n"))
         try text.write(to: spec, atomically: true, encoding: .utf8)
-        waitFor("unchanged")
-        process.waitUntilExit()
-        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0)
+        try #require(watch.wait(for: "removed\n", count: 2))
+        watch.waitUntilExit()
+        let log = watch.log
+        #expect(watch.process.terminationStatus == 0)
         #expect(log.contains("changed: Spec/ios-app-lifecycle.yaml"))
         #expect(log.contains("did you mean 'notRunning'?"))
         #expect(log.contains("nothing was generated"))
+        #expect(log.contains("0 created, 0 updated"), "the last pass finds Output/ as the first one left it")
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app-lifecycle/diagram.svg").path))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// `generate` treats Output/ (and the suites folder) as a transaction: killed at any instant,
@@ -74,33 +75,46 @@ struct TransactionTests {
         }
     }
 
-    @Test("SIGKILL at 50 random instants, the commit step included: after the next run starts, Output/ is whole-old or whole-new, with no staging left")
-    func killAtRandomInstants() throws {
+    /// Each staged file and each commit step is announced on standard error as it begins, and each
+    /// commit step then pauses 15 ms (test-only knobs), so a signal sent on an announcement lands
+    /// in that step.
+    static let steppedEnvironment = ["LIFESPEC_TEST_COMMIT_PAUSE": "15000", "LIFESPEC_TEST_STEPS": "1"]
+    static let step = "lifespec-test-step: "
+
+    /// Starts `generate -q` on the project, announcing its steps.
+    static func startStepped(in project: URL) throws -> WatchedProcess {
+        try WatchedProcess(CLI.executable, ["generate", "-q"], in: project, environment: steppedEnvironment, watching: .standardError)
+    }
+
+    /// Writes version `version` of the spec and counts the steps of a run that carries it out.
+    static func stepsToVersion(_ version: Int, in project: URL) throws -> Int {
+        try spec(version).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
+        let run = try startStepped(in: project)
+        run.waitUntilExit()
+        #expect(run.process.terminationStatus == 0, "\(run.log)")
+        return run.log.components(separatedBy: step).count - 1
+    }
+
+    @Test("SIGKILL at 50 randomly chosen steps, the commit's included: after the next run starts, Output/ is whole-old or whole-new, with no staging left")
+    func killAtRandomSteps() throws {
         let versions = [1: try Self.reference(1), 2: try Self.reference(2)]
         let project = try Self.project(1)
         #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+        // The steps each change takes, counted on runs to the end (v1 → v2, then back).
+        let steps = [2: try Self.stepsToVersion(2, in: project), 1: try Self.stepsToVersion(1, in: project)]
+        try #require(steps.values.allSatisfy { $0 > 10 }, "the runs announced too few steps: \(steps)")
         var current = 1
         var killedInCommit = 0, landedNew = 0
-        // Each commit step pauses 15 ms (a test-only knob), so the commit is a good part of the run.
-        let environment = ["LIFESPEC_TEST_COMMIT_PAUSE": "15000"]
-        // Instants are drawn over the length of a whole run, measured on this machine now (a busy
-        // machine starts processes slowly).
-        try Self.spec(2).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
-        let clock = ContinuousClock()
-        let measured = try clock.measure {
-            let process = try Self.start(["generate", "-q"], in: project, environment: environment)
-            process.waitUntilExit()
-        }
-        current = 2
-        let runLength = Double(measured.components.seconds) + Double(measured.components.attoseconds) / 1e18
         for trial in 0..<50 {
             let target = 3 - current
             try Self.spec(target).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
-            let delay = Double.random(in: 0.0...(runLength * 1.1))
-            let process = try Self.start(["generate", "-q"], in: project, environment: environment)
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // A few steps past the last: that run is let finish.
+            let chosen = Int.random(in: 1...(steps[target]! + 3))
+            let run = try Self.startStepped(in: project)
+            if run.wait(for: Self.step, count: chosen, endingIsFailure: false) {
+                kill(run.process.processIdentifier, SIGKILL)
+            }
+            run.waitUntilExit()
             let leftovers = Self.stagingFolders(in: project)
             if leftovers.contains(where: { FileManager.default.fileExists(atPath: project.appendingPathComponent("\($0)/journal").path) }) {
                 killedInCommit += 1
@@ -108,43 +122,45 @@ struct TransactionTests {
             // The next run, even a --check, finishes or throws away what the killed one left.
             _ = try CLI.run(["generate", "--check", "-q"], in: project)
             let after = Self.state(of: project)
-            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (kill at \(delay) s): staging left")
+            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (kill at step \(chosen)): staging left")
             if after == versions[target] {
                 landedNew += 1
                 current = target
             } else {
-                #expect(after == versions[current], "trial \(trial) (kill at \(delay) s): Output/ is neither whole-old nor whole-new")
+                #expect(after == versions[current], "trial \(trial) (kill at step \(chosen)): Output/ is neither whole-old nor whole-new")
             }
         }
-        #expect(killedInCommit >= 3, "only \(killedInCommit) kills landed inside the commit step (a run takes \(runLength) s)")
-        #expect(landedNew >= 2 && landedNew <= 48, "\(landedNew) of 50 runs finished; the instants do not cover the run")
+        #expect(killedInCommit >= 3, "only \(killedInCommit) kills landed inside the commit step (steps: \(steps))")
+        #expect(landedNew >= 2 && landedNew <= 48, "\(landedNew) of 50 runs finished; the chosen steps do not cover the run")
     }
 
-    @Test("SIGINT or SIGTERM at random instants: the run cleans up after itself, Output/ is whole-old or whole-new, no staging folder is left")
+    @Test("SIGINT or SIGTERM at randomly chosen steps: the run cleans up after itself, Output/ is whole-old or whole-new, no staging folder is left")
     func interruptCleansUp() throws {
         let versions = [1: try Self.reference(1), 2: try Self.reference(2)]
         let project = try Self.project(1)
         #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+        let steps = [2: try Self.stepsToVersion(2, in: project), 1: try Self.stepsToVersion(1, in: project)]
         var current = 1
         for trial in 0..<16 {
             let target = 3 - current
             try Self.spec(target).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
-            let delay = Double.random(in: 0.05...0.6)
-            let process = try Self.start(["generate", "-q"], in: project, environment: ["LIFESPEC_TEST_COMMIT_PAUSE": "15000"])
-            Thread.sleep(forTimeInterval: delay)
+            let chosen = Int.random(in: 1...steps[target]!)
+            let run = try Self.startStepped(in: project)
             let signal = trial.isMultiple(of: 2) ? SIGINT : SIGTERM
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            if run.wait(for: Self.step, count: chosen, endingIsFailure: false) {
+                kill(run.process.processIdentifier, signal)
+            }
+            run.waitUntilExit()
             // No further run: the interrupted one left nothing behind itself.
-            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (signal \(signal) at \(delay) s): staging left")
+            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (signal \(signal) at step \(chosen)): staging left")
             let after = Self.state(of: project)
-            if process.terminationReason == .uncaughtSignal {
-                #expect(process.terminationStatus == signal)
+            if run.process.terminationReason == .uncaughtSignal {
+                #expect(run.process.terminationStatus == signal)
             }
             if after == versions[target] {
                 current = target
             } else {
-                #expect(after == versions[current], "trial \(trial) (signal \(signal) at \(delay) s): Output/ mixed")
+                #expect(after == versions[current], "trial \(trial) (signal \(signal) at step \(chosen)): Output/ mixed")
             }
         }
     }

@@ -2,6 +2,7 @@ import CLibPNG
 import Foundation
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 /// PNG goes through LifeSpec's own cairo device and encoder (`lifespec_argb:cairo`, CLibPNG), not
 /// Graphviz's `png:cairo`. These checks hold it to Graphviz's pixels.
@@ -9,7 +10,7 @@ import Testing
 struct BitmapTests {
     @Test("the PNG has exactly Graphviz's own png:cairo pixels, as RGB, less the half-covered last row and column")
     func samePixelsAsGraphviz() throws {
-        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions()).dot
+        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions()).dot
         let ours = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, format: .png))
         let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
         #expect(ours.colorType == 2, "an opaque diagram is written as RGB")
@@ -46,7 +47,7 @@ struct BitmapTests {
 
     @Test("one layout rendered in several formats gives the bytes of separate renders")
     func severalFormatsFromOneLayout() throws {
-        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
+        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
         let together = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png, .pdf])
         #expect(together.count == 3)
         #expect(together[0].data == (try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
@@ -56,7 +57,7 @@ struct BitmapTests {
 
     @Test("the same diagram gives byte-identical PNG on every render")
     func deterministic() throws {
-        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
+        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
         let first = try GraphvizRenderer.shared.render(dot: dot, format: .png)
         #expect(try GraphvizRenderer.shared.render(dot: dot, format: .png) == first)
     }

@@ -2,6 +2,7 @@ import LifeSpec
 import LifecycleEngine
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 @Suite("State diagrams from specs")
 struct DiagramBuilderTests {
@@ -19,7 +20,7 @@ struct DiagramBuilderTests {
         ("hostile-labels", "scenario-walk", DiagramOptions(scenario: "walk")),
     ])
     func dotGoldens(fixture: String, variation: String, options: DiagramOptions) throws {
-        let spec = try DiagramFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
+        let spec = try SpecFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
         let diagram = try DiagramBuilder.build(for: spec, options: options)
         #expect(diagram.plan.message == nil)
         try assertDiagramGolden(diagram.dot, named: "\(fixture)-\(variation).dot")
@@ -30,7 +31,7 @@ struct DiagramBuilderTests {
         ("scenario-\(flagshipScenario)", DiagramOptions(scenario: flagshipScenario)),
     ])
     func flagshipGoldens(variation: String, options: DiagramOptions) throws {
-        let diagram = try DiagramBuilder.build(for: DiagramFixtures.flagship, options: options)
+        let diagram = try DiagramBuilder.build(for: SpecFixtures.flagship, options: options)
         try assertDiagramGolden(diagram.dot, named: "ios-app-lifecycle-\(variation).dot")
         // It must also lay out cleanly: no Graphviz warnings.
         let output = try GraphvizRenderer.shared.renderWithWarnings(dot: diagram.dot, format: .svg)
@@ -43,7 +44,7 @@ struct DiagramBuilderTests {
 
     @Test("compound states are clusters nested as deep as the spec, each with its initial dot")
     func clusters() throws {
-        let graph = try DiagramBuilder.graph(for: DiagramFixtures.appLifecycle, options: DiagramOptions())
+        let graph = try DiagramBuilder.graph(for: SpecFixtures.appLifecycle, options: DiagramOptions())
         let running = try #require(graph.allSubgraphs.first { $0.id == "cluster_running" })
         let foreground = try #require(DOTStatement.subgraphs(in: running.statements).first { $0.id == "cluster_foreground" })
         #expect(DOTStatement.nodes(in: foreground.statements).map(\.id) == ["@initial:foreground", "inactive", "active"])
@@ -61,7 +62,7 @@ struct DiagramBuilderTests {
 
     @Test("every transition is drawn from each declared source; one declared on a compound state leaves its border once")
     func transitionPlacement() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
         let edges = graph.allEdges.filter { $0.attributes["id"] != nil }
         func index(on event: String) -> Int { spec.machine.transitions.firstIndex { $0.trigger == .event(event) }! }
@@ -101,7 +102,7 @@ struct DiagramBuilderTests {
 
     @Test("callbacks and notifications are listed in the order the engine emits them")
     func actionOrder() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
         let index = spec.machine.transitions.firstIndex { $0.trigger == .event("enterForeground") }!
         let edge = try #require(graph.allEdges.first { $0.attributes["id"] == .string("transition-\(index)-background") })
@@ -122,7 +123,7 @@ struct DiagramBuilderTests {
 
     @Test("transitions with the same ends share one arrow whose label lists each of them")
     func parallelTransitionsMerge() throws {
-        let spec = try DiagramFixtures.flagship
+        let spec = try SpecFixtures.flagship
         let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
         // Every transition appears in exactly one drawn or listed place.
         let arrows = graph.allEdges.filter { $0.attributes["id"] != nil }
@@ -140,7 +141,7 @@ struct DiagramBuilderTests {
 
     @Test("detail levels: states has no labels, events names events and guards, full adds callbacks")
     func detailLevels() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let states = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .states)).dot
         let events = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events)).dot
         let full = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .full)).dot
@@ -157,7 +158,7 @@ struct DiagramBuilderTests {
 
     @Test("at states detail a scenario numbers its arrows with overlays, keeping the overview's layout")
     func statesDetailScenarioKeepsTheLayout() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let overview = DiagramOptions(detail: .states, legend: false)
         var scenario = overview
         scenario.scenario = "coldLaunch"
@@ -181,7 +182,7 @@ struct DiagramBuilderTests {
 
     @Test("direction, locale and legend options")
     func options() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let lr = try DiagramBuilder.graph(for: spec, options: DiagramOptions(direction: .leftToRight))
         #expect(lr.attributes["rankdir"] == "LR")
         let tb = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
@@ -200,7 +201,7 @@ struct DiagramBuilderTests {
 
     @Test("a scenario's steps are numbered on the arrows it takes, in the engine's order, as overlays; the rest is faded")
     func scenarioPath() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let diagram = try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "coldLaunch"))
         let graph = diagram.graph
         let overlays = Dictionary(uniqueKeysWithValues: diagram.overlays.map { ($0.edgeID, $0.html) })
@@ -244,7 +245,7 @@ struct DiagramBuilderTests {
 
     @Test("an unknown scenario is an error naming the scenarios there are")
     func scenarioErrors() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         #expect(throws: DiagramError.unknownScenario("nope", available: ["coldLaunch", "backgroundLaunch", "returnFromBackground"])) {
             try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "nope"))
         }
@@ -252,7 +253,7 @@ struct DiagramBuilderTests {
 
     @Test("one group drawn alone: its states, and dashed stand-ins for the states its transitions reach outside it")
     func groupRendering() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let diagram = try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "background"))
         try assertDiagramGolden(diagram.dot, named: "app-lifecycle-group-background.dot")
         let graph = diagram.graph
@@ -287,13 +288,13 @@ struct DiagramBuilderTests {
 
     @Test("a small machine is drawn as asked")
     func smallPlan() throws {
-        let plan = DiagramBuilder.plan(for: try DiagramFixtures.appLifecycle, options: DiagramOptions())
+        let plan = DiagramBuilder.plan(for: try SpecFixtures.appLifecycle, options: DiagramOptions())
         #expect(plan.effectiveDetail == .full && plan.message == nil && !plan.isRefused)
     }
 
     @Test("a machine over the layout budget is drawn at a coarser detail, and one far over it is refused with advice")
     func largePlans() throws {
-        let spec = try DiagramFixtures.flagship
+        let spec = try SpecFixtures.flagship
         let size = DiagramBuilder.plan(for: spec, options: DiagramOptions()).size
         #expect(size.weight(at: .states) < size.weight(at: .events) && size.weight(at: .events) < size.weight(at: .full))
         // A budget between the `events` and `full` weights: drawn at `events`, saying why.

@@ -1,39 +1,16 @@
 import Foundation
 import LifeSpec
+import LifeSpecTestSupport
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
-/// Fixtures and goldens for the diagram tests (DOT, Graphviz, Mermaid).
-enum DiagramFixtures {
-    /// The package root, found from this file (no bundles).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func url(_ relativePath: String) -> URL { packageRoot.appendingPathComponent(relativePath) }
-
-    /// Loads a spec by its package-relative path.
-    static func load(_ relativePath: String) throws -> LoadedSpec {
-        let text = try String(contentsOf: url(relativePath), encoding: .utf8)
-        return try load(yaml: text, path: relativePath)
-    }
-
-    static func load(yaml: String, path: String = "Tests/Fixtures/Diagram/inline.yaml") throws -> LoadedSpec {
-        let result = SpecLoader.load(text: yaml, path: path)
-        guard let spec = result.spec else {
-            throw FixtureError(description: "\(path) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
-        }
-        return spec
-    }
-
+/// The diagram tests' own fixtures.
+extension SpecFixtures {
     static var appLifecycle: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/app-lifecycle.yaml") } }
     static var hostile: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/hostile-labels.yaml") } }
     static var flagship: LoadedSpec { get throws { try load("Spec/ios-app-lifecycle.yaml") } }
-
-    struct FixtureError: Error, CustomStringConvertible {
-        let description: String
-    }
 }
 
 /// Compares generated text with `Tests/Fixtures/Diagram/Golden/<name>`. `LIFESPEC_RECORD=1`

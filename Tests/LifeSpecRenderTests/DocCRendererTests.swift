@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 @Suite("DocC articles")
 struct DocCRendererTests {
@@ -11,7 +12,7 @@ struct DocCRendererTests {
 
     @Test("mini-app article golden (en and zh-Hans)", arguments: ["en", "zh-Hans"])
     func golden(locale: String) throws {
-        let spec = try MarkdownFixtures.load("Tests/Fixtures/Markdown/mini-app.yaml")
+        let spec = try SpecFixtures.load("Tests/Fixtures/Markdown/mini-app.yaml")
         let article = DocCRenderer.article(for: spec, locale: locale, resources: Self.resources, catalogued: [])
         try assertGolden(article, at: "Tests/Fixtures/DocC/Golden/mini-app-\(locale).md", sourceLocation: #_sourceLocation)
     }
@@ -20,7 +21,7 @@ struct DocCRendererTests {
     /// row, open markup, nor link anywhere.
     @Test("hostile text stays text: one line per row, one cell per column, no markup from the spec")
     func hostile() throws {
-        let spec = try MarkdownFixtures.load("Tests/Fixtures/Markdown/hostile.yaml")
+        let spec = try SpecFixtures.load("Tests/Fixtures/Markdown/hostile.yaml")
         let article = DocCRenderer.article(for: spec, resources: [], catalogued: [])
         // Code spans are literal text (their markup-looking content included): set them aside first.
         let lines = article.split(separator: "\n", omittingEmptySubsequences: false).map { Self.withoutCodeSpans(String($0)) }

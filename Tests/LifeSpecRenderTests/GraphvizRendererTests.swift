@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 @Suite("Graphviz renderer (libgvc in process)")
 struct GraphvizRendererTests {
@@ -15,7 +16,7 @@ struct GraphvizRendererTests {
 
     @Test("SVG parses as XML and names every state of the fixture")
     func svgNamesEveryState() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let dot = try DiagramBuilder.build(for: spec, options: DiagramOptions()).dot
         let svg = try ParsedSVG(GraphvizRenderer.shared.render(dot: dot, format: .svg))
         let drawn = try svg.drawnTexts
@@ -106,7 +107,7 @@ struct GraphvizRendererTests {
 
     @Test("repeated renders give byte-identical SVG, and the DOT text is identical on every build")
     func deterministic() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let dots = try (0..<3).map { _ in try DiagramBuilder.build(for: spec, options: DiagramOptions()).dot }
         #expect(Set(dots).count == 1)
         let svgs = try (0..<3).map { _ in try GraphvizRenderer.shared.render(dot: dots[0], format: .svg) }
@@ -119,7 +120,7 @@ struct GraphvizRendererTests {
 
     @Test("renders from many tasks at once all succeed and agree")
     func concurrentRenders() async throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let dot = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events)).dot
         let expected = try GraphvizRenderer.shared.render(dot: dot, format: .svg)
         let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -139,23 +140,15 @@ struct GraphvizRendererTests {
     }
 }
 
-/// The memory checks run one after the other: while the real-diagram check runs, Graphviz 2.43
-/// leaks in its own code, which would show up in the other check's measurement.
-@Suite("Graphviz renderer memory", .serialized)
+/// Memory growth is measured in a process of its own: this test binary run again with only
+/// `GraphvizMemoryProbe` selected, so no other suite allocates while the resident set is read.
+@Suite("Graphviz renderer memory")
 struct GraphvizMemoryTests {
     @Test("rendering 200 diagrams does not grow memory: every graph, layout and buffer is freed", .enabled(if: residentBytes() != nil))
     func noLeak() throws {
         // Plain labels and no clusters: Graphviz 2.43 itself leaks nothing here, so any growth is
-        // ours. Measured per 200 renders: 28 KB as written; 12 MB without gvFreeRenderData,
-        // 57 MB without gvFreeLayout, 11 MB without agclose.
-        var statements: [DOTStatement] = []
-        for index in 0..<40 {
-            statements.append(.node(DOTNode("s\(index)", attributes: ["label": .text("State number \(index)")])))
-            statements.append(.edge(DOTEdge(from: "s\(index)", to: "s\((index + 1) % 40)", attributes: ["label": .text("next")])))
-            statements.append(.edge(DOTEdge(from: "s\(index)", to: "s\((index + 39) % 40)")))
-        }
-        let dot = DOTEncoder.encode(DOTGraph(id: "ring", nodeDefaults: ["shape": "box"], statements: statements))
-        let growth = try smallestGrowth(rendering: dot)
+        // ours (without gvFreeRenderData, gvFreeLayout or agclose it grows by megabytes a round).
+        let growth = try GraphvizMemoryProbe.measure(.ring)
         #expect(growth < 4 * 1024 * 1024, "RSS grew by at least \(growth / 1024) KB in every round of 200 renders")
     }
 
@@ -163,16 +156,57 @@ struct GraphvizMemoryTests {
     func boundedGrowthForRealDiagrams() throws {
         // Graphviz 2.43 leaks 72 bytes per <B>/<I>/<FONT> element of an HTML-like label (htmlparse)
         // and the virtual edges it makes for clusters (class1/class2): about 50 KB per render of
-        // this diagram (10 MB per 200), which the renderer cannot free. Not freeing the layout
-        // would add 27 MB per 200.
-        let dot = try DiagramBuilder.build(for: DiagramFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
-        let growth = try smallestGrowth(rendering: dot)
+        // this diagram, which the renderer cannot free; not freeing the layout would add far more.
+        let growth = try GraphvizMemoryProbe.measure(.real)
         #expect(growth < 16 * 1024 * 1024, "RSS grew by at least \(growth / 1024) KB in every round of 200 renders")
+    }
+}
+
+/// The measurement itself, run only in the child process `GraphvizMemoryTests` starts (selected by
+/// `LIFESPEC_MEMORY_PROBE`), which prints the growth for the parent to read.
+@Suite("Graphviz memory probe (runs in a child process)")
+struct GraphvizMemoryProbe {
+    enum Diagram: String { case ring, real }
+
+    static let environmentKey = "LIFESPEC_MEMORY_PROBE"
+    static let marker = "lifespec-memory-growth: "
+    static var requested: Diagram? { ProcessInfo.processInfo.environment[environmentKey].flatMap(Diagram.init) }
+
+    /// Runs this test binary again with only the probe selected, and reads what it measured.
+    static func measure(_ diagram: Diagram) throws -> Int {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
+        let result = try Subprocess.run(binary, ["--testing-library", "swift-testing", "--filter", "GraphvizMemoryProbe"],
+                                        in: SpecFixtures.packageRoot, environment: [environmentKey: diagram.rawValue])
+        let output = result.stdout + result.stderr
+        guard result.status == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
+              let growth = Int(line.dropFirst(marker.count)) else {
+            throw SpecFixtures.FixtureError(description: "the memory probe did not report (exit \(result.status)):\n\(output.suffix(3000))")
+        }
+        return growth
+    }
+
+    @Test(.enabled(if: requested != nil))
+    func probe() throws {
+        let diagram = try #require(Self.requested)
+        let dot: String
+        switch diagram {
+        case .ring:
+            var statements: [DOTStatement] = []
+            for index in 0..<40 {
+                statements.append(.node(DOTNode("s\(index)", attributes: ["label": .text("State number \(index)")])))
+                statements.append(.edge(DOTEdge(from: "s\(index)", to: "s\((index + 1) % 40)", attributes: ["label": .text("next")])))
+                statements.append(.edge(DOTEdge(from: "s\(index)", to: "s\((index + 39) % 40)")))
+            }
+            dot = DOTEncoder.encode(DOTGraph(id: "ring", nodeDefaults: ["shape": "box"], statements: statements))
+        case .real:
+            dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
+        }
+        print(Self.marker + String(try smallestGrowth(rendering: dot)))
     }
 
     /// Renders `dot` 20 times to warm up, then in five rounds of 200, and returns the smallest
-    /// growth of the resident set over a round. Tests running alongside allocate too, but only
-    /// for a while; a leak of ours grows every round.
+    /// growth of the resident set over a round: a leak of ours grows every round, while the
+    /// allocator settling grows some rounds only.
     private func smallestGrowth(rendering dot: String) throws -> Int {
         for _ in 0..<20 { _ = try GraphvizRenderer.shared.render(dot: dot, format: .svg) }
         var growths: [Int] = []
@@ -189,7 +223,7 @@ struct GraphvizMemoryTests {
 private func captureStandardError(_ body: () throws -> Void) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stderr-\(UUID().uuidString)").path
     let file = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
-    guard file >= 0 else { throw DiagramFixtures.FixtureError(description: "cannot open \(path)") }
+    guard file >= 0 else { throw SpecFixtures.FixtureError(description: "cannot open \(path)") }
     defer { close(file); unlink(path) }
     fflush(nil)
     let saved = dup(2)

@@ -2,6 +2,7 @@ import Foundation
 import LifeSpec
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 /// Names and text that broke or steered generated files (issue #18): Mermaid keywords and marker
 /// names as state ids, a spec file name carrying a Mermaid directive, and invisible control
@@ -39,7 +40,7 @@ struct HardeningRenderTests {
         transitions:
         \(zip(states, states.dropFirst() + ["done"]).map { "  - {from: \($0), on: go, to: \($1)}" }.joined(separator: "\n"))
         """
-        let spec = try DiagramFixtures.load(yaml: yaml)
+        let spec = try SpecFixtures.load(yaml: yaml, path: "Tests/Fixtures/Diagram/inline.yaml")
         let mermaid = MermaidRenderer.render(spec, options: DiagramOptions())
         let body = mermaid.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("%%") }
         for line in body {
@@ -53,9 +54,9 @@ struct HardeningRenderTests {
 
     @Test("a spec file name with a line break and a Mermaid directive stays inside the comment")
     func fileNameCannotInjectADirective() throws {
-        let yaml = try String(contentsOf: DiagramFixtures.url("Tests/Fixtures/Valid/door.yaml"), encoding: .utf8)
+        let yaml = try String(contentsOf: SpecFixtures.url("Tests/Fixtures/Valid/door.yaml"), encoding: .utf8)
         for name in ["door\n%%{init: {\"theme\": \"dark\"}}%%\n.yaml", "door\r%%{init}%%.yaml", "door\u{2028}%%{init}%%.yaml", "a}%%\nstateDiagram-v2\n.yaml"] {
-            let spec = try DiagramFixtures.load(yaml: yaml, path: "Spec/" + name)
+            let spec = try SpecFixtures.load(yaml: yaml, path: "Spec/" + name)
             let mermaid = MermaidRenderer.render(spec, options: DiagramOptions())
             let lines = mermaid.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.filter { $0.contains("%%{") }.isEmpty, "\(name.debugDescription)")
@@ -156,7 +157,7 @@ struct StandardErrorFilterTests {
 
     @Test("rendering a diagram prints nothing on stderr")
     func renderingIsQuiet() throws {
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let printed = stderrText {
             _ = try? GraphvizRenderer.shared.render(dot: DiagramBuilder.build(for: spec, options: DiagramOptions()).dot, format: .svg)
         }

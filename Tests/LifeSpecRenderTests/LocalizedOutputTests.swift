@@ -3,6 +3,7 @@ import LifecycleEngine
 import LifeSpec
 @testable import LifeSpecRender
 import Testing
+import LifeSpecTestSupport
 
 /// A Chinese page is Chinese all the way through: its own diagrams, its own Mermaid words, fact
 /// titles instead of keys, full-width punctuation; and one locale decision for every renderer.
@@ -41,7 +42,7 @@ struct LocalizedOutputTests {
 
     @Test("the Chinese pages use full-width punctuation between Chinese characters", arguments: specPaths)
     func chinesePagesUseFullWidthPunctuation(_ path: String) throws {
-        let spec = try DiagramFixtures.load(path)
+        let spec = try SpecFixtures.load(path)
         let text = Self.prose(Self.chinesePage(spec))
         let scalars = Array(text.unicodeScalars)
         let findings = ChineseTypography.findings(in: text).map { finding in
@@ -52,7 +53,7 @@ struct LocalizedOutputTests {
 
     @Test("the Chinese pages leave no English word that has a translation", arguments: specPaths)
     func chinesePagesAreTranslated(_ path: String) throws {
-        let spec = try DiagramFixtures.load(path)
+        let spec = try SpecFixtures.load(path)
         let page = Self.chinesePage(spec)
         // Fact columns are titled by the declared facts, never by their keys.
         let header = try #require(page.split(separator: "\n").first { $0.hasPrefix("| 状态 | 所属分组 | 说明 |") })
@@ -77,7 +78,7 @@ struct LocalizedOutputTests {
 
     @Test("generate draws every locale: diagram.<locale>.svg/.png and each scenario, in that locale's words")
     func generatorDrawsEveryLocale() throws {
-        let spec = try DiagramFixtures.load("Spec/ios-state-restoration.yaml")
+        let spec = try SpecFixtures.load("Spec/ios-state-restoration.yaml")
         let files = try Generator.files(for: [spec])
         func file(_ name: String) throws -> [UInt8] {
             try #require(files.first { $0.path == "ios-state-restoration/\(name)" }, "missing \(name)").contents
@@ -110,7 +111,7 @@ struct LocalizedOutputTests {
         #expect(MarkdownStrings(locale: locale).language == language)
         #expect(DiagramStrings(locale: locale).language == language)
         let legendIsChinese = try DiagramBuilder.build(
-            for: DiagramFixtures.load("Tests/Fixtures/Diagram/app-lifecycle.yaml"),
+            for: SpecFixtures.load("Tests/Fixtures/Diagram/app-lifecycle.yaml"),
             options: DiagramOptions(locale: locale)
         ).dot.contains("初始状态")
         #expect(legendIsChinese == (language == .simplifiedChinese), "\(locale)")
@@ -151,7 +152,7 @@ struct LocalizedOutputTests {
 
     @Test("a closure is shown as a closure: braces in drawings and walkthroughs, the API it is passed to, the recorder's literal")
     func closureCallbacks() throws {
-        let spec = try DiagramFixtures.flagship
+        let spec = try SpecFixtures.flagship
         let page = MarkdownRenderer.page(for: spec, locale: "en").text
         #expect(page.contains("`{ expirationHandler }`<br/>closure the app passes to `UIApplication.beginBackgroundTask(expirationHandler:)`"))
         #expect(page.contains("calls `{ expirationHandler }`"))
@@ -163,7 +164,7 @@ struct LocalizedOutputTests {
         #expect(recorder.contains("in the closure you pass to `UIApplication.beginBackgroundTask(expirationHandler:)`: `IosAppLifecycleRecorder.shared.record(\"expirationHandler\")`"))
         #expect(!recorder.contains("///   - `expirationHandler`"))
         // Drawings without a closure keep the legend as it was.
-        let restoration = try DiagramBuilder.build(for: DiagramFixtures.load("Spec/ios-state-restoration.yaml"), options: DiagramOptions()).dot
+        let restoration = try DiagramBuilder.build(for: SpecFixtures.load("Spec/ios-state-restoration.yaml"), options: DiagramOptions()).dot
         #expect(!restoration.contains("a closure the app passed to UIKit"))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 @testable import LifeSpecRender
 import LifecycleEngine
 import Testing
+import LifeSpecTestSupport
 
 private let miniAppPath = "Tests/Fixtures/Markdown/mini-app.yaml"
 private let hostilePath = "Tests/Fixtures/Markdown/hostile.yaml"
@@ -40,7 +41,7 @@ private func decodeEntities(_ text: String) -> String {
 
 @Suite struct MarkdownGoldenTests {
     @Test func miniAppPagesMatchGoldens() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
+        let spec = try SpecFixtures.load(miniAppPath)
         let pages = MarkdownRenderer.pages(for: spec, options: MarkdownOptions(mermaid: sampleMermaid))
         #expect(pages.map(\.fileName) == ["README.md", "README.zh-Hans.md"])
         #expect(pages.map(\.locale) == ["en", "zh-Hans"])
@@ -50,13 +51,13 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func hostilePageMatchesGolden() throws {
-        let spec = try MarkdownFixtures.load(hostilePath)
+        let spec = try SpecFixtures.load(hostilePath)
         let text = MarkdownRenderer.render(spec, options: MarkdownOptions(mermaid: "a\n```\nb"))
         try assertMarkdownGolden(text, named: "hostile-default.md")
     }
 
     @Test func indexMatchesGolden() throws {
-        let specs = [try MarkdownFixtures.load(miniAppPath), try MarkdownFixtures.load(hostilePath)]
+        let specs = [try SpecFixtures.load(miniAppPath), try SpecFixtures.load(hostilePath)]
         try assertMarkdownGolden(MarkdownIndexRenderer.render(specs), named: "index-en.md")
         try assertMarkdownGolden(MarkdownIndexRenderer.render(specs, locale: "zh-Hans"), named: "index-zh-Hans.md")
     }
@@ -67,7 +68,7 @@ private func decodeEntities(_ text: String) -> String {
     let tables: [ParsedTable]
 
     init() throws {
-        spec = try MarkdownFixtures.load(miniAppPath)
+        spec = try SpecFixtures.load(miniAppPath)
         tables = InkHTML.tables(in: InkHTML.html(MarkdownRenderer.render(spec)))
     }
 
@@ -161,7 +162,7 @@ private func decodeEntities(_ text: String) -> String {
     /// An inner guarded transition beats an outer unguarded one declared earlier: the engine
     /// decides, and each branch carries the exact flag values it needs.
     @Test func matrixBranchesComeFromTheEngine() throws {
-        let spec = try MarkdownFixtures.load(yaml: """
+        let spec = try SpecFixtures.load(yaml: """
         lifespec: 1
         id: nested
         states:
@@ -209,7 +210,7 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func walkthroughIsTheEngineTrace() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
+        let spec = try SpecFixtures.load(miniAppPath)
         let scenario = try #require(spec.document.scenario("home-then-return"))
         let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: spec.machine)
         // Same trace as running the engine directly.
@@ -247,7 +248,7 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func walkthroughStopsWhereTheEngineRefuses() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
+        let spec = try SpecFixtures.load(miniAppPath)
         let location = LifeSpec.SourceLocation(path: "x.yaml", line: 1, column: 1)
         let broken = SpecDocument.ScenarioInfo(
             id: "twice", title: nil, description: nil, from: nil, flags: [:],
@@ -272,7 +273,7 @@ private func decodeEntities(_ text: String) -> String {
 
 @Suite struct MarkdownLocaleTests {
     @Test func pagesLinkToEachOther() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
+        let spec = try SpecFixtures.load(miniAppPath)
         let pages = MarkdownRenderer.pages(for: spec)
         let english = pages[0].text.split(separator: "\n", omittingEmptySubsequences: false)
         let chinese = pages[1].text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -281,7 +282,7 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func chinesePageTranslatesPhrasesAndFallsBackForMissingSpecText() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
+        let spec = try SpecFixtures.load(miniAppPath)
         let page = MarkdownRenderer.render(spec, options: MarkdownOptions(locale: "zh-Hans"))
         #expect(page.contains("# 迷你应用生命周期\n"))
         #expect(page.contains("\n## 状态\n") && page.contains("\n## 场景演练\n") && page.contains("\n## 各状态下的事件\n"))
@@ -294,7 +295,7 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func unsupportedLocaleUsesEnglishPhrasesAndDefaultSpecText() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
+        let spec = try SpecFixtures.load(miniAppPath)
         let page = MarkdownRenderer.render(spec, options: MarkdownOptions(locale: "fr"))
         #expect(page.contains("# Mini app lifecycle\n"))
         #expect(page.contains("\n## States\n"))
@@ -304,7 +305,7 @@ private func decodeEntities(_ text: String) -> String {
     }
 
     @Test func specWithoutLocalesGetsOnePageWithoutSwitcher() throws {
-        let spec = try MarkdownFixtures.load(hostilePath)
+        let spec = try SpecFixtures.load(hostilePath)
         let pages = MarkdownRenderer.pages(for: spec)
         #expect(pages.map(\.fileName) == ["README.md"])
         #expect(pages[0].locale == nil)
@@ -316,20 +317,20 @@ private func decodeEntities(_ text: String) -> String {
 
 @Suite struct MarkdownDeterminismTests {
     @Test func renderingTwiceGivesIdenticalBytes() throws {
-        let first = try MarkdownFixtures.load(miniAppPath)
-        let second = try MarkdownFixtures.load(miniAppPath)
+        let first = try SpecFixtures.load(miniAppPath)
+        let second = try SpecFixtures.load(miniAppPath)
         let options = MarkdownOptions(mermaid: sampleMermaid)
         #expect(MarkdownRenderer.pages(for: first, options: options) == MarkdownRenderer.pages(for: second, options: options))
         #expect(MarkdownRenderer.render(first) == MarkdownRenderer.render(first))
-        #expect(MarkdownIndexRenderer.render([first, try MarkdownFixtures.load(hostilePath)])
-            == MarkdownIndexRenderer.render([try MarkdownFixtures.load(hostilePath), first]))
+        #expect(MarkdownIndexRenderer.render([first, try SpecFixtures.load(hostilePath)])
+            == MarkdownIndexRenderer.render([try SpecFixtures.load(hostilePath), first]))
     }
 
     @Test func noAbsolutePathReachesThePage() throws {
-        let spec = try MarkdownFixtures.load(miniAppPath)
-        let absolute = MarkdownFixtures.url(miniAppPath).path
+        let spec = try SpecFixtures.load(miniAppPath)
+        let absolute = SpecFixtures.url(miniAppPath).path
         let page = MarkdownRenderer.render(spec, options: MarkdownOptions(specPath: absolute))
-        #expect(!page.contains(MarkdownFixtures.packageRoot.path))
+        #expect(!page.contains(SpecFixtures.packageRoot.path))
         #expect(page.hasPrefix("<!-- generated from mini-app.yaml by lifespec — do not edit -->\n"))
         let relative = MarkdownRenderer.render(spec)
         #expect(relative.hasPrefix("<!-- generated from Tests/Fixtures/Markdown/mini-app.yaml by lifespec — do not edit -->\n"))
@@ -342,7 +343,7 @@ private func decodeEntities(_ text: String) -> String {
     let html: String
 
     init() throws {
-        spec = try MarkdownFixtures.load(hostilePath)
+        spec = try SpecFixtures.load(hostilePath)
         page = MarkdownRenderer.render(spec, options: MarkdownOptions(specPath: "Spec/--> <b>.yaml", mermaid: "a\n```\nb"))
         html = InkHTML.html(page)
     }
@@ -446,7 +447,7 @@ private func decodeEntities(_ text: String) -> String {
     static let path = "Spec/ios-app-lifecycle.yaml"
 
     @Test func flagshipPagesMatchGoldens() throws {
-        let spec = try MarkdownFixtures.load(Self.path)
+        let spec = try SpecFixtures.load(Self.path)
         for page in MarkdownRenderer.pages(for: spec) {
             try assertMarkdownGolden(page.text, named: "ios-app-lifecycle-\(page.locale ?? "default").md")
         }

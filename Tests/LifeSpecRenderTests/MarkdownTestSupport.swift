@@ -1,39 +1,8 @@
 import Foundation
 import Ink
 import LifeSpec
+import LifeSpecTestSupport
 import Testing
-
-/// Fixtures, goldens and Ink parsing for the Markdown tests.
-enum MarkdownFixtures {
-    /// The package root, found from this file (no bundles).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func url(_ relativePath: String) -> URL { packageRoot.appendingPathComponent(relativePath) }
-
-    /// Loads a spec by its package-relative path, so the page shows that relative path.
-    static func load(_ relativePath: String) throws -> LoadedSpec {
-        let text = try String(contentsOf: url(relativePath), encoding: .utf8)
-        let result = SpecLoader.load(text: text, path: relativePath)
-        guard let spec = result.spec else {
-            throw FixtureError(message: "\(relativePath) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
-        }
-        return spec
-    }
-
-    static func load(yaml: String, path: String = "Spec/inline.yaml") throws -> LoadedSpec {
-        let result = SpecLoader.load(text: yaml, path: path)
-        guard let spec = result.spec else {
-            throw FixtureError(message: "inline spec does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
-        }
-        return spec
-    }
-
-    struct FixtureError: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
-}
 
 /// Compares generated text with `Tests/Fixtures/Markdown/Golden/<name>`.
 /// `LIFESPEC_RECORD=1` rewrites the golden and fails, so a re-record is never silent.

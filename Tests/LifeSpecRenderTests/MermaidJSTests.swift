@@ -2,6 +2,7 @@ import Foundation
 import LifeSpec
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 /// Mermaid checked by Mermaid: every diagram LifeSpec writes is parsed and rendered by mermaid.js
 /// itself (PyPI's mermaidx, which runs it in QuickJS), not only matched against goldens and a line
@@ -13,7 +14,7 @@ import Testing
 /// LIFESPEC_REQUIRE_MERMAIDJS=1 (CI sets it), where a missing mermaidx is a failure.
 @Suite("Mermaid checked by mermaid.js")
 struct MermaidJSTests {
-    static let tools = DiagramFixtures.url("Tests/Tools")
+    static let tools = SpecFixtures.url("Tests/Tools")
 
     static var python: URL? {
         if let path = ProcessInfo.processInfo.environment["LIFESPEC_MERMAIDX_PYTHON"], !path.isEmpty {
@@ -34,7 +35,7 @@ struct MermaidJSTests {
         var files: [URL] = []
         // (Not the Markdown goldens: their Mermaid blocks are hand-written inputs of the fence-escaping tests.)
         for folder in ["Output", "Tests/Fixtures/Diagram/Golden"] {
-            files += Self.files(under: DiagramFixtures.url(folder)).filter { ["mmd", "md"].contains($0.pathExtension) }
+            files += Self.files(under: SpecFixtures.url(folder)).filter { ["mmd", "md"].contains($0.pathExtension) }
         }
         #expect(files.filter { $0.pathExtension == "mmd" }.count >= 8, "the committed .mmd files were not found")
 
@@ -42,9 +43,9 @@ struct MermaidJSTests {
         let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-mermaidjs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: fresh) }
-        let specs = Self.files(under: DiagramFixtures.url("Tests/Fixtures/Valid")) + Self.files(under: DiagramFixtures.url("Tests/Fixtures/Markdown"))
+        let specs = Self.files(under: SpecFixtures.url("Tests/Fixtures/Valid")) + Self.files(under: SpecFixtures.url("Tests/Fixtures/Markdown"))
         for specURL in specs where ["yaml", "json"].contains(specURL.pathExtension) {
-            let spec = try DiagramFixtures.load(String(specURL.path.dropFirst(DiagramFixtures.packageRoot.path.count + 1)))
+            let spec = try SpecFixtures.load(String(specURL.path.dropFirst(SpecFixtures.packageRoot.path.count + 1)))
             var variants: [(String, DiagramOptions)] = [
                 ("full", DiagramOptions()),
                 ("events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 @Suite("Mermaid state diagrams")
 struct MermaidRendererTests {
@@ -13,13 +14,13 @@ struct MermaidRendererTests {
         ("hostile-labels", "full", DiagramOptions()),
     ])
     func goldens(fixture: String, variation: String, options: DiagramOptions) throws {
-        let spec = try DiagramFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
+        let spec = try SpecFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
         try assertDiagramGolden(MermaidRenderer.render(spec, options: options), named: "\(fixture)-\(variation).mmd")
     }
 
     @Test("flagship iOS app life cycle: Mermaid golden")
     func flagship() throws {
-        try assertDiagramGolden(MermaidRenderer.render(DiagramFixtures.flagship, options: DiagramOptions()), named: "ios-app-lifecycle-full.mmd")
+        try assertDiagramGolden(MermaidRenderer.render(SpecFixtures.flagship, options: DiagramOptions()), named: "ios-app-lifecycle-full.mmd")
     }
 
     @Test("every character Mermaid reads as syntax becomes a #code; entity")
@@ -40,7 +41,7 @@ struct MermaidRendererTests {
         "Tests/Fixtures/Diagram/hostile-labels.yaml", "Tests/Fixtures/Diagram/app-lifecycle.yaml", "Spec/ios-app-lifecycle.yaml",
     ])
     func grammar(path: String) throws {
-        let spec = try DiagramFixtures.load(path)
+        let spec = try SpecFixtures.load(path)
         for options in [DiagramOptions(), DiagramOptions(detail: .events, scenario: spec.document.scenarios.first?.id, locale: "zh-Hans")] {
             let text = MermaidRenderer.render(spec, options: options)
             var depth = 0
@@ -58,7 +59,7 @@ struct MermaidRendererTests {
 
     @Test("structure: composites nest, initial and final markers, transitions between composites are lifted and say so")
     func structure() throws {
-        let text = MermaidRenderer.render(try DiagramFixtures.appLifecycle, options: DiagramOptions())
+        let text = MermaidRenderer.render(try SpecFixtures.appLifecycle, options: DiagramOptions())
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let running = try #require(lines.firstIndex(of: "state running {"))
         let foreground = try #require(lines.firstIndex(of: "state foreground {"))
@@ -74,13 +75,13 @@ struct MermaidRendererTests {
         #expect(lines.contains { $0.hasPrefix("%% running handles memoryWarning") })
         // A leaf's internal transition is a description line of the state.
         #expect(lines.contains { $0.hasPrefix("executing : taskFinished") })
-        let hostile = MermaidRenderer.render(try DiagramFixtures.hostile, options: DiagramOptions())
+        let hostile = MermaidRenderer.render(try SpecFixtures.hostile, options: DiagramOptions())
         #expect(hostile.contains("final_state --> [*]"))
     }
 
     @Test("a scenario numbers its steps and marks the states it visits")
     func scenario() throws {
-        let text = MermaidRenderer.render(try DiagramFixtures.appLifecycle, options: DiagramOptions(detail: .events, scenario: "coldLaunch"))
+        let text = MermaidRenderer.render(try SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events, scenario: "coldLaunch"))
         #expect(text.contains("inactive --> active : 3, 5 · becomeActive"))
         #expect(text.contains("active --> inactive : 4 · resignActive"))
         #expect(text.contains("class notRunning,launching,inactive,active lifespecPath"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 /// `generate` streams its files through an `OutputStage`: each lands in a temporary file as it is
 /// made and only a commit moves them into place.
@@ -148,7 +149,7 @@ struct OutputStageTests {
 
     @Test("each locale's page embeds the Mermaid diagram in its own language, as `docs --locale` writes it")
     func pagesEmbedLocalizedMermaid() throws {
-        let spec = try DiagramFixtures.flagship
+        let spec = try SpecFixtures.flagship
         let files = try Generator.files(for: [spec])
         func page(_ name: String) throws -> String {
             String(decoding: try #require(files.first { $0.path == "ios-app-lifecycle/\(name)" }).contents, as: UTF8.self)
@@ -165,7 +166,7 @@ struct OutputStageTests {
     @Test("a failing sink stops a streamed generate and its error comes back")
     func sinkFailureStopsTheStream() throws {
         struct Full: Error {}
-        let spec = try DiagramFixtures.appLifecycle
+        let spec = try SpecFixtures.appLifecycle
         let received = Locked(0)
         #expect {
             try Generator.generate([spec], others: [spec], index: true) { _ in

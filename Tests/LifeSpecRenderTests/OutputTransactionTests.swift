@@ -206,20 +206,20 @@ struct OutputTransactionTests {
         _ = try commit(generation(1), to: directory)
         let first = try OutputStage(writer: OutputWriter(directory: directory), check: false)
         for file in generation(2) { try first.offer(file) }
-        let waited = Locked(false)
+        let waiting = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let secondReport = Locked<SyncReport?>(nil)
         Thread.detachNewThread {
-            let second = try? OutputStage(writer: OutputWriter(directory: directory), check: true, waiting: { waited.withLock { $0 = true } })
+            let second = try? OutputStage(writer: OutputWriter(directory: directory), check: true, waiting: { waiting.signal() })
             for file in self.generation(2) { try? second?.offer(file) }
             secondReport.withLock { $0 = try? second?.commit() }
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        // The second stage says it waits when it finds the lock taken, before it blocks on it.
+        try #require(waiting.wait(timeout: .now() + 60) == .success, "the second stage never found the directory locked")
         #expect(secondReport.withLock { $0 } == nil, "the second stage is still waiting")
         _ = try first.commit()
-        done.wait()
-        #expect(waited.withLock { $0 })
+        try #require(done.wait(timeout: .now() + 60) == .success, "the second stage did not finish after the first committed")
         #expect(secondReport.withLock { $0 }.map { !$0.changed } == true, "the second run sees the first one's output whole")
     }
 }

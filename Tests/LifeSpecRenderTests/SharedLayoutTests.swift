@@ -2,6 +2,7 @@ import Foundation
 import LifeSpec
 import Testing
 @testable import LifeSpecRender
+import LifeSpecTestSupport
 
 /// One layout per diagram: a scenario is the overview restyled, and text is measured with
 /// LifeSpec's own metrics, whatever fonts the machine has.
@@ -32,7 +33,7 @@ struct SharedLayoutTests {
 
     @Test("every scenario SVG has the overview's node positions, drawn from the overview's layout")
     func scenariosKeepTheOverviewsPositions() throws {
-        let specs = try Self.specs.map { try DiagramFixtures.load("Spec/\($0).yaml") }
+        let specs = try Self.specs.map { try SpecFixtures.load("Spec/\($0).yaml") }
         let before = GraphvizRenderer.shared.separateLayouts
         let files = try Generator.files(for: specs, others: specs)
         #expect(GraphvizRenderer.shared.separateLayouts == before, "a scenario needed a layout of its own")

@@ -1,4 +1,5 @@
 import LifeSpec
+import LifeSpecTestSupport
 
 /// The media player of `Tests/Fixtures/Statechart/player.yaml`: a parallel state with two regions,
 /// a shallow history with its default, final states, entry and exit actions, a targetless
@@ -6,5 +7,5 @@ import LifeSpec
 enum StatechartFixture {
     static let path = "Tests/Fixtures/Statechart/player.yaml"
 
-    static func spec() throws -> LoadedSpec { try DiagramFixtures.load(path) }
+    static func spec() throws -> LoadedSpec { try SpecFixtures.load(path) }
 }

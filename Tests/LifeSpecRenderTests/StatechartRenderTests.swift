@@ -3,6 +3,7 @@ import LifecycleEngine
 import LifeSpec
 @testable import LifeSpecRender
 import Testing
+import LifeSpecTestSupport
 
 /// Every renderer on the statechart fixture (`Tests/Fixtures/Statechart/player.yaml`): a parallel
 /// state, a history state, final states, entry/exit actions, a fork.
@@ -41,7 +42,7 @@ struct StatechartRenderTests {
 
     /// Compiled and run against the engine by the GeneratedConformanceTests target (Fixtures/).
     @Test func swiftSuiteGolden() throws {
-        try assertSwiftSuiteGolden(SwiftSuiteRenderer.render(spec: StatechartFixture.spec(), framework: .swiftTesting),
+        try assertGolden(SwiftSuiteRenderer.render(spec: StatechartFixture.spec(), framework: .swiftTesting),
                                    at: "Tests/Fixtures/SwiftSuite/Golden/player-swift-testing.swift")
     }
 
@@ -146,7 +147,7 @@ struct StatechartRenderTests {
     /// A scenario without `from` starts as SCXML does (and as `validate` replays it): the entry
     /// actions of the initial states are part of its trace, and the walkthrough shows them.
     @Test func aScenarioWithoutFromShowsWhatStartingObserves() throws {
-        let spec = try DiagramFixtures.load(yaml: """
+        let spec = try SpecFixtures.load(yaml: """
             lifespec: 1
             id: boot
             initial: booting
@@ -160,7 +161,7 @@ struct StatechartRenderTests {
               - {from: ready, on: go, to: booting}
             scenarios:
               - {id: boot, events: [go], expect: [hello], end: ready}
-            """)
+            """, path: "Tests/Fixtures/Diagram/inline.yaml")
         let page = MarkdownRenderer.render(spec)
         #expect(page.contains("- *on start:* calls `hello()`"))
         let plan = ConformancePlan(machine: spec.machine, scenarios: [ConformanceScenario(id: "boot", events: ["go"])])
@@ -178,7 +179,7 @@ struct StatechartRenderTests {
                     states: {\(name)1: {}, \(name)2: {}, \(name)3: {}, \(name)4: {}}
             """
         }
-        let spec = try DiagramFixtures.load(yaml: """
+        let spec = try SpecFixtures.load(yaml: """
             lifespec: 1
             id: wide
             initial: all
@@ -203,7 +204,7 @@ struct StatechartRenderTests {
               - {from: c2, on: g, to: c3}
               - {from: c3, on: g, to: c4}
               - {from: c4, on: g, to: c1}
-            """)
+            """, path: "Tests/Fixtures/Diagram/inline.yaml")
         let matrix = EventStateMatrix(machine: spec.machine)
         #expect(matrix.columnsLeftOut == 64)
         #expect(matrix.columns.isEmpty)

@@ -3,6 +3,7 @@ import LifeSpec
 import LifeSpecRender
 import LifecycleEngine
 import Testing
+import LifeSpecTestSupport
 
 @Suite("Swift conformance suites: goldens")
 struct SwiftSuiteGoldenTests {
@@ -13,15 +14,15 @@ struct SwiftSuiteGoldenTests {
         ("door", .xctest),
     ])
     func goldenIsCurrent(fixture: String, framework: SwiftSuiteRenderer.Framework) throws {
-        let spec = try SwiftSuiteFixtures.load("Tests/Fixtures/SwiftSuite/Specs/\(fixture).yaml")
-        try assertSwiftSuiteGolden(SwiftSuiteRenderer.render(spec: spec, framework: framework),
+        let spec = try SpecFixtures.load("Tests/Fixtures/SwiftSuite/Specs/\(fixture).yaml")
+        try assertGolden(SwiftSuiteRenderer.render(spec: spec, framework: framework),
                                    at: "Tests/Fixtures/SwiftSuite/Golden/\(fixture)-\(framework.rawValue).swift")
     }
 }
 
 @Suite("Swift conformance suites: structure")
 struct SwiftSuiteRendererTests {
-    static func mini() throws -> LoadedSpec { try SwiftSuiteFixtures.load("Tests/Fixtures/SwiftSuite/Specs/mini.yaml") }
+    static func mini() throws -> LoadedSpec { try SpecFixtures.load("Tests/Fixtures/SwiftSuite/Specs/mini.yaml") }
 
     @Test func everyCaseIsDataWithOneThinTestThatRunsIt() throws {
         let spec = try Self.mini()
@@ -51,7 +52,7 @@ struct SwiftSuiteRendererTests {
     }
 
     @Test func theXCTestFlavourHasOneTestMethodPerCase() throws {
-        let spec = try SwiftSuiteFixtures.load("Tests/Fixtures/SwiftSuite/Specs/door.yaml")
+        let spec = try SpecFixtures.load("Tests/Fixtures/SwiftSuite/Specs/door.yaml")
         let text = SwiftSuiteRenderer.render(spec: spec, framework: .xctest)
         let plan = ConformancePlan(machine: spec.machine, scenarios: SwiftSuiteInput(spec: spec).scenarios)
         #expect(text.contains("import XCTest\n"))
@@ -62,12 +63,12 @@ struct SwiftSuiteRendererTests {
     }
 
     @Test func renderingIsDeterministicAndCarriesNoAbsolutePath() throws {
-        let path = SwiftSuiteFixtures.url("Tests/Fixtures/SwiftSuite/Specs/mini.yaml").path
+        let path = SpecFixtures.url("Tests/Fixtures/SwiftSuite/Specs/mini.yaml").path
         let result = SpecLoader.load(path: path)
         let spec = try #require(result.spec)
         let first = SwiftSuiteRenderer.render(spec: spec)
         #expect(first == SwiftSuiteRenderer.render(spec: spec))
-        #expect(!first.contains(SwiftSuiteFixtures.packageRoot.path))
+        #expect(!first.contains(SpecFixtures.packageRoot.path))
         #expect(first.contains("static let specPath = \"mini.yaml\""))
     }
 

@@ -1,12 +1,10 @@
 import Foundation
 import LifeSpec
+import LifeSpecTestSupport
 
-/// Locates `Tests/Fixtures` from this file, not from a bundle.
+/// The fixture folders of `Tests/Fixtures`, by group and name.
 enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // LifeSpecTests
-        .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("Fixtures")
+    static let root = SpecFixtures.url("Tests/Fixtures")
 
     static func url(_ group: String, _ name: String) -> URL {
         root.appendingPathComponent(group).appendingPathComponent(name)

@@ -1,12 +1,12 @@
 import Foundation
 import LifeSpec
 import LifecycleEngine
+import LifeSpecTestSupport
 
 /// The shared SCXML conformance charts (`shared/scxml-conformance`, beside the repository in CI):
 /// SCION's charts with their event scripts and W3C's IRP tests converted to the null datamodel.
 enum ConformanceCharts {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = SpecFixtures.packageRoot
 
     /// `<repo>/../shared/scxml-conformance` (CI's layout), or two levels up (a git worktree under
     /// `wt/`); `LIFESPEC_SCXML_CONFORMANCE` overrides both.

@@ -311,6 +311,7 @@ public final class OutputStage: Sendable {
 
     /// Compares `file` with the disk and, unless checking, stages it.
     public func offer(_ file: GeneratedFile) throws {
+        TestSteps.announce("stage")
         try OutputWriter.validate(file.path)
         let digest = ManifestEntry.digest(file.contents)
         let number = try state.withLock { state throws(OutputError) -> Int in
@@ -621,6 +622,7 @@ enum Journal {
         }
         var removedFolders: [String] = []
         for step in steps {
+            TestSteps.announce("commit")
             if pause > 0 { usleep(pause) }
             switch step {
             case .makeFolder(let path):

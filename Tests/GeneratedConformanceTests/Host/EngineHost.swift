@@ -16,6 +16,7 @@
 import Foundation
 import LifeSpec
 import LifecycleEngine
+import LifeSpecTestSupport
 
 extension ConformanceSuite {
     static func makeSystem() throws -> EngineLifecycleSystem {
@@ -24,22 +25,11 @@ extension ConformanceSuite {
 }
 
 enum SpecMachines {
-    /// The package root, found from this file (no bundles).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = SpecFixtures.packageRoot
 
-    static func url(_ packagePath: String) -> URL {
-        packagePath.hasPrefix("/") ? URL(fileURLWithPath: packagePath) : packageRoot.appendingPathComponent(packagePath)
-    }
+    static func url(_ packagePath: String) -> URL { SpecFixtures.url(packagePath) }
 
-    static func load(atPackagePath path: String) throws -> LoadedSpec {
-        let text = try String(contentsOf: url(path), encoding: .utf8)
-        let result = SpecLoader.load(text: text, path: path)
-        guard let spec = result.spec else {
-            throw HostError("\(path) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
-        }
-        return spec
-    }
+    static func load(atPackagePath path: String) throws -> LoadedSpec { try SpecFixtures.load(path) }
 
     static func machine(atPackagePath path: String) throws -> Machine {
         try cache.machine(for: path) { try load(atPackagePath: path).machine }
@@ -62,9 +52,4 @@ private final class MachineCache: @unchecked Sendable {
         machines[path] = machine
         return machine
     }
-}
-
-struct HostError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,7 @@
 import LifeSpecRender
 import LifecycleEngine
 import Testing
+import LifeSpecTestSupport
 
 /// A machine made in code with ids no spec file may use (the loader restricts them): digits first,
 /// quotes, backslashes, interpolations, newlines, comment terminators, non-ASCII, Swift keywords.

@@ -1,18 +1,22 @@
 import Foundation
 import Testing
 
-/// Compares generated text with the file at `packagePath` (from the package root).
-/// `LIFESPEC_RECORD=1` rewrites the file and fails, so a re-record is never silent.
-func assertGolden(_ text: String, at packagePath: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-    let golden = SpecMachines.url(packagePath)
+/// The one golden-file check of every test target: compares generated text with the file at
+/// `relativePath` (from the package root). `LIFESPEC_RECORD=1` rewrites the golden and fails, so a
+/// re-record is never silent; a difference names its first differing line. `whenMissing` says how
+/// to make a golden that is not there yet.
+public func assertGolden(_ text: String, at relativePath: String,
+                         whenMissing: String = "run with LIFESPEC_RECORD=1 to create it",
+                         sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let golden = SpecFixtures.url(relativePath)
     if ProcessInfo.processInfo.environment["LIFESPEC_RECORD"] == "1" {
         try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: golden, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(packagePath); unset LIFESPEC_RECORD and run the tests again", sourceLocation: sourceLocation)
+        Issue.record("recorded \(relativePath); unset LIFESPEC_RECORD and run the tests again", sourceLocation: sourceLocation)
         return
     }
     guard let expected = try? String(contentsOf: golden, encoding: .utf8) else {
-        Issue.record("missing \(packagePath); run 'swift run lifespec generate' (or the tests with LIFESPEC_RECORD=1) to create it", sourceLocation: sourceLocation)
+        Issue.record("missing golden \(relativePath); \(whenMissing)", sourceLocation: sourceLocation)
         return
     }
     guard text != expected else { return }
@@ -23,7 +27,7 @@ func assertGolden(_ text: String, at packagePath: String, sourceLocation: Testin
     let expectedLine = first < expectedLines.count ? String(expectedLines[first]) : "<end of file>"
     let actualLine = first < actualLines.count ? String(actualLines[first]) : "<end of file>"
     Issue.record(
-        "\(packagePath) is stale from line \(first + 1):\n  in file:   \(expectedLine)\n  generated: \(actualLine)\n(regenerate, or LIFESPEC_RECORD=1 re-records)",
+        "\(relativePath) differs from its golden at line \(first + 1):\n  expected: \(expectedLine.prefix(400))\n  actual:   \(actualLine.prefix(400))\n(LIFESPEC_RECORD=1 re-records)",
         sourceLocation: sourceLocation
     )
 }
