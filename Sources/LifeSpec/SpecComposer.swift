@@ -60,7 +60,7 @@ enum SpecComposer {
             }
             if let result = candidate.result, result.hasErrors {
                 let errors = result.diagnostics.filter { $0.severity == .error }
-                diagnostics.append(.error(.invalidPart, "part '\(part.name.value)': spec '\(specID)' (\(candidate.path)) has \(errors.count) error\(errors.count == 1 ? "" : "s"); fix them first", at: part.spec.location))
+                diagnostics.append(.error(.invalidPart, "part '\(part.name.value)': spec '\(specID)' (\(candidate.path)) has \(errors.count) error\(errors.count == 1 ? "; fix it" : "s; fix them") first", at: part.spec.location))
                 // The part's own problems, where they are; once even if several parts use the file.
                 if reportedFiles.insert(candidate.path).inserted { diagnostics += errors }
                 usable = false

@@ -11,20 +11,24 @@ public struct TraceVocabulary: Sendable {
 
     public init(machine: Machine) {
         var names: [String: Observation] = [:]
+        // Shortened names stand for one observation only: in a system spec `didEnterBackgroundNotification`
+        // could be part A's or part B's, and a log must then say which.
+        var aliases: [String: Set<Observation>] = [:]
         for callback in machine.callbacks {
             for name in [callback.id, callback.swiftName, callback.objcName].compactMap({ $0 }) {
                 names[name] = names[name] ?? .callback(callback.id)
                 // Logs often drop the argument labels: `viewDidLoad` for `viewDidLoad()`.
-                if let bare = name.split(separator: "(").first.map(String.init), bare != name { names[bare] = names[bare] ?? .callback(callback.id) }
+                if let bare = name.split(separator: "(").first.map(String.init), bare != name { aliases[bare, default: []].insert(.callback(callback.id)) }
             }
         }
         for notification in machine.notifications {
             for name in [notification.id, notification.swiftName, notification.objcName].compactMap({ $0 }) {
                 names[name] = names[name] ?? .notification(notification.id)
                 // `UIApplication.didBecomeActiveNotification` is also logged as `didBecomeActiveNotification`.
-                if let last = name.split(separator: ".").last.map(String.init), last != name { names[last] = names[last] ?? .notification(notification.id) }
+                if let last = name.split(separator: ".").last.map(String.init), last != name { aliases[last, default: []].insert(.notification(notification.id)) }
             }
         }
+        for (alias, observations) in aliases where names[alias] == nil && observations.count == 1 { names[alias] = observations.first }
         self.names = names
         knownNames = names.keys.sorted()
     }

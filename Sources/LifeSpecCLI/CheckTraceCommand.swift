@@ -80,9 +80,9 @@ struct CheckTraceCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             judge.feed(index, observations[index], token: token, location: location)
-            if let report = judge.decidedDeviation { try fail(report, judge: judge) }
+            if let report = judge.decidedDeviation { try fail(report, judge: judge, document: loaded.document) }
         }
-        if let report = judge.finalDeviation { try fail(report, judge: judge) }
+        if let report = judge.finalDeviation { try fail(report, judge: judge, document: loaded.document) }
         let checker = judge.finalChecker
         var summary = "\(trace): conforms: \(checker.observationCount) observations"
         if !checker.isAtEventBoundary {
@@ -96,7 +96,7 @@ struct CheckTraceCommand: ParsableCommand {
         StandardStreams.out(summary)
     }
 
-    private func fail(_ report: ProjectedTrace.Report, judge: ProjectedTrace) throws -> Never {
+    private func fail(_ report: ProjectedTrace.Report, judge: ProjectedTrace, document: SpecDocument) throws -> Never {
         let machine = judge.finalChecker.machine
         func name(of observation: Observation) -> String {
             switch observation {
@@ -106,6 +106,12 @@ struct CheckTraceCommand: ParsableCommand {
         }
         let deviation = report.deviation
         var message = "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        // In a system spec, whose object it is: the part's role and the spec that documents it.
+        let observed = switch deviation.observation { case .callback(let id), .notification(let id): id }
+        if let part = document.part(of: observed) {
+            let role = document.text(part.title ?? part.specTitle).map { "\($0), " } ?? ""
+            message += "    the call is part \(part.name)'s (\(role)spec \(part.specID))\n"
+        }
         message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
         let allowed = deviation.allowedNext.map(name(of:))
         message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"

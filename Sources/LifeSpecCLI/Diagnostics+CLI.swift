@@ -127,10 +127,11 @@ enum SpecFiles {
     /// Siblings are read only when such a name exists, so a plain run never pays for them.
     static func neighbours(of loaded: [LoadedSpec], paths: [String]) -> [LoadedSpec] {
         let given = Set(loaded.map(\.document.id))
-        let wanted = Set(loaded.flatMap { $0.document.related.map(\.id) }).subtracting(given)
-        guard !wanted.isEmpty else { return [] }
+        // The related specs and a system's parts are linked; a system that includes a given spec
+        // as a part is linked back from it ("Used by"), so every sibling is a candidate.
+        let wanted = Set(loaded.flatMap { $0.document.related.map(\.id) + $0.document.parts.map(\.specID) }).subtracting(given)
         return SpecRelations.siblings(of: paths, extensions: extensions)
             .compactMap { SpecLoader.load(path: $0).spec }
-            .filter { wanted.contains($0.document.id) }
+            .filter { wanted.contains($0.document.id) || $0.document.parts.contains { given.contains($0.specID) } }
     }
 }

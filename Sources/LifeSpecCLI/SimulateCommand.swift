@@ -76,7 +76,8 @@ struct SimulateCommand: ParsableCommand {
             }
         }
         if json {
-            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state, configurations: configurations))
+            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state, configurations: configurations,
+                                                        part: { loaded.document.part(of: $0)?.name }))
         } else {
             StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.states.joined(separator: ", ")))
         }
@@ -104,18 +105,24 @@ enum SimulationText {
 
     /// `configurations`: every active state (atomic, compound, parallel) in document order, after
     /// start and after each event's macrostep.
-    static func json(_ steps: [Step], machine: Machine, final: String, configurations: [[String]]) -> String {
+    /// `part(id)`: in a system spec, the part a state, callback or notification belongs to; each
+    /// step of a part says which (`"part": "A"`).
+    static func json(_ steps: [Step], machine: Machine, final: String, configurations: [[String]],
+                     part: (String) -> String? = { _ in nil }) -> String {
+        func withPart(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
+            .object(fields + (part(id).map { [("part", JSONValue.string($0))] } ?? []))
+        }
         let items = steps.map { step -> JSONValue in
             switch step {
             case .transition(let transition):
-                .object([
+                withPart([
                     ("kind", .string("transition")), ("event", .optional(transition.event)),
                     ("from", .string(transition.from)), ("to", .string(transition.to)),
-                ])
+                ], of: transition.from)
             case .callback(let id):
-                .object([("kind", .string("callback")), ("id", .string(id)), ("name", .string(machine.callback(id)?.swiftName ?? id))])
+                withPart([("kind", .string("callback")), ("id", .string(id)), ("name", .string(machine.callback(id)?.swiftName ?? id))], of: id)
             case .notification(let id):
-                .object([("kind", .string("notification")), ("id", .string(id)), ("name", .string(machine.notification(id)?.swiftName ?? id))])
+                withPart([("kind", .string("notification")), ("id", .string(id)), ("name", .string(machine.notification(id)?.swiftName ?? id))], of: id)
             }
         }
         return JSONValue.object([

@@ -231,3 +231,35 @@ struct SystemSpecTests {
         #expect(lines.contains { $0.hasPrefix("LS193 14:42") && $0.contains("has no callback 'didLite'") }, "\(lines)")
     }
 }
+
+@Suite("README's system example")
+struct READMESystemExampleTests {
+    @Test func isValidAndRunsAsDocumented() throws {
+        let root = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "### Systems: specs as parts"))
+        let fence = try #require(readme.range(of: "```yaml\n", range: start.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```", range: fence.upperBound..<readme.endIndex))
+        // Where the README says it is saved: its parts are the spec beside it.
+        let path = root.appendingPathComponent("Spec/push-and-pop.yaml").path
+        let result = SpecLoader.load(text: String(readme[fence.upperBound..<end.lowerBound]), path: path)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let spec = try #require(result.spec)
+        var runner = try Runner.begin(machine: spec.machine, from: nil, flags: [:]).runner
+        _ = try runner.send("showRoot")
+        let lines = try runner.send("pushB").map { step -> String in
+            switch step {
+            case .transition(let move): "\(move.event ?? "(eventless)"): \(move.isInternal ? "stays in \(move.from)" : "\(move.from) → \(move.to)")"
+            case .callback(let id): "    callback      " + (spec.machine.callback(id)?.swiftName ?? id)
+            case .notification(let id): "    notification  " + (spec.machine.notification(id)?.swiftName ?? id)
+            }
+        }
+        // The console excerpt under the example, line for line where it does not elide.
+        let console = try #require(readme.range(of: "$ swift run lifespec simulate Spec/push-and-pop.yaml showRoot pushB\n…\n", range: end.upperBound..<readme.endIndex))
+        let shown = readme[console.upperBound...].prefix { _ in true }.split(separator: "\n").prefix(7).map(String.init)
+        #expect(Array(lines.prefix(7)) == shown)
+        let tail = readme[console.upperBound...].split(separator: "\n").drop { $0 != "…" }.dropFirst().prefix(4).map(String.init)
+        #expect(Array(lines.suffix(4)) == tail)
+        #expect(Set(runner.states) == ["A.disappeared", "B.appeared", "pushed"])
+    }
+}

@@ -21,6 +21,10 @@ public struct MarkdownOptions: Sendable, Hashable {
     /// Pages of the specs this one names under `related:`, by spec id; an id without a page is
     /// listed unlinked.
     public var relatedPages: [String: RelatedPage] = [:]
+    /// A system page's links to its parts' pages, by spec id; a part without a page is listed unlinked.
+    public var partPages: [String: RelatedPage] = [:]
+    /// The system specs that include this spec as parts (a "Used by" section).
+    public var usedBy: [UsedBySystem] = []
 
     public init(
         locale: String? = nil,
@@ -48,6 +52,17 @@ public struct RelatedPage: Sendable, Hashable {
     public init(title: String, path: String) {
         self.title = title
         self.path = path
+    }
+}
+
+/// A system spec that includes this one, and under which part names.
+public struct UsedBySystem: Sendable, Hashable {
+    public var page: RelatedPage
+    public var parts: [String]
+
+    public init(page: RelatedPage, parts: [String]) {
+        self.page = page
+        self.parts = parts
     }
 }
 

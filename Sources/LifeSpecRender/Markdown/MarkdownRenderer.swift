@@ -33,13 +33,25 @@ public enum MarkdownRenderer {
         var pageOptions = options
         pageOptions.locale = locale
         pageOptions.localeLinks = links
-        for related in document.related {
-            guard let other = others.first(where: { $0.document.id == related.id }) else { continue }
-            let otherDocument = other.document
+        /// Another spec's page in this page's locale where it has one.
+        func link(to otherDocument: SpecDocument) -> RelatedPage {
             let otherLocale = locale.flatMap { otherDocument.locales.contains($0) ? $0 : nil } ?? otherDocument.defaultLocale
             let title = otherDocument.text(otherDocument.title, locale: otherLocale) ?? otherDocument.id
             let page = fileName(locale: otherLocale, defaultLocale: otherDocument.defaultLocale)
-            pageOptions.relatedPages[related.id] = RelatedPage(title: title, path: "../\(otherDocument.id)/\(page)")
+            return RelatedPage(title: title, path: "../\(otherDocument.id)/\(page)")
+        }
+        for related in document.related {
+            guard let other = others.first(where: { $0.document.id == related.id }) else { continue }
+            pageOptions.relatedPages[related.id] = link(to: other.document)
+        }
+        for part in document.parts {
+            guard let other = others.first(where: { $0.document.id == part.specID }) else { continue }
+            pageOptions.partPages[part.specID] = link(to: other.document)
+        }
+        // Systems in id order, so the list is the same however the specs were found.
+        for other in others.sorted(by: { $0.document.id < $1.document.id }) where other.document.id != document.id {
+            let names = other.document.parts.filter { $0.specID == document.id }.map(\.name)
+            if !names.isEmpty { pageOptions.usedBy.append(UsedBySystem(page: link(to: other.document), parts: names)) }
         }
         return MarkdownPage(
             locale: locale,
@@ -80,6 +92,8 @@ final class MarkdownPageBuilder {
     let strings: MarkdownStrings
     /// Source id → its 1-based number in the Sources list.
     let sourceNumbers: [String: Int]
+    /// The sources the page lists: a system page leaves its parts' sources to the parts' pages.
+    let sources: [SourceRef]
     /// Built once per page: `SpecDocument`'s own lookups are linear scans, and the tables ask
     /// for every state, callback and transition.
     let lookup: DocumentIndex
@@ -101,7 +115,10 @@ final class MarkdownPageBuilder {
         locale = options.locale ?? spec.document.defaultLocale
         strings = MarkdownStrings(locale: locale)
         var numbers: [String: Int] = [:]
-        for (offset, source) in spec.document.sources.enumerated() where numbers[source.id] == nil {
+        // A part's sources keep the location in the part's file.
+        let sources = spec.document.sources.filter { !spec.document.isSystem || $0.location.path == spec.document.path }
+        self.sources = sources
+        for (offset, source) in sources.enumerated() where numbers[source.id] == nil {
             numbers[source.id] = offset + 1
         }
         sourceNumbers = numbers
@@ -140,6 +157,8 @@ final class MarkdownPageBuilder {
 
         let sections: [(heading: String, body: [String])] = [
             (strings.diagramHeading, diagramSection()),
+            (strings.partsHeading, partsSection()),
+            (strings.usedByHeading, usedBySection()),
             (strings.statesHeading, statesSection()),
             (strings.callbacksHeading, callbacksSection()),
             (strings.notificationsHeading, notificationsSection()),
@@ -245,13 +264,14 @@ final class MarkdownPageBuilder {
     private func statesSection() -> [String] {
         guard !machine.states.isEmpty else { return [] }
         // Declared facts in their declared order, then any undeclared ones as first written.
-        var factKeys: [String] = document.facts.map(\.id).filter { key in document.states.contains { $0.facts.contains { $0.key == key } } }
-        for state in document.states {
+        let shownStates = document.states.filter { shows($0.id) }
+        var factKeys: [String] = document.facts.map(\.id).filter { key in shownStates.contains { $0.facts.contains { $0.key == key } } }
+        for state in shownStates {
             for fact in state.facts where !factKeys.contains(fact.key) { factKeys.append(fact.key) }
         }
         var table = MarkdownTable([strings.stateColumn, strings.groupColumn, strings.descriptionColumn]
             + factKeys.map { key in MarkdownText.inline(text(document.fact(key)?.title) ?? key) })
-        for state in machine.states {
+        for state in machine.states where shows(state.id) || document.parts.contains(where: { $0.name == state.id }) {
             let info = lookup.state(state.id)
             var label = stateLabel(state.id)
             var markers: [String] = []
@@ -301,12 +321,12 @@ final class MarkdownPageBuilder {
     }
 
     private func callbacksSection() -> [String] {
-        guard !machine.callbacks.isEmpty else { return [] }
+        guard machine.callbacks.contains(where: { shows($0.id) }) else { return [] }
         var table = MarkdownTable([
             strings.methodColumn, strings.notificationColumn, strings.calledWhenColumn,
             strings.purposeColumn, strings.notesColumn,
         ])
-        for callback in machine.callbacks {
+        for callback in machine.callbacks where shows(callback.id) {
             let info = lookup.callback(callback.id)
             var method = code(info?.swift ?? callback.swiftName)
             if info?.kind == .closure {
@@ -350,9 +370,9 @@ final class MarkdownPageBuilder {
     }
 
     private func notificationsSection() -> [String] {
-        guard !machine.notifications.isEmpty else { return [] }
+        guard machine.notifications.contains(where: { shows($0.id) }) else { return [] }
         var table = MarkdownTable([strings.notificationColumn, strings.postedColumn, strings.descriptionColumn])
-        for notification in machine.notifications {
+        for notification in machine.notifications where shows(notification.id) {
             let info = lookup.notification(notification.id)
             var name = code(info?.swift ?? notification.swiftName)
             if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objc(code(objc)) }
@@ -444,9 +464,9 @@ final class MarkdownPageBuilder {
     }
 
     private func eventsSection() -> [String] {
-        guard !machine.events.isEmpty else { return [] }
+        guard machine.events.contains(where: { shows($0.id) }) else { return [] }
         var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
-        for event in machine.events {
+        for event in machine.events where shows(event.id) {
             let info = lookup.event(event.id)
             var label = code(event.id)
             if let title = text(info?.title) { label = "**\(MarkdownText.inline(title))**<br/>" + label }
@@ -456,9 +476,9 @@ final class MarkdownPageBuilder {
     }
 
     private func flagsSection() -> [String] {
-        guard !machine.flags.isEmpty else { return [] }
+        guard machine.flags.contains(where: { shows($0.id) }) else { return [] }
         var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
-        for flag in machine.flags {
+        for flag in machine.flags where shows(flag.id) {
             let info = lookup.flag(flag.id)
             table.add([code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)])
         }
@@ -466,7 +486,7 @@ final class MarkdownPageBuilder {
     }
 
     private func transitionsSection() -> [String] {
-        guard !machine.transitions.isEmpty else { return [] }
+        guard machine.transitions.contains(where: { shows($0.sources.first ?? "") }) else { return [] }
         let infos = document.transitions
         let hasDescriptions = infos.contains { text($0.description) != nil || $0.source != nil }
         var headers = [
@@ -476,7 +496,7 @@ final class MarkdownPageBuilder {
         if hasDescriptions { headers.append(strings.descriptionColumn) }
         var table = MarkdownTable(headers)
         let listSeparator = strings.listSeparator
-        for transition in machine.transitions {
+        for transition in machine.transitions where shows(transition.sources.first ?? "") {
             table.addRow { row in
                 row.cell { $0.write(transition.index + 1) }
                 row.cell { output in
@@ -563,6 +583,43 @@ final class MarkdownPageBuilder {
         return [intro, table.render()]
     }
 
+    /// Whether a table of the page lists the element: a system page lists its own, and leaves each
+    /// part's states, events, callbacks, flags and transitions to the part's page.
+    private func shows(_ id: String) -> Bool { !document.isSystem || document.part(of: id) == nil }
+
+    /// A system's parts, each linked to its own page.
+    private func partsSection() -> [String] {
+        guard document.isSystem else { return [] }
+        let items = document.parts.map { part -> String in
+            var item = "- **\(MarkdownText.inline(part.name))**"
+            if let title = text(part.title) { item += " — " + MarkdownText.inline(title) }
+            let page = options.partPages[part.specID]
+            if let page, let url = MarkdownText.url(page.path) {
+                item += ": [\(MarkdownText.inline(page.title))](\(url))"
+                // Its own diagram, beside its page (the default locale's drawing).
+                if let diagram = MarkdownText.url("../\(part.specID)/diagram.svg") { item += " (" + strings.partDiagram(diagram) + ")" }
+            } else {
+                item += ": " + code(part.specID)
+            }
+            if let description = text(part.description) { item += ". " + MarkdownText.inline(description) }
+            return item
+        }
+        // Examples of the first part's own names, as the tables and traces spell them.
+        let prefix = document.parts[0].prefix
+        let examples = [machine.leafStates.first { $0.id.hasPrefix(prefix) }?.id, machine.callbacks.first { $0.id.hasPrefix(prefix) }?.swiftName]
+        return [strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)), items.joined(separator: "\n")]
+    }
+
+    /// The system specs that include this one as a part.
+    private func usedBySection() -> [String] {
+        guard !options.usedBy.isEmpty else { return [] }
+        let items = options.usedBy.map { user -> String in
+            let link = MarkdownText.url(user.page.path).map { "[\(MarkdownText.inline(user.page.title))](\($0))" } ?? MarkdownText.inline(user.page.title)
+            return "- " + link + strings.asParts(user.parts.map(code).joined(separator: strings.listSeparator))
+        }
+        return [strings.usedByIntro, items.joined(separator: "\n")]
+    }
+
     private func relatedSection() -> [String] {
         guard !document.related.isEmpty else { return [] }
         let items = document.related.map { related -> String in
@@ -580,8 +637,8 @@ final class MarkdownPageBuilder {
     }
 
     private func sourcesSection() -> [String] {
-        guard !document.sources.isEmpty else { return [] }
-        let items = document.sources.enumerated().map { offset, source in
+        guard !sources.isEmpty else { return [] }
+        let items = sources.enumerated().map { offset, source in
             let name = MarkdownText.inline(text(source.title) ?? source.id)
             if let url = MarkdownText.url(source.url) { return "\(offset + 1). [\(name)](\(url))" }
             return "\(offset + 1). \(name) — \(code(source.url))"
@@ -591,7 +648,7 @@ final class MarkdownPageBuilder {
 
     /// `[src-N]: url` for every source the page cites with a reference link.
     private func referenceDefinitions() -> [String] {
-        let lines = document.sources.enumerated().compactMap { offset, source -> String? in
+        let lines = sources.enumerated().compactMap { offset, source -> String? in
             guard sourceNumbers[source.id] == offset + 1, let url = MarkdownText.url(source.url) else { return nil }
             return "[src-\(offset + 1)]: \(url)"
         }
@@ -756,7 +813,7 @@ final class MarkdownPageBuilder {
     /// ` [n]` linking to the cited source, or "" when there is none (or it is unknown).
     private func sourceMark(_ id: String?) -> String {
         guard let id, let number = sourceNumbers[id] else { return "" }
-        let source = document.sources[number - 1]
+        let source = sources[number - 1]
         guard MarkdownText.url(source.url) != nil else {
             return " [&#91;\(number)&#93;](#\(Self.anchor(strings.sourcesHeading)))"
         }

@@ -77,6 +77,23 @@ public struct MarkdownStrings: Sendable, Hashable {
     var scenariosHeading: String { pick("Walkthroughs", "场景演练") }
     var sourcesHeading: String { pick("Sources", "参考资料") }
     var relatedHeading: String { pick("Related lifecycles", "相关的生命周期") }
+    var partsHeading: String { pick("Parts", "组成部分") }
+    var usedByHeading: String { pick("Used by", "被以下系统使用") }
+
+    func partsIntro(examples: String) -> String {
+        pick(
+            "This system runs each part below as a parallel region beside its own states. A part's states, events, callbacks, notifications and flags carry its name (\(examples)); its own page documents them. The tables below list the system's own; the walkthroughs interleave everything.",
+            "本系统把下面每个组成部分作为一个并行区域，与它自己的状态一同运行。组成部分的状态、事件、回调、通知和标志都带有它的名字（\(examples)），在它自己的页面上有完整说明。下面的表格只列出系统自己的内容；场景演练则按顺序交织展示全部内容。"
+        )
+    }
+
+    var usedByIntro: String {
+        pick("These system specs include this lifecycle as parts, beside others:", "以下系统规格把本生命周期作为组成部分，与其他部分一同运行：")
+    }
+
+    func partDiagram(_ url: String) -> String { pick("[its diagram](\(url))", "[它的状态图](\(url))") }
+
+    func asParts(_ names: String) -> String { pick(" (as \(names))", "（作为 \(names)）") }
 
     // MARK: Diagram
 

@@ -34,7 +34,8 @@ enum SpecMachines {
 
     static func load(atPackagePath path: String) throws -> LoadedSpec {
         let text = try String(contentsOf: url(path), encoding: .utf8)
-        let result = SpecLoader.load(text: text, path: path)
+        // The absolute path: a system spec finds its parts beside it, whatever the working folder.
+        let result = SpecLoader.load(text: text, path: url(path).path)
         guard let spec = result.spec else {
             throw HostError("\(path) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
         }

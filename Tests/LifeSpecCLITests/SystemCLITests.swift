@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// The commands on a system spec (`Tests/Fixtures/System/navigation-pair.yaml`: two
+/// `uiviewcontroller-lifecycle` parts, A and B, and a navigation coordinator): every trace names
+/// the part each call belongs to.
+@Suite("System specs on the command line")
+struct SystemCLITests {
+    static let system = "Tests/Fixtures/System/navigation-pair.yaml"
+
+    @Test func checkTraceAcceptsATwoControllerPushLog() throws {
+        let log = CLI.fixtures.appendingPathComponent("CLI/two-controllers-push.log").path
+        let result = try CLI.run(["check-trace", Self.system, log])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("conforms: 18 observations"))
+        #expect(result.stdout.contains("one explanation (2 events): showRoot → pushB"))
+    }
+
+    @Test func checkTraceRejectsTheSameLogWithOneCallSwappedNamingThePart() throws {
+        let log = CLI.fixtures.appendingPathComponent("CLI/two-controllers-push-swapped.log").path
+        let result = try CLI.run(["check-trace", Self.system, log])
+        #expect(result.status == 1)
+        // B's callbacks may run ahead (the log could be B pushed on its own), until A's
+        // viewWillDisappear(_:) comes where only B's viewIsAppearing(_:) may.
+        #expect(result.stderr.contains("two-controllers-push-swapped.log:14:14: error: 'A.viewWillDisappear(_:)' does not conform: the spec does not allow A.viewWillDisappear(_:) here"), "\(result.stderr)")
+        #expect(result.stderr.contains("the call is part A's (Root view controller, spec uiviewcontroller-lifecycle)"))
+        #expect(result.stderr.contains("the spec allows next: B.viewIsAppearing(_:)"))
+    }
+
+    @Test func simulateNamesThePartInTextAndJSON() throws {
+        let text = try CLI.run(["simulate", Self.system, "showRoot", "pushB"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("A.pushOnTop: A.appeared → A.disappearing\n    callback      A.viewWillDisappear(_:)\nB.push: B.viewNotLoaded → B.appearing"))
+        #expect(text.stdout.contains("final state: A.disappeared, B.appeared, pushed"))
+        let json = try CLI.run(["simulate", Self.system, "showRoot", "pushB", "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains(#"{"kind":"callback","id":"A.viewWillDisappear","name":"A.viewWillDisappear(_:)","part":"A"}"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#"{"kind":"transition","event":"pushB","from":"rootShown","to":"pushed"}"#))
+        #expect(json.stdout.contains(#"{"kind":"transition","event":"B.push","from":"B.viewNotLoaded","to":"B.appearing","part":"B"}"#))
+    }
+
+    @Test func validateReportsAPartsProblemInItsFileAndTheInclude() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-system-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            lifespec: 1
+            id: lamp
+            initial: off
+            events: {toggle: {}}
+            states: {off: {}, on: {}}
+            transitions:
+              - {from: off, on: toggle, to: onn}
+              - {from: on, on: toggle, to: off}
+            """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        try """
+            lifespec: 1
+            id: lamps
+            parts: {A: lamp, B: lamp}
+            """.write(to: folder.appendingPathComponent("lamps.yaml"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["validate", folder.appendingPathComponent("lamps.yaml").path])
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        #expect(output.contains("lamp.yaml:7:33: error: [LS101] state 'onn' is not declared; did you mean 'on'?"), "\(output)")
+        #expect(output.contains("lamps.yaml:3:12: error: [LS191] part 'A': spec 'lamp'"))
+        #expect(output.contains("lamps.yaml:3:21: error: [LS191] part 'B': spec 'lamp'"))
+    }
+}
