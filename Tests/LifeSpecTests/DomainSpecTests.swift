@@ -76,12 +76,16 @@ struct DomainSpecTests {
         #expect(document.callbacks.filter { $0.kind == .closure }.map(\.id) == ["expirationHandler"])
     }
 
-    @Test("the scene page says the UIApplication notifications are not modelled there yet")
+    @Test("the scene page says the UIApplication notifications are not modelled there, and names the system spec that posts them")
     func sceneSpecNotesTheMissingNotifications() throws {
         let document = try Self.load("ios-scene-lifecycle.yaml").document
         let summary = try #require(document.text(document.summary, locale: "en"))
-        #expect(summary.contains("Not modelled here yet: the UIApplication notifications"))
-        #expect(try #require(document.text(document.summary, locale: "zh-Hans")).contains("本规格尚未建模"))
+        #expect(summary.contains("Not modelled here: the UIApplication notifications"))
+        #expect(summary.contains("uikit-scene-based-app"))
+        let chinese = try #require(document.text(document.summary, locale: "zh-Hans"))
+        #expect(chinese.contains("本规格未建模"))
+        #expect(chinese.contains("uikit-scene-based-app"))
+        #expect(FileManager.default.fileExists(atPath: Self.specDirectory.appendingPathComponent("uikit-scene-based-app.yaml").path))
     }
 
     @Test("every fact a state states is declared, with a title in every locale", arguments: names)
