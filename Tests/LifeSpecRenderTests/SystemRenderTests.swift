@@ -3,6 +3,7 @@ import LifecycleEngine
 import LifeSpec
 @testable import LifeSpecRender
 import Testing
+import LifeSpecTestSupport
 
 /// Every renderer on the system fixture (`Tests/Fixtures/System/navigation-pair.yaml`): two
 /// `uiviewcontroller-lifecycle` parts, A and B, and a navigation coordinator.
@@ -11,8 +12,8 @@ struct SystemRenderTests {
     static let path = "Tests/Fixtures/System/navigation-pair.yaml"
     static let partPath = "Tests/Fixtures/System/uiviewcontroller-lifecycle.yaml"
 
-    static func spec() throws -> LoadedSpec { try DiagramFixtures.load(path) }
-    static func part() throws -> LoadedSpec { try DiagramFixtures.load(partPath) }
+    static func spec() throws -> LoadedSpec { try SpecFixtures.load(path) }
+    static func part() throws -> LoadedSpec { try SpecFixtures.load(partPath) }
 
     static func options(_ detail: DiagramOptions.Detail = .full, scenario: String? = nil) -> DiagramOptions {
         var options = DiagramOptions()
@@ -41,7 +42,7 @@ struct SystemRenderTests {
 
     /// Compiled and run against the composed engine by the GeneratedConformanceTests target (Fixtures/).
     @Test func swiftSuiteGolden() throws {
-        try assertSwiftSuiteGolden(SwiftSuiteRenderer.render(spec: Self.spec(), framework: .swiftTesting),
+        try assertGolden(SwiftSuiteRenderer.render(spec: Self.spec(), framework: .swiftTesting),
                                    at: "Tests/Fixtures/SwiftSuite/Golden/navigation-pair-swift-testing.swift")
     }
 

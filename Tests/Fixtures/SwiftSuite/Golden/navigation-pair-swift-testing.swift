@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 2 scenarios, 6 coverage paths, 76 rejection tests, 0 ordering tests; 84 in all.
-// Transition coverage: 65 of 65 transitions (100%), eventless and internal ones included,
-// in 6 paths of 69 events in all; lower bound 50 events
+// Cases: 2 scenarios, 3 coverage paths, 108 rejection tests, 0 ordering tests; 113 in all.
+// Transition coverage: 73 of 73 transitions (100%), eventless and internal ones included,
+// in 3 paths of 79 events in all; lower bound 58 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -63,7 +63,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 6: 52 events from 'A.notCreated+B.notCreated+empty', first to take 55 transitions",
+            summary: "Coverage path 1 of 3: 74 events from 'A.notCreated+B.notCreated+empty', first to take 71 transitions",
             start: "A.notCreated+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -82,6 +82,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("A.appEntersBackground", expect: [], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.appEntersForeground", expect: [], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.encodeState", expect: [.callback("A.encodeRestorableState")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.decodeState", expect: [.callback("A.decodeRestorableState")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.finishRestoring", expect: [.callback("A.applicationFinishedRestoringState")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
+                .send("A.instantiateFromStoryboard", expect: [.callback("A.initCoder"), .callback("A.awakeFromNib")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootShown"),
+                .send("A.present", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("B.showAsRoot", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.dismiss", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("B.push", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
@@ -95,8 +102,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("B.appEntersBackground", expect: [], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.appEntersForeground", expect: [], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.appeared+B.appeared+rootShown"),
-                .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
-                .send("A.present", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootShown"),
+                .send("B.instantiateFromStoryboard", expect: [.callback("B.initCoder"), .callback("B.awakeFromNib")], state: "A.appeared+B.viewNotLoaded+rootShown"),
+                .send("B.accessView", expect: [.callback("B.loadView"), .callback("B.viewDidLoad")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("A.dismissOnTop", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
@@ -108,8 +120,6 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+rootShown"),
                 .send("A.swipeBackComplete", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
-                .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
-                .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
                 .send("B.dismissOnTop", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootShown"),
@@ -119,55 +129,25 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("B.swipeBackComplete", expect: [.callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillDisappear")], state: "A.disappeared+B.disappearing+rootShown"),
                 .send("B.swipeBackComplete", expect: [.callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootShown"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootShown"),
+                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootShown"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootShown"),
+                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
             ],
             checks: []
         ),
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 6: 4 events from 'A.notCreated+B.notCreated+empty', first to take 4 transitions",
-            start: "A.notCreated+B.notCreated+empty",
-            flags: [:],
-            steps: [
-                .send("A.instantiateFromStoryboard", expect: [.callback("A.initCoder"), .callback("A.awakeFromNib")], state: "A.viewNotLoaded+B.notCreated+empty"),
-                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+empty"),
-                .send("B.instantiateFromStoryboard", expect: [.callback("B.initCoder"), .callback("B.awakeFromNib")], state: "A.disappeared+B.viewNotLoaded+empty"),
-                .send("B.accessView", expect: [.callback("B.loadView"), .callback("B.viewDidLoad")], state: "A.disappeared+B.disappeared+empty"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:3",
-            kind: .coverage,
-            summary: "Coverage path 3 of 6: 4 events from 'A.notCreated+B.notCreated+empty', first to take 2 transitions",
-            start: "A.notCreated+B.notCreated+empty",
-            flags: [:],
-            steps: [
-                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+empty"),
-                .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+empty"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+empty"),
-                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+empty"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:4",
-            kind: .coverage,
-            summary: "Coverage path 4 of 6: 4 events from 'A.notCreated+B.notCreated+empty', first to take 2 transitions",
-            start: "A.notCreated+B.notCreated+empty",
-            flags: [:],
-            steps: [
-                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+empty"),
-                .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+empty"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+empty"),
-                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+empty"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:5",
-            kind: .coverage,
-            summary: "Coverage path 5 of 6: 2 events from 'A.notCreated+B.notCreated+empty' with A.fullScreenCover=true, first to take 1 transition",
+            summary: "Coverage path 2 of 3: 2 events from 'A.notCreated+B.notCreated+empty' with A.fullScreenCover=true, first to take 1 transition",
             start: "A.notCreated+B.notCreated+empty",
             flags: ["A.fullScreenCover": true],
             steps: [
@@ -177,9 +157,9 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:6",
+            id: "coverage:3",
             kind: .coverage,
-            summary: "Coverage path 6 of 6: 3 events from 'A.notCreated+B.notCreated+empty' with B.fullScreenCover=true, first to take 1 transition",
+            summary: "Coverage path 3 of 3: 3 events from 'A.notCreated+B.notCreated+empty' with B.fullScreenCover=true, first to take 1 transition",
             start: "A.notCreated+B.notCreated+empty",
             flags: ["B.fullScreenCover": true],
             steps: [
@@ -192,7 +172,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -215,6 +195,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
                 .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -232,6 +216,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("showRoot", expect: [.callback("A.initNibName"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootShown"),
             ],
             checks: []
@@ -239,7 +227,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -271,6 +259,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("pushB", expect: [.callback("B.initNibName"), .callback("A.viewWillDisappear"), .callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+pushed"),
             ],
             checks: []
@@ -278,7 +270,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -313,6 +305,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+empty"),
             ],
             checks: []
@@ -320,7 +316,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -343,6 +339,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
                 .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -393,7 +393,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -426,6 +426,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootShown"),
             ],
             checks: []
@@ -433,7 +437,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -471,7 +475,67 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.notCreated+rootShown",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.notCreated+B.notCreated+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootShown"),
             ],
             checks: []
         ),
@@ -512,7 +576,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -544,6 +608,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+empty"),
             ],
             checks: []
@@ -551,7 +619,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -583,6 +651,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+empty"),
             ],
             checks: []
@@ -627,7 +699,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
             start: "A.notCreated+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -650,6 +722,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
                 .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -666,7 +742,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
             start: "A.notCreated+B.appeared+empty",
             flags: [:],
             steps: [
@@ -689,6 +765,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
                 .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -801,6 +881,49 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.notCreated+B.appeared+pushed",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.notCreated+B.appeared+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.popToThis"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+pushed",
             kind: .rejection,
             summary: "In 'A.disappeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
@@ -870,9 +993,53 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.disappeared+B.notCreated+pushed",
+            kind: .rejection,
+            summary: "In 'A.disappeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.disappeared+B.notCreated+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.presentOnTop"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -910,6 +1077,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootShown"),
             ],
             checks: []
@@ -990,6 +1161,100 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.notCreated+rootShown",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.viewNotLoaded+B.notCreated+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.viewNotLoaded+rootShown",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.notCreated+B.viewNotLoaded+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.appeared+B.appeared+rootShown",
             kind: .rejection,
             summary: "In 'A.appeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
@@ -1023,7 +1288,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -1060,6 +1325,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+empty"),
             ],
             checks: []
@@ -1101,7 +1370,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning",
+            summary: "In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -1138,6 +1407,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
                 .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+empty"),
             ],
             checks: []
@@ -1247,7 +1520,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
             start: "A.notCreated+B.appearing+empty",
             flags: [:],
             steps: [
@@ -1270,6 +1543,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
                 .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1291,7 +1568,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
             start: "A.notCreated+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -1314,6 +1591,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
                 .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1398,6 +1679,50 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.disappeared+rootShown",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.notCreated+B.disappeared+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.presentOnTop"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
             ],
             checks: []
         ),
@@ -1543,6 +1868,50 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.appeared+B.notCreated+pushed",
+            kind: .rejection,
+            summary: "In 'A.appeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.appeared+B.notCreated+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.popToThis"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+pushed",
             kind: .rejection,
             summary: "In 'A.appearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
@@ -1622,6 +1991,238 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.appearing+B.notCreated+pushed",
+            kind: .rejection,
+            summary: "In 'A.appearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.appearing+B.notCreated+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.sizeChange"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.appeared+pushed",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.viewNotLoaded+B.appeared+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.popToThis"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.disappeared+pushed",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.notCreated+B.disappeared+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.presentOnTop"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.disappearing+pushed",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.notCreated+B.disappearing+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.notCreated+pushed",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.notCreated+B.notCreated+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+pushed",
             kind: .rejection,
             summary: "In 'A.disappeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
@@ -1655,6 +2256,41 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.disappeared+B.viewNotLoaded+pushed",
+            kind: .rejection,
+            summary: "In 'A.disappeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.disappeared+B.viewNotLoaded+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.presentOnTop"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+pushed"),
             ],
             checks: []
         ),
@@ -1764,6 +2400,88 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.viewNotLoaded+rootShown",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.viewNotLoaded+B.viewNotLoaded+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.appeared+rootShown",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.notCreated+B.appeared+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.popToThis"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+rootShown"),
             ],
             checks: []
         ),
@@ -2200,6 +2918,90 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.disappeared+rootShown",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.viewNotLoaded+B.disappeared+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.presentOnTop"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.appearing+rootShown",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.notCreated+B.appearing+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appearing+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+pushed",
             kind: .rejection,
             summary: "In 'A.disappearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
@@ -2279,6 +3081,55 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.disappearing+B.notCreated+pushed",
+            kind: .rejection,
+            summary: "In 'A.disappearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.disappearing+B.notCreated+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.sizeChange"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.appeared+B.appearing+pushed",
             kind: .rejection,
             summary: "In 'A.appeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
@@ -2312,6 +3163,41 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.appeared+B.viewNotLoaded+pushed",
+            kind: .rejection,
+            summary: "In 'A.appeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.appeared+B.viewNotLoaded+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.popToThis"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+pushed"),
             ],
             checks: []
         ),
@@ -2354,6 +3240,264 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.appearing+B.viewNotLoaded+pushed",
+            kind: .rejection,
+            summary: "In 'A.appearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.appearing+B.viewNotLoaded+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.disappeared+pushed",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.viewNotLoaded+B.disappeared+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.presentOnTop"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.disappearing+pushed",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.viewNotLoaded+B.disappearing+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.notCreated+pushed",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            start: "A.viewNotLoaded+B.notCreated+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .reject("B.appEntersBackground"),
+                .reject("B.appEntersForeground"),
+                .reject("B.memoryWarning"),
+                .reject("B.encodeState"),
+                .reject("B.decodeState"),
+                .reject("B.finishRestoring"),
+                .reject("B.processEnds"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.appearing+pushed",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.notCreated+B.appearing+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.viewNotLoaded+pushed",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.notCreated+B.viewNotLoaded+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+pushed"),
             ],
             checks: []
         ),
@@ -2470,6 +3614,90 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.appeared+rootShown",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            start: "A.viewNotLoaded+B.appeared+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.popToThis"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.notCreated+B.disappearing+rootShown",
+            kind: .rejection,
+            summary: "In 'A.notCreated+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.notCreated+B.disappearing+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("A.appEntersBackground"),
+                .reject("A.appEntersForeground"),
+                .reject("A.memoryWarning"),
+                .reject("A.encodeState"),
+                .reject("A.decodeState"),
+                .reject("A.finishRestoring"),
+                .reject("A.processEnds"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappearing+rootShown"),
             ],
             checks: []
         ),
@@ -2804,6 +4032,46 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.appearing+rootShown",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.viewNotLoaded+B.appearing+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.disappearing+B.appearing+pushed",
             kind: .rejection,
             summary: "In 'A.disappearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
@@ -2846,6 +4114,124 @@ enum NavigationPairConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:A.disappearing+B.viewNotLoaded+pushed",
+            kind: .rejection,
+            summary: "In 'A.disappearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.disappearing+B.viewNotLoaded+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.accessView"),
+                .reject("A.showAsRoot"),
+                .reject("A.push"),
+                .reject("A.present"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.appearing+pushed",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.viewNotLoaded+B.appearing+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.viewNotLoaded+pushed",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            start: "A.viewNotLoaded+B.viewNotLoaded+pushed",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.swipeBackCancel"),
+                .reject("B.swipeBackComplete"),
+                .reject("B.sizeChange"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+pushed"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:A.appearing+B.disappearing+rootShown",
             kind: .rejection,
             summary: "In 'A.appearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
@@ -2884,6 +4270,46 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+rootShown"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:A.viewNotLoaded+B.disappearing+rootShown",
+            kind: .rejection,
+            summary: "In 'A.viewNotLoaded+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            start: "A.viewNotLoaded+B.disappearing+rootShown",
+            flags: [:],
+            steps: [
+                .reject("showRoot"),
+                .reject("pushB"),
+                .reject("popB"),
+                .reject("A.instantiateInCode"),
+                .reject("A.instantiateFromStoryboard"),
+                .reject("A.pop"),
+                .reject("A.dismiss"),
+                .reject("A.pushOnTop"),
+                .reject("A.popToThis"),
+                .reject("A.presentOnTop"),
+                .reject("A.dismissOnTop"),
+                .reject("A.swipeBackBegin"),
+                .reject("A.swipeBackCancel"),
+                .reject("A.swipeBackComplete"),
+                .reject("A.sizeChange"),
+                .reject("B.instantiateInCode"),
+                .reject("B.instantiateFromStoryboard"),
+                .reject("B.accessView"),
+                .reject("B.showAsRoot"),
+                .reject("B.push"),
+                .reject("B.present"),
+                .reject("B.pop"),
+                .reject("B.dismiss"),
+                .reject("B.pushOnTop"),
+                .reject("B.popToThis"),
+                .reject("B.presentOnTop"),
+                .reject("B.dismissOnTop"),
+                .reject("B.swipeBackBegin"),
+                .reject("B.sizeChange"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+rootShown"),
             ],
             checks: []
         ),
@@ -3068,61 +4494,43 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 6: 52 events from 'A.notCreated+B.notCreated+empty', first to take 55 transitions")
+    @Test("Coverage path 1 of 3: 74 events from 'A.notCreated+B.notCreated+empty', first to take 71 transitions")
     func coverage_path_1() throws {
         let failures = try NavigationPairConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 6: 4 events from 'A.notCreated+B.notCreated+empty', first to take 4 transitions")
+    @Test("Coverage path 2 of 3: 2 events from 'A.notCreated+B.notCreated+empty' with A.fullScreenCover=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try NavigationPairConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 6: 4 events from 'A.notCreated+B.notCreated+empty', first to take 2 transitions")
+    @Test("Coverage path 3 of 3: 3 events from 'A.notCreated+B.notCreated+empty' with B.fullScreenCover=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try NavigationPairConformance.run("coverage:3")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 4 of 6: 4 events from 'A.notCreated+B.notCreated+empty', first to take 2 transitions")
-    func coverage_path_4() throws {
-        let failures = try NavigationPairConformance.run("coverage:4")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("Coverage path 5 of 6: 2 events from 'A.notCreated+B.notCreated+empty' with A.fullScreenCover=true, first to take 1 transition")
-    func coverage_path_5() throws {
-        let failures = try NavigationPairConformance.run("coverage:5")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("Coverage path 6 of 6: 3 events from 'A.notCreated+B.notCreated+empty' with B.fullScreenCover=true, first to take 1 transition")
-    func coverage_path_6() throws {
-        let failures = try NavigationPairConformance.run("coverage:6")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3134,15 +4542,21 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.notCreated+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_notCreated_B_notCreated_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -3152,13 +4566,13 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3170,13 +4584,13 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_notCreated_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_notCreated_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3200,6 +4614,12 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.notCreated+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_notCreated_B_appeared_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appeared+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.disappeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_disappeared_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappeared+pushed")
@@ -3212,7 +4632,13 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.disappeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_disappeared_B_notCreated_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.notCreated+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3230,13 +4656,25 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.viewNotLoaded+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_viewNotLoaded_B_notCreated_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.notCreated+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_notCreated_B_viewNotLoaded_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.viewNotLoaded+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.appeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_appeared_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3248,7 +4686,7 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning")
+    @Test("In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3272,13 +4710,13 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -3293,6 +4731,12 @@ struct NavigationPairConformanceTests {
     @Test("In 'A.disappearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_disappearing_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappeared+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_notCreated_B_disappeared_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -3320,6 +4764,12 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.appeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_appeared_B_notCreated_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.appeared+B.notCreated+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.appearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_appearing_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappeared+pushed")
@@ -3332,9 +4782,45 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.appearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_appearing_B_notCreated_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.appearing+B.notCreated+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_viewNotLoaded_B_appeared_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appeared+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_notCreated_B_disappeared_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappeared+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_notCreated_B_disappearing_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappearing+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_notCreated_B_notCreated_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.notCreated+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.disappeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appearing+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.disappeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_disappeared_B_viewNotLoaded_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -3353,6 +4839,18 @@ struct NavigationPairConformanceTests {
     @Test("In 'A.disappearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_disappearing_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appeared+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_viewNotLoaded_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_notCreated_B_appeared_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -3428,6 +4926,18 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.viewNotLoaded+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_viewNotLoaded_B_disappeared_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappeared+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_notCreated_B_appearing_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appearing+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.disappearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
     func rejections_in_A_disappearing_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappeared+pushed")
@@ -3440,15 +4950,63 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.disappearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_disappearing_B_notCreated_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.notCreated+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.appeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.appeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_appeared_B_viewNotLoaded_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.appeared+B.viewNotLoaded+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.appearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_appearing_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appearing+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.appearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_appearing_B_viewNotLoaded_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.appearing+B.viewNotLoaded+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_viewNotLoaded_B_disappeared_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappeared+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_disappearing_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappearing+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_viewNotLoaded_B_notCreated_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.notCreated+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_notCreated_B_appearing_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appearing+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_notCreated_B_viewNotLoaded_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -3467,6 +5025,18 @@ struct NavigationPairConformanceTests {
     @Test("In 'A.disappearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_disappearing_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappearing+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    func rejections_in_A_viewNotLoaded_B_appeared_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appeared+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_notCreated_B_disappearing_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -3524,15 +5094,45 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.viewNotLoaded+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_appearing_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appearing+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.disappearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_disappearing_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("In 'A.disappearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_disappearing_B_viewNotLoaded_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.viewNotLoaded+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_appearing_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appearing+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_viewNotLoaded_pushed() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+pushed")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("In 'A.appearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
     func rejections_in_A_appearing_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappearing+rootShown")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_disappearing_rootShown() throws {
+        let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
