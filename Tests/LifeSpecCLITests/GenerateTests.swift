@@ -79,7 +79,7 @@ struct GenerateTests {
         #expect(try CLI.run(["generate"], in: project).status == 0)
         let mine = project.appendingPathComponent("Output/notes.txt")
         try "a person's notes".write(to: mine, atomically: true, encoding: .utf8)
-        // Rename the flagship's id, and the other specs' `related:` references to it.
+        // Rename the flagship's id (and its file), and the other specs' `related:` and `parts:` references to it.
         let specs = project.appendingPathComponent("Spec")
         for name in try FileManager.default.contentsOfDirectory(atPath: specs.path) {
             let url = specs.appendingPathComponent(name)
@@ -88,6 +88,9 @@ struct GenerateTests {
                 .replacingOccurrences(of: "spec: ios-app-lifecycle\n", with: "spec: ios-app\n")
                 .write(to: url, atomically: true, encoding: .utf8)
         }
+        // A system spec finds its parts by file name (`parts:` names `Spec/<id>.yaml`).
+        try FileManager.default.moveItem(at: specs.appendingPathComponent("ios-app-lifecycle.yaml"),
+                                         to: specs.appendingPathComponent("ios-app.yaml"))
         let result = try CLI.run(["generate"], in: project)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("removed  Output/ios-app-lifecycle/diagram.svg"))

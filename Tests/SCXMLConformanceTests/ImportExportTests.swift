@@ -47,6 +47,12 @@ import Testing
             Issue.record("\(path) does not load: \(loaded.diagnostics.map(\.description))")
             return
         }
+        // A system spec's flags are named by their part (`A.needsLayout`): no ECMAScript variable
+        // can carry that name, so its export is refused with the reason rather than renamed.
+        if !original.document.parts.isEmpty {
+            #expect { try SCXMLWriter.scxml(for: original) } throws: { "\($0)".contains("cannot be an ECMAScript variable") }
+            return
+        }
         let scxml = try SCXMLWriter.scxml(for: original)
         let fromSCXML = SpecLoader.load(data: Data(scxml.utf8), path: "exported.scxml")
         guard let chart = fromSCXML.spec else {
@@ -100,6 +106,8 @@ import Testing
                 Issue.record("\(path) does not load")
                 continue
             }
+            // System specs are not exported (see yamlToSCXMLToYAMLKeepsTheMachine).
+            guard spec.document.parts.isEmpty else { continue }
             let file = folder.appendingPathComponent(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".scxml").path
             try Data(try SCXMLWriter.scxml(for: spec).utf8).write(to: URL(fileURLWithPath: file))
             var scripts = spec.document.scenarios.filter { $0.from == nil && $0.flags.isEmpty }.map(\.events)

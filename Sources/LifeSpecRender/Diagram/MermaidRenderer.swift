@@ -172,6 +172,14 @@ private struct MermaidWriter {
             for _ in level..<depthOf(state) { current = parents[current] }
             return current
         }
+        func isInsideParallelState(_ state: Int) -> Bool {
+            var current = parents[state]
+            while current >= 0 {
+                if case .parallel = machine.kind(at: current) { return true }
+                current = parents[current]
+            }
+            return false
+        }
         var result = Array(repeating: [BlockItem](), count: parents.count + 1)
         for (entryIndex, entry) in topology.entries.enumerated() {
             guard let targetID = entry.transition.target else { continue }
@@ -206,7 +214,11 @@ private struct MermaidWriter {
                 continue
             }
             let from = ancestor(of: source, atDepth: common)
-            let to = ancestor(of: target, atDepth: common)
+            var to = ancestor(of: target, atDepth: common)
+            // mermaid.js (10.x, dagre) fails to lay out an arrow into a composite state inside a
+            // concurrent region ("cannot set property 'rank' of undefined"): there the arrow goes
+            // to the state it really enters, across the composite's border.
+            if to != target, isInsideParallelState(to) { to = target }
             result[scope ?? topLevel].append(.drawn(Drawn(
                 from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entryIndex
             )))
