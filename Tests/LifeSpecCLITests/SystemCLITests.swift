@@ -66,3 +66,52 @@ struct SystemCLITests {
         #expect(output.contains("lamps.yaml:3:21: error: [LS191] part 'B': spec 'lamp'"))
     }
 }
+
+/// A part's problems are printed once per run, located in the part's file, however many specs of
+/// the run reach them: the part's own file and every system including it, and every include.
+@Suite("A part's problems, once")
+struct PartProblemsOnceTests {
+    private func lamps() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-parts-once-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            lifespec: 1
+            id: lamp
+            initial: off
+            events: {toggle: {}}
+            states: {off: {}, on: {}}
+            transitions:
+              - {from: off, on: toggle, to: onn}
+              - {from: on, on: toggle, to: off}
+            """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        for system in ["lamps", "twins"] {
+            try """
+                lifespec: 1
+                id: \(system)
+                parts: {A: lamp, B: lamp}
+                """.write(to: folder.appendingPathComponent("\(system).yaml"), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    private func occurrences(of text: String, in output: String) -> Int {
+        output.components(separatedBy: text).count - 1
+    }
+
+    @Test(arguments: [["validate"], ["validate", "--format", "json"], ["generate", "--no-suites", "-o"]])
+    func eachOfAPartsProblemsIsPrintedOnce(command: [String]) throws {
+        let folder = try lamps()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let specs = ["lamp", "lamps", "twins"].map { folder.appendingPathComponent("\($0).yaml").path }
+        let arguments = command.last == "-o" ? command + [folder.appendingPathComponent("Output").path] + specs : command + specs
+        let result = try CLI.run(arguments)
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        let problem = command.contains("json") ? #""message":"state 'onn' is not declared; did you mean 'on'?""# : "lamp.yaml:7:33: error: [LS101] state 'onn' is not declared"
+        #expect(occurrences(of: problem, in: output) == 1, "\(output)")
+        // Each include still says why the system cannot be used, naming the part's file.
+        #expect(occurrences(of: "[LS191]", in: output) + occurrences(of: #""code":"LS191""#, in: output) == 4, "\(output)")
+        if command == ["validate"] { #expect(output.contains("3 specs checked: 5 errors, 0 warnings")) }
+        if command.contains("json") { #expect(output.contains(#""errors":5"#)) }
+    }
+}
