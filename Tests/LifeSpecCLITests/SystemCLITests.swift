@@ -115,3 +115,85 @@ struct PartProblemsOnceTests {
         if command.contains("json") { #expect(output.contains(#""errors":5"#)) }
     }
 }
+
+/// The recorder of a system spec, compiled and run: each object records its methods with
+/// `#function` and the part it plays, and check-trace accepts the log it writes. The part's API
+/// catalog names Foundation as its module, so the recorder compiles on Linux.
+@Suite("The recorder of a system spec")
+struct SystemRecorderTests {
+    static let lamp = """
+        lifespec: 1
+        id: lamp
+        catalogs: [lamp-catalog.yaml]
+        states: {off: {}, on: {}}
+        initial: off
+        events: {switchOn: {}, switchOff: {}}
+        callbacks:
+          switchedOn: {swift: "switchedOn()"}
+          switchedOff: {swift: "switchedOff(animated:)"}
+        transitions:
+          - {from: off, on: switchOn, to: on, do: switchedOn}
+          - {from: on, on: switchOff, to: off, do: switchedOff}
+        """
+    static let catalog = """
+        name: Lamps
+        module: Foundation
+        callbacks:
+          - swift: "switchedOn()"
+          - swift: "switchedOff(animated:)"
+        """
+    /// An app with two lamps, each told the part it plays, recording with `#function`.
+    static let app = """
+        import Foundation
+
+        final class Lamp {
+            let part: String
+            init(part: String) { self.part = part }
+            func switchedOn() { LampsRecorder.shared.record(#function, part: part) }
+            func switchedOff(animated: Bool) { LampsRecorder.shared.record(#function, part: part) }
+        }
+
+        LampsRecorder.shared.start()
+        let a = Lamp(part: "A"), b = Lamp(part: "B")
+        a.switchedOn()
+        b.switchedOn()
+        a.switchedOff(animated: true)
+        print(LampsRecorder.shared.logURL.path)
+        """
+
+    @Test func aLogRecordedWithFunctionAndThePartConforms() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-system-recorder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func write(_ text: String, _ name: String) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        _ = try write(Self.lamp, "lamp.yaml")
+        _ = try write(Self.catalog, "lamp-catalog.yaml")
+        let system = try write("lifespec: 1\nid: lamps\nparts: {A: lamp, B: lamp}\n", "lamps.yaml")
+        let recorder = folder.appendingPathComponent("Recorder.swift").path
+        let generated = try CLI.run(["recorder", system, "-o", recorder])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let source = try String(contentsOfFile: recorder, encoding: .utf8)
+        #expect(source.contains(#"///   - `A.switchedOff(animated:)`: `record("A.switchedOff(animated:)")`, or in that method `record(#function, part: "A")`"#), "\(source)")
+        #expect(!source.contains("`record(#function)`\n///    gives the same name"))
+
+        let main = try write(Self.app, "main.swift")
+        let program = folder.appendingPathComponent("app").path
+        let build = try CLI.runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-swift-version", "6", "-module-name", "App", recorder, main, "-o", program], in: folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        // The recorder logs into the caches folder: the run's own, not the user's.
+        let run = try CLI.runProcess(URL(fileURLWithPath: program), [], in: folder, environment: ["XDG_CACHE_HOME": folder.path, "HOME": folder.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let log = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(log.hasPrefix(folder.path), "the log went to \(log)")
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+            == ["A.switchedOn()", "B.switchedOn()", "A.switchedOff(animated:)"])
+        let check = try CLI.run(["check-trace", system, log])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("conforms: 3 observations"), "\(check.stdout)")
+    }
+}
