@@ -41,4 +41,13 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
 
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// The diagnostics of several specs checked in one run, each once, in the order first found.
+    /// A system spec reports its parts' problems where they are, in the part's file (with LS191 at
+    /// the include naming the file), so a run that checks the part's file too, or two systems
+    /// sharing a part, would otherwise print each of them again.
+    public func removingRepeats() -> [Diagnostic] {
+        var seen: Set<Diagnostic> = []
+        return filter { seen.insert($0).inserted }
+    }
 }

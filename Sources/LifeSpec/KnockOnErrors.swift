@@ -50,7 +50,7 @@ public enum KnockOnErrors {
     /// one run reports those problems too. A finding the missing pieces could explain is left out:
     /// reachability and coverage once any transition is missing, a dead end in a state that lost a
     /// transition, a scenario that sends an event a missing transition handles.
-    static func independentRuleDiagnostics(raw: RawSpec, resolver: SpecResolver) -> [Diagnostic] {
+    static func independentRuleDiagnostics(raw: RawSpec, resolver: SpecResolver, severity: RuleSeverity) -> [Diagnostic] {
         guard !resolver.hasErrorsOutsideTransitionsAndScenarios,
               !resolver.brokenTransitions.isEmpty || !resolver.brokenScenarios.isEmpty else { return [] }
         let dropped = resolver.brokenTransitions.sorted().map { raw.transitions[$0] }
@@ -59,7 +59,7 @@ public enum KnockOnErrors {
         partial.scenarios = raw.scenarios.indices.filter { !resolver.brokenScenarios.contains($0) }.map { raw.scenarios[$0] }
         var second = SpecResolver(raw: partial)
         guard let spec = second.resolve(), !second.diagnostics.hasErrors else { return [] }
-        let findings = SpecRules.check(spec, raw: partial).diagnostics
+        let findings = SpecRules.check(spec, raw: partial, severity: severity).diagnostics
         // States that lost a transition, with their descendants (a parent's transition applies to them).
         var lostWayOut = Set(dropped.flatMap { $0.from.map(\.value) })
         var grew = true

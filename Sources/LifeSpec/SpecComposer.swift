@@ -124,6 +124,7 @@ enum SpecComposer {
         }
         if !systemTopLevel.isEmpty {
             var coordinator = RawSpec.State(id: Located(coordinatorRegion, at: system.initial.first?.location ?? anchor), parent: systemID)
+            coordinator.title = coordinatorTitle(locales: system.locales.map(\.value))
             coordinator.children = systemTopLevel
             coordinator.initial = system.initial
             coordinator.initialLocation = system.initial.first?.location
@@ -139,6 +140,20 @@ enum SpecComposer {
         composed.sources = sources
         composed.initial = [Located(systemID, at: system.initial.first?.location ?? anchor)]
         return Composed(raw: composed, diagnostics: diagnostics)
+    }
+
+    /// The title of the region holding the system's own states, as parts have theirs: the tool's
+    /// words in each locale the system declares, in the language `Language(locale:)` decides for
+    /// it, so the diagrams and pages of every locale name the region.
+    static func coordinatorTitle(locales: [String]) -> LocalizedText {
+        func words(_ language: Language) -> String {
+            switch language {
+            case .english: "Coordinator"
+            case .simplifiedChinese: "协调器"
+            }
+        }
+        guard !locales.isEmpty else { return LocalizedText(words(.english)) }
+        return LocalizedText(translations: locales.map { ($0, words(Language(locale: $0))) })
     }
 
     /// Loads a part's spec file beside the system's: `nil` result and raw when there is none.

@@ -182,9 +182,9 @@ public enum SpecLoader {
     /// errors collapse under them.
     static func check(_ raw: RawSpec, diagnostics: [Diagnostic], unknownKeys: [KnockOnErrors.UnknownKey] = []) -> SpecLoadResult {
         let readingFailed = diagnostics.hasErrors
-        let severity: RuleSeverity = raw.unhandled?.value == .ignore ? .scxmlSemantics : .lifecycle
+        let severity = RuleSeverity.policy(for: raw)
         var diagnostics = diagnostics
-        diagnostics += SpecRules.check(raw: raw)
+        diagnostics += SpecRules.check(raw: raw, severity: severity)
         var resolver = SpecResolver(raw: raw)
         let resolved = resolver.resolve()
         diagnostics += resolver.diagnostics
@@ -196,11 +196,11 @@ public enum SpecLoader {
                     // holds): the machine is whole, so its own checks run too; a transition whose
                     // guard never holds is not reported again as one no run can take.
                     let unsatisfiable = Set(diagnostics.filter { $0.code == .unsatisfiableGuard }.map(\.location))
-                    collapsed += SpecRules.check(resolved, raw: raw).diagnostics.filter {
+                    collapsed += SpecRules.check(resolved, raw: raw, severity: severity).diagnostics.filter {
                         !($0.code == .uncoverableTransition && unsatisfiable.contains($0.location))
                     }
                 } else {
-                    collapsed += KnockOnErrors.independentRuleDiagnostics(raw: raw, resolver: resolver)
+                    collapsed += KnockOnErrors.independentRuleDiagnostics(raw: raw, resolver: resolver, severity: severity)
                 }
             }
             return SpecLoadResult(spec: nil, diagnostics: collapsed.sorted())

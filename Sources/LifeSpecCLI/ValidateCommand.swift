@@ -20,7 +20,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let paths = try resolveSpecFiles(specs)
         let results = paths.map { SpecLoader.load(path: $0) }
-        var diagnostics = results.flatMap(\.diagnostics)
+        var diagnostics = results.flatMap(\.diagnostics).removingRepeats()
         diagnostics += SpecFiles.relationDiagnostics(for: results.compactMap(\.spec), paths: paths)
         switch format {
         case .text:

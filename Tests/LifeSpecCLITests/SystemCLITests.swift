@@ -66,3 +66,134 @@ struct SystemCLITests {
         #expect(output.contains("lamps.yaml:3:21: error: [LS191] part 'B': spec 'lamp'"))
     }
 }
+
+/// A part's problems are printed once per run, located in the part's file, however many specs of
+/// the run reach them: the part's own file and every system including it, and every include.
+@Suite("A part's problems, once")
+struct PartProblemsOnceTests {
+    private func lamps() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-parts-once-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            lifespec: 1
+            id: lamp
+            initial: off
+            events: {toggle: {}}
+            states: {off: {}, on: {}}
+            transitions:
+              - {from: off, on: toggle, to: onn}
+              - {from: on, on: toggle, to: off}
+            """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        for system in ["lamps", "twins"] {
+            try """
+                lifespec: 1
+                id: \(system)
+                parts: {A: lamp, B: lamp}
+                """.write(to: folder.appendingPathComponent("\(system).yaml"), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    private func occurrences(of text: String, in output: String) -> Int {
+        output.components(separatedBy: text).count - 1
+    }
+
+    @Test(arguments: [["validate"], ["validate", "--format", "json"], ["generate", "--no-suites", "-o"]])
+    func eachOfAPartsProblemsIsPrintedOnce(command: [String]) throws {
+        let folder = try lamps()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let specs = ["lamp", "lamps", "twins"].map { folder.appendingPathComponent("\($0).yaml").path }
+        let arguments = command.last == "-o" ? command + [folder.appendingPathComponent("Output").path] + specs : command + specs
+        let result = try CLI.run(arguments)
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        let problem = command.contains("json") ? #""message":"state 'onn' is not declared; did you mean 'on'?""# : "lamp.yaml:7:33: error: [LS101] state 'onn' is not declared"
+        #expect(occurrences(of: problem, in: output) == 1, "\(output)")
+        // Each include still says why the system cannot be used, naming the part's file.
+        #expect(occurrences(of: "[LS191]", in: output) + occurrences(of: #""code":"LS191""#, in: output) == 4, "\(output)")
+        if command == ["validate"] { #expect(output.contains("3 specs checked: 5 errors, 0 warnings")) }
+        if command.contains("json") { #expect(output.contains(#""errors":5"#)) }
+    }
+}
+
+/// The recorder of a system spec, compiled and run: each object records its methods with
+/// `#function` and the part it plays, and check-trace accepts the log it writes. The part's API
+/// catalog names Foundation as its module, so the recorder compiles on Linux.
+@Suite("The recorder of a system spec")
+struct SystemRecorderTests {
+    static let lamp = """
+        lifespec: 1
+        id: lamp
+        catalogs: [lamp-catalog.yaml]
+        states: {off: {}, on: {}}
+        initial: off
+        events: {switchOn: {}, switchOff: {}}
+        callbacks:
+          switchedOn: {swift: "switchedOn()"}
+          switchedOff: {swift: "switchedOff(animated:)"}
+        transitions:
+          - {from: off, on: switchOn, to: on, do: switchedOn}
+          - {from: on, on: switchOff, to: off, do: switchedOff}
+        """
+    static let catalog = """
+        name: Lamps
+        module: Foundation
+        callbacks:
+          - swift: "switchedOn()"
+          - swift: "switchedOff(animated:)"
+        """
+    /// An app with two lamps, each told the part it plays, recording with `#function`.
+    static let app = """
+        import Foundation
+
+        final class Lamp {
+            let part: String
+            init(part: String) { self.part = part }
+            func switchedOn() { LampsRecorder.shared.record(#function, part: part) }
+            func switchedOff(animated: Bool) { LampsRecorder.shared.record(#function, part: part) }
+        }
+
+        LampsRecorder.shared.start()
+        let a = Lamp(part: "A"), b = Lamp(part: "B")
+        a.switchedOn()
+        b.switchedOn()
+        a.switchedOff(animated: true)
+        print(LampsRecorder.shared.logURL.path)
+        """
+
+    @Test func aLogRecordedWithFunctionAndThePartConforms() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-system-recorder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func write(_ text: String, _ name: String) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        _ = try write(Self.lamp, "lamp.yaml")
+        _ = try write(Self.catalog, "lamp-catalog.yaml")
+        let system = try write("lifespec: 1\nid: lamps\nparts: {A: lamp, B: lamp}\n", "lamps.yaml")
+        let recorder = folder.appendingPathComponent("Recorder.swift").path
+        let generated = try CLI.run(["recorder", system, "-o", recorder])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let source = try String(contentsOfFile: recorder, encoding: .utf8)
+        #expect(source.contains(#"///   - `A.switchedOff(animated:)`: `record("A.switchedOff(animated:)")`, or in that method `record(#function, part: "A")`"#), "\(source)")
+        #expect(!source.contains("`record(#function)`\n///    gives the same name"))
+
+        let main = try write(Self.app, "main.swift")
+        let program = folder.appendingPathComponent("app").path
+        let build = try CLI.runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-swift-version", "6", "-module-name", "App", recorder, main, "-o", program], in: folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        // The recorder logs into the caches folder: the run's own, not the user's.
+        let run = try CLI.runProcess(URL(fileURLWithPath: program), [], in: folder, environment: ["XDG_CACHE_HOME": folder.path, "HOME": folder.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let log = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(log.hasPrefix(folder.path), "the log went to \(log)")
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+            == ["A.switchedOn()", "B.switchedOn()", "A.switchedOff(animated:)"])
+        let check = try CLI.run(["check-trace", system, log])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("conforms: 3 observations"), "\(check.stdout)")
+    }
+}

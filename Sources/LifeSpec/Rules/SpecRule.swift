@@ -59,6 +59,13 @@ struct RuleSeverity: Sendable {
     /// transitions that document order chooses between. These are warnings there.
     static let scxmlSemantics = RuleSeverity(advisory: [.deadEnd, .unreachableState, .unreachableRegion, .nondeterminism])
 
+    /// The policy a spec is checked under: SCXML's semantics when it ignores unhandled events
+    /// (every SCXML file does), a lifecycle's otherwise. Every rule's finding about that spec gets
+    /// its severity from this one decision, on the error paths too.
+    static func policy(for raw: RawSpec) -> RuleSeverity {
+        raw.unhandled?.value == .ignore ? .scxmlSemantics : .lifecycle
+    }
+
     func severity(of code: DiagnosticCode) -> Diagnostic.Severity {
         Self.warnings.contains(code) || advisory.contains(code) ? .warning : .error
     }
@@ -95,12 +102,12 @@ enum SpecRules {
 
     static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self] }
 
-    static func check(raw: RawSpec, severity: RuleSeverity = .lifecycle) -> [Diagnostic] {
+    static func check(raw: RawSpec, severity: RuleSeverity) -> [Diagnostic] {
         rawRules.flatMap { $0.check(raw) }.map(severity.diagnostic)
     }
 
     /// The diagnostics, and the exploration the rules shared (for `LoadedSpec.stateSpace`).
-    static func check(_ spec: LoadedSpec, raw: RawSpec, severity: RuleSeverity = .lifecycle) -> (diagnostics: [Diagnostic], space: StateSpace) {
+    static func check(_ spec: LoadedSpec, raw: RawSpec, severity: RuleSeverity) -> (diagnostics: [Diagnostic], space: StateSpace) {
         let context = RuleContext(spec: spec, raw: raw, space: StateSpace(machine: spec.machine))
         return (all.flatMap { $0.check(context) }.map(severity.diagnostic), context.space)
     }

@@ -12,6 +12,11 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
     /// every drawing is then stale once.
     static let recipe = "lifespec drawing 1"
 
+    /// The zlib level CLibPNG's encoder deflates bitmaps at (`png_set_compression_level` in
+    /// `Sources/CLibPNG/shim.h`), named in every PNG's source; `DeflateLevelTests` reads it back
+    /// from the PNGs drawn and committed.
+    static let bitmapDeflateLevel = 2
+
     public init(layout dot: String, restyle: String? = nil, overlays: [Overlay] = [], format: GraphvizFormat, engine: String = "dot") {
         self.init(layoutDigest: Self.digest(of: dot), restyle: restyle, overlays: overlays, format: format, engine: engine)
     }
@@ -30,7 +35,7 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
         hasher.update("\(Self.recipe)\nformat \(format.rawValue)\nengine \(engine)\ntext-metrics \(GraphvizRenderer.textMetricsVersion)\n")
         if format == .png {
             // The deflate level is named so a change of it redraws every bitmap once.
-            hasher.update("bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels, deflate level 2\n")
+            hasher.update("bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels, deflate level \(Self.bitmapDeflateLevel)\n")
         }
         hasher.update("layout sha256:\(layoutDigest)\n")
         if let restyle { field("restyle", restyle) }

@@ -64,6 +64,7 @@ public struct GenerationRun {
             diagnostics += result.diagnostics.filter { $0.severity == .error }
             if let spec = result.spec { loaded.append(spec) }
         }
+        diagnostics = diagnostics.removingRepeats()
         if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths) }
         // Not a diagnostic of its own (no code): the errors above are the problems.
         guard !diagnostics.hasErrors else { return Outcome(diagnostics: diagnostics, report: nil) }

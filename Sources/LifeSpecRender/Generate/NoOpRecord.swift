@@ -18,7 +18,7 @@ import Foundation
 public enum NoOpRecord {
     public static let folderName = ".lifespec-cache"
     static let fileName = "no-op"
-    static let header = "lifespec-no-op 1"
+    static let header = "lifespec-no-op 2"
 
     struct Entry: Equatable {
         enum Kind: String { case file = "f", folder = "d", manifest = "m" }
@@ -113,7 +113,7 @@ public enum NoOpRecord {
                 entries.append(Entry(kind: .file, path: root + path, info: info, digest: digest))
             }
         }
-        store(header + "\n" + "inputs \(inputs)\n" + entries.map { $0.line + "\n" }.joined(), in: output)
+        store(sealed(header + "\n" + "inputs \(inputs)\n" + entries.map { $0.line + "\n" }.joined()), in: output)
     }
 
     /// The outputs a run with `inputs` would keep, in the order and form its report names them,
@@ -125,8 +125,7 @@ public enum NoOpRecord {
         var recordInfo = stat()
         guard lstat(prefix(output) + folderName, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFDIR,
               lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
-              let bytes = readFile(recordPath) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
+              let bytes = readFile(recordPath), let text = unsealed(bytes) else { return nil }
         var lines = text.split(separator: "\n")[...]
         guard lines.popFirst() == Substring(header), lines.popFirst() == Substring("inputs \(inputs)") else { return nil }
         var entries: [Entry] = []
@@ -171,7 +170,7 @@ public enum NoOpRecord {
             }
             if entry.kind == .file { kept.append(entry.path) }
         }
-        if refresh && racy > 0 { store(text, in: output) }
+        if refresh && racy > 0 { store(sealed(text), in: output) }
         return kept
     }
 
@@ -182,11 +181,12 @@ public enum NoOpRecord {
     public static func unchanged(_ folder: String, in output: String) -> [String: UInt64] {
         let recordPath = prefix(output) + folderName + "/" + fileName
         var recordInfo = stat()
-        guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG, let bytes = readFile(recordPath) else { return [:] }
+        guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG, let bytes = readFile(recordPath),
+              let text = unsealed(bytes) else { return [:] }
         let threshold = Entry(kind: .file, path: recordPath, info: recordInfo, digest: 0).modified
         let root = prefix(folder)
         var result: [String: UInt64] = [:]
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst(2) {
+        for line in text.split(separator: "\n").dropFirst(2) {
             guard let entry = Entry(line: line) else { return [:] }
             guard entry.path.hasPrefix(root) else { continue }
             var info = stat()
@@ -207,6 +207,18 @@ public enum NoOpRecord {
             }
         }
         return result
+    }
+
+    /// The record's text with a last line holding the digest of everything above it: a record cut
+    /// short or edited (a line lost would leave its file unchecked) is then not trusted at all.
+    static func sealed(_ text: String) -> String { text + "sum sha256:\(SHA256.hex(Array(text.utf8)))\n" }
+
+    /// The text of a sealed record without its seal, or `nil` when the seal does not match.
+    static func unsealed(_ bytes: [UInt8]) -> String? {
+        guard bytes.last == UInt8(ascii: "\n"), let start = bytes.dropLast().lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }) else { return nil }
+        let body = Array(bytes[..<start])
+        guard String(decoding: bytes[start...], as: UTF8.self) == "sum sha256:\(SHA256.hex(body))\n" else { return nil }
+        return String(decoding: body, as: UTF8.self)
     }
 
     /// Writes the record whole (a new file renamed into place) into the cache folder, made with a

@@ -15,6 +15,15 @@ public enum RecorderRenderer {
         }
     }
 
+    /// What `#function` gives inside a method or initializer: `viewWillDisappear(_:)`, `init(coder:)`, `loadView()`.
+    static func isFunctionName(_ text: String) -> Bool {
+        guard text.hasSuffix(")"), let open = text.firstIndex(of: "("), isDottedName(String(text[..<open])), !text[..<open].contains(".") else { return false }
+        let labels = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        guard !labels.isEmpty else { return true }
+        guard labels.hasSuffix(":") else { return false }
+        return labels.dropLast().split(separator: ":", omittingEmptySubsequences: false).allSatisfy { $0 == "_" || isDottedName(String($0)) && !$0.contains(".") }
+    }
+
     /// Why the recorder cannot be written for `spec`, or `nil`. The file refers to the spec's
     /// notifications by their Swift names, so it needs the modules that declare them; a spec that
     /// names no framework (no `platform:`, no catalog with a `module`) cannot say what to import.
@@ -48,8 +57,38 @@ public enum RecorderRenderer {
         }
         let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
         let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { callback in
-            "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
+            var line = "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
+            // `#function` names a part's method without its object (`viewWillDisappear(_:)`), so
+            // the object says which part it plays.
+            if let part = spec.document.part(of: callback.id), callback.swiftName.hasPrefix(part.prefix),
+               isFunctionName(String(callback.swiftName.dropFirst(part.prefix.count))) {
+                line += ", or in that method `record(#function, part: \(SwiftSource.commentText(literal(part.name))))`"
+            }
+            return line
         }
+        let isSystem = spec.document.isSystem
+        let functionHint = isSystem
+            ? """
+            /// 2. In each callback below, record its name. Each object plays a part of the system: in its
+            ///    methods, `record(#function, part: "<its part>")` gives the part's name for the call
+            ///    (`#function` alone names the method without its object, which check-trace cannot place);
+            ///    give every object its part's name when you create it:
+            """
+            : """
+            /// 2. In each callback below, record its name (in a delegate method, `record(#function)`
+            ///    gives the same name):
+            """
+        let partRecord = isSystem
+            ? """
+
+
+                /// Records a method of the object that plays `part`: `record(#function, part: "A")` in
+                /// `viewWillDisappear(_:)` logs `A.viewWillDisappear(_:)`, the name check-trace knows.
+                public func record(_ function: String, part: String) {
+                    record(part + "." + function)
+                }
+            """
+            : ""
         // `#function` inside a closure names the enclosing function, so a closure records its own
         // name, as a literal, in the closure the app passes to UIKit.
         let closureSteps = spec.document.callbacks.filter { $0.kind == .closure }.map { closure in
@@ -71,8 +110,7 @@ public enum RecorderRenderer {
         /// 1. Call `\(typeName).shared.start()` before the first callback (for an app, first thing in
         ///    `application(_:willFinishLaunchingWithOptions:)`); notifications are then logged as
         ///    they are posted, on whatever thread posts them.
-        /// 2. In each callback below, record its name (in a delegate method, `record(#function)`
-        ///    gives the same name):
+        \(functionHint)
         \(callbacks.joined(separator: "\n"))\(closureLines)
         /// 3. Copy the log (`logURL`, in the Caches folder) off the device and run check-trace.
         ///
@@ -122,7 +160,7 @@ public enum RecorderRenderer {
                 // One line per name: a line break inside a name would split it.
                 let line = name.replacingOccurrences(of: "\\n", with: " ").replacingOccurrences(of: "\\r", with: " ")
                 handle?.write(Data("\\(seconds) \\(line)\\n".utf8))
-            }
+            }\(partRecord)
         }
         #endif
 
