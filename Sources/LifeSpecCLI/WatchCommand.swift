@@ -8,9 +8,10 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Regenerate whenever a watched spec changes (polling); Ctrl-C stops.",
         discussion: """
-        Watches the specs named, or every spec in Spec/ (files added or removed there count as \
-        changes). An invalid save prints its diagnostics and the watch goes on; the output is left \
-        as it was.
+        Watches the specs named (and the part files and related specs they use), or every spec in \
+        Spec/ (files added or removed there count as changes). A save loads and generates again \
+        only the specs it changed: the spec saved, and every system that uses it as a part. An \
+        invalid save prints its diagnostics and the watch goes on; the output is left as it was.
         """
     )
 
@@ -42,12 +43,16 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         var lastSnapshot: [String: FileStamp]?
         var passes = 0
+        // The specs loaded by the passes before: a pass loads only what changed.
+        let cache = SpecCache()
+        // Named specs bring the files they use (parts, related specs) into the watch.
+        var used: Set<String> = []
         // One folder to wake on (polling covers several, and other systems).
         let folders = Set(specs.isEmpty ? ["Spec"] : specs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
         let events = folders.count == 1 ? FolderEvents(folder: folders.first!) : nil
         StandardStreams.out("watching \(specs.isEmpty ? "Spec/" : specs.joined(separator: ", ")) (Ctrl-C to stop)\n")
         while maxPasses.map({ passes < $0 }) ?? true {
-            let snapshot = Self.snapshot(specs)
+            let snapshot = Self.snapshot(specs.isEmpty ? [] : specs + used.subtracting(specs).sorted())
             if snapshot != lastSnapshot {
                 passes += 1
                 if let lastSnapshot {
@@ -56,7 +61,17 @@ struct WatchCommand: ParsableCommand {
                 }
                 lastSnapshot = snapshot
                 do {
-                    let outcome = try GenerationRun(specs: specs, output: destination.output, suites: destination.suites, check: false, toolVersion: LifeSpecVersion.current).performInCommand()
+                    var run = GenerationRun(specs: specs, output: destination.output, suites: destination.suites, check: false, toolVersion: LifeSpecVersion.current)
+                    run.cache = cache
+                    defer {
+                        if !specs.isEmpty {
+                            // Files this pass used for the first time are watched from their state now.
+                            used = cache.usedPaths
+                            let added = Self.snapshot(used.subtracting(lastSnapshot?.keys.map { $0 } ?? []).sorted())
+                            lastSnapshot?.merge(added) { old, _ in old }
+                        }
+                    }
+                    let outcome = try run.performInCommand()
                     if !outcome.diagnostics.isEmpty { StandardStreams.out(DiagnosticPrinter.text(outcome.diagnostics)) }
                     if let report = outcome.report {
                         StandardStreams.out(GenerationRun.describe(report))

@@ -108,7 +108,7 @@ enum SpecRules {
 
     /// The diagnostics, and the exploration the rules shared (for `LoadedSpec.stateSpace`).
     static func check(_ spec: LoadedSpec, raw: RawSpec, severity: RuleSeverity) -> (diagnostics: [Diagnostic], space: StateSpace) {
-        let context = RuleContext(spec: spec, raw: raw, space: StateSpace(machine: spec.machine))
+        let context = RuleContext(spec: spec, raw: raw, space: StateSpaceMemo.space(for: spec.machine))
         return (all.flatMap { $0.check(context) }.map(severity.diagnostic), context.space)
     }
 }

@@ -30,6 +30,10 @@ public struct GenerationRun {
     /// The tool's version, part of what a run is made from: with it, a run with nothing to do is
     /// proven so from a record (`NoOpRecord`) without loading a spec; `nil` never trusts a record.
     public var toolVersion: String?
+    /// The specs an earlier pass of the same `watch` loaded: only changed files are loaded again,
+    /// and only the specs whose inputs changed since the last committed pass are generated again
+    /// (see `affected`); `nil` loads and generates everything.
+    public var cache: SpecCache?
 
     public init(specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil, toolVersion: String? = nil) {
         self.specs = specs
@@ -52,33 +56,42 @@ public struct GenerationRun {
         // Nothing to do is proven from the inputs' bytes and the outputs' stat (see NoOpRecord),
         // without loading a spec (Benchmarks/RESULTS.md, "generate with nothing to do").
         let inputs = toolVersion.flatMap { GenerateInputs.digest(version: $0, specs: specs, paths: paths, output: output, suites: suites, docc: docc) }
-        if let inputs, let kept = NoOpRecord.verify(inputs: inputs, folders: folders.map(\.path), in: output, refresh: !check) {
+        // A watch's first pass does the whole work: it is what later passes compare with.
+        if let inputs, cache == nil || cache?.committed != nil, let kept = NoOpRecord.verify(inputs: inputs, folders: folders.map(\.path), in: output, refresh: !check) {
             var report = SyncReport()
             report.kept = kept
             return Outcome(diagnostics: [], report: report)
         }
         var loaded: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
+        cache?.beginPass()
+        let load: (String) -> SpecLoadResult = { [cache] path in cache?.load(path: path) ?? SpecLoader.load(path: path) }
         for path in paths {
-            let result = SpecLoader.load(path: path)
+            let result = load(path)
             diagnostics += result.diagnostics.filter { $0.severity == .error }
             if let spec = result.spec { loaded.append(spec) }
         }
         diagnostics = diagnostics.removingRepeats()
-        if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths) }
+        if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths, load: load) }
         // Not a diagnostic of its own (no code): the errors above are the problems.
         guard !diagnostics.hasErrors else { return Outcome(diagnostics: diagnostics, report: nil) }
-        let scope: Set<String>? = specs.isEmpty ? nil : Set(loaded.map(\.document.id))
+        let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths, load: load)
+        // A watch pass generates only what changed since its last committed pass; the other
+        // specs' files stay as they are, out of the folders' scope.
+        let changed = affected(loaded: loaded, others: others)
+        let generated = changed ?? loaded
+        let scope: Set<String>? = changed.map { Set($0.map(\.document.id)).union(specs.isEmpty ? ["README.md"] : []) }
+            ?? (specs.isEmpty ? nil : Set(loaded.map(\.document.id)))
         // Drawings are compared by what they were drawn from, not by their bytes (see DrawingFreshness).
         let freshness = DrawingFreshness(directory: URL(fileURLWithPath: output, isDirectory: true))
         // Suites are files of one folder: a partial run must keep the other specs' suites.
-        let suiteNames = loaded.map(SwiftSuiteRenderer.fileName(for:))
+        let suiteNames = generated.map(SwiftSuiteRenderer.fileName(for:))
         var stages: [OutputStage] = []
         // The catalog's SVGs are the ones made for Output/, under their resource names.
         let doccResources = NameSet()
         // Output/, then the suites and the DocC catalog when asked for.
         folders[0].scope = scope
-        if suites != nil { folders[1].scope = specs.isEmpty ? nil : Set(suiteNames) }
+        if suites != nil { folders[1].scope = specs.isEmpty && changed == nil ? nil : Set(suiteNames) }
         do {
             // Each folder is locked for the whole run (a second run waits), and what a killed run
             // left is finished or thrown away before anything is compared.
@@ -95,9 +108,8 @@ public struct GenerationRun {
             let doccStage = docc == nil ? nil : stages[stages.count - 1]
             // Files are written to the run's staging folders as they are made and moved into
             // place only once everything was made, as one transaction per folder.
-            let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths)
             do throws(Generator.StreamError) {
-                try Generator.generate(loaded, others: others, index: specs.isEmpty, freshness: freshness) { file in
+                try Generator.generate(generated, others: others, index: specs.isEmpty, freshness: freshness) { file in
                     try outputStage.offer(file)
                     if let doccStage, let name = DocCRenderer.resourceName(forOutputPath: file.path) {
                         try doccStage.offer(GeneratedFile(path: "Resources/" + name, contents: file.contents))
@@ -114,7 +126,7 @@ public struct GenerationRun {
                 }
             }
             if let suiteStage {
-                for (spec, name) in zip(loaded, suiteNames) {
+                for (spec, name) in zip(generated, suiteNames) {
                     try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
                 }
             }
@@ -129,11 +141,13 @@ public struct GenerationRun {
                 try doccStage.offer(GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
             }
             // A run that printed nothing but its report is one a later run may repeat by the record.
-            let recordable = !check && diagnostics.isEmpty && freshness.edited.isEmpty
+            // (Not a watch's partial pass: its record would name only the files it generated.)
+            let recordable = !check && diagnostics.isEmpty && freshness.edited.isEmpty && changed == nil
             let reports = try OutputStage.commit(stages) { reports in
                 guard recordable, let inputs else { return }
                 NoOpRecord.record(inputs: inputs, folders: zip(folders, reports).map { NoOpRecord.Folder(path: $0.0.path, report: $0.1) }, in: output)
             }
+            remember(others: others, folders: folders.map(\.path))
             var report = reports[0].prefixed(with: output)
             for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) { report.merge(folderReport.prefixed(with: folder.path)) }
             let prefix = output.hasSuffix("/") ? output : output + "/"
@@ -143,6 +157,49 @@ public struct GenerationRun {
             // An OutputError already reads "path: error: message".
             throw Failure(description: error is OutputError ? "\(error)" : "error: \(error)")
         }
+    }
+
+    /// The specs a watch pass must generate again, when the last committed pass of its cache
+    /// makes the rest provably unchanged: each spec whose file or part files changed (a system
+    /// whose part changed among them). `nil`, for the whole work, when there is no such pass, a
+    /// spec came or went, another run changed an output folder since, or a changed spec changed
+    /// what other specs' pages show of it (its id, title, locales, parts or related specs).
+    private func affected(loaded: [LoadedSpec], others: [LoadedSpec]) -> [LoadedSpec]? {
+        guard let cache, let committed = cache.committed, docc == nil, !check else { return nil }
+        guard Set(others.map(\.path)) == Set(committed.inputs.keys) else { return nil }
+        for folder in [output] + (suites.map { [$0] } ?? []) {
+            guard SpecCache.ManifestStamp(Self.manifestPath(folder)) == committed.manifests[folder] else { return nil }
+        }
+        var changed: Set<String> = []
+        for spec in others {
+            guard let inputs = cache.inputs(of: spec.path) else { return nil }
+            guard inputs != committed.inputs[spec.path] else { continue }
+            guard SpecCache.LinkFace(spec.document) == committed.faces[spec.path] else { return nil }
+            changed.insert(spec.path)
+        }
+        return loaded.filter { changed.contains($0.path) }
+    }
+
+    /// After a commit: what the folders now hold was generated from these inputs.
+    private func remember(others: [LoadedSpec], folders: [String]) {
+        guard let cache, docc == nil, !check else { return }
+        var inputs: [String: [Data?]] = [:]
+        var faces: [String: SpecCache.LinkFace] = [:]
+        for spec in others {
+            guard let specInputs = cache.inputs(of: spec.path) else {
+                cache.committed = nil
+                return
+            }
+            inputs[spec.path] = specInputs
+            faces[spec.path] = SpecCache.LinkFace(spec.document)
+        }
+        var manifests: [String: SpecCache.ManifestStamp] = [:]
+        for folder in folders { manifests[folder] = SpecCache.ManifestStamp(Self.manifestPath(folder)) }
+        cache.committed = SpecCache.Committed(inputs: inputs, faces: faces, manifests: manifests)
+    }
+
+    private static func manifestPath(_ folder: String) -> String {
+        (folder.hasSuffix("/") ? folder : folder + "/") + OutputWriter.manifestName
     }
 
     /// The lines `generate` prints after a run: each file created, updated or removed, then the counts.

@@ -25,8 +25,9 @@ public enum SpecFiles {
 
     /// `related:` references checked against the given specs and the other specs beside them,
     /// and the names `generate` would write, so `validate` accepts only what `generate` can write.
-    public static func relationDiagnostics(for loaded: [LoadedSpec], paths: [String]) -> [Diagnostic] {
-        let known = loaded + neighbours(of: loaded, paths: paths)
+    public static func relationDiagnostics(for loaded: [LoadedSpec], paths: [String], load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }) -> [Diagnostic] {
+        // Only the named specs are looked for: which systems use a spec does not change a diagnostic.
+        let known = loaded + neighbours(of: loaded, paths: paths, includingUsers: false, load: load)
         let loadedPaths = Set(loaded.map(\.path))
         return (SpecRelations.check(known).filter { loadedPaths.contains($0.location.path) } + outputNameDiagnostics(for: loaded)).sorted()
     }
@@ -77,15 +78,57 @@ public enum SpecFiles {
         return SourceLocation(path: spec.path, line: 1, column: 1)
     }
 
-    /// The specs beside `paths` that `loaded` names under `related:` or `parts:`, or that use one
-    /// of `loaded` as a part, but that were not given.
-    public static func neighbours(of loaded: [LoadedSpec], paths: [String]) -> [LoadedSpec] {
+    /// The specs beside `paths` that `loaded` names under `related:` or `parts:`, or (with
+    /// `includingUsers`) that use one of `loaded` as a part, but that were not given.
+    ///
+    /// A named spec is looked for first under its own file name (`<id>.yaml`, as parts must be
+    /// named), and the other siblings are loaded only when that finds none; a sibling is loaded as
+    /// a possible user only when its text names both `parts` and a given spec's id. So validating
+    /// one spec does not load every spec beside it.
+    public static func neighbours(of loaded: [LoadedSpec], paths: [String], includingUsers: Bool = true,
+                                  load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }) -> [LoadedSpec] {
         let given = Set(loaded.map(\.document.id))
-        // The related specs and a system's parts are linked; a system that includes a given spec
-        // as a part is linked back from it ("Used by"), so every sibling is a candidate.
         let wanted = Set(loaded.flatMap { $0.document.related.map(\.id) + $0.document.parts.map(\.specID) }).subtracting(given)
-        return SpecRelations.siblings(of: paths, extensions: extensions)
-            .compactMap { SpecLoader.load(path: $0).spec }
-            .filter { wanted.contains($0.document.id) || $0.document.parts.contains { given.contains($0.specID) } }
+        let siblings = SpecRelations.siblings(of: paths, extensions: extensions)
+        var found: [String: LoadedSpec] = [:]
+        var tried: Set<String> = []
+        func take(_ path: String) {
+            guard tried.insert(path).inserted, let spec = load(path).spec else { return }
+            let id = spec.document.id
+            guard wanted.contains(id) || (includingUsers && spec.document.parts.contains { given.contains($0.specID) }) else { return }
+            if found[path] == nil { found[path] = spec }
+        }
+        let byName = Dictionary(siblings.map { (((($0 as NSString).lastPathComponent) as NSString).deletingPathExtension, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in wanted.sorted() {
+            if let path = byName[id] { take(path) }
+        }
+        let foundIDs = Set(found.values.map(\.document.id))
+        let missing = wanted.subtracting(foundIDs)
+        let givenIDs = given.map { Array($0.utf8) }
+        for path in siblings where !tried.contains(path) {
+            if !missing.isEmpty {
+                // A spec whose file is not named by its id: only a full look finds it.
+                take(path)
+                continue
+            }
+            guard includingUsers, let bytes = FileManager.default.contents(atPath: path) else { continue }
+            let text = [UInt8](bytes)
+            guard contains(text, Array("parts".utf8)), givenIDs.contains(where: { contains(text, $0) }) else { continue }
+            take(path)
+        }
+        // In the order of the files beside them, as before.
+        return siblings.compactMap { found[$0] }
+    }
+
+    private static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= text.count else { return needle.isEmpty }
+        let first = needle[0]
+        var index = 0
+        let last = text.count - needle.count
+        while index <= last {
+            if text[index] == first, text[index ..< index + needle.count].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 }
