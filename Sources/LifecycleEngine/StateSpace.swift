@@ -126,6 +126,9 @@ public struct StateSpace: Sendable {
     let edgeEnds: [(from: Int, to: Int)]
     /// `starts` by position in `configurations`.
     let startPositions: [Int]
+    /// Per start: the flag values it was settled from. A start's own `flagValues` are those after its
+    /// eventless transitions ran (which may set flags), so settling them again can end elsewhere.
+    let startAssignments: [[Bool]]
     /// `edges` by event position in `machine.events`, so the coverage search tells internal events
     /// apart without looking each edge's event up by id.
     let edgeEvents: [Int]
@@ -165,6 +168,7 @@ public struct StateSpace: Sendable {
             eventlessLoops = []
             edgeEnds = []
             startPositions = []
+            startAssignments = []
             edgeEvents = []
             isExact = true
             regionSpaces = composed.regions
@@ -187,6 +191,7 @@ public struct StateSpace: Sendable {
             startTransitions = exact.startTransitions
             edgeEnds = exact.edgeEnds
             startPositions = exact.startPositions
+            startAssignments = exact.startAssignments
             edgeEvents = exact.edgeEvents
             isExact = true
         } else {
@@ -197,6 +202,7 @@ public struct StateSpace: Sendable {
             startTransitions = []
             edgeEnds = []
             startPositions = []
+            startAssignments = []
             edgeEvents = []
             isExact = false
         }
@@ -228,6 +234,7 @@ public struct StateSpace: Sendable {
         startTransitions = exact.startTransitions
         edgeEnds = exact.edgeEnds
         startPositions = exact.startPositions
+        startAssignments = exact.startAssignments
         edgeEvents = exact.edgeEvents
         isExact = true
         regionSpaces = []
@@ -292,6 +299,7 @@ public struct StateSpace: Sendable {
         var startTransitions: Set<Int> = []
         var edgeEnds: [(from: Int, to: Int)] = []
         var startPositions: [Int] = []
+        var startAssignments: [[Bool]] = []
         var edgeEvents: [Int] = []
         /// `configurations` as runners placed there, so the search never looks a state up by id.
         var runners: [Runner] = []
@@ -363,6 +371,7 @@ public struct StateSpace: Sendable {
             guard let start = place(runner, countsTowardLimit: false) else { continue }
             result.starts.append(result.configurations[start.position])
             result.startPositions.append(start.position)
+            result.startAssignments.append(flagValues)
         }
         var cursor = 0
         while cursor < result.configurations.count {
