@@ -136,8 +136,6 @@ public struct StateSpace: Sendable {
     /// Explores at most `limit` configurations exactly; beyond that, or beyond `maxFlags` flags,
     /// falls back to guard-free graph reachability.
     public init(machine: Machine, maxFlags: Int = 10, limit: Int? = nil, strategy: Strategy = .automatic) {
-        self.machine = machine
-        var entered: Set<Int> = []
         // Regions multiply configurations, so a large parallel machine is out of reach of the exact
         // search whatever the limit; giving up at 10,000 leaves the same over-approximation in a
         // tenth of the time (validate of `lifespec synth --states 500 --regions 4`: 18 s to 1.9 s).
@@ -162,93 +160,66 @@ public struct StateSpace: Sendable {
             }
         }
         if let composed {
-            configurations = []
-            starts = []
-            edges = []
-            eventlessLoops = []
-            edgeEnds = []
-            startPositions = []
-            startAssignments = []
-            edgeEvents = []
-            isExact = true
-            regionSpaces = composed.regions
-            regionOfTransition = composed.regionOfTransition
-            startTransitions = composed.regions.reduce(into: Set<Int>()) { $0.formUnion($1.startTransitions) }
-            takenTransitions = composed.regions.reduce(into: Set<Int>()) { $0.formUnion($1.takenTransitions) }
-            reachableStates = composed.regions.reduce(into: Set<String>()) { $0.formUnion($1.reachableStates) }
-            recordedHistory = composed.regions.reduce(into: Set<String>()) { $0.formUnion($1.recordedHistory) }
-            reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
-            return
-        }
-        regionSpaces = []
-        regionOfTransition = []
-        if machine.flags.count <= maxFlags, let exact = product ?? Self.explore(machine, limit: limit) {
-            entered = exact.entered
-            configurations = exact.configurations
-            starts = exact.starts
-            edges = exact.edges
-            eventlessLoops = exact.loops
-            startTransitions = exact.startTransitions
-            edgeEnds = exact.edgeEnds
-            startPositions = exact.startPositions
-            startAssignments = exact.startAssignments
-            edgeEvents = exact.edgeEvents
-            isExact = true
+            let regions = composed.regions
+            self.init(
+                machine: machine, exploration: Exploration(), isExact: true,
+                regionSpaces: regions, regionOfTransition: composed.regionOfTransition,
+                startTransitions: regions.reduce(into: Set<Int>()) { $0.formUnion($1.startTransitions) },
+                takenTransitions: regions.reduce(into: Set<Int>()) { $0.formUnion($1.takenTransitions) },
+                reachableStates: regions.reduce(into: Set<String>()) { $0.formUnion($1.reachableStates) },
+                recordedHistory: regions.reduce(into: Set<String>()) { $0.formUnion($1.recordedHistory) }
+            )
+        } else if machine.flags.count <= maxFlags, let exact = product ?? Self.explore(machine, limit: limit) {
+            self.init(machine: machine, exploration: exact)
         } else {
-            configurations = []
-            starts = []
-            edges = []
-            eventlessLoops = []
-            startTransitions = []
-            edgeEnds = []
-            startPositions = []
-            startAssignments = []
-            edgeEvents = []
-            isExact = false
+            let (reachableStates, takenTransitions) = Self.approximate(machine)
+            self.init(
+                machine: machine, exploration: Exploration(), isExact: false, regionSpaces: [], regionOfTransition: [],
+                startTransitions: [], takenTransitions: takenTransitions, reachableStates: reachableStates, recordedHistory: []
+            )
         }
-        if isExact {
-            var taken: Set<Int> = []
-            for edge in edges { taken.formUnion(edge.transitions) }
-            taken.formUnion(startTransitions)
-            takenTransitions = taken
-            // Every state some run entered, including those eventless transitions pass straight through.
-            let states = machine.states
-            reachableStates = Set(entered.map { states[$0].id })
-        } else {
-            (reachableStates, takenTransitions) = Self.approximate(machine)
-        }
-        reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
-        var recorded: Set<String> = []
-        for configuration in configurations { for entry in configuration.history { recorded.insert(entry.state) } }
-        recordedHistory = recorded
     }
 
-    /// A region explored alone, as a space of its own (configurations hold its states and the
-    /// states above the parallel state), from a partial initial set.
+    /// An exact exploration as a space (of the whole machine, or of a region explored alone from a
+    /// partial initial set, whose configurations hold its states and the states above the parallel state).
     private init(machine: Machine, exploration exact: Exploration) {
-        self.machine = machine
-        configurations = exact.configurations
-        starts = exact.starts
-        edges = exact.edges
-        eventlessLoops = exact.loops
-        startTransitions = exact.startTransitions
-        edgeEnds = exact.edgeEnds
-        startPositions = exact.startPositions
-        startAssignments = exact.startAssignments
-        edgeEvents = exact.edgeEvents
-        isExact = true
-        regionSpaces = []
-        regionOfTransition = []
         var taken: Set<Int> = []
         for edge in exact.edges { taken.formUnion(edge.transitions) }
         taken.formUnion(exact.startTransitions)
-        takenTransitions = taken
-        let states = machine.states
-        reachableStates = Set(exact.entered.map { states[$0].id })
-        reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
         var recorded: Set<String> = []
-        for configuration in configurations { for entry in configuration.history { recorded.insert(entry.state) } }
-        recordedHistory = recorded
+        for configuration in exact.configurations { for entry in configuration.history { recorded.insert(entry.state) } }
+        let states = machine.states
+        self.init(
+            machine: machine, exploration: exact, isExact: true, regionSpaces: [], regionOfTransition: [],
+            startTransitions: exact.startTransitions, takenTransitions: taken,
+            // Every state some run entered, including those eventless transitions pass straight through.
+            reachableStates: Set(exact.entered.map { states[$0].id }), recordedHistory: recorded
+        )
+    }
+
+    /// Sets every stored answer: the exploration's lists (empty when the space is
+    /// approximated or composed) and what the caller derived.
+    private init(
+        machine: Machine, exploration: Exploration, isExact: Bool, regionSpaces: [StateSpace], regionOfTransition: [Int],
+        startTransitions: Set<Int>, takenTransitions: Set<Int>, reachableStates: Set<String>, recordedHistory: Set<String>
+    ) {
+        self.machine = machine
+        configurations = exploration.configurations
+        starts = exploration.starts
+        edges = exploration.edges
+        eventlessLoops = exploration.loops
+        edgeEnds = exploration.edgeEnds
+        startPositions = exploration.startPositions
+        startAssignments = exploration.startAssignments
+        edgeEvents = exploration.edgeEvents
+        self.isExact = isExact
+        self.regionSpaces = regionSpaces
+        self.regionOfTransition = regionOfTransition
+        self.startTransitions = startTransitions
+        self.takenTransitions = takenTransitions
+        self.reachableStates = reachableStates
+        self.recordedHistory = recordedHistory
+        reachableLeaves = reachableStates.filter { machine.state($0)?.isLeaf == true }
     }
 
     /// Each region of `decomposition` explored alone, with the flags it reads or writes ranging over

@@ -1,7 +1,8 @@
 /// The one writer of generated text: UTF-8 written piece by piece into one byte array, with the
-/// current indentation. DOT, Mermaid, Swift suites, SCXML, YAML and JSON are written through it
-/// whole; the Markdown and DocC pages write their tables in it and join their other, short blocks
-/// as Strings. Each target's text is escaped by that target's one escaper:
+/// current indentation. DOT, Mermaid, Swift suites, SCXML, YAML, JSON and the Markdown and DocC
+/// pages (block by block, `MarkdownBlocks`) are written through it; the localized phrases of a
+/// page are Strings its blocks are written from. Each target's text is escaped by that target's
+/// one escaper:
 /// `DOTEncoder` (DOT ids and strings), `DOTHTML` (HTML-like labels), `MarkdownText`,
 /// `MermaidRenderer.escape`, `SwiftSource` (Swift literals), `JSONText`, `XMLText` and
 /// `ECMAScriptText` (SCXML), `YAMLText`.

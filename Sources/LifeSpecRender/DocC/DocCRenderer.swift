@@ -70,14 +70,14 @@ final class DocCArticleBuilder {
     }
 
     func render() -> String {
-        var blocks: [String] = ["# " + MarkdownText.singleLine(text(document.title) ?? document.id)]
+        var page = MarkdownBlocks("# " + MarkdownText.singleLine(text(document.title) ?? document.id))
         let summary = text(document.summary).map(MarkdownText.paragraphsForDocC) ?? []
         // DocC takes the first paragraph as the page's abstract.
-        blocks.append(summary.first ?? MarkdownText.singleLine(document.id))
-        blocks.append("## Overview")
-        blocks += summary.dropFirst()
-        blocks.append("> Note: " + strings.generatedNote(spec: code(specPath)))
-        blocks += diagrams()
+        page.add(summary.first ?? MarkdownText.singleLine(document.id))
+        page.add("## Overview")
+        page.add(contentsOf: Array(summary.dropFirst()))
+        page.add("> Note: " + strings.generatedNote(spec: code(specPath)))
+        page.add(contentsOf: diagrams())
         for (heading, body) in [
             (strings.statesHeading, states()),
             (strings.callbacksHeading, callbacks()),
@@ -89,31 +89,33 @@ final class DocCArticleBuilder {
             (strings.matrixHeading, matrix()),
             (strings.sourcesHeading, sources()),
         ] where !body.isEmpty {
-            blocks.append("### " + heading)
-            blocks += body
+            page.add("### " + heading)
+            page.add(contentsOf: body)
         }
-        blocks += seeAlso()
-        return blocks.joined(separator: "\n\n") + "\n"
+        page.add(contentsOf: seeAlso())
+        return page.page
     }
 
     // MARK: Sections
 
-    private func diagrams() -> [String] {
+    private func diagrams() -> MarkdownBlocks {
         let title = text(document.title) ?? document.id
         let whole = DocCRenderer.diagramResource(specID: document.id)
         if resources.contains(whole) {
-            return ["![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(whole))"]
+            return MarkdownBlocks("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(whole))")
         }
         // Too large to draw whole: one diagram per top-level group.
-        return machine.topLevelStates.compactMap { group in
+        var body = MarkdownBlocks()
+        body.add(contentsOf: machine.topLevelStates.compactMap { group in
             let name = DocCRenderer.groupResource(specID: document.id, group: group.id)
             guard resources.contains(name) else { return nil }
             return "![\(MarkdownText.singleLine(strings.diagramAlt(title: title + " — " + (text(lookup.state(group.id)?.title) ?? group.id))))](\(name))"
-        }
+        })
+        return body
     }
 
-    private func states() -> [String] {
-        guard !machine.states.isEmpty else { return [] }
+    private func states() -> MarkdownBlocks {
+        guard !machine.states.isEmpty else { return MarkdownBlocks() }
         var factKeys: [String] = []
         for state in document.states {
             for fact in state.facts where !factKeys.contains(fact.key) { factKeys.append(fact.key) }
@@ -122,19 +124,16 @@ final class DocCArticleBuilder {
         for state in machine.states {
             let info = lookup.state(state.id)
             var label = stateLabel(state.id)
-            var markers: [String] = []
-            if state.id == machine.initial { markers.append(strings.initialMarker) }
-            if state.isFinal { markers.append(strings.finalMarker) }
-            if state.isCompound { markers.append(strings.groupOf(state.children.map(code).joined(separator: strings.listSeparator))) }
+            let markers = strings.markers(of: state, in: machine, code: code)
             if !markers.isEmpty { label += " — *" + markers.joined(separator: strings.listSeparator) + "*" }
             let facts = factKeys.map { key in info?.facts.first { $0.key == key }.map { factText($0.value) } ?? "" }
             table.add([label, state.parent.map(code) ?? strings.none, described(info?.description, source: info?.source)] + facts)
         }
-        return [strings.statesIntro(initial: code(machine.initialLeaf)), table.render()]
+        return MarkdownBlocks(strings.statesIntro(initial: code(machine.initialLeaf)), table)
     }
 
-    private func callbacks() -> [String] {
-        guard !machine.callbacks.isEmpty else { return [] }
+    private func callbacks() -> MarkdownBlocks {
+        guard !machine.callbacks.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.methodColumn, strings.notificationColumn, strings.calledWhenColumn])
         var details: [String] = []
         for callback in machine.callbacks {
@@ -161,11 +160,13 @@ final class DocCArticleBuilder {
             }
             if !parts.isEmpty { details.append("- term \(code(info?.swift ?? callback.swiftName)): " + parts.joined(separator: " ")) }
         }
-        return [strings.callbacksIntro, table.render()] + (details.isEmpty ? [] : [details.joined(separator: "\n")])
+        var body = MarkdownBlocks(strings.callbacksIntro, table)
+        body.addLines(details)
+        return body
     }
 
-    private func notifications() -> [String] {
-        guard !machine.notifications.isEmpty else { return [] }
+    private func notifications() -> MarkdownBlocks {
+        guard !machine.notifications.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.notificationColumn, strings.postedColumn, strings.descriptionColumn])
         for notification in machine.notifications {
             let info = lookup.notification(notification.id)
@@ -178,62 +179,62 @@ final class DocCArticleBuilder {
             posted += machine.transitions.filter { $0.actions.contains(.notify(notification.id)) }.map { strings.postedDirectly(when($0)) }
             table.add([name, posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "; "), described(info?.description, source: info?.source)])
         }
-        return [strings.notificationsIntro, table.render()]
+        return MarkdownBlocks(strings.notificationsIntro, table)
     }
 
-    private func walkthroughs() -> [String] {
-        guard !document.scenarios.isEmpty else { return [] }
-        var body = [strings.scenariosIntro]
+    private func walkthroughs() -> MarkdownBlocks {
+        guard !document.scenarios.isEmpty else { return MarkdownBlocks() }
+        var body = MarkdownBlocks(strings.scenariosIntro)
         for scenario in document.scenarios {
-            body.append("#### " + MarkdownText.singleLine(text(scenario.title) ?? scenario.id))
-            if let description = text(scenario.description) { body += MarkdownText.paragraphsForDocC(description) }
+            body.add("#### " + MarkdownText.singleLine(text(scenario.title) ?? scenario.id))
+            if let description = text(scenario.description) { body.add(contentsOf: MarkdownText.paragraphsForDocC(description)) }
             let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
             var start = strings.startsIn(code(walkthrough.start))
             let flags = machine.flags.compactMap { flag in walkthrough.flags[flag.id].map { code(flag.id) + " = " + code(String($0)) } }
             if !flags.isEmpty { start += strings.withFlags(flags.joined(separator: strings.listSeparator)) }
-            body.append("*" + start + "*" + sourceMark(scenario.source))
+            body.add("*" + start + "*" + sourceMark(scenario.source))
             let image = DocCRenderer.scenarioResource(specID: document.id, scenario: scenario.id)
             if resources.contains(image) {
-                body.append("![\(MarkdownText.singleLine(strings.highlightedDiagram + ": " + (text(scenario.title) ?? scenario.id)))](\(image))")
+                body.add("![\(MarkdownText.singleLine(strings.highlightedDiagram + ": " + (text(scenario.title) ?? scenario.id)))](\(image))")
             }
             var list: [String] = []
             for (offset, item) in walkthrough.items.enumerated() {
                 var lines = ["\(offset + 1). " + eventLabel(item.event)]
                 for move in item.moves { lines.append("   - " + moveText(move, event: item.event)) }
-                list.append(lines.joined(separator: "\n"))
+                list += lines
             }
-            if !list.isEmpty { body.append(list.joined(separator: "\n")) }
+            body.addLines(list)
             switch walkthrough.stop {
-            case .cannotStart(let error): body.append(strings.cannotRun(MarkdownText.singleLine(error.description)))
-            case .failed(let event, .unhandledEvent(_, let state, _)): body.append(strings.notHandled(event: code(event), state: code(state)))
-            case .failed(_, let error): body.append(strings.cannotRun(MarkdownText.singleLine(error.description)))
+            case .cannotStart(let error): body.add(strings.cannotRun(MarkdownText.singleLine(error.description)))
+            case .failed(let event, .unhandledEvent(_, let state, _)): body.add(strings.notHandled(event: code(event), state: code(state)))
+            case .failed(_, let error): body.add(strings.cannotRun(MarkdownText.singleLine(error.description)))
             case nil: break
             }
-            body.append(strings.endsIn(code(walkthrough.end)))
+            body.add(strings.endsIn(code(walkthrough.end)))
         }
         return body
     }
 
-    private func events() -> [String] {
-        guard !machine.events.isEmpty else { return [] }
+    private func events() -> MarkdownBlocks {
+        guard !machine.events.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
         for event in machine.events {
             table.add([eventLabel(event.id), strings.kind(event.kind), described(lookup.event(event.id)?.description, source: lookup.event(event.id)?.source)])
         }
-        return [strings.eventsIntro, table.render()]
+        return MarkdownBlocks(strings.eventsIntro, table)
     }
 
-    private func flags() -> [String] {
-        guard !machine.flags.isEmpty else { return [] }
+    private func flags() -> MarkdownBlocks {
+        guard !machine.flags.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
         for flag in machine.flags {
             table.add([code(flag.id), code(String(flag.defaultValue)), described(lookup.flag(flag.id)?.description, source: lookup.flag(flag.id)?.source)])
         }
-        return [strings.flagsIntro, table.render()]
+        return MarkdownBlocks(strings.flagsIntro, table)
     }
 
-    private func transitions() -> [String] {
-        guard !machine.transitions.isEmpty else { return [] }
+    private func transitions() -> MarkdownBlocks {
+        guard !machine.transitions.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.numberColumn, strings.fromColumn, strings.eventColumn, strings.guardColumn,
                                    strings.toColumn, strings.effectsColumn])
         for transition in machine.transitions {
@@ -268,56 +269,53 @@ final class DocCArticleBuilder {
                 effects.isEmpty ? strings.none : effects.joined(separator: strings.arrow),
             ])
         }
-        return [strings.transitionsIntro, table.render()]
+        return MarkdownBlocks(strings.transitionsIntro, table)
     }
 
-    private func matrix() -> [String] {
+    private func matrix() -> MarkdownBlocks {
         let matrix = EventStateMatrix(machine: machine)
-        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
+        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.eventColumn] + matrix.leaves.map(code))
         for row in matrix.rows {
             table.add([row.event.map(code) ?? strings.alwaysRow] + row.cells.map(cellText))
         }
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) { intro += strings.sentenceSeparator + strings.alwaysRowNote }
-        return [intro, table.render()]
+        return MarkdownBlocks(intro, table)
     }
 
-    private func sources() -> [String] {
-        guard !document.sources.isEmpty else { return [] }
+    private func sources() -> MarkdownBlocks {
+        guard !document.sources.isEmpty else { return MarkdownBlocks() }
         let items = document.sources.enumerated().map { offset, source in
             let name = MarkdownText.singleLine(text(source.title) ?? source.id)
             if let url = MarkdownText.url(source.url), url.hasPrefix("http") { return "\(offset + 1). [\(name)](\(url))" }
             return "\(offset + 1). \(name) — \(code(source.url))"
         }
-        return [items.joined(separator: "\n")]
+        return MarkdownBlocks(lines: items)
     }
 
     /// Related specs: `<doc:>` links to the ones in the catalog, the others by id.
-    private func seeAlso() -> [String] {
-        guard !document.related.isEmpty else { return [] }
+    private func seeAlso() -> MarkdownBlocks {
+        guard !document.related.isEmpty else { return MarkdownBlocks() }
         let items = document.related.map { related -> String in
             var item = catalogued.contains(related.id) && related.id != document.id
                 ? "- <doc:\(DocCRenderer.resourceSafe(related.id))>" : "- " + code(related.id)
             if let description = text(related.description) { item += " — " + MarkdownText.singleLine(description) }
             return item
         }
-        return ["## See Also", "### " + strings.relatedHeading, items.joined(separator: "\n")]
+        var body = MarkdownBlocks("## See Also")
+        body.add("### " + strings.relatedHeading)
+        body.addLines(items)
+        return body
     }
 
     // MARK: Pieces
 
-    private func text(_ value: LocalizedText?) -> String? {
-        guard let string = document.text(value, locale: locale), !string.isEmpty else { return nil }
-        return string
-    }
+    private func text(_ value: LocalizedText?) -> String? { document.shownText(value, locale: locale) }
 
     /// Description text and a link to the source it cites (`[n]`, its number under Sources), or "—".
     private func described(_ description: LocalizedText?, source: String?) -> String {
-        let body = text(description).map(MarkdownText.singleLine)
-        let mark = sourceMark(source)
-        if body == nil, mark.isEmpty { return strings.none }
-        return (body ?? "") + mark
+        strings.described(text(description).map(MarkdownText.singleLine), mark: sourceMark(source))
     }
 
     private func sourceMark(_ id: String?) -> String {

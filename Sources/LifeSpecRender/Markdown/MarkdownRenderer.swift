@@ -78,9 +78,8 @@ public enum MarkdownRenderer {
 /// the page's own frame and the phrases of `MarkdownStrings`.
 ///
 /// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
-/// `map(when)`), and each such closure copied the whole builder (document, machine, indexes),
-/// which cost more than the work itself on large machines. Everything in it is immutable but a
-/// cache of transition descriptions.
+/// `map(when)`), and as a struct each such closure would copy the whole builder (document,
+/// machine, indexes). Everything in it is immutable but a cache of transition descriptions.
 final class MarkdownPageBuilder {
     let document: SpecDocument
     let machine: Machine
@@ -148,57 +147,59 @@ final class MarkdownPageBuilder {
     // MARK: Page
 
     func render() -> String {
-        var blocks: [String] = []
-        blocks.append("<!-- generated from \(MarkdownText.comment(specPath)) by lifespec — do not edit -->")
-        if let switcher = localeSwitcher() { blocks.append(switcher) }
-        blocks.append("# " + MarkdownText.singleLine(title))
-        if let summary = text(document.summary) { blocks += MarkdownText.paragraphs(summary) }
-        blocks.append("> " + strings.generatedNote(spec: code(specPath)))
+        var page = MarkdownBlocks()
+        page.add("<!-- generated from \(MarkdownText.comment(specPath)) by lifespec — do not edit -->")
+        if let switcher = localeSwitcher() { page.add(switcher) }
+        page.add("# " + MarkdownText.singleLine(title))
+        if let summary = text(document.summary) { page.add(contentsOf: MarkdownText.paragraphs(summary)) }
+        page.add("> " + strings.generatedNote(spec: code(specPath)))
 
-        let sections: [(heading: String, body: [String])] = [
-            (strings.diagramHeading, diagramSection()),
-            (strings.partsHeading, partsSection()),
-            (strings.usedByHeading, usedBySection()),
-            (strings.statesHeading, statesSection()),
-            (strings.callbacksHeading, callbacksSection()),
-            (strings.notificationsHeading, notificationsSection()),
-            (strings.scenariosHeading, scenariosSection()),
-            (strings.eventsHeading, eventsSection()),
-            (strings.flagsHeading, flagsSection()),
-            (strings.transitionsHeading, transitionsSection()),
-            (strings.matrixHeading, matrixSection()),
-            (strings.relatedHeading, relatedSection()),
-            (strings.sourcesHeading, sourcesSection()),
-        ].filter { !$0.body.isEmpty }
-
-        // GitHub's anchors, in heading order, so repeated heading texts get their -1, -2 suffixes.
+        // GitHub's anchors, in heading order, so repeated heading texts get their -1, -2 suffixes;
+        // the scenarios' anchors follow their section's, and its numbered index links to them.
         var anchors = AnchorRegistry()
         _ = anchors.add(title)
-        var sectionAnchors: [String] = []
-        var scenarioAnchors: [String] = []
-        for section in sections {
-            sectionAnchors.append(anchors.add(section.heading))
-            if section.heading == strings.scenariosHeading {
-                scenarioAnchors = document.scenarios.map { anchors.add(scenarioTitle($0)) }
+        var sections: [(heading: String, anchor: String, body: MarkdownBlocks)] = []
+        for (heading, section) in [
+            (strings.diagramHeading, diagramSection),
+            (strings.partsHeading, partsSection),
+            (strings.usedByHeading, usedBySection),
+            (strings.statesHeading, statesSection),
+            (strings.callbacksHeading, callbacksSection),
+            (strings.notificationsHeading, notificationsSection),
+            (strings.scenariosHeading, nil),
+            (strings.eventsHeading, eventsSection),
+            (strings.flagsHeading, flagsSection),
+            (strings.transitionsHeading, transitionsSection),
+            (strings.matrixHeading, matrixSection),
+            (strings.relatedHeading, relatedSection),
+            (strings.sourcesHeading, sourcesSection),
+        ] as [(String, (() -> MarkdownBlocks)?)] {
+            // The scenarios' section: its anchors are needed to write it.
+            guard let section else {
+                guard !document.scenarios.isEmpty else { continue }
+                let anchor = anchors.add(heading)
+                let scenarioAnchors = document.scenarios.map { anchors.add(scenarioTitle($0)) }
+                sections.append((heading, anchor, scenariosSection(anchors: scenarioAnchors)))
+                continue
             }
+            let body = section()
+            guard !body.isEmpty else { continue }
+            sections.append((heading, anchors.add(heading), body))
         }
 
-        blocks.append(strings.contentsLead + zip(sections, sectionAnchors).map { "[\($0.heading)](#\($1))" }
-            .joined(separator: strings.separator))
-        for section in sections {
-            blocks.append("## " + section.heading)
-            var body = section.body
-            if section.heading == strings.scenariosHeading, document.scenarios.count > 1 {
-                // A numbered index of the walkthroughs, after the section's introduction.
-                let index = zip(document.scenarios, scenarioAnchors).enumerated().map { offset, item in
-                    "\(offset + 1). [\(MarkdownText.singleLine(scenarioTitle(item.0)))](#\(item.1))"
-                }
-                body.insert(index.joined(separator: "\n"), at: min(1, body.count))
+        page.add { output in
+            output.write(strings.contentsLead)
+            for (offset, section) in sections.enumerated() {
+                if offset > 0 { output.write(strings.separator) }
+                output.write("[\(section.heading)](#\(section.anchor))")
             }
-            blocks += body
         }
-        blocks += referenceDefinitions()
-        return blocks.joined(separator: "\n\n") + "\n"
+        for section in sections {
+            page.add("## " + section.heading)
+            page.add(contentsOf: section.body)
+        }
+        page.addLines(referenceDefinitions())
+        return page.page
     }
 
     var specPath: String {
@@ -249,20 +250,20 @@ final class MarkdownPageBuilder {
 
     // MARK: Sections
 
-    private func diagramSection() -> [String] {
-        var body: [String] = []
+    private func diagramSection() -> MarkdownBlocks {
+        var body = MarkdownBlocks()
         if let path = options.diagramPath, let url = MarkdownText.url(path) {
-            body.append("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(url))")
+            body.add("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(url))")
         }
         if let mermaid = options.mermaid, !mermaid.isEmpty {
-            body.append("<details>\n<summary>\(MarkdownText.singleLine(strings.mermaidSummary))</summary>\n\n"
+            body.add("<details>\n<summary>\(MarkdownText.singleLine(strings.mermaidSummary))</summary>\n\n"
                 + MarkdownText.fencedBlock(mermaid, language: "mermaid") + "\n\n</details>")
         }
         return body
     }
 
-    private func statesSection() -> [String] {
-        guard !machine.states.isEmpty else { return [] }
+    private func statesSection() -> MarkdownBlocks {
+        guard !machine.states.isEmpty else { return MarkdownBlocks() }
         // Declared facts in their declared order, then any undeclared ones as first written.
         let shownStates = document.states.filter { shows($0.id) }
         var factKeys: [String] = document.facts.map(\.id).filter { key in shownStates.contains { $0.facts.contains { $0.key == key } } }
@@ -274,10 +275,7 @@ final class MarkdownPageBuilder {
         for state in machine.states where shows(state.id) || document.parts.contains(where: { $0.name == state.id }) {
             let info = lookup.state(state.id)
             var label = stateLabel(state.id)
-            var markers: [String] = []
-            if state.id == machine.initial { markers.append(strings.initialMarker) }
-            if state.isFinal { markers.append(strings.finalMarker) }
-            if state.isCompound { markers.append(strings.groupOf(state.children.map(code).joined(separator: strings.listSeparator))) }
+            var markers = strings.markers(of: state, in: machine, code: code)
             if state.isParallel { markers.append(strings.parallelOf(machine.regions(of: state.id).map(code).joined(separator: strings.listSeparator))) }
             if let depth = state.history, let parent = state.parent {
                 let fallback = machine.historyDefault(of: state.id)?.targets.map(code).joined(separator: " + ") ?? strings.none
@@ -297,9 +295,9 @@ final class MarkdownPageBuilder {
         }
         if machine.hasParallelRegions {
             let initial = machine.defaultLeaves(entering: machine.initial).map(code).joined(separator: " + ")
-            return [strings.statesIntroParallel(initial: initial), table.render()]
+            return MarkdownBlocks(strings.statesIntroParallel(initial: initial), table)
         }
-        return [strings.statesIntro(initial: code(machine.initialLeaf)), table.render()]
+        return MarkdownBlocks(strings.statesIntro(initial: code(machine.initialLeaf)), table)
     }
 
     /// An entry or exit block: its callbacks and notifications in the engine's order, then what it
@@ -315,8 +313,8 @@ final class MarkdownPageBuilder {
         }.joined(separator: strings.listSeparator)
     }
 
-    private func callbacksSection() -> [String] {
-        guard machine.callbacks.contains(where: { shows($0.id) }) else { return [] }
+    private func callbacksSection() -> MarkdownBlocks {
+        guard machine.callbacks.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
         var table = MarkdownTable([
             strings.methodColumn, strings.notificationColumn, strings.calledWhenColumn,
             strings.purposeColumn, strings.notesColumn,
@@ -361,11 +359,11 @@ final class MarkdownPageBuilder {
                 joinedOrNone(notes),
             ])
         }
-        return [strings.callbacksIntro, table.render()]
+        return MarkdownBlocks(strings.callbacksIntro, table)
     }
 
-    private func notificationsSection() -> [String] {
-        guard machine.notifications.contains(where: { shows($0.id) }) else { return [] }
+    private func notificationsSection() -> MarkdownBlocks {
+        guard machine.notifications.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.notificationColumn, strings.postedColumn, strings.descriptionColumn])
         for notification in machine.notifications where shows(notification.id) {
             let info = lookup.notification(notification.id)
@@ -383,7 +381,7 @@ final class MarkdownPageBuilder {
                 described(info?.description, source: info?.source),
             ])
         }
-        return [strings.notificationsIntro, table.render()]
+        return MarkdownBlocks(strings.notificationsIntro, table)
     }
 
     /// Walkthroughs name the states each event leaves and enters when that says more than its
@@ -392,12 +390,19 @@ final class MarkdownPageBuilder {
         machine.hasParallelRegions || machine.states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty }
     }
 
-    private func scenariosSection() -> [String] {
-        guard !document.scenarios.isEmpty else { return [] }
-        var body = [strings.scenariosIntro]
+    /// The walkthroughs; `anchors` are their headings' anchors, in order, for the numbered index
+    /// that follows the introduction when there are several.
+    private func scenariosSection(anchors: [String]) -> MarkdownBlocks {
+        var body = MarkdownBlocks()
+        body.add(strings.scenariosIntro)
+        if document.scenarios.count > 1 {
+            body.addLines(zip(document.scenarios, anchors).enumerated().map { offset, item in
+                "\(offset + 1). [\(MarkdownText.singleLine(scenarioTitle(item.0)))](#\(item.1))"
+            })
+        }
         for scenario in document.scenarios {
-            body.append("### " + MarkdownText.singleLine(scenarioTitle(scenario)))
-            if let description = text(scenario.description) { body += MarkdownText.paragraphs(description) }
+            body.add("### " + MarkdownText.singleLine(scenarioTitle(scenario)))
+            if let description = text(scenario.description) { body.add(contentsOf: MarkdownText.paragraphs(description)) }
             let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
 
             var start = strings.startsIn(walkthrough.startStates.map(code).joined(separator: " + "))
@@ -411,7 +416,7 @@ final class MarkdownPageBuilder {
                 header += strings.separator + "[\(MarkdownText.singleLine(strings.highlightedDiagram))](\(url))"
             }
             header += sourceMark(scenario.source)
-            body.append(header)
+            body.add(header)
 
             // Starting as SCXML does shows what the start itself observed.
             if !walkthrough.startObservations.isEmpty || !walkthrough.startMoves.isEmpty {
@@ -420,7 +425,7 @@ final class MarkdownPageBuilder {
                     lines.append("- " + strings.onStart(walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
                 }
                 for move in walkthrough.startMoves { lines.append("- " + moveText(move, event: "")) }
-                body.append(lines.joined(separator: "\n"))
+                body.addLines(lines)
             }
             var list: [String] = []
             for (offset, item) in walkthrough.items.enumerated() {
@@ -440,26 +445,26 @@ final class MarkdownPageBuilder {
                     }
                     lines.append(indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered)) + "*")
                 }
-                list.append(lines.joined(separator: "\n"))
+                list += lines
             }
-            if !list.isEmpty { body.append(list.joined(separator: "\n")) }
+            body.addLines(list)
             switch walkthrough.stop {
             case .cannotStart(let error):
-                body.append(strings.cannotRun(MarkdownText.inline(error.description)))
+                body.add(strings.cannotRun(MarkdownText.inline(error.description)))
             case .failed(let event, .unhandledEvent(_, let state, _)):
-                body.append(strings.notHandled(event: code(event), state: code(state)))
+                body.add(strings.notHandled(event: code(event), state: code(state)))
             case .failed(_, let error):
-                body.append(strings.cannotRun(MarkdownText.inline(error.description)))
+                body.add(strings.cannotRun(MarkdownText.inline(error.description)))
             case nil:
                 break
             }
-            body.append(strings.endsIn(walkthrough.endStates.map(code).joined(separator: " + ")))
+            body.add(strings.endsIn(walkthrough.endStates.map(code).joined(separator: " + ")))
         }
         return body
     }
 
-    private func eventsSection() -> [String] {
-        guard machine.events.contains(where: { shows($0.id) }) else { return [] }
+    private func eventsSection() -> MarkdownBlocks {
+        guard machine.events.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
         for event in machine.events where shows(event.id) {
             let info = lookup.event(event.id)
@@ -467,21 +472,21 @@ final class MarkdownPageBuilder {
             if let title = text(info?.title) { label = "**\(MarkdownText.inline(title))**<br/>" + label }
             table.add([label, strings.kind(event.kind), described(info?.description, source: info?.source)])
         }
-        return [strings.eventsIntro, table.render()]
+        return MarkdownBlocks(strings.eventsIntro, table)
     }
 
-    private func flagsSection() -> [String] {
-        guard machine.flags.contains(where: { shows($0.id) }) else { return [] }
+    private func flagsSection() -> MarkdownBlocks {
+        guard machine.flags.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
         for flag in machine.flags where shows(flag.id) {
             let info = lookup.flag(flag.id)
             table.add([code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)])
         }
-        return [strings.flagsIntro, table.render()]
+        return MarkdownBlocks(strings.flagsIntro, table)
     }
 
-    private func transitionsSection() -> [String] {
-        guard machine.transitions.contains(where: { shows($0.sources.first ?? "") }) else { return [] }
+    private func transitionsSection() -> MarkdownBlocks {
+        guard machine.transitions.contains(where: { shows($0.sources.first ?? "") }) else { return MarkdownBlocks() }
         let infos = document.transitions
         let hasDescriptions = infos.contains { text($0.description) != nil || $0.source != nil }
         var headers = [
@@ -561,13 +566,13 @@ final class MarkdownPageBuilder {
                 }
             }
         }
-        return [strings.transitionsIntro, table.render()]
+        return MarkdownBlocks(strings.transitionsIntro, table)
     }
 
-    private func matrixSection() -> [String] {
+    private func matrixSection() -> MarkdownBlocks {
         let matrix = EventStateMatrix(machine: machine, stateSpace: stateSpace)
-        if matrix.columnsLeftOut > 0 { return [strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)] }
-        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return [] }
+        if matrix.columnsLeftOut > 0 { return MarkdownBlocks(strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)) }
+        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.eventColumn] + matrix.columns.map { $0.map(code).joined(separator: " + ") })
         for matrixRow in matrix.rows {
             table.addRow { row in
@@ -580,14 +585,14 @@ final class MarkdownPageBuilder {
                     if branches.count == 1, branches[0].steps == nil, case .always = branches[0].condition {
                         row.cell(line: none)
                     } else {
-                        row.cell { writeCellText(branches, to: &$0) }
+                        row.cell { writeCell(branches, to: &$0) }
                     }
                 }
             }
         }
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) { intro += strings.sentenceSeparator + strings.alwaysRowNote }
-        return [intro, table.render()]
+        return MarkdownBlocks(intro, table)
     }
 
     /// Whether a table of the page lists the element: a system page lists its own, and leaves each
@@ -595,8 +600,8 @@ final class MarkdownPageBuilder {
     private func shows(_ id: String) -> Bool { !document.isSystem || document.part(of: id) == nil }
 
     /// A system's parts, each linked to its own page.
-    private func partsSection() -> [String] {
-        guard document.isSystem else { return [] }
+    private func partsSection() -> MarkdownBlocks {
+        guard document.isSystem else { return MarkdownBlocks() }
         let items = document.parts.map { part -> String in
             var item = "- **\(MarkdownText.inline(part.name))**"
             if let title = text(part.title) { item += " — " + MarkdownText.inline(title) }
@@ -615,21 +620,21 @@ final class MarkdownPageBuilder {
         // Examples of the first part's own names, as the tables and traces spell them.
         let prefix = document.parts[0].prefix
         let examples = [machine.leafStates.first { $0.id.hasPrefix(prefix) }?.id, machine.callbacks.first { $0.id.hasPrefix(prefix) }?.swiftName]
-        return [strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)), items.joined(separator: "\n")]
+        return MarkdownBlocks(strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)), lines: items)
     }
 
     /// The system specs that include this one as a part.
-    private func usedBySection() -> [String] {
-        guard !options.usedBy.isEmpty else { return [] }
+    private func usedBySection() -> MarkdownBlocks {
+        guard !options.usedBy.isEmpty else { return MarkdownBlocks() }
         let items = options.usedBy.map { user -> String in
             let link = MarkdownText.url(user.page.path).map { "[\(MarkdownText.inline(user.page.title))](\($0))" } ?? MarkdownText.inline(user.page.title)
             return "- " + link + strings.asParts(user.parts.map(code).joined(separator: strings.listSeparator))
         }
-        return [strings.usedByIntro, items.joined(separator: "\n")]
+        return MarkdownBlocks(strings.usedByIntro, lines: items)
     }
 
-    private func relatedSection() -> [String] {
-        guard !document.related.isEmpty else { return [] }
+    private func relatedSection() -> MarkdownBlocks {
+        guard !document.related.isEmpty else { return MarkdownBlocks() }
         let items = document.related.map { related -> String in
             let page = options.relatedPages[related.id]
             var item = "- "
@@ -641,34 +646,30 @@ final class MarkdownPageBuilder {
             if let description = text(related.description) { item += " — " + MarkdownText.inline(description) }
             return item
         }
-        return [items.joined(separator: "\n")]
+        return MarkdownBlocks(lines: items)
     }
 
-    private func sourcesSection() -> [String] {
-        guard !sources.isEmpty else { return [] }
+    private func sourcesSection() -> MarkdownBlocks {
+        guard !sources.isEmpty else { return MarkdownBlocks() }
         let items = sources.enumerated().map { offset, source in
             let name = MarkdownText.inline(text(source.title) ?? source.id)
             if let url = MarkdownText.url(source.url) { return "\(offset + 1). [\(name)](\(url))" }
             return "\(offset + 1). \(name) — \(code(source.url))"
         }
-        return [items.joined(separator: "\n")]
+        return MarkdownBlocks(lines: items)
     }
 
     /// `[src-N]: url` for every source the page cites with a reference link.
     private func referenceDefinitions() -> [String] {
-        let lines = sources.enumerated().compactMap { offset, source -> String? in
+        sources.enumerated().compactMap { offset, source -> String? in
             guard sourceNumbers[source.id] == offset + 1, let url = MarkdownText.url(source.url) else { return nil }
             return "[src-\(offset + 1)]: \(url)"
         }
-        return lines.isEmpty ? [] : [lines.joined(separator: "\n")]
     }
 
     // MARK: Pieces
 
-    private func text(_ value: LocalizedText?) -> String? {
-        guard let string = document.text(value, locale: locale), !string.isEmpty else { return nil }
-        return string
-    }
+    private func text(_ value: LocalizedText?) -> String? { document.shownText(value, locale: locale) }
 
     private func code(_ string: String) -> String { TextOutput.string { MarkdownText.writeCode(string, to: &$0) } }
 
@@ -726,19 +727,46 @@ final class MarkdownPageBuilder {
         return text + strings.colon + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
     }
 
-    /// `cellText(branches)`, written into `output`: a cell with one branch and no condition (most
-    /// of them) without building it as a String first.
-    private func writeCellText(_ branches: [EventStateMatrix.Branch], to output: inout TextOutput) {
-        guard branches.count == 1, case .always = branches[0].condition else {
-            output.write(cellText(branches))
-            return
+    /// A matrix cell: each branch (`<br/>` between them), a conditional one as the locale's phrase
+    /// around its outcome and condition. Most cells are one unconditional outcome, written
+    /// straight into the table.
+    private func writeCell(_ branches: [EventStateMatrix.Branch], to output: inout TextOutput) {
+        func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
+            literals.map { ($0.value ? "" : "!") + $0.flag }.joined(separator: " && ")
         }
-        guard let steps = branches[0].steps else {
+        for (offset, branch) in branches.enumerated() {
+            if offset > 0 { output.write("<br/>") }
+            switch branch.condition {
+            case .always:
+                writeOutcome(of: branch, to: &output)
+            case .when(let literals):
+                output.write(strings.branch(outcome(of: branch), condition: code(conjunction(literals))))
+            case .whenAny(let terms):
+                let condition = terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")
+                output.write(strings.branch(outcome(of: branch), condition: code(condition)))
+            case .otherwise:
+                output.write(strings.otherwise(outcome(of: branch)))
+            }
+        }
+    }
+
+    /// Where a branch's run goes: each step's target (arrows between them), or with parallel
+    /// regions the configuration it ends in (`a` + `b`); (stays) for a step or run without a
+    /// target, — when the event is not handled.
+    private func writeOutcome(of branch: EventStateMatrix.Branch, to output: inout TextOutput) {
+        guard let steps = branch.steps else {
             output.write(strings.none)
             return
         }
-        if let end = branches[0].end {
-            output.write(configurationOutcome(steps, end: end))
+        if let end = branch.end {
+            if steps.allSatisfy(\.isInternal) {
+                output.write(strings.stays)
+                return
+            }
+            for (offset, state) in end.enumerated() {
+                if offset > 0 { output.write(" + ") }
+                MarkdownText.writeCode(state, to: &output)
+            }
             return
         }
         for (offset, step) in steps.enumerated() {
@@ -747,38 +775,8 @@ final class MarkdownPageBuilder {
         }
     }
 
-    /// With parallel regions a cell names the configuration the run ends in (`a` + `b`), or
-    /// (stays) when only targetless transitions ran.
-    private func configurationOutcome(_ steps: [TransitionStep], end: [String]) -> String {
-        steps.allSatisfy(\.isInternal) ? strings.stays : end.map(code).joined(separator: " + ")
-    }
-
-    private func cellText(_ branches: [EventStateMatrix.Branch]) -> String {
-        func outcome(_ steps: [TransitionStep]?, end: [String]? = nil) -> String {
-            guard let steps else { return strings.none }
-            if let end { return configurationOutcome(steps, end: end) }
-            return steps.map { $0.isInternal ? strings.stays : code($0.to) }.joined(separator: strings.arrow)
-        }
-        func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
-            literals.map { ($0.value ? "" : "!") + $0.flag }.joined(separator: " && ")
-        }
-        func text(_ branch: EventStateMatrix.Branch) -> String {
-            switch branch.condition {
-            case .always:
-                return outcome(branch.steps, end: branch.end)
-            case .when(let literals):
-                return strings.branch(outcome(branch.steps, end: branch.end), condition: code(conjunction(literals)))
-            case .whenAny(let terms):
-                let condition = terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")
-                return strings.branch(outcome(branch.steps, end: branch.end), condition: code(condition))
-            case .otherwise:
-                return strings.otherwise(outcome(branch.steps, end: branch.end))
-            }
-        }
-        // Most cells have one branch: no array to build and join.
-        if branches.count == 1 { return text(branches[0]) }
-        return branches.map(text).joined(separator: "<br/>")
-    }
+    /// The outcome as text, for the phrase around a conditional branch.
+    private func outcome(of branch: EventStateMatrix.Branch) -> String { TextOutput.string { writeOutcome(of: branch, to: &$0) } }
 
     private func factText(_ value: FactValue) -> String {
         switch value {
@@ -790,10 +788,7 @@ final class MarkdownPageBuilder {
 
     /// Description text plus its source mark, or "—".
     private func described(_ description: LocalizedText?, source: String?) -> String {
-        let body = text(description).map(MarkdownText.inline)
-        let mark = sourceMark(source)
-        if body == nil, mark.isEmpty { return strings.none }
-        return (body ?? "") + mark
+        strings.described(text(description).map(MarkdownText.inline), mark: sourceMark(source))
     }
 
     /// ` [n]` linking to the cited source, or "" when there is none (or it is unknown).

@@ -8,10 +8,11 @@ import LifeSpec
 ///
 /// Rows are written into the table's text as they are added, and a row can be written cell by
 /// cell (`addRow`): the large tables (transitions, the event/state matrix) have tens of thousands
-/// of cells, and building each as a String of its own cost more than the rest of the page.
+/// of cells, and a String of its own for each would be most of a page's work.
 struct MarkdownTable {
     let columns: Int
-    private var output = TextOutput(capacity: 1024)
+    /// The table's text: the header row, the delimiter row and the rows added so far.
+    private(set) var output = TextOutput(capacity: 1024)
 
     init(_ headers: [String]) {
         columns = headers.count
@@ -37,8 +38,6 @@ struct MarkdownTable {
         row.finish()
         swap(&row.output, &output)
     }
-
-    func render() -> String { output.text }
 
     /// One row being written into the table's text.
     struct Row {

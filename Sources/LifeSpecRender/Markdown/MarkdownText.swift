@@ -96,8 +96,8 @@ enum MarkdownText {
     }
 
     /// `contains("`")` on a String is Foundation's substring search (canonical equivalence, so
-    /// U+1FEF GREEK VARIA counts as a backtick), and it dominated pages with thousands of ids.
-    /// ASCII text has no such equivalents, so a byte scan gives the same answer there.
+    /// U+1FEF GREEK VARIA counts as a backtick), slow for what a page asks of every id. ASCII
+    /// text has no such equivalents, so a byte scan gives the same answer there.
     private static func containsBacktickOrPipe(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return text.utf8.contains { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "|") }
@@ -237,7 +237,7 @@ enum MarkdownText {
     private static func lines(of text: String, keepEmpty: Bool = false) -> [String] {
         // Most spec strings (ids, names) are one line with nothing to clean or trim: return them
         // as they are instead of going through Foundation's replacing, splitting and trimming,
-        // which dominated large reference pages. Whitespace at either end (by the Unicode
+        // which a page would pay for every cell. Whitespace at either end (by the Unicode
         // property, which covers Foundation's `whitespacesAndNewlines`) takes the full path.
         if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
            !first.properties.isWhitespace, !last.properties.isWhitespace,
