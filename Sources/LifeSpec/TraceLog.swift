@@ -39,7 +39,8 @@ public struct TraceVocabulary: Sendable {
     /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes without
     /// allocating: this runs once per line of logs with millions of lines. Measured unsafe code:
     /// scanning a buffer pointer rather than the Substring's UTF-8 view takes `check-trace` on the
-    /// benchmark's flagship log from 4.65 s to 4.0 s for 2 million lines (release, 3 runs each).
+    /// benchmark's flagship log from 4.65 s to 4.0 s for 2 million lines (release, 3 runs each);
+    /// the check-trace step of `Benchmarks/run` (10 million lines) is the figure to watch.
     public static func name(onLine line: Substring) -> Substring? {
         let bytes = line.utf8
         let found = bytes.withContiguousStorageIfAvailable(nameRange(in:)) ?? Array(bytes).withUnsafeBufferPointer(nameRange(in:))

@@ -129,25 +129,21 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         /// Numbers new flags in reading order (as `flags` lists them); nil once there are more than
         /// `limit` (the search is then skipped, and a linear search of `variables` stays short).
         init?(_ expression: GuardExpression, variables: inout [String], limit: Int) {
+            /// The variable's number, a new one when it is new; nil past `limit`.
+            func number(_ name: String) -> Int? {
+                if let index = variables.firstIndex(of: name) { return index }
+                guard variables.count < limit else { return nil }
+                variables.append(name)
+                return variables.count - 1
+            }
             switch expression {
             case .flag(let id):
-                if let index = variables.firstIndex(of: id) {
-                    self = .flag(index)
-                } else {
-                    guard variables.count < limit else { return nil }
-                    variables.append(id)
-                    self = .flag(variables.count - 1)
-                }
+                guard let index = number(id) else { return nil }
+                self = .flag(index)
             case .inState(let id):
                 // An active state is a free variable here: a name no flag can have keeps it apart.
-                let name = "in(" + id + ")"
-                if let index = variables.firstIndex(of: name) {
-                    self = .flag(index)
-                } else {
-                    guard variables.count < limit else { return nil }
-                    variables.append(name)
-                    self = .flag(variables.count - 1)
-                }
+                guard let index = number("in(" + id + ")") else { return nil }
+                self = .flag(index)
             case .constant(let value): self = .constant(value)
             case .not(let inner):
                 guard let inner = Numbered(inner, variables: &variables, limit: limit) else { return nil }

@@ -352,12 +352,7 @@ final class DocCArticleBuilder {
     private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
 
     private func when(_ transition: Transition) -> String {
-        strings.when(
-            from: transition.sources.map(code).joined(separator: strings.listSeparator),
-            to: transition.target.map { code(machine.leaf(entering: $0)) },
-            event: transition.trigger.eventID.map(code),
-            guard: transition.guardExpression.map { code($0.description) }
-        )
+        strings.when(transition, in: machine, code: code)
     }
 
     private func moveText(_ move: ScenarioWalkthrough.Move, event: String) -> String {

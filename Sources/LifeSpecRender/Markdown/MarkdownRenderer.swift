@@ -696,12 +696,7 @@ final class MarkdownPageBuilder {
     }
 
     private func describeWhen(_ transition: Transition) -> String {
-        strings.when(
-            from: transition.sources.map(code).joined(separator: strings.listSeparator),
-            to: transition.target.map { code(machine.leaf(entering: $0)) },
-            event: transition.trigger.eventID.map(code),
-            guard: transition.guardExpression.map { code($0.description) }
-        )
+        strings.when(transition, in: machine, code: code)
     }
 
     private func observationText(_ observation: Observation) -> String {
