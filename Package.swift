@@ -48,8 +48,12 @@ let package = Package(
         .plugin(
             name: "LifeSpecCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "lifespec", description: "Generate (or check) Output/ from the package's lifecycle specs"),
-                permissions: [.writeToPackageDirectory(reason: "lifespec generate writes the diagrams and reference pages to Output/")]
+                intent: .custom(
+                    verb: "lifespec", description: "Generate (or check) Output/ from the package's lifecycle specs"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "lifespec generate writes the diagrams and reference pages to Output/")
+                ]
             ),
             dependencies: ["lifespec"]
         ),

@@ -13,6 +13,6 @@ let package = Package(
             name: "LifeSpecFuzz",
             dependencies: [.product(name: "LifeSpec", package: "LifeSpec")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        )
     ]
 )

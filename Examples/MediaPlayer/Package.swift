@@ -10,7 +10,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // The package is named by its folder: a checkout in a folder called LifeSpec is "lifespec".
-        .package(name: "LifeSpec", path: "../.."),
+        .package(name: "LifeSpec", path: "../..")
     ],
     targets: [
         .target(name: "MediaPlayer"),

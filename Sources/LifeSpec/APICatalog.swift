@@ -44,8 +44,9 @@ public struct APICatalog: Sendable {
         let reader = YAMLReader(path: name, limits: LoaderLimits())
         let root = try? Yams.compose(yaml: yaml, .basic, .default)
         let parsed = root.flatMap { Self.parse($0, reader: reader, defaultName: name) }
-        self.init(name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [],
-                  closureHosts: parsed?.closureHosts ?? [])
+        self.init(
+            name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [],
+            closureHosts: parsed?.closureHosts ?? [])
     }
 
     public static let uikit = APICatalog(name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml)
@@ -68,13 +69,16 @@ public struct APICatalog: Sendable {
         // Only a regular file: a spec naming /dev/stdin or a FIFO must not hang the loader.
         let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
         guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = type == nil ? "does not exist" : type == .typeRegular ? "cannot be read" : "is not a regular file"
+            let reason =
+                type == nil ? "does not exist" : type == .typeRegular ? "cannot be read" : "is not a regular file"
             return (nil, [.error(.unreadableFile, "API catalog file \(reason)", at: start)])
         }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         guard data.count <= limits.maxFileBytes else {
-            return (nil, [.error(.inputLimit, "API catalog file is larger than \(limits.maxFileBytes) bytes", at: start)])
+            return (
+                nil, [.error(.inputLimit, "API catalog file is larger than \(limits.maxFileBytes) bytes", at: start)]
+            )
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [.error(.unreadableFile, "API catalog file is not valid UTF-8", at: start)])
@@ -92,20 +96,28 @@ public struct APICatalog: Sendable {
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let parsed = parse(root, reader: reader, defaultName: stem)
         let catalog = parsed.map {
-            APICatalog(name: $0.name, module: $0.module, callbacks: $0.callbacks, notifications: $0.notifications, closureHosts: $0.closureHosts)
+            APICatalog(
+                name: $0.name, module: $0.module, callbacks: $0.callbacks, notifications: $0.notifications,
+                closureHosts: $0.closureHosts)
         }
         return (reader.diagnostics.hasErrors ? nil : catalog, reader.diagnostics)
     }
 
     private static func parse(_ root: Node, reader: YAMLReader, defaultName: String)
-        -> (name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry])? {
+        -> (name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry])?
+    {
         guard let pairs = reader.mapping(root, what: "an API catalog", allowedKeys: fileKeys) else { return nil }
-        var name = defaultName, module: String?
-        var callbacks: [Entry] = [], notifications: [Entry] = [], closureHosts: [Entry] = []
+        var name = defaultName
+        var module: String?
+        var callbacks: [Entry] = []
+        var notifications: [Entry] = []
+        var closureHosts: [Entry] = []
         func entries(_ node: Node, what: String) -> [Entry] {
             guard let items = reader.sequence(node, what: "'\(what)'") else { return [] }
             return items.compactMap { item in
-                guard let fields = reader.mapping(item, what: "an entry of '\(what)'", allowedKeys: entryKeys) else { return nil }
+                guard let fields = reader.mapping(item, what: "an entry of '\(what)'", allowedKeys: entryKeys) else {
+                    return nil
+                }
                 var values: [String: String] = [:]
                 for (key, value) in fields { values[key.value] = reader.string(value, what: "'\(key.value)'")?.value }
                 guard let swift = values["swift"] else {

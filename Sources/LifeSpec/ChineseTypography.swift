@@ -24,7 +24,7 @@ public enum ChineseTypography {
     static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x3000...0x303F, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
-             0xFF00...0xFFEF, 0x20000...0x2FFFF, 0x2018, 0x2019, 0x201C, 0x201D:
+            0xFF00...0xFFEF, 0x20000...0x2FFFF, 0x2018, 0x2019, 0x201C, 0x201D:
             true
         default:
             false
@@ -53,7 +53,8 @@ public enum ChineseTypography {
         var index = 0
         while index < scalars.count {
             if scalars[index] == "(", index > 0, isIdentifier(scalars[index - 1]), !exempt[index],
-               let close = apiNameEnd(scalars, open: index) {
+                let close = apiNameEnd(scalars, open: index)
+            {
                 for position in index...close { exempt[position] = true }
                 index = close + 1
             } else {
@@ -61,8 +62,10 @@ public enum ChineseTypography {
             }
         }
         // `https://…`: the colon of a URL scheme.
-        for index in scalars.indices where scalars[index] == ":" && index + 2 < scalars.count
-            && scalars[index + 1] == "/" && scalars[index + 2] == "/" {
+        for index in scalars.indices
+        where scalars[index] == ":" && index + 2 < scalars.count
+            && scalars[index + 1] == "/" && scalars[index + 2] == "/"
+        {
             exempt[index] = true
         }
 
@@ -71,7 +74,10 @@ public enum ChineseTypography {
             var cursor = position + step
             while cursor >= 0, cursor < scalars.count {
                 let scalar = scalars[cursor]
-                if scalar == " " || (isMark(cursor) && !exempt[cursor]) { cursor += step; continue }
+                if scalar == " " || (isMark(cursor) && !exempt[cursor]) {
+                    cursor += step
+                    continue
+                }
                 return scalar
             }
             return nil

@@ -9,7 +9,10 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// Further lines printed under the message (expected vs actual traces, candidates).
     public let notes: [String]
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []) {
+    public init(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation,
+        notes: [String] = []
+    ) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -17,11 +20,15 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.notes = notes
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []) -> Diagnostic {
+    public static func error(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []
+    ) -> Diagnostic {
         Diagnostic(.error, code, message, at: location, notes: notes)
     }
 
-    public static func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []) -> Diagnostic {
+    public static func warning(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []
+    ) -> Diagnostic {
         Diagnostic(.warning, code, message, at: location, notes: notes)
     }
 

@@ -20,16 +20,22 @@ public enum KnockOnErrors {
         let location: SourceLocation
     }
 
-    static func collapse(_ diagnostics: [Diagnostic], unknownKeys: [UnknownKey], unresolved: [Reference]) -> [Diagnostic] {
+    static func collapse(_ diagnostics: [Diagnostic], unknownKeys: [UnknownKey], unresolved: [Reference])
+        -> [Diagnostic]
+    {
         var result = diagnostics
         var folded: Set<SourceLocation> = []
         for unknown in unknownKeys {
             let names = Set(unknown.stateNames)
-            let broken = unresolved.filter { $0.code == .unknownState && names.contains($0.name) && !folded.contains($0.location) }
+            let broken = unresolved.filter {
+                $0.code == .unknownState && names.contains($0.name) && !folded.contains($0.location)
+            }
             guard !broken.isEmpty || unknown.bodyLooksLikeState,
-                  let index = result.firstIndex(where: { $0.code == .unknownKey && $0.location == unknown.key.location }) else { continue }
+                let index = result.firstIndex(where: { $0.code == .unknownKey && $0.location == unknown.key.location })
+            else { continue }
             let original = result[index]
-            let place = unknown.context == "the spec"
+            let place =
+                unknown.context == "the spec"
                 ? "it looks like a state: indent it under 'states:'"
                 : "it looks like a state: indent it under the 'states:' of \(unknown.context) to make it a child, or one level less to make it a sibling"
             var notes = original.notes
@@ -37,9 +43,12 @@ public enum KnockOnErrors {
                 let lines = broken.map { "\($0.location.line)" }
                 let shown = lines.prefix(8).joined(separator: ", ") + (lines.count > 8 ? ", …" : "")
                 let count = broken.count == 1 ? "1 reference" : "\(broken.count) references"
-                notes.append("\(count) to it fail because of this (line\(lines.count == 1 ? "" : "s") \(shown)), not listed separately")
+                notes.append(
+                    "\(count) to it fail because of this (line\(lines.count == 1 ? "" : "s") \(shown)), not listed separately"
+                )
             }
-            result[index] = Diagnostic(original.severity, original.code, original.message + "; " + place, at: original.location, notes: notes)
+            result[index] = Diagnostic(
+                original.severity, original.code, original.message + "; " + place, at: original.location, notes: notes)
             folded.formUnion(broken.map(\.location))
         }
         return result.filter { !($0.code == .unknownState && folded.contains($0.location)) }
@@ -50,13 +59,19 @@ public enum KnockOnErrors {
     /// one run reports those problems too. A finding the missing pieces could explain is left out:
     /// reachability and coverage once any transition is missing, a dead end in a state that lost a
     /// transition, a scenario that sends an event a missing transition handles.
-    static func independentRuleDiagnostics(raw: RawSpec, resolver: SpecResolver, severity: RuleSeverity) -> [Diagnostic] {
+    static func independentRuleDiagnostics(raw: RawSpec, resolver: SpecResolver, severity: RuleSeverity) -> [Diagnostic]
+    {
         guard !resolver.hasErrorsOutsideTransitionsAndScenarios,
-              !resolver.brokenTransitions.isEmpty || !resolver.brokenScenarios.isEmpty else { return [] }
+            !resolver.brokenTransitions.isEmpty || !resolver.brokenScenarios.isEmpty
+        else { return [] }
         let dropped = resolver.brokenTransitions.sorted().map { raw.transitions[$0] }
         var partial = raw
-        partial.transitions = raw.transitions.indices.filter { !resolver.brokenTransitions.contains($0) }.map { raw.transitions[$0] }
-        partial.scenarios = raw.scenarios.indices.filter { !resolver.brokenScenarios.contains($0) }.map { raw.scenarios[$0] }
+        partial.transitions = raw.transitions.indices.filter { !resolver.brokenTransitions.contains($0) }.map {
+            raw.transitions[$0]
+        }
+        partial.scenarios = raw.scenarios.indices.filter { !resolver.brokenScenarios.contains($0) }.map {
+            raw.scenarios[$0]
+        }
         var second = SpecResolver(raw: partial)
         guard let spec = second.resolve(), !second.diagnostics.hasErrors else { return [] }
         let findings = SpecRules.check(spec, raw: partial, severity: severity).diagnostics
@@ -65,7 +80,8 @@ public enum KnockOnErrors {
         var grew = true
         while grew {
             grew = false
-            for state in raw.states where state.parent.map(lostWayOut.contains) == true && !lostWayOut.contains(state.id.value) {
+            for state in raw.states
+            where state.parent.map(lostWayOut.contains) == true && !lostWayOut.contains(state.id.value) {
                 lostWayOut.insert(state.id.value)
                 grew = true
             }

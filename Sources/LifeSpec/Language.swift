@@ -14,7 +14,8 @@ public enum Language: String, Sendable, Hashable, CaseIterable {
         let parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
         switch parts.first {
         case "en": return .english
-        case "zh" where !parts.contains("hant") && !parts.contains("tw") && !parts.contains("hk") && !parts.contains("mo"):
+        case "zh"
+        where !parts.contains("hant") && !parts.contains("tw") && !parts.contains("hk") && !parts.contains("mo"):
             return .simplifiedChinese
         default: return nil
         }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import LifecycleEngine
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// An SCXML document in the subset LifeSpec runs: the null datamodel plus `In()` conditions;
 /// `<state>`, `<parallel>`, `<final>`, `<history>`, `<initial>`, `<transition>` (several events and
@@ -171,19 +172,27 @@ public struct SCXMLDocument: Sendable, Hashable {
                 var initial = state.initial
                 if initial.isEmpty, !children[offset].isEmpty {
                     // SCXML: the first child state in document order (not a history pseudo-state).
-                    if let first = states.indices.first(where: { states[$0].parent == offset && !states[$0].isHistory }) {
+                    if let first = states.indices.first(where: { states[$0].parent == offset && !states[$0].isHistory })
+                    {
                         initial = [states[first].id]
                     }
                 }
-                nodes.append(StateNode(id: state.id, parent: parentID, children: children[offset], initial: initial.first,
-                                       entry: block(state.entry), exit: block(state.exit),
-                                       initialTargets: children[offset].isEmpty ? [] : initial,
-                                       initialActions: block(state.initialContent)))
+                nodes.append(
+                    StateNode(
+                        id: state.id, parent: parentID, children: children[offset], initial: initial.first,
+                        entry: block(state.entry), exit: block(state.exit),
+                        initialTargets: children[offset].isEmpty ? [] : initial,
+                        initialActions: block(state.initialContent)))
             case .parallel:
-                nodes.append(StateNode(id: state.id, parent: parentID, children: children[offset], isParallel: true,
-                                       entry: block(state.entry), exit: block(state.exit)))
+                nodes.append(
+                    StateNode(
+                        id: state.id, parent: parentID, children: children[offset], isParallel: true,
+                        entry: block(state.entry), exit: block(state.exit)))
             case .final:
-                nodes.append(StateNode(id: state.id, parent: parentID, isFinal: true, entry: block(state.entry), exit: block(state.exit)))
+                nodes.append(
+                    StateNode(
+                        id: state.id, parent: parentID, isFinal: true, entry: block(state.entry),
+                        exit: block(state.exit)))
             case .history(let depth):
                 nodes.append(StateNode(id: state.id, parent: parentID, history: depth))
             }
@@ -192,19 +201,25 @@ public struct SCXMLDocument: Sendable, Hashable {
         var events: [LifecycleEvent] = []
         var seen: Set<String> = []
         for name in eventNames + extraEvents where seen.insert(name).inserted {
-            events.append(LifecycleEvent(id: name, kind: metadata.eventKinds[name] ?? (raised.contains(name) ? .internal : .system)))
+            events.append(
+                LifecycleEvent(
+                    id: name, kind: metadata.eventKinds[name] ?? (raised.contains(name) ? .internal : .system)))
         }
         let machineTransitions = transitions.map { transition in
             let content = block(transition.content)
             return LifecycleEngine.Transition(
-                sources: ([transition.source] + transition.extraSources).map { states[$0].id }, events: transition.events, guardExpression: transition.condition,
+                sources: ([transition.source] + transition.extraSources).map { states[$0].id },
+                events: transition.events, guardExpression: transition.condition,
                 targets: transition.targets, type: transition.type, actions: content.actions, raises: content.raises
             )
         }
         return try Machine(
-            id: id ?? name ?? "scxml", states: nodes, initial: initial.first ?? "", initialTargets: initial, events: events,
+            id: id ?? name ?? "scxml", states: nodes, initial: initial.first ?? "", initialTargets: initial,
+            events: events,
             flags: flags, callbacks: allCallbacks,
-            notifications: notificationNames.map { name in metadata.notifications.first { $0.id == name } ?? LifecycleNotification(id: name) },
+            notifications: notificationNames.map { name in
+                metadata.notifications.first { $0.id == name } ?? LifecycleNotification(id: name)
+            },
             transitions: machineTransitions, unhandledEvents: metadata.unhandled ?? .ignore
         )
     }
@@ -221,7 +236,9 @@ public enum SCXMLReader {
     /// LifeSpec's own elements and attributes in an exported chart (other engines ignore them).
     public static let lifespecNamespace = "urn:lifespec:scxml:1"
 
-    public static func read(path: String, limits: LoaderLimits = LoaderLimits()) -> (document: SCXMLDocument?, diagnostics: [Diagnostic]) {
+    public static func read(path: String, limits: LoaderLimits = LoaderLimits()) -> (
+        document: SCXMLDocument?, diagnostics: [Diagnostic]
+    ) {
         let start = SourceLocation(path: path, line: 1, column: 1)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
@@ -237,7 +254,9 @@ public enum SCXMLReader {
         return read(data: data, path: path, limits: limits)
     }
 
-    public static func read(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> (document: SCXMLDocument?, diagnostics: [Diagnostic]) {
+    public static func read(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> (
+        document: SCXMLDocument?, diagnostics: [Diagnostic]
+    ) {
         let start = SourceLocation(path: path, line: 1, column: 1)
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -247,7 +266,14 @@ public enum SCXMLReader {
         let tags = TagScanner.scan(text, path: path)
         if let doctype = tags.doctype {
             // A DTD can declare entities that expand without bound; SCXML needs none.
-            return (nil, [.error(.unsupportedSCXML, "<!DOCTYPE> is not supported in SCXML files (no DTD or entities)", at: doctype)])
+            return (
+                nil,
+                [
+                    .error(
+                        .unsupportedSCXML, "<!DOCTYPE> is not supported in SCXML files (no DTD or entities)",
+                        at: doctype)
+                ]
+            )
         }
         let builder = Builder(path: path, tagLocations: tags.starts, limits: limits)
         let parser = XMLParser(data: Data(text.utf8))
@@ -256,7 +282,8 @@ public enum SCXMLReader {
         parser.delegate = builder
         let parsed = parser.parse()
         if !parsed || builder.xmlError != nil {
-            let location = builder.xmlError?.location
+            let location =
+                builder.xmlError?.location
                 ?? SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
             let reason = builder.xmlError?.message ?? parser.parserError.map { xmlErrorText($0) } ?? "malformed XML"
             var diagnostics = builder.diagnostics
@@ -271,7 +298,8 @@ public enum SCXMLReader {
         // libxml2's error numbers, for the mistakes people make by hand (Foundation on Linux gives no text).
         let known: [Int: String] = [
             4: "the document is empty", 5: "the document ends before every element is closed",
-            23: "a '&' that starts no entity (write &amp;)", 26: "an undeclared entity", 38: "an attribute value without quotes or with '<'",
+            23: "a '&' that starts no entity (write &amp;)", 26: "an undeclared entity",
+            38: "an attribute value without quotes or with '<'",
             39: "an attribute without a value", 41: "an attribute without a value", 65: "an attribute without a value",
             68: "a name was expected", 73: "'>' was expected", 76: "a closing tag does not match the element it closes",
             5000: "the document ends before every element is closed",
@@ -292,9 +320,16 @@ public enum SCXMLReader {
         static func scan(_ text: String, path: String) -> TagScanner {
             var result = TagScanner()
             let scalars = Array(text.unicodeScalars)
-            var index = 0, line = 1, column = 1
+            var index = 0
+            var line = 1
+            var column = 1
             func advance() {
-                if scalars[index] == "\n" { line += 1; column = 1 } else { column += 1 }
+                if scalars[index] == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
                 index += 1
             }
             func starts(with literal: String) -> Bool {
@@ -310,10 +345,22 @@ public enum SCXMLReader {
                 for _ in terminator.unicodeScalars where index < scalars.count { advance() }
             }
             while index < scalars.count {
-                guard scalars[index] == "<" else { advance(); continue }
-                if starts(with: "<!--") { skip(past: "-->"); continue }
-                if starts(with: "<![CDATA[") { skip(past: "]]>"); continue }
-                if starts(with: "<?") { skip(past: "?>"); continue }
+                guard scalars[index] == "<" else {
+                    advance()
+                    continue
+                }
+                if starts(with: "<!--") {
+                    skip(past: "-->")
+                    continue
+                }
+                if starts(with: "<![CDATA[") {
+                    skip(past: "]]>")
+                    continue
+                }
+                if starts(with: "<?") {
+                    skip(past: "?>")
+                    continue
+                }
                 if starts(with: "<!") {
                     if starts(with: "<!DOCTYPE"), result.doctype == nil {
                         result.doctype = SourceLocation(path: path, line: line, column: column)
@@ -366,25 +413,40 @@ public enum SCXMLReader {
             case "spec":
                 metadata.title = value("title")
                 if let unhandled = value("unhandled") {
-                    if let policy = UnhandledEventPolicy(rawValue: unhandled) { metadata.unhandled = policy }
-                    else { error(.invalidValue, "unhandled=\"\(unhandled)\" is 'error' or 'ignore'", at: location) }
+                    if let policy = UnhandledEventPolicy(rawValue: unhandled) {
+                        metadata.unhandled = policy
+                    } else {
+                        error(.invalidValue, "unhandled=\"\(unhandled)\" is 'error' or 'ignore'", at: location)
+                    }
                 }
             case "event":
                 guard let id = value("id"), let kind = value("kind").flatMap(LifecycleEvent.Kind.init(rawValue:)) else {
-                    error(.invalidValue, "<lifespec:event> needs an 'id' and a 'kind' (user, system or internal)", at: location)
+                    error(
+                        .invalidValue, "<lifespec:event> needs an 'id' and a 'kind' (user, system or internal)",
+                        at: location)
                     return
                 }
                 if metadata.eventKinds.updateValue(kind, forKey: id) == nil { metadata.eventOrder.append(id) }
             case "callback":
-                guard let id = value("id") else { error(.missingKey, "<lifespec:callback> needs an 'id'", at: location); return }
+                guard let id = value("id") else {
+                    error(.missingKey, "<lifespec:callback> needs an 'id'", at: location)
+                    return
+                }
                 var posts: PostedNotification?
                 if let notification = value("posts") {
-                    posts = PostedNotification(notification: notification, order: value("order").flatMap(PostedNotification.Order.init(rawValue:)) ?? .after)
+                    posts = PostedNotification(
+                        notification: notification,
+                        order: value("order").flatMap(PostedNotification.Order.init(rawValue:)) ?? .after)
                 }
-                metadata.callbacks.append(LifecycleCallback(id: id, swiftName: value("swift"), objcName: value("objc"), posts: posts))
+                metadata.callbacks.append(
+                    LifecycleCallback(id: id, swiftName: value("swift"), objcName: value("objc"), posts: posts))
             case "notification":
-                guard let id = value("id") else { error(.missingKey, "<lifespec:notification> needs an 'id'", at: location); return }
-                metadata.notifications.append(LifecycleNotification(id: id, swiftName: value("swift"), objcName: value("objc")))
+                guard let id = value("id") else {
+                    error(.missingKey, "<lifespec:notification> needs an 'id'", at: location)
+                    return
+                }
+                metadata.notifications.append(
+                    LifecycleNotification(id: id, swiftName: value("swift"), objcName: value("objc")))
             default:
                 error(.unsupportedSCXML, "<lifespec:\(element)> is not an element LifeSpec writes", at: location)
             }
@@ -435,8 +497,10 @@ public enum SCXMLReader {
             error(.unsupportedSCXML, "<\(element)> is not supported: \(why)", at: location)
         }
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName: String?, attributes: [String: String]
+        ) {
             tagCount += 1
             let here = location(parser)
             if stack.count > limits.maxDepth {
@@ -445,7 +509,10 @@ public enum SCXMLReader {
                 return
             }
             let parent = stack.last
-            if case .skipped = parent { stack.append(.skipped); return }
+            if case .skipped = parent {
+                stack.append(.skipped)
+                return
+            }
             if case .leaf = parent {
                 unsupported(elementName, "<raise> and <log> have no child elements", at: here)
                 stack.append(.skipped)
@@ -459,7 +526,10 @@ public enum SCXMLReader {
             guard namespaceURI == SCXMLReader.namespace else {
                 let space = namespaceURI.flatMap { $0.isEmpty ? nil : "namespace '\($0)'" } ?? "no namespace"
                 if parent == nil {
-                    error(.unsupportedSCXML, "the root element <\(elementName)> is in \(space); an SCXML document is <scxml xmlns=\"\(SCXMLReader.namespace)\">", at: here)
+                    error(
+                        .unsupportedSCXML,
+                        "the root element <\(elementName)> is in \(space); an SCXML document is <scxml xmlns=\"\(SCXMLReader.namespace)\">",
+                        at: here)
                 } else {
                     unsupported(elementName, "it is in \(space), not SCXML's", at: here)
                 }
@@ -469,19 +539,27 @@ public enum SCXMLReader {
             let element = elementName
             guard let parent else {
                 guard element == "scxml" else {
-                    error(.unsupportedSCXML, "the root element is <\(element)>; an SCXML document starts with <scxml>", at: here)
+                    error(
+                        .unsupportedSCXML, "the root element is <\(element)>; an SCXML document starts with <scxml>",
+                        at: here)
                     stack.append(.skipped)
                     return
                 }
                 rootSeen = true
                 rootLocation = here
-                check(attributes, allowed: ["initial", "name", "version", "datamodel", "binding", "xmlns"], element: element, at: here)
+                check(
+                    attributes, allowed: ["initial", "name", "version", "datamodel", "binding", "xmlns"],
+                    element: element, at: here)
                 datamodelName = attributes["datamodel"] ?? "null"
                 if let datamodel = attributes["datamodel"], !["null", "ecmascript"].contains(datamodel) {
-                    unsupported("scxml", "datamodel '\(datamodel)' (LifeSpec runs SCXML with the null datamodel; 'ecmascript' is accepted when nothing uses it)", at: here)
+                    unsupported(
+                        "scxml",
+                        "datamodel '\(datamodel)' (LifeSpec runs SCXML with the null datamodel; 'ecmascript' is accepted when nothing uses it)",
+                        at: here)
                 }
                 if let binding = attributes["binding"], binding != "early" {
-                    unsupported("scxml", "binding '\(binding)' (only the default, early binding, without data)", at: here)
+                    unsupported(
+                        "scxml", "binding '\(binding)' (only the default, early binding, without data)", at: here)
                 }
                 name = attributes["name"]
                 rootInitial = tokens(attributes["initial"])
@@ -492,7 +570,10 @@ public enum SCXMLReader {
             case (.root, "datamodel"):
                 check(attributes, allowed: [], element: element, at: here)
                 if datamodelName != "ecmascript" {
-                    unsupported(element, "data needs datamodel=\"ecmascript\" on <scxml> (LifeSpec reads boolean <data> as flags)", at: here)
+                    unsupported(
+                        element,
+                        "data needs datamodel=\"ecmascript\" on <scxml> (LifeSpec reads boolean <data> as flags)",
+                        at: here)
                     stack.append(.skipped)
                     return
                 }
@@ -507,7 +588,10 @@ public enum SCXMLReader {
                 switch attributes["expr"]?.trimmingCharacters(in: .whitespaces) {
                 case "true": flags.append(LifecycleFlag(id: id, defaultValue: true))
                 case "false", nil: flags.append(LifecycleFlag(id: id, defaultValue: false))
-                case let other?: unsupported(element, "expr=\"\(other)\": LifeSpec's data are boolean flags (expr=\"true\" or \"false\")", at: here)
+                case let other?:
+                    unsupported(
+                        element, "expr=\"\(other)\": LifeSpec's data are boolean flags (expr=\"true\" or \"false\")",
+                        at: here)
                 }
                 stack.append(.leaf)
             case (.handler, "assign"), (.transition, "assign"), (.initialTransition, "assign"):
@@ -522,11 +606,14 @@ public enum SCXMLReader {
                     append(.assign(flag: location, value: value), to: parent)
                     assignments.append((location, here))
                 } else {
-                    unsupported(element, "only <assign location=\"flag\" expr=\"true|false\"/> sets one of LifeSpec's boolean flags", at: here)
+                    unsupported(
+                        element,
+                        "only <assign location=\"flag\" expr=\"true|false\"/> sets one of LifeSpec's boolean flags",
+                        at: here)
                 }
                 stack.append(.leaf)
             case (.root, "state"), (.root, "parallel"), (.root, "final"),
-                 (.state, "state"), (.state, "parallel"), (.state, "final"), (.state, "history"):
+                (.state, "state"), (.state, "parallel"), (.state, "final"), (.state, "history"):
                 var parentIndex: Int?
                 if case .state(let index) = parent {
                     parentIndex = index
@@ -540,7 +627,7 @@ public enum SCXMLReader {
                         stack.append(.skipped)
                         return
                     }
-                    if element == "history", case .parallel = states[index].kind {} // allowed by SCXML
+                    if element == "history", case .parallel = states[index].kind {}  // allowed by SCXML
                 }
                 if case .root = parent, element == "history" {
                     unsupported(element, "a <history> state belongs inside a <state> or <parallel>", at: here)
@@ -569,7 +656,9 @@ public enum SCXMLReader {
                     check(attributes, allowed: ["id", "initial"], element: element, at: here)
                 }
                 if states.count >= limits.maxStates {
-                    if xmlError == nil { xmlError = ("the chart has more than \(limits.maxStates) states; split it", here) }
+                    if xmlError == nil {
+                        xmlError = ("the chart has more than \(limits.maxStates) states; split it", here)
+                    }
                     parser.abortParsing()
                     return
                 }
@@ -577,17 +666,22 @@ public enum SCXMLReader {
                 let generated = id.isEmpty
                 if !generated {
                     if let first = idLocations[id] {
-                        diagnostics.append(.error(.duplicateID, "duplicate state id '\(id)'", at: here, notes: ["first declared at \(first)"]))
+                        diagnostics.append(
+                            .error(
+                                .duplicateID, "duplicate state id '\(id)'", at: here,
+                                notes: ["first declared at \(first)"]))
                     } else {
                         idLocations[id] = here
                     }
                 } else {
-                    id = "" // named in `finish`, once every written id is known
+                    id = ""  // named in `finish`, once every written id is known
                 }
-                states.append(SCXMLDocument.State(
-                    id: id, parent: parentIndex, kind: kind, initial: tokens(attributes["initial"]), initialContent: [],
-                    entry: [], exit: [], location: here, idIsGenerated: generated
-                ))
+                states.append(
+                    SCXMLDocument.State(
+                        id: id, parent: parentIndex, kind: kind, initial: tokens(attributes["initial"]),
+                        initialContent: [],
+                        entry: [], exit: [], location: here, idIsGenerated: generated
+                    ))
                 if !tokens(attributes["initial"]).isEmpty, element != "state" {
                     unsupported(element, "the 'initial' attribute belongs to <state>", at: here)
                 }
@@ -600,7 +694,10 @@ public enum SCXMLReader {
                 }
                 check(attributes, allowed: ["id"], element: element, at: here)
                 if !states[index].initial.isEmpty {
-                    error(.invalidValue, "state '\(states[index].id)' has both an 'initial' attribute and an <initial> element", at: here)
+                    error(
+                        .invalidValue,
+                        "state '\(states[index].id)' has both an 'initial' attribute and an <initial> element", at: here
+                    )
                 }
                 stack.append(.initial(index))
             case (.state(let index), "transition"):
@@ -639,7 +736,9 @@ public enum SCXMLReader {
                     return
                 }
                 if event.contains(where: \.isWhitespace) || event == "*" || event.hasSuffix(".") {
-                    error(.invalidValue, "<raise event='\(event)'>: an event name has no spaces, '*' or trailing '.'", at: here)
+                    error(
+                        .invalidValue, "<raise event='\(event)'>: an event name has no spaces, '*' or trailing '.'",
+                        at: here)
                 }
                 append(.raise(event), to: parent)
                 stack.append(.leaf)
@@ -657,7 +756,9 @@ public enum SCXMLReader {
             }
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
             let frame = stack.popLast()
             if case .initial(let index) = frame, states[index].initial.isEmpty {
                 error(.missingKey, "<initial> needs a <transition> with a target", at: states[index].location)
@@ -670,15 +771,20 @@ public enum SCXMLReader {
             case .skipped: return
             default:
                 // Text is the content of <script>, <data>, <content> — none of which reach here.
-                error(.unsupportedSCXML, "text content is not supported here: '\(string.trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))'",
-                      at: SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)))
+                error(
+                    .unsupportedSCXML,
+                    "text content is not supported here: '\(string.trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))'",
+                    at: SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
+                )
             }
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
             if xmlError == nil {
-                xmlError = (SCXMLReader.xmlErrorText(parseError),
-                            SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)))
+                xmlError = (
+                    SCXMLReader.xmlErrorText(parseError),
+                    SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
+                )
             }
         }
 
@@ -686,11 +792,13 @@ public enum SCXMLReader {
             switch element {
             case "script": return "LifeSpec runs SCXML with the null datamodel (no scripts)"
             case "assign", "data", "datamodel":
-                return "LifeSpec reads only boolean flags: a top-level <datamodel> of <data id expr=\"true|false\"/> (datamodel=\"ecmascript\") and <assign location=\"flag\" expr=\"true|false\"/> in executable content"
+                return
+                    "LifeSpec reads only boolean flags: a top-level <datamodel> of <data id expr=\"true|false\"/> (datamodel=\"ecmascript\") and <assign location=\"flag\" expr=\"true|false\"/> in executable content"
             case "invoke", "finalize": return "invoking other services is outside LifeSpec's subset"
             case "send": return "<send> is outside LifeSpec's subset (use <raise> for an internal event)"
             case "cancel": return "there are no delayed <send>s to cancel"
-            case "if", "elseif", "else", "foreach": return "conditional and looping executable content needs a datamodel"
+            case "if", "elseif", "else", "foreach":
+                return "conditional and looping executable content needs a datamodel"
             case "donedata", "content", "param": return "event data needs a datamodel"
             case "raise", "log": return "executable content belongs in <onentry>, <onexit> or a <transition>"
             case "onentry", "onexit", "transition": return "it belongs inside a <state>, <parallel> or <final>"
@@ -700,8 +808,11 @@ public enum SCXMLReader {
             }
         }
 
-        private func check(_ attributes: [String: String], allowed: Set<String>, element: String, at location: SourceLocation) {
-            for key in attributes.keys.sorted() where !allowed.contains(key) && !key.hasPrefix("xmlns") && !key.hasPrefix("lifespec:") {
+        private func check(
+            _ attributes: [String: String], allowed: Set<String>, element: String, at location: SourceLocation
+        ) {
+            for key in attributes.keys.sorted()
+            where !allowed.contains(key) && !key.hasPrefix("xmlns") && !key.hasPrefix("lifespec:") {
                 let what: String
                 switch key {
                 case "expr", "targetexpr", "eventexpr", "delay", "delayexpr", "idlocation", "namelist":
@@ -718,15 +829,20 @@ public enum SCXMLReader {
             switch attributes["type"] ?? "external" {
             case "external": break
             case "internal": type = .internal
-            case let other: error(.invalidValue, "<transition type='\(other)'>: the type is 'external' or 'internal'", at: location)
+            case let other:
+                error(.invalidValue, "<transition type='\(other)'>: the type is 'external' or 'internal'", at: location)
             }
             let events = tokens(attributes["event"])
             if attributes["event"] != nil, events.isEmpty {
-                error(.invalidValue, "<transition event=''> names no event (leave 'event' out for an eventless transition)", at: location)
+                error(
+                    .invalidValue,
+                    "<transition event=''> names no event (leave 'event' out for an eventless transition)", at: location
+                )
             }
             if case .history = states[source].kind {
                 if !events.isEmpty || attributes["cond"] != nil {
-                    error(.invalidValue, "a <history> state's default transition has no event or condition", at: location)
+                    error(
+                        .invalidValue, "a <history> state's default transition has no event or condition", at: location)
                 }
                 if tokens(attributes["target"]).isEmpty {
                     error(.missingKey, "a <history> state's default transition needs a target", at: location)
@@ -735,10 +851,11 @@ public enum SCXMLReader {
                     error(.invalidValue, "a <history> state has one default transition", at: location)
                 }
             }
-            transitions.append(SCXMLDocument.Transition(
-                source: source, events: events, condition: nil, targets: tokens(attributes["target"]), type: type,
-                content: [], location: location, specIndex: attributes["lifespec:index"].flatMap { Int($0) }
-            ))
+            transitions.append(
+                SCXMLDocument.Transition(
+                    source: source, events: events, condition: nil, targets: tokens(attributes["target"]), type: type,
+                    content: [], location: location, specIndex: attributes["lifespec:index"].flatMap { Int($0) }
+                ))
             if let cond = attributes["cond"] { conditions[transitions.count - 1] = (cond, location) }
             return transitions.count - 1
         }
@@ -758,16 +875,23 @@ public enum SCXMLReader {
         private func logName(_ attributes: [String: String], at location: SourceLocation) -> String? {
             if let expr = attributes["expr"]?.trimmingCharacters(in: .whitespaces), !expr.isEmpty {
                 if let literal = stringLiteral(expr) { return literal }
-                error(.unsupportedSCXML, "<log expr=\"\(expr)\"> is not supported: only a string literal ('name') names a callback without a datamodel", at: location)
+                error(
+                    .unsupportedSCXML,
+                    "<log expr=\"\(expr)\"> is not supported: only a string literal ('name') names a callback without a datamodel",
+                    at: location)
                 return nil
             }
             if let label = attributes["label"], !label.isEmpty { return label }
-            error(.missingKey, "<log> needs a 'label' or a string-literal 'expr' (it stands for a callback of that name)", at: location)
+            error(
+                .missingKey, "<log> needs a 'label' or a string-literal 'expr' (it stands for a callback of that name)",
+                at: location)
             return nil
         }
 
         private func stringLiteral(_ text: String) -> String? {
-            guard text.count >= 2, let quote = text.first, quote == "'" || quote == "\"", text.last == quote else { return nil }
+            guard text.count >= 2, let quote = text.first, quote == "'" || quote == "\"", text.last == quote else {
+                return nil
+            }
             let body = text.dropFirst().dropLast()
             guard !body.contains(quote), !body.contains("\\") else { return nil }
             return String(body)
@@ -781,7 +905,10 @@ public enum SCXMLReader {
         func finish() -> (document: SCXMLDocument?, diagnostics: [Diagnostic]) {
             guard rootSeen else {
                 if diagnostics.hasErrors { return (nil, diagnostics.sorted()) }
-                diagnostics.append(.error(.unsupportedSCXML, "no <scxml> root element", at: SourceLocation(path: path, line: 1, column: 1)))
+                diagnostics.append(
+                    .error(
+                        .unsupportedSCXML, "no <scxml> root element", at: SourceLocation(path: path, line: 1, column: 1)
+                    ))
                 return (nil, diagnostics.sorted())
             }
             // Generated ids: document order, skipping any id the document writes.
@@ -815,8 +942,10 @@ public enum SCXMLReader {
             }
             func known(_ id: String, at location: SourceLocation, _ context: String) -> Int? {
                 if let position = index[id] { return position }
-                let suggestion = Suggestion.closest(to: id, among: states.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(.error(.unknownState, "\(context) '\(id)' is not a state of this chart\(suggestion)", at: location))
+                let suggestion =
+                    Suggestion.closest(to: id, among: states.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.append(
+                    .error(.unknownState, "\(context) '\(id)' is not a state of this chart\(suggestion)", at: location))
                 return nil
             }
             if states.isEmpty {
@@ -835,19 +964,30 @@ public enum SCXMLReader {
                     for id in state.initial {
                         guard let target = known(id, at: state.location, "initial state") else { continue }
                         if !isDescendant(target, of: position) {
-                            diagnostics.append(.error(.compoundWithoutInitial, "initial state '\(id)' of '\(state.id)' is not inside it", at: state.location))
+                            diagnostics.append(
+                                .error(
+                                    .compoundWithoutInitial, "initial state '\(id)' of '\(state.id)' is not inside it",
+                                    at: state.location))
                         }
                     }
                     if !state.initial.isEmpty, children.allSatisfy({ states[$0].isHistory }) {
-                        diagnostics.append(.error(.compoundWithoutInitial, "state '\(state.id)' has an initial state but no child states", at: state.location))
+                        diagnostics.append(
+                            .error(
+                                .compoundWithoutInitial, "state '\(state.id)' has an initial state but no child states",
+                                at: state.location))
                     }
                 case .parallel:
                     if children.allSatisfy({ states[$0].isHistory }) {
-                        diagnostics.append(.error(.invalidValue, "<parallel> '\(state.id)' has no regions", at: state.location))
+                        diagnostics.append(
+                            .error(.invalidValue, "<parallel> '\(state.id)' has no regions", at: state.location))
                     }
                 case .history:
                     if !transitions.contains(where: { $0.source == position }) {
-                        diagnostics.append(.error(.missingKey, "<history> '\(state.id)' needs a default <transition> to states inside its parent", at: state.location))
+                        diagnostics.append(
+                            .error(
+                                .missingKey,
+                                "<history> '\(state.id)' needs a default <transition> to states inside its parent",
+                                at: state.location))
                     }
                 case .final: break
                 }
@@ -856,8 +996,13 @@ public enum SCXMLReader {
                 for id in transition.targets {
                     guard let target = known(id, at: transition.location, "target") else { continue }
                     if case .history = states[transition.source].kind, let parent = states[transition.source].parent,
-                       !isDescendant(target, of: parent) {
-                        diagnostics.append(.error(.invalidValue, "the default of <history> '\(states[transition.source].id)' targets '\(id)', which is not inside its parent", at: transition.location))
+                        !isDescendant(target, of: parent)
+                    {
+                        diagnostics.append(
+                            .error(
+                                .invalidValue,
+                                "the default of <history> '\(states[transition.source].id)' targets '\(id)', which is not inside its parent",
+                                at: transition.location))
                     }
                 }
                 if let condition = conditions[position] {
@@ -866,7 +1011,10 @@ public enum SCXMLReader {
                         for id in expression.states { _ = known(id, at: condition.location, "In() of") }
                         transitions[position].condition = expression
                     } catch {
-                        diagnostics.append(.error(.unsupportedSCXML, "cond=\"\(condition.text)\" is not supported: \(error.message)", at: condition.location))
+                        diagnostics.append(
+                            .error(
+                                .unsupportedSCXML, "cond=\"\(condition.text)\" is not supported: \(error.message)",
+                                at: condition.location))
                     }
                 }
             }
@@ -874,7 +1022,9 @@ public enum SCXMLReader {
             if !transitions.isEmpty, transitions.allSatisfy({ $0.specIndex != nil }) {
                 var merged: [SCXMLDocument.Transition] = []
                 var conditionsByIndex: [Int: (text: String, location: SourceLocation)] = [:]
-                for (position, transition) in transitions.enumerated().sorted(by: { $0.element.specIndex! < $1.element.specIndex! }) {
+                for (position, transition) in transitions.enumerated().sorted(by: {
+                    $0.element.specIndex! < $1.element.specIndex!
+                }) {
                     if let last = merged.last, last.specIndex == transition.specIndex {
                         merged[merged.count - 1].extraSources.append(transition.source)
                     } else {
@@ -887,10 +1037,15 @@ public enum SCXMLReader {
             }
             let flagIDs = Set(flags.map(\.id))
             for (flag, location) in assignments where !flagIDs.contains(flag) {
-                diagnostics.append(.error(.unknownFlag, "<assign location=\"\(flag)\"> sets no <data> of this chart\(Suggestion.didYouMean(flag, among: flagIDs.sorted()))", at: location))
+                diagnostics.append(
+                    .error(
+                        .unknownFlag,
+                        "<assign location=\"\(flag)\"> sets no <data> of this chart\(Suggestion.didYouMean(flag, among: flagIDs.sorted()))",
+                        at: location))
             }
-            var document = SCXMLDocument(path: path, name: name, initial: rootInitial, states: states, transitions: transitions,
-                                         rootLocation: rootLocation)
+            var document = SCXMLDocument(
+                path: path, name: name, initial: rootInitial, states: states, transitions: transitions,
+                rootLocation: rootLocation)
             document.flags = flags
             document.metadata = metadata
             guard !diagnostics.hasErrors else { return (nil, diagnostics.sorted()) }
@@ -933,7 +1088,8 @@ enum SCXMLCondition {
         mutating func take(_ literal: String) -> Bool {
             skipSpace()
             let wanted = Array(literal.unicodeScalars)
-            guard position + wanted.count <= scalars.count, Array(scalars[position..<position + wanted.count]) == wanted else { return false }
+            guard position + wanted.count <= scalars.count, Array(scalars[position..<position + wanted.count]) == wanted
+            else { return false }
             // A word must end at a non-identifier character.
             if let last = wanted.last, last.properties.isAlphabetic, position + wanted.count < scalars.count {
                 let next = scalars[position + wanted.count]
@@ -943,7 +1099,9 @@ enum SCXMLCondition {
             return true
         }
 
-        private var unsupported: Failure { Failure(message: "only In('state'), boolean <data>, true, false, !, && and || are understood") }
+        private var unsupported: Failure {
+            Failure(message: "only In('state'), boolean <data>, true, false, !, && and || are understood")
+        }
 
         mutating func parseOr() throws(Failure) -> GuardExpression {
             var lhs = try parseAnd()
@@ -969,7 +1127,9 @@ enum SCXMLCondition {
             if take("In") {
                 guard take("(") else { throw unsupported }
                 skipSpace()
-                guard position < scalars.count, scalars[position] == "'" || scalars[position] == "\"" else { throw unsupported }
+                guard position < scalars.count, scalars[position] == "'" || scalars[position] == "\"" else {
+                    throw unsupported
+                }
                 let quote = scalars[position]
                 position += 1
                 var id = ""
@@ -977,7 +1137,9 @@ enum SCXMLCondition {
                     id.unicodeScalars.append(scalars[position])
                     position += 1
                 }
-                guard position < scalars.count, !id.isEmpty else { throw Failure(message: "In() needs a quoted state id") }
+                guard position < scalars.count, !id.isEmpty else {
+                    throw Failure(message: "In() needs a quoted state id")
+                }
                 position += 1
                 guard take(")") else { throw unsupported }
                 return .inState(id)
@@ -986,13 +1148,18 @@ enum SCXMLCondition {
             skipSpace()
             var identifier = ""
             while position < scalars.count, scalars[position].isASCII,
-                  scalars[position].properties.isAlphabetic || ("0"..."9").contains(scalars[position]) || scalars[position] == "_" || scalars[position] == "$" {
+                scalars[position].properties.isAlphabetic || ("0"..."9").contains(scalars[position])
+                    || scalars[position] == "_" || scalars[position] == "$"
+            {
                 identifier.unicodeScalars.append(scalars[position])
                 position += 1
             }
             if !identifier.isEmpty {
                 guard flags.contains(identifier) else {
-                    throw Failure(message: "'\(identifier)' is not a boolean <data> of this chart (conditions read In('state') and the chart's flags)")
+                    throw Failure(
+                        message:
+                            "'\(identifier)' is not a boolean <data> of this chart (conditions read In('state') and the chart's flags)"
+                    )
                 }
                 return .flag(identifier)
             }

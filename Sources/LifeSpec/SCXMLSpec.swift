@@ -15,7 +15,9 @@ extension SCXMLDocument {
             }
         }
         while id.hasSuffix("-") { id.removeLast() }
-        if id.isEmpty || !(id.unicodeScalars.first.map { ("a"..."z").contains($0) } ?? false) { id = "chart" + (id.isEmpty ? "" : "-" + id) }
+        if id.isEmpty || !(id.unicodeScalars.first.map { ("a"..."z").contains($0) } ?? false) {
+            id = "chart" + (id.isEmpty ? "" : "-" + id)
+        }
         return id
     }
 
@@ -25,10 +27,17 @@ extension SCXMLDocument {
         var result: [String: String] = [:]
         var used = Set(callbackNames.filter(SpecParser.isValidElementID))
         for name in callbackNames where !SpecParser.isValidElementID(name) {
-            var base = String(name.unicodeScalars.map { scalar -> Character in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-            })
-            if let first = base.unicodeScalars.first, !(first.isASCII && first.properties.isAlphabetic) && first != "_" { base = "_" + base }
+            var base = String(
+                name.unicodeScalars.map { scalar -> Character in
+                    scalar.isASCII
+                        && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                            || "_-.".unicodeScalars.contains(scalar))
+                        ? Character(scalar) : "_"
+                })
+            if let first = base.unicodeScalars.first, !(first.isASCII && first.properties.isAlphabetic) && first != "_"
+            {
+                base = "_" + base
+            }
             if base.isEmpty { base = "_" }
             var candidate = base
             var counter = 1
@@ -47,14 +56,19 @@ extension SCXMLDocument {
     func rawSpec() -> RawSpec {
         var raw = RawSpec(path: path, rootLocation: rootLocation)
         raw.id = Located(specID, at: rootLocation)
-        raw.title = LocalizedText(metadata.title ?? name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        raw.title = LocalizedText(
+            metadata.title ?? name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         raw.unhandled = Located(metadata.unhandled ?? .ignore, at: rootLocation)
-        raw.flags = flags.map { SpecDocument.FlagInfo(id: $0.id, defaultValue: $0.defaultValue, description: nil, source: nil, location: rootLocation) }
+        raw.flags = flags.map {
+            SpecDocument.FlagInfo(
+                id: $0.id, defaultValue: $0.defaultValue, description: nil, source: nil, location: rootLocation)
+        }
         raw.notifications = notificationNames.map { name in
             let known = metadata.notifications.first { $0.id == name }
-            return RawSpec.Notification(id: Located(name, at: rootLocation),
-                                        swift: known.flatMap { $0.swiftName == name ? nil : Located($0.swiftName, at: rootLocation) },
-                                        objc: known?.objcName.map { Located($0, at: rootLocation) })
+            return RawSpec.Notification(
+                id: Located(name, at: rootLocation),
+                swift: known.flatMap { $0.swiftName == name ? nil : Located($0.swiftName, at: rootLocation) },
+                objc: known?.objcName.map { Located($0, at: rootLocation) })
         }
         raw.initial = initial.map { Located($0, at: rootLocation) }
         let callbackIDs = self.callbackIDs
@@ -74,7 +88,9 @@ extension SCXMLDocument {
         for (offset, state) in states.enumerated() {
             var node = RawSpec.State(id: Located(state.id, at: state.location))
             node.parent = state.parent.map { states[$0].id }
-            node.children = states.indices.filter { states[$0].parent == offset }.map { Located(states[$0].id, at: states[$0].location) }
+            node.children = states.indices.filter { states[$0].parent == offset }.map {
+                Located(states[$0].id, at: states[$0].location)
+            }
             node.entry = block(state.entry, at: state.location)
             node.exit = block(state.exit, at: state.location)
             switch state.kind {
@@ -101,7 +117,9 @@ extension SCXMLDocument {
         }
         for transition in transitions where !states[transition.source].isHistory {
             var entry = RawSpec.Transition(location: transition.location)
-            entry.from = ([transition.source] + transition.extraSources).map { Located(states[$0].id, at: transition.location) }
+            entry.from = ([transition.source] + transition.extraSources).map {
+                Located(states[$0].id, at: transition.location)
+            }
             entry.on = transition.events.map { Located($0, at: transition.location) }
             entry.always = transition.events.isEmpty
             entry.type = transition.type
@@ -124,7 +142,9 @@ extension SCXMLDocument {
             for descriptor in transition.events {
                 if let name = Self.eventName(descriptor), firstUse[name] == nil { firstUse[name] = transition.location }
             }
-            for case .raise(let name) in transition.content where firstUse[name] == nil { firstUse[name] = transition.location }
+            for case .raise(let name) in transition.content where firstUse[name] == nil {
+                firstUse[name] = transition.location
+            }
         }
         for state in states {
             for case .raise(let name) in state.entry + state.initialContent + state.exit where firstUse[name] == nil {
@@ -132,25 +152,31 @@ extension SCXMLDocument {
             }
         }
         for name in eventNames where !doneEvents.contains(name) {
-            raw.events.append(SpecDocument.EventInfo(
-                id: name, title: nil, kind: metadata.eventKinds[name] ?? (raised.contains(name) ? .internal : .system), description: nil, source: nil,
-                location: firstUse[name] ?? rootLocation
-            ))
+            raw.events.append(
+                SpecDocument.EventInfo(
+                    id: name, title: nil,
+                    kind: metadata.eventKinds[name] ?? (raised.contains(name) ? .internal : .system), description: nil,
+                    source: nil,
+                    location: firstUse[name] ?? rootLocation
+                ))
         }
         // Callbacks the metadata describes first (names, posted notifications), then other <log>s.
         for callback in metadata.callbacks {
-            raw.callbacks.append(RawSpec.Callback(
-                id: Located(callback.id, at: rootLocation),
-                swift: callback.swiftName == callback.id ? nil : Located(callback.swiftName, at: rootLocation),
-                objc: callback.objcName.map { Located($0, at: rootLocation) },
-                posts: callback.posts.map { (Located($0.notification, at: rootLocation), $0.order) }
-            ))
+            raw.callbacks.append(
+                RawSpec.Callback(
+                    id: Located(callback.id, at: rootLocation),
+                    swift: callback.swiftName == callback.id ? nil : Located(callback.swiftName, at: rootLocation),
+                    objc: callback.objcName.map { Located($0, at: rootLocation) },
+                    posts: callback.posts.map { (Located($0.notification, at: rootLocation), $0.order) }
+                ))
         }
         var callbackSeen = Set(metadata.callbacks.map(\.id))
         func addCallbacks(_ content: [Content], at location: SourceLocation) {
             for case .log(let name) in content where callbackSeen.insert(name).inserted {
                 let id = callbackIDs[name] ?? name
-                raw.callbacks.append(RawSpec.Callback(id: Located(id, at: location), swift: id == name ? nil : Located(name, at: location)))
+                raw.callbacks.append(
+                    RawSpec.Callback(
+                        id: Located(id, at: location), swift: id == name ? nil : Located(name, at: location)))
             }
         }
         for state in states {

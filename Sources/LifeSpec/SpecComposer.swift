@@ -39,7 +39,11 @@ enum SpecComposer {
         for var part in system.parts {
             let specID = part.spec.value
             guard SpecParser.isValidSpecID(specID) else {
-                diagnostics.append(.error(.unknownPartSpec, "part '\(part.name.value)' names '\(specID)', which is not a spec id; write the id of a spec beside this file (Spec/<id>.yaml)", at: part.spec.location))
+                diagnostics.append(
+                    .error(
+                        .unknownPartSpec,
+                        "part '\(part.name.value)' names '\(specID)', which is not a spec id; write the id of a spec beside this file (Spec/<id>.yaml)",
+                        at: part.spec.location))
                 usable = false
                 continue
             }
@@ -49,18 +53,27 @@ enum SpecComposer {
             let candidate = loaded[specID]!
             if candidate.result == nil, candidate.raw == nil, candidate.problem == nil {
                 let siblings = siblingSpecIDs(in: folder, excluding: system.path)
-                diagnostics.append(.error(.unknownPartSpec, "part '\(part.name.value)': there is no spec '\(specID)' beside this file (\(candidate.path))\(Suggestion.didYouMean(specID, among: siblings))", at: part.spec.location))
+                diagnostics.append(
+                    .error(
+                        .unknownPartSpec,
+                        "part '\(part.name.value)': there is no spec '\(specID)' beside this file (\(candidate.path))\(Suggestion.didYouMean(specID, among: siblings))",
+                        at: part.spec.location))
                 usable = false
                 continue
             }
             if let problem = candidate.problem {
-                diagnostics.append(.error(.invalidPart, "part '\(part.name.value)': \(problem)", at: part.spec.location))
+                diagnostics.append(
+                    .error(.invalidPart, "part '\(part.name.value)': \(problem)", at: part.spec.location))
                 usable = false
                 continue
             }
             if let result = candidate.result, result.hasErrors {
                 let errors = result.diagnostics.filter { $0.severity == .error }
-                diagnostics.append(.error(.invalidPart, "part '\(part.name.value)': spec '\(specID)' (\(candidate.path)) has \(errors.count) error\(errors.count == 1 ? "; fix it" : "s; fix them") first", at: part.spec.location))
+                diagnostics.append(
+                    .error(
+                        .invalidPart,
+                        "part '\(part.name.value)': spec '\(specID)' (\(candidate.path)) has \(errors.count) error\(errors.count == 1 ? "; fix it" : "s; fix them") first",
+                        at: part.spec.location))
                 // The part's own problems, where they are; once even if several parts use the file.
                 if reportedFiles.insert(candidate.path).inserted { diagnostics += errors }
                 usable = false
@@ -84,9 +97,15 @@ enum SpecComposer {
         let anchor = system.parts.first?.name.location ?? system.rootLocation
         let systemTopLevel = system.states.filter { $0.parent == nil }.map(\.id)
         var regions = parts.map(\.name)
-        if !systemTopLevel.isEmpty { regions.append(Located(coordinatorRegion, at: system.initial.first?.location ?? anchor)) }
+        if !systemTopLevel.isEmpty {
+            regions.append(Located(coordinatorRegion, at: system.initial.first?.location ?? anchor))
+        }
         guard regions.count >= 2 else {
-            diagnostics.append(.error(.invalidParallel, "a system spec needs at least two regions: two parts, or one part and states of its own", at: anchor))
+            diagnostics.append(
+                .error(
+                    .invalidParallel,
+                    "a system spec needs at least two regions: two parts, or one part and states of its own", at: anchor
+                ))
             return Composed(raw: nil, diagnostics: diagnostics)
         }
 
@@ -115,15 +134,22 @@ enum SpecComposer {
             composed.callbacks += partRaw.callbacks.map(namespace.callback)
             composed.notifications += partRaw.notifications.map(namespace.notification)
             for source in partRaw.sources where !sources.contains(where: { $0.id == namespace.source(source.id) }) {
-                sources.append(SourceRef(id: namespace.source(source.id), title: source.title, url: source.url, location: source.location))
+                sources.append(
+                    SourceRef(
+                        id: namespace.source(source.id), title: source.title, url: source.url, location: source.location
+                    ))
             }
-            for fact in partRaw.facts where !composed.facts.contains(where: { $0.id == fact.id }) { composed.facts.append(fact) }
-            for catalog in PlatformNamesRule.catalogs(of: partRaw) where !composed.partCatalogs.contains(where: { $0.name == catalog.name }) {
+            for fact in partRaw.facts where !composed.facts.contains(where: { $0.id == fact.id }) {
+                composed.facts.append(fact)
+            }
+            for catalog in PlatformNamesRule.catalogs(of: partRaw)
+            where !composed.partCatalogs.contains(where: { $0.name == catalog.name }) {
                 composed.partCatalogs.append(catalog)
             }
         }
         if !systemTopLevel.isEmpty {
-            var coordinator = RawSpec.State(id: Located(coordinatorRegion, at: system.initial.first?.location ?? anchor), parent: systemID)
+            var coordinator = RawSpec.State(
+                id: Located(coordinatorRegion, at: system.initial.first?.location ?? anchor), parent: systemID)
             coordinator.title = coordinatorTitle(locales: system.locales.map(\.value))
             coordinator.children = systemTopLevel
             coordinator.initial = system.initial
@@ -157,7 +183,9 @@ enum SpecComposer {
     }
 
     /// Loads a part's spec file beside the system's: `nil` result and raw when there is none.
-    private static func loadPart(_ specID: String, folder: String, systemPath: String, limits: LoaderLimits) -> LoadedPart {
+    private static func loadPart(_ specID: String, folder: String, systemPath: String, limits: LoaderLimits)
+        -> LoadedPart
+    {
         let candidates = ["yaml", "yml"].map { folder.isEmpty ? "\(specID).\($0)" : "\(folder)/\(specID).\($0)" }
         guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             return LoadedPart(path: candidates[0])
@@ -168,21 +196,31 @@ enum SpecComposer {
         let data: Data
         switch SpecLoader.readFile(path: path, limits: limits) {
         case .success(let bytes): data = bytes
-        case .failure(let problem): return LoadedPart(result: SpecLoadResult(spec: nil, diagnostics: [problem.diagnostic]), path: path)
+        case .failure(let problem):
+            return LoadedPart(result: SpecLoadResult(spec: nil, diagnostics: [problem.diagnostic]), path: path)
         }
         let text: String
         switch SpecLoader.decode(data, path: path) {
         case .success(let decoded): text = decoded
-        case .failure(let problem): return LoadedPart(result: SpecLoadResult(spec: nil, diagnostics: [problem.diagnostic]), path: path)
+        case .failure(let problem):
+            return LoadedPart(result: SpecLoadResult(spec: nil, diagnostics: [problem.diagnostic]), path: path)
         }
         let read = SpecLoader.read(text: text, path: path, limits: limits)
-        guard let raw = read.raw else { return LoadedPart(result: SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sorted()), path: path) }
+        guard let raw = read.raw else {
+            return LoadedPart(result: SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sorted()), path: path)
+        }
         if raw.declaresParts {
             // Nesting would need ids such as A.B.appeared and raises across levels; one level of
             // parts covers the systems UIKit documents, and a cycle of includes is impossible.
-            return LoadedPart(raw: raw, path: path, problem: "spec '\(specID)' (\(path)) has parts of its own; a part must be a single-object spec (system specs do not nest)")
+            return LoadedPart(
+                raw: raw, path: path,
+                problem:
+                    "spec '\(specID)' (\(path)) has parts of its own; a part must be a single-object spec (system specs do not nest)"
+            )
         }
-        return LoadedPart(raw: raw, result: SpecLoader.check(raw, diagnostics: read.diagnostics, unknownKeys: read.unknownKeys), path: path)
+        return LoadedPart(
+            raw: raw, result: SpecLoader.check(raw, diagnostics: read.diagnostics, unknownKeys: read.unknownKeys),
+            path: path)
     }
 
     private static func siblingSpecIDs(in folder: String, excluding path: String) -> [String] {
@@ -205,21 +243,37 @@ enum SpecComposer {
         var seenParts: Set<String> = []
         for part in system.parts {
             if part.name.value == root || part.name.value == coordinatorRegion {
-                diagnostics.append(.error(.partNameClash, "part name '\(part.name.value)' is taken: the composed machine names its \(part.name.value == root ? "parallel state after the spec id" : "region of the system's own states") '\(part.name.value)'", at: part.name.location))
+                diagnostics.append(
+                    .error(
+                        .partNameClash,
+                        "part name '\(part.name.value)' is taken: the composed machine names its \(part.name.value == root ? "parallel state after the spec id" : "region of the system's own states") '\(part.name.value)'",
+                        at: part.name.location))
             }
             seenParts.insert(part.name.value)
         }
         let own: [(kind: String, id: Located<String>)] =
             system.states.map { ("state", $0.id) } + system.events.map { ("event", Located($0.id, at: $0.location)) }
-            + system.flags.map { ("flag", Located($0.id, at: $0.location)) } + system.callbacks.map { ("callback", $0.id) }
+            + system.flags.map { ("flag", Located($0.id, at: $0.location)) }
+            + system.callbacks.map { ("callback", $0.id) }
             + system.notifications.map { ("notification", $0.id) }
         for (kind, id) in own {
             if partNames.contains(id.value) {
-                diagnostics.append(.error(.partNameClash, "\(kind) '\(id.value)' has the name of part '\(id.value)'; rename one of them", at: id.location))
+                diagnostics.append(
+                    .error(
+                        .partNameClash, "\(kind) '\(id.value)' has the name of part '\(id.value)'; rename one of them",
+                        at: id.location))
             } else if let part = part(of: id.value, among: partNames) {
-                diagnostics.append(.error(.partNameClash, "\(kind) '\(id.value)' is in part '\(part)''s namespace ('\(part).…' names the part's own \(kind)s); rename it", at: id.location))
+                diagnostics.append(
+                    .error(
+                        .partNameClash,
+                        "\(kind) '\(id.value)' is in part '\(part)''s namespace ('\(part).…' names the part's own \(kind)s); rename it",
+                        at: id.location))
             } else if kind == "state", id.value == root || id.value == coordinatorRegion {
-                diagnostics.append(.error(.partNameClash, "state '\(id.value)' is taken: the composed machine names its \(id.value == root ? "parallel state after the spec id" : "region of the system's own states") '\(id.value)'", at: id.location))
+                diagnostics.append(
+                    .error(
+                        .partNameClash,
+                        "state '\(id.value)' is taken: the composed machine names its \(id.value == root ? "parallel state after the spec id" : "region of the system's own states") '\(id.value)'",
+                        at: id.location))
             }
         }
         return diagnostics
@@ -233,11 +287,19 @@ enum SpecComposer {
             for (end, id) in transition.from.map({ ("leave", $0) }) + transition.to.map({ ("enter", $0) }) {
                 guard let part = partNames.contains(id.value) ? id.value : part(of: id.value, among: partNames) else {
                     if id.value == root {
-                        diagnostics.append(.error(.partBoundary, "the system's transitions cannot \(end) '\(root)', the parallel state that holds every part; use the states of its own", at: id.location))
+                        diagnostics.append(
+                            .error(
+                                .partBoundary,
+                                "the system's transitions cannot \(end) '\(root)', the parallel state that holds every part; use the states of its own",
+                                at: id.location))
                     }
                     continue
                 }
-                diagnostics.append(.error(.partBoundary, "the system's transitions cannot \(end) '\(id.value)', a state of part '\(part)'; drive the part by raising its events (raise: [\(part).<event>]) and test its states with in(\(part).<state>)", at: id.location))
+                diagnostics.append(
+                    .error(
+                        .partBoundary,
+                        "the system's transitions cannot \(end) '\(id.value)', a state of part '\(part)'; drive the part by raising its events (raise: [\(part).<event>]) and test its states with in(\(part).<state>)",
+                        at: id.location))
             }
         }
         return diagnostics
@@ -251,19 +313,22 @@ enum SpecComposer {
         func name(_ id: String) -> String { "\(part).\(id)" }
         func id(_ id: Located<String>) -> Located<String> { Located(name(id.value), at: id.location) }
         func source(_ id: String) -> String { "\(sourcePrefix).\(id)" }
-        func source(_ id: Located<String>?) -> Located<String>? { id.map { Located(source($0.value), at: $0.location) } }
+        func source(_ id: Located<String>?) -> Located<String>? {
+            id.map { Located(source($0.value), at: $0.location) }
+        }
 
         /// Event descriptors: `push` → `A.push`, `done.state.x` → `done.state.A.x`, `*` → `A` (every
         /// event of the part, as SCXML's prefix matching reads it).
         func event(_ descriptor: Located<String>) -> Located<String> {
             let value = descriptor.value
-            let renamed = if value == "*" {
-                part
-            } else if value.hasPrefix("done.state.") {
-                "done.state." + name(String(value.dropFirst("done.state.".count)))
-            } else {
-                name(value)
-            }
+            let renamed =
+                if value == "*" {
+                    part
+                } else if value.hasPrefix("done.state.") {
+                    "done.state." + name(String(value.dropFirst("done.state.".count)))
+                } else {
+                    name(value)
+                }
             return Located(renamed, at: descriptor.location)
         }
 
@@ -275,7 +340,9 @@ enum SpecComposer {
         }
 
         func block(_ block: RawSpec.Block) -> RawSpec.Block {
-            RawSpec.Block(actions: block.actions.map(action), set: block.set.map { (id($0.flag), $0.value) }, raise: block.raise.map(event))
+            RawSpec.Block(
+                actions: block.actions.map(action), set: block.set.map { (id($0.flag), $0.value) },
+                raise: block.raise.map(event))
         }
 
         func state(_ state: RawSpec.State, region: String) -> RawSpec.State {
@@ -315,20 +382,23 @@ enum SpecComposer {
         }
 
         func event(_ event: SpecDocument.EventInfo) -> SpecDocument.EventInfo {
-            .init(id: name(event.id), title: event.title, kind: event.kind, description: event.description,
-                  source: event.source.map(source), location: event.location)
+            .init(
+                id: name(event.id), title: event.title, kind: event.kind, description: event.description,
+                source: event.source.map(source), location: event.location)
         }
 
         func flag(_ flag: SpecDocument.FlagInfo) -> SpecDocument.FlagInfo {
-            .init(id: name(flag.id), defaultValue: flag.defaultValue, description: flag.description,
-                  source: flag.source.map(source), location: flag.location)
+            .init(
+                id: name(flag.id), defaultValue: flag.defaultValue, description: flag.description,
+                source: flag.source.map(source), location: flag.location)
         }
 
         func callback(_ callback: RawSpec.Callback) -> RawSpec.Callback {
             var renamed = callback
             renamed.id = id(callback.id)
             // Traces and pages name the object: `A.viewWillDisappear(_:)`.
-            renamed.swift = Located(name(callback.swift?.value ?? callback.id.value), at: callback.swift?.location ?? callback.id.location)
+            renamed.swift = Located(
+                name(callback.swift?.value ?? callback.id.value), at: callback.swift?.location ?? callback.id.location)
             renamed.objc = callback.objc.map(id)
             renamed.posts = callback.posts.map { (id($0.notification), $0.order) }
             renamed.source = source(callback.source)
@@ -339,7 +409,9 @@ enum SpecComposer {
         func notification(_ notification: RawSpec.Notification) -> RawSpec.Notification {
             var renamed = notification
             renamed.id = id(notification.id)
-            renamed.swift = Located(name(notification.swift?.value ?? notification.id.value), at: notification.swift?.location ?? notification.id.location)
+            renamed.swift = Located(
+                name(notification.swift?.value ?? notification.id.value),
+                at: notification.swift?.location ?? notification.id.location)
             renamed.objc = notification.objc.map(id)
             renamed.source = source(notification.source)
             renamed.part = part

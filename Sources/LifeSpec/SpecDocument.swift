@@ -31,7 +31,9 @@ public struct LocalizedText: Sendable, Hashable {
     /// then to the first translation written.
     public func text(for locale: String?, defaultLocale: String?) -> String {
         if let locale, let match = translations.first(where: { $0.locale == locale }) { return match.text }
-        if let defaultLocale, let match = translations.first(where: { $0.locale == defaultLocale }) { return match.text }
+        if let defaultLocale, let match = translations.first(where: { $0.locale == defaultLocale }) {
+            return match.text
+        }
         if let plain = translations.first(where: { $0.locale == nil }) { return plain.text }
         return translations.first?.text ?? ""
     }
@@ -95,7 +97,10 @@ public struct SpecDocument: Sendable, Hashable {
                 && lhs.source == rhs.source && lhs.location == rhs.location
         }
 
-        public func hash(into hasher: inout Hasher) { hasher.combine(id); hasher.combine(location) }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(location)
+        }
     }
 
     public struct EventInfo: Sendable, Hashable {
@@ -190,8 +195,10 @@ public struct SpecDocument: Sendable, Hashable {
         /// The first end state (the only one without parallel regions).
         public var end: String? { endStates.first }
 
-        public init(id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
-                    events: [String], expect: [Observation], endStates: [String], source: String?, location: SourceLocation) {
+        public init(
+            id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
+            events: [String], expect: [Observation], endStates: [String], source: String?, location: SourceLocation
+        ) {
             self.id = id
             self.title = title
             self.description = description
@@ -204,10 +211,14 @@ public struct SpecDocument: Sendable, Hashable {
             self.location = location
         }
 
-        public init(id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
-                    events: [String], expect: [Observation], end: String?, source: String?, location: SourceLocation) {
-            self.init(id: id, title: title, description: description, from: from, flags: flags, events: events, expect: expect,
-                      endStates: end.map { [$0] } ?? [], source: source, location: location)
+        public init(
+            id: String, title: LocalizedText?, description: LocalizedText?, from: String?, flags: [String: Bool],
+            events: [String], expect: [Observation], end: String?, source: String?, location: SourceLocation
+        ) {
+            self.init(
+                id: id, title: title, description: description, from: from, flags: flags, events: events,
+                expect: expect,
+                endStates: end.map { [$0] } ?? [], source: source, location: location)
         }
     }
 

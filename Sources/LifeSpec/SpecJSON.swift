@@ -23,7 +23,9 @@ public enum SpecJSON {
                 output.write(bool ? "true" : "false")
             } else if let integer = Int(text) {
                 output.write(integer)
-            } else if let number = Double(text), number.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "." || $0 == "+" }) == true {
+            } else if let number = Double(text), number.isFinite,
+                text.first.map({ $0.isNumber || $0 == "-" || $0 == "." || $0 == "+" }) == true
+            {
                 output.write("\(number)")
             } else {
                 JSONText.writeString(text, to: &output)

@@ -32,18 +32,22 @@ public enum SpecLoader {
             return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file \(reason)", at: start)))
         }
         func notRegular(_ mode: mode_t) -> Result<Data, FileProblem> {
-            let kind = switch mode & S_IFMT {
-            case S_IFDIR: "is a directory"
-            case S_IFIFO: "is a FIFO, not a file"
-            case S_IFCHR, S_IFBLK: "is a device, not a file"
-            default: "is not a regular file"
-            }
+            let kind =
+                switch mode & S_IFMT {
+                case S_IFDIR: "is a directory"
+                case S_IFIFO: "is a FIFO, not a file"
+                case S_IFCHR, S_IFBLK: "is a device, not a file"
+                default: "is not a regular file"
+                }
             return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file \(kind)", at: start)))
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return notRegular(info.st_mode) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
-            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file cannot be read: \(String(cString: strerror(errno)))", at: start)))
+            return .failure(
+                FileProblem(
+                    diagnostic: .error(
+                        .unreadableFile, "spec file cannot be read: \(String(cString: strerror(errno)))", at: start)))
         }
         // The path may have been replaced between stat and open.
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -54,7 +58,10 @@ public enum SpecLoader {
         // Read one byte past the limit so an oversized file is refused without reading all of it.
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         guard data.count <= limits.maxFileBytes else {
-            return .failure(FileProblem(diagnostic: .error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start)))
+            return .failure(
+                FileProblem(
+                    diagnostic: .error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start))
+            )
         }
         return .success(data)
     }
@@ -73,7 +80,8 @@ public enum SpecLoader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let location = firstInvalidUTF8(bytes, path: path)
-            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file is not valid UTF-8", at: location)))
+            return .failure(
+                FileProblem(diagnostic: .error(.unreadableFile, "spec file is not valid UTF-8", at: location)))
         }
         return .success(text)
     }
@@ -85,7 +93,9 @@ public enum SpecLoader {
         if raw.declaresParts {
             let composed = SpecComposer.compose(raw, limits: limits)
             diagnostics += composed.diagnostics
-            guard let composedRaw = composed.raw else { return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted()) }
+            guard let composedRaw = composed.raw else {
+                return SpecLoadResult(spec: nil, diagnostics: diagnostics.sorted())
+            }
             raw = composedRaw
             if let problem = sizeProblem(raw, limits: limits) {
                 return SpecLoadResult(spec: nil, diagnostics: (diagnostics + [problem]).sorted())
@@ -104,14 +114,18 @@ public enum SpecLoader {
     static func read(text: String, path: String, limits: LoaderLimits) -> ReadSpec {
         let start = SourceLocation(path: path, line: 1, column: 1)
         guard text.utf8.count <= limits.maxFileBytes else {
-            return ReadSpec(diagnostics: [.error(.inputLimit, "spec is larger than \(limits.maxFileBytes) bytes", at: start)])
+            return ReadSpec(diagnostics: [
+                .error(.inputLimit, "spec is larger than \(limits.maxFileBytes) bytes", at: start)
+            ])
         }
         if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) {
             return ReadSpec(diagnostics: [depthProblem])
         }
         // Only aliases can make a key large: without a '*' there is nothing to check.
         if text.utf8.contains(UInt8(ascii: "*")),
-           let keyProblem = YAMLKeyGuard.check(text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count)) {
+            let keyProblem = YAMLKeyGuard.check(
+                text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count))
+        {
             return ReadSpec(diagnostics: [keyProblem])
         }
         let root: Node
@@ -130,8 +144,11 @@ public enum SpecLoader {
             } catch let error as YamlError {
                 let diagnostic = diagnostic(for: error, text: text, path: path)
                 if case .duplicatedKeysInMapping(let keys, _) = error, duplicates.count < 100, let key = keys.first,
-                   diagnostic.location != start || !diagnostic.notes.isEmpty,
-                   let renamed = renaming(key, at: diagnostic.location, to: YAMLReader.duplicateKeyPrefix + "\(duplicates.count)", in: text) {
+                    diagnostic.location != start || !diagnostic.notes.isEmpty,
+                    let renamed = renaming(
+                        key, at: diagnostic.location, to: YAMLReader.duplicateKeyPrefix + "\(duplicates.count)",
+                        in: text)
+                {
                     duplicates.append(diagnostic)
                     text = renamed
                     continue
@@ -159,7 +176,8 @@ public enum SpecLoader {
 
     private static func sizeProblem(_ raw: RawSpec, limits: LoaderLimits) -> Diagnostic? {
         guard raw.states.count > limits.maxStates || raw.transitions.count > limits.maxTransitions else { return nil }
-        let what = raw.states.count > limits.maxStates
+        let what =
+            raw.states.count > limits.maxStates
             ? "\(raw.states.count) states (the limit is \(limits.maxStates))"
             : "\(raw.transitions.count) transitions (the limit is \(limits.maxTransitions))"
         return .error(.inputLimit, "the spec has \(what); split it into several specs", at: raw.rootLocation)
@@ -180,7 +198,9 @@ public enum SpecLoader {
     /// Resolves a spec as read and runs every rule on it.
     /// `diagnostics` are the reading's; `unknownKeys` the keys it did not know (LS010), whose knock-on
     /// errors collapse under them.
-    static func check(_ raw: RawSpec, diagnostics: [Diagnostic], unknownKeys: [KnockOnErrors.UnknownKey] = []) -> SpecLoadResult {
+    static func check(_ raw: RawSpec, diagnostics: [Diagnostic], unknownKeys: [KnockOnErrors.UnknownKey] = [])
+        -> SpecLoadResult
+    {
         let readingFailed = diagnostics.hasErrors
         let severity = RuleSeverity.policy(for: raw)
         var diagnostics = diagnostics
@@ -189,7 +209,8 @@ public enum SpecLoader {
         let resolved = resolver.resolve()
         diagnostics += resolver.diagnostics
         guard let resolved, !diagnostics.hasErrors else {
-            var collapsed = KnockOnErrors.collapse(diagnostics, unknownKeys: unknownKeys, unresolved: resolver.unresolved)
+            var collapsed = KnockOnErrors.collapse(
+                diagnostics, unknownKeys: unknownKeys, unresolved: resolver.unresolved)
             if !readingFailed {
                 if let resolved {
                     // Only the checks of the spec as read failed (API names, a guard that never
@@ -200,7 +221,8 @@ public enum SpecLoader {
                         !($0.code == .uncoverableTransition && unsatisfiable.contains($0.location))
                     }
                 } else {
-                    collapsed += KnockOnErrors.independentRuleDiagnostics(raw: raw, resolver: resolver, severity: severity)
+                    collapsed += KnockOnErrors.independentRuleDiagnostics(
+                        raw: raw, resolver: resolver, severity: severity)
                 }
             }
             return SpecLoadResult(spec: nil, diagnostics: collapsed.sorted())
@@ -213,9 +235,12 @@ public enum SpecLoader {
     }
 
     private static func diagnostic(for error: YamlError, text: String, path: String) -> Diagnostic {
-        func at(_ mark: Mark) -> SourceLocation { SourceLocation(path: path, line: max(mark.line, 1), column: max(mark.column, 1)) }
+        func at(_ mark: Mark) -> SourceLocation {
+            SourceLocation(path: path, line: max(mark.line, 1), column: max(mark.column, 1))
+        }
         switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             let contextText = context.map { " \($0.text)" } ?? ""
             var message = "YAML: \(problem)\(contextText)"
             // libyaml rarely names the tab it trips over ("found character that cannot start any token").
@@ -223,16 +248,20 @@ public enum SpecLoader {
                 message += " (YAML does not allow tabs for indentation)"
             }
             return .error(.yamlSyntax, message, at: at(mark))
-        case let .duplicatedKeysInMapping(duplicates, context):
+        case .duplicatedKeysInMapping(let duplicates, let context):
             let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             // Yams marks the first occurrence; point at the repeated one, as duplicate ids do.
             let first = at(context.mark)
             guard let key = duplicates.first, let repeated = repeatedKey(key, after: first, in: text) else {
                 return .error(.duplicateKey, "duplicate key \(names) in one mapping", at: first)
             }
-            return .error(.duplicateKey, "duplicate key \(names) in one mapping", at: repeated, notes: ["first written at \(first)"])
-        case let .reader(problem, offset, _, yaml):
-            let location = offset.map { offsetLocation($0, in: yaml, path: path) } ?? SourceLocation(path: path, line: 1, column: 1)
+            return .error(
+                .duplicateKey, "duplicate key \(names) in one mapping", at: repeated,
+                notes: ["first written at \(first)"])
+        case .reader(let problem, let offset, _, let yaml):
+            let location =
+                offset.map { offsetLocation($0, in: yaml, path: path) }
+                ?? SourceLocation(path: path, line: 1, column: 1)
             return .error(.unreadableFile, "YAML: \(problem)", at: location)
         default:
             return .error(.yamlSyntax, "YAML: \(error)", at: SourceLocation(path: path, line: 1, column: 1))
@@ -276,9 +305,12 @@ public enum SpecLoader {
     /// `text` with the key written at `location` (as `key`, `"key"` or `'key'`) replaced by
     /// `replacement`; `nil` when it is not there as expected. Lines and columns as libyaml counts
     /// them (columns in Unicode scalars); nothing else moves but the rest of that line.
-    private static func renaming(_ key: String, at location: SourceLocation, to replacement: String, in text: String) -> String? {
+    private static func renaming(_ key: String, at location: SourceLocation, to replacement: String, in text: String)
+        -> String?
+    {
         let scalars = text.unicodeScalars
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         var index = scalars.startIndex
         while index < scalars.endIndex, !(line == location.line && column == location.column) {
             let scalar = scalars[index]
@@ -304,16 +336,23 @@ public enum SpecLoader {
     }
 
     private static func offsetLocation(_ offset: Int, in text: String, path: String) -> SourceLocation {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for (index, byte) in text.utf8.enumerated() {
             if index >= offset { break }
-            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return SourceLocation(path: path, line: line, column: column)
     }
 
     private static func firstInvalidUTF8(_ bytes: [UInt8], path: String) -> SourceLocation {
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         var index = 0
         while index < bytes.count {
             var end = index + 1
@@ -322,7 +361,10 @@ public enum SpecLoader {
                 let column = (String(decoding: bytes[lineStart..<index], as: UTF8.self).unicodeScalars.count) + 1
                 return SourceLocation(path: path, line: line, column: column)
             }
-            if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
+            if bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
             index = end
         }
         return SourceLocation(path: path, line: line, column: 1)
@@ -333,26 +375,35 @@ public enum SpecLoader {
     /// matters is ASCII, and a scalar is one byte that is not a continuation byte.
     private static func nestingProblem(_ text: String, path: String, limit: Int) -> Diagnostic? {
         let bytes = text.utf8
-        var depth = 0, line = 1, column = 0
-        var inSingle = false, inDouble = false, inComment = false
+        var depth = 0
+        var line = 1
+        var column = 0
+        var inSingle = false
+        var inDouble = false
+        var inComment = false
         for byte in bytes where byte & 0xC0 != 0x80 {
             column += 1
             switch byte {
-            case 0x0A: // \n
-                line += 1; column = 0; inComment = false; inSingle = false
-            case 0x23: // #
+            case 0x0A:  // \n
+                line += 1
+                column = 0
+                inComment = false
+                inSingle = false
+            case 0x23:  // #
                 if !inSingle && !inDouble { inComment = true }
-            case 0x27: // '
+            case 0x27:  // '
                 if !inDouble && !inComment { inSingle.toggle() }
-            case 0x22: // "
+            case 0x22:  // "
                 if !inSingle && !inComment { inDouble.toggle() }
-            case 0x5B, 0x7B: // [ {
+            case 0x5B, 0x7B:  // [ {
                 guard !inSingle, !inDouble, !inComment else { continue }
                 depth += 1
                 if depth > limit {
-                    return .error(.inputLimit, "nesting deeper than \(limit) levels", at: SourceLocation(path: path, line: line, column: column))
+                    return .error(
+                        .inputLimit, "nesting deeper than \(limit) levels",
+                        at: SourceLocation(path: path, line: line, column: column))
                 }
-            case 0x5D, 0x7D: // ] }
+            case 0x5D, 0x7D:  // ] }
                 if !inSingle, !inDouble, !inComment, depth > 0 { depth -= 1 }
             default: break
             }

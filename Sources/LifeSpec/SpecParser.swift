@@ -6,18 +6,25 @@ import Yams
 struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
-        "events", "flags", "facts", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled", "catalogs", "parts",
+        "events", "flags", "facts", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled",
+        "catalogs", "parts",
     ]
     static let partKeys = ["spec", "title", "description"]
     static let stateKeys = [
-        "title", "description", "facts", "states", "initial", "final", "parallel", "history", "default", "entry", "exit", "source",
+        "title", "description", "facts", "states", "initial", "final", "parallel", "history", "default", "entry",
+        "exit", "source",
     ]
     static let eventKeys = ["title", "kind", "description", "source"]
     static let flagKeys = ["default", "description", "source"]
-    static let callbackKeys = ["kind", "passedTo", "swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit", "source"]
+    static let callbackKeys = [
+        "kind", "passedTo", "swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit",
+        "source",
+    ]
     static let factKeys = ["title", "description"]
     static let notificationKeys = ["swift", "objc", "description", "source"]
-    static let transitionKeys = ["from", "on", "always", "guard", "to", "type", "do", "set", "raise", "description", "source"]
+    static let transitionKeys = [
+        "from", "on", "always", "guard", "to", "type", "do", "set", "raise", "description", "source",
+    ]
     static let scenarioKeys = ["id", "title", "description", "from", "flags", "events", "expect", "end", "source"]
     static let sourceKeys = ["title", "url"]
 
@@ -45,7 +52,10 @@ struct SpecParser {
             for item in items {
                 guard let locale = reader.string(item, what: "a locale") else { continue }
                 if !YAMLReader.looksLikeLocale(locale.value) {
-                    reader.report(.error(.invalidValue, "'\(locale.value)' is not a locale identifier such as 'en' or 'zh-Hans'", at: locale.location))
+                    reader.report(
+                        .error(
+                            .invalidValue, "'\(locale.value)' is not a locale identifier such as 'en' or 'zh-Hans'",
+                            at: locale.location))
                 } else if raw.locales.contains(where: { $0.value == locale.value }) {
                     reader.report(.error(.duplicateID, "locale '\(locale.value)' is listed twice", at: locale.location))
                 } else {
@@ -58,18 +68,29 @@ struct SpecParser {
             if let version = reader.int(entry.value, what: "'lifespec'") {
                 raw.formatVersion = version.value
                 if version.value != 1 {
-                    reader.report(.error(.unsupportedVersion, "spec format version \(version.value) is not supported; this lifespec reads version 1", at: version.location))
+                    reader.report(
+                        .error(
+                            .unsupportedVersion,
+                            "spec format version \(version.value) is not supported; this lifespec reads version 1",
+                            at: version.location))
                 }
             }
         } else {
-            reader.report(.error(.missingKey, "missing 'lifespec: 1' (the format version) at the top of the spec", at: raw.rootLocation))
+            reader.report(
+                .error(
+                    .missingKey, "missing 'lifespec: 1' (the format version) at the top of the spec",
+                    at: raw.rootLocation))
         }
         if let entry = byKey["id"] {
             if let id = reader.string(entry.value, what: "'id'") {
                 if Self.isValidSpecID(id.value) {
                     raw.id = id
                 } else {
-                    reader.report(.error(.invalidValue, "spec id '\(id.value)' must be lowercase letters, digits and '-', starting with a letter (it names Output/<id>/)", at: id.location))
+                    reader.report(
+                        .error(
+                            .invalidValue,
+                            "spec id '\(id.value)' must be lowercase letters, digits and '-', starting with a letter (it names Output/<id>/)",
+                            at: id.location))
                 }
             }
         } else {
@@ -94,7 +115,9 @@ struct SpecParser {
         } else if !raw.declaresParts || byKey["states"] != nil {
             // The first top-level state is where most lifecycles start.
             let suggestion = raw.states.first { $0.parent == nil }.map { "; e.g. 'initial: \($0.id.value)'" } ?? ""
-            reader.report(.error(.missingKey, "missing 'initial' (the machine's initial state)\(suggestion)", at: raw.rootLocation))
+            reader.report(
+                .error(
+                    .missingKey, "missing 'initial' (the machine's initial state)\(suggestion)", at: raw.rootLocation))
         }
         if let entry = byKey["events"] { parseEvents(entry.value) }
         if let entry = byKey["flags"] { parseFlags(entry.value) }
@@ -109,14 +132,19 @@ struct SpecParser {
                 raw.unhandled = Located(parsed, at: policy.location)
             } else {
                 let options = UnhandledEventPolicy.allCases.map(\.rawValue)
-                reader.report(.error(.invalidValue, "'unhandled' must be 'error' (an event no transition takes is a mistake) or 'ignore' (SCXML's rule)\(Suggestion.didYouMean(policy.value, among: options))", at: policy.location))
+                reader.report(
+                    .error(
+                        .invalidValue,
+                        "'unhandled' must be 'error' (an event no transition takes is a mistake) or 'ignore' (SCXML's rule)\(Suggestion.didYouMean(policy.value, among: options))",
+                        at: policy.location))
             }
         }
         return raw
     }
 
     /// Appended to every guard syntax error: the whole grammar fits in one line.
-    static let guardGrammar = " (a guard combines flags with '&&', '||', '!' and parentheses; 'true' and 'false' are constants)"
+    static let guardGrammar =
+        " (a guard combines flags with '&&', '||', '!' and parentheses; 'true' and 'false' are constants)"
 
     static func isValidSpecID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
@@ -131,16 +159,24 @@ struct SpecParser {
         if let first = utf8.first, utf8.allSatisfy({ $0 < 0x80 }) {
             func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
             guard isLetter(first) || first == 0x5F else { return false }
-            return utf8.allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }
+            return utf8.allSatisfy {
+                isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E
+            }
         }
         guard let first = id.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-" || $0 == "." }
+        return id.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-" || $0 == "."
+        }
             && id.unicodeScalars.allSatisfy { $0.isASCII }
     }
 
     private func checkElementID(_ id: Located<String>, kind: String) -> Bool {
         guard Self.isValidElementID(id.value) else {
-            reader.report(.error(.invalidValue, "\(kind) id '\(id.value)' must start with an ASCII letter or '_' and contain only ASCII letters, digits, '_', '-' and '.'", at: id.location))
+            reader.report(
+                .error(
+                    .invalidValue,
+                    "\(kind) id '\(id.value)' must start with an ASCII letter or '_' and contain only ASCII letters, digits, '_', '-' and '.'",
+                    at: id.location))
             return false
         }
         return true
@@ -165,7 +201,8 @@ struct SpecParser {
         case .mapping(let mapping):
             for (key, value) in mapping {
                 guard let locale = key.scalar?.string, Language.resolve(locale) == .simplifiedChinese,
-                      let string = value.scalar?.string else { continue }
+                    let string = value.scalar?.string
+                else { continue }
                 raw.chineseTexts.append((string, "\(what()) (\(locale))", reader.location(value)))
             }
         default:
@@ -187,24 +224,41 @@ struct SpecParser {
     /// `catalogs:` names built-in API catalogs (`uikit`) or catalog files, relative to the spec.
     private mutating func parseCatalogs(_ node: Node) {
         for item in reader.oneOrMany(node) {
-            guard let reference = reader.string(item, what: "an API catalog (a built-in name such as 'uikit' or a catalog file)") else { continue }
+            guard
+                let reference = reader.string(
+                    item, what: "an API catalog (a built-in name such as 'uikit' or a catalog file)")
+            else { continue }
             if let builtIn = APICatalog.builtIn[reference.value] {
                 raw.catalogs.append((reference, builtIn))
                 continue
             }
-            let isFile = reference.value.contains("/") || ["yaml", "yml", "json"].contains(where: { reference.value.lowercased().hasSuffix("." + $0) })
+            let isFile =
+                reference.value.contains("/")
+                || ["yaml", "yml", "json"].contains(where: { reference.value.lowercased().hasSuffix("." + $0) })
             let folder = (raw.path as NSString).deletingLastPathComponent
-            let path = reference.value.hasPrefix("/") || folder.isEmpty ? reference.value : folder + "/" + reference.value
+            let path =
+                reference.value.hasPrefix("/") || folder.isEmpty ? reference.value : folder + "/" + reference.value
             guard isFile, !FileProblemCheck.isMissing(path) else {
                 let known = APICatalog.builtIn.keys.sorted()
-                let hint = isFile ? "there is no file '\(path)'" : "built-in catalogs: \(known.joined(separator: ", ")); a catalog file is named by its path, ending in .yaml"
+                let hint =
+                    isFile
+                    ? "there is no file '\(path)'"
+                    : "built-in catalogs: \(known.joined(separator: ", ")); a catalog file is named by its path, ending in .yaml"
                 raw.catalogMissing = true
-                reader.report(.error(.unknownPlatform, "unknown API catalog '\(reference.value)' (\(hint))\(isFile ? "" : Suggestion.didYouMean(reference.value, among: known))", at: reference.location))
+                reader.report(
+                    .error(
+                        .unknownPlatform,
+                        "unknown API catalog '\(reference.value)' (\(hint))\(isFile ? "" : Suggestion.didYouMean(reference.value, among: known))",
+                        at: reference.location))
                 continue
             }
             let loaded = APICatalog.load(path: path, limits: reader.limits)
             for diagnostic in loaded.diagnostics { reader.report(diagnostic) }
-            if let catalog = loaded.catalog { raw.catalogs.append((reference, catalog)) } else { raw.catalogMissing = true }
+            if let catalog = loaded.catalog {
+                raw.catalogs.append((reference, catalog))
+            } else {
+                raw.catalogMissing = true
+            }
         }
     }
 
@@ -213,7 +267,11 @@ struct SpecParser {
         for (name, body) in entries(node, what: "'parts'") {
             guard checkElementID(name, kind: "part") else { continue }
             if name.value.contains(".") {
-                reader.report(.error(.invalidValue, "part name '\(name.value)' cannot contain '.': it prefixes the part's ids ('\(name.value).<id>')", at: name.location))
+                reader.report(
+                    .error(
+                        .invalidValue,
+                        "part name '\(name.value)' cannot contain '.': it prefixes the part's ids ('\(name.value).<id>')",
+                        at: name.location))
                 continue
             }
             if case .scalar = body {
@@ -221,19 +279,26 @@ struct SpecParser {
                 raw.parts.append(.init(name: name, spec: spec))
                 continue
             }
-            guard let pairs = reader.mapping(body, what: "part '\(name.value)'", allowedKeys: Self.partKeys) else { continue }
+            guard let pairs = reader.mapping(body, what: "part '\(name.value)'", allowedKeys: Self.partKeys) else {
+                continue
+            }
             var part: RawSpec.Part?
-            var title: LocalizedText?, description: LocalizedText?
+            var title: LocalizedText?
+            var description: LocalizedText?
             for (key, value) in pairs {
                 switch key.value {
-                case "spec": if let spec = reader.string(value, what: "the spec of part '\(name.value)'") { part = .init(name: name, spec: spec) }
+                case "spec":
+                    if let spec = reader.string(value, what: "the spec of part '\(name.value)'") {
+                        part = .init(name: name, spec: spec)
+                    }
                 case "title": title = text(value, what: "the title of part '\(name.value)'")
                 case "description": description = text(value, what: "the description of part '\(name.value)'")
                 default: break
                 }
             }
             guard var part else {
-                reader.error(.missingKey, "part '\(name.value)' needs 'spec: <spec id>' (a spec file beside this one)", at: body)
+                reader.error(
+                    .missingKey, "part '\(name.value)' needs 'spec: <spec id>' (a spec file beside this one)", at: body)
                 continue
             }
             part.title = title
@@ -245,7 +310,8 @@ struct SpecParser {
     private mutating func parseSources(_ node: Node) {
         for (id, body) in entries(node, what: "'sources'") {
             guard checkElementID(id, kind: "source"),
-                  let pairs = reader.mapping(body, what: "source '\(id.value)'", allowedKeys: Self.sourceKeys) else { continue }
+                let pairs = reader.mapping(body, what: "source '\(id.value)'", allowedKeys: Self.sourceKeys)
+            else { continue }
             var title: LocalizedText?
             var url: Located<String>?
             for (key, value) in pairs {
@@ -259,11 +325,17 @@ struct SpecParser {
                 reader.report(.error(.missingKey, "source '\(id.value)' has no 'url'", at: id.location))
                 continue
             }
-            if !(url.value.hasPrefix("https://") || url.value.hasPrefix("http://")) || url.value.contains(where: { $0.isWhitespace }) {
-                reader.report(.error(.invalidValue, "the url of source '\(id.value)' must be an http(s) address without spaces", at: url.location))
+            if !(url.value.hasPrefix("https://") || url.value.hasPrefix("http://"))
+                || url.value.contains(where: { $0.isWhitespace })
+            {
+                reader.report(
+                    .error(
+                        .invalidValue, "the url of source '\(id.value)' must be an http(s) address without spaces",
+                        at: url.location))
                 continue
             }
-            raw.sources.append(SourceRef(id: id.value, title: title ?? LocalizedText(id.value), url: url.value, location: id.location))
+            raw.sources.append(
+                SourceRef(id: id.value, title: title ?? LocalizedText(id.value), url: url.value, location: id.location))
         }
     }
 
@@ -279,7 +351,9 @@ struct SpecParser {
             }
             // An empty body (`active:` or `active: {}`) is a plain leaf state.
             if YAMLReader.isNull(body) { continue }
-            guard let pairs = reader.mapping(body, what: "state '\(id.value)'", allowedKeys: Self.stateKeys) else { continue }
+            guard let pairs = reader.mapping(body, what: "state '\(id.value)'", allowedKeys: Self.stateKeys) else {
+                continue
+            }
             var childNode: Node?
             for (key, value) in pairs {
                 switch key.value {
@@ -289,19 +363,29 @@ struct SpecParser {
                 case "states": childNode = value
                 case "initial":
                     state.initialLocation = reader.location(value)
-                    state.initial = reader.oneOrMany(value).compactMap { reader.string($0, what: "the initial child of '\(id.value)'") }
+                    state.initial = reader.oneOrMany(value).compactMap {
+                        reader.string($0, what: "the initial child of '\(id.value)'")
+                    }
                 case "final": state.isFinal = reader.bool(value, what: "'final'")?.value ?? false
                 case "parallel":
-                    if let flag = reader.bool(value, what: "'parallel'") { state.parallel = Located(flag.value, at: key.location) }
+                    if let flag = reader.bool(value, what: "'parallel'") {
+                        state.parallel = Located(flag.value, at: key.location)
+                    }
                 case "history":
                     guard let depth = reader.string(value, what: "'history'") else { continue }
                     if let parsed = HistoryDepth(rawValue: depth.value) {
                         state.history = Located(parsed, at: depth.location)
                     } else {
-                        reader.report(.error(.invalidValue, "'history' must be 'shallow' (the parent's last active child) or 'deep' (its last active atomic states)\(Suggestion.didYouMean(depth.value, among: ["shallow", "deep"]))", at: depth.location))
+                        reader.report(
+                            .error(
+                                .invalidValue,
+                                "'history' must be 'shallow' (the parent's last active child) or 'deep' (its last active atomic states)\(Suggestion.didYouMean(depth.value, among: ["shallow", "deep"]))",
+                                at: depth.location))
                     }
                 case "default":
-                    state.historyDefault = reader.oneOrMany(value).compactMap { reader.string($0, what: "the default of history state '\(id.value)'") }
+                    state.historyDefault = reader.oneOrMany(value).compactMap {
+                        reader.string($0, what: "the default of history state '\(id.value)'")
+                    }
                 case "entry": state.entry = parseBlock(value, what: "'entry' of '\(id.value)'")
                 case "exit": state.exit = parseBlock(value, what: "'exit' of '\(id.value)'")
                 case "source": state.source = sourceRef(value)
@@ -314,7 +398,9 @@ struct SpecParser {
         }
     }
 
-    private mutating func parseFacts(_ node: Node, state: String, keys: inout [Located<String>]) -> [(key: String, value: FactValue)] {
+    private mutating func parseFacts(_ node: Node, state: String, keys: inout [Located<String>]) -> [(
+        key: String, value: FactValue
+    )] {
         guard let pairs = reader.mapping(node, what: "the facts of '\(state)'", allowedKeys: nil) else { return [] }
         var facts: [(key: String, value: FactValue)] = []
         for (key, value) in pairs {
@@ -325,7 +411,9 @@ struct SpecParser {
             case .scalar(let scalar) where scalar.style == .plain && Double(scalar.string) != nil:
                 facts.append((key.value, .number(scalar.string)))
             default:
-                if let text = text(value, what: "fact '\(key.value)' of '\(state)'") { facts.append((key.value, .text(text))) }
+                if let text = text(value, what: "fact '\(key.value)' of '\(state)'") {
+                    facts.append((key.value, .text(text)))
+                }
             }
         }
         return facts
@@ -334,9 +422,13 @@ struct SpecParser {
     private mutating func parseEvents(_ node: Node) {
         for (id, body) in entries(node, what: "'events'") {
             guard checkElementID(id, kind: "event") else { continue }
-            var title: LocalizedText?, description: LocalizedText?, source: Located<String>?
+            var title: LocalizedText?
+            var description: LocalizedText?
+            var source: Located<String>?
             var kind = LifecycleEvent.Kind.system
-            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "event '\(id.value)'", allowedKeys: Self.eventKeys) {
+            if !YAMLReader.isNull(body),
+                let pairs = reader.mapping(body, what: "event '\(id.value)'", allowedKeys: Self.eventKeys)
+            {
                 for (key, value) in pairs {
                     switch key.value {
                     case "title": title = text(value, what: "the title of event '\(id.value)'")
@@ -348,13 +440,20 @@ struct SpecParser {
                             kind = parsed
                         } else {
                             let options = LifecycleEvent.Kind.allCases.map(\.rawValue)
-                            reader.report(.error(.invalidValue, "event kind '\(text.value)' must be one of \(options.joined(separator: ", "))\(Suggestion.didYouMean(text.value, among: options))", at: text.location))
+                            reader.report(
+                                .error(
+                                    .invalidValue,
+                                    "event kind '\(text.value)' must be one of \(options.joined(separator: ", "))\(Suggestion.didYouMean(text.value, among: options))",
+                                    at: text.location))
                         }
                     default: break
                     }
                 }
             }
-            raw.events.append(.init(id: id.value, title: title, kind: kind, description: description, source: source?.value, location: id.location))
+            raw.events.append(
+                .init(
+                    id: id.value, title: title, kind: kind, description: description, source: source?.value,
+                    location: id.location))
         }
     }
 
@@ -362,21 +461,32 @@ struct SpecParser {
         for (id, body) in entries(node, what: "'flags'") {
             guard checkElementID(id, kind: "flag") else { continue }
             if ["true", "false"].contains(id.value) {
-                reader.report(.error(.invalidValue, "a flag cannot be named '\(id.value)': guards read it as a constant", at: id.location))
+                reader.report(
+                    .error(
+                        .invalidValue, "a flag cannot be named '\(id.value)': guards read it as a constant",
+                        at: id.location))
                 continue
             }
-            var defaultValue = false, description: LocalizedText?, source: Located<String>?
-            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "flag '\(id.value)'", allowedKeys: Self.flagKeys) {
+            var defaultValue = false
+            var description: LocalizedText?
+            var source: Located<String>?
+            if !YAMLReader.isNull(body),
+                let pairs = reader.mapping(body, what: "flag '\(id.value)'", allowedKeys: Self.flagKeys)
+            {
                 for (key, value) in pairs {
                     switch key.value {
-                    case "default": defaultValue = reader.bool(value, what: "the default of flag '\(id.value)'")?.value ?? false
+                    case "default":
+                        defaultValue = reader.bool(value, what: "the default of flag '\(id.value)'")?.value ?? false
                     case "description": description = text(value, what: "the description of flag '\(id.value)'")
                     case "source": source = sourceRef(value)
                     default: break
                     }
                 }
             }
-            raw.flags.append(.init(id: id.value, defaultValue: defaultValue, description: description, source: source?.value, location: id.location))
+            raw.flags.append(
+                .init(
+                    id: id.value, defaultValue: defaultValue, description: description, source: source?.value,
+                    location: id.location))
         }
     }
 
@@ -384,12 +494,15 @@ struct SpecParser {
         for (id, body) in entries(node, what: "'notifications'") {
             guard checkElementID(id, kind: "notification") else { continue }
             var notification = RawSpec.Notification(id: id)
-            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "notification '\(id.value)'", allowedKeys: Self.notificationKeys) {
+            if !YAMLReader.isNull(body),
+                let pairs = reader.mapping(body, what: "notification '\(id.value)'", allowedKeys: Self.notificationKeys)
+            {
                 for (key, value) in pairs {
                     switch key.value {
                     case "swift": notification.swift = reader.string(value, what: "'swift'")
                     case "objc": notification.objc = reader.string(value, what: "'objc'")
-                    case "description": notification.description = text(value, what: "the description of notification '\(id.value)'")
+                    case "description":
+                        notification.description = text(value, what: "the description of notification '\(id.value)'")
                     case "source": notification.source = sourceRef(value)
                     default: break
                     }
@@ -403,7 +516,9 @@ struct SpecParser {
         for (id, body) in entries(node, what: "'callbacks'") {
             guard checkElementID(id, kind: "callback") else { continue }
             var callback = RawSpec.Callback(id: id)
-            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "callback '\(id.value)'", allowedKeys: Self.callbackKeys) {
+            if !YAMLReader.isNull(body),
+                let pairs = reader.mapping(body, what: "callback '\(id.value)'", allowedKeys: Self.callbackKeys)
+            {
                 for (key, value) in pairs {
                     switch key.value {
                     case "kind":
@@ -413,13 +528,18 @@ struct SpecParser {
                             callback.kindLocation = kind.location
                         } else {
                             let known = SpecDocument.CallbackKind.allCases.map(\.rawValue)
-                            reader.report(.error(.invalidValue, "callback kind '\(kind.value)' must be one of \(known.joined(separator: ", "))\(Suggestion.didYouMean(kind.value, among: known))", at: kind.location))
+                            reader.report(
+                                .error(
+                                    .invalidValue,
+                                    "callback kind '\(kind.value)' must be one of \(known.joined(separator: ", "))\(Suggestion.didYouMean(kind.value, among: known))",
+                                    at: kind.location))
                         }
                     case "passedTo": callback.passedTo = reader.string(value, what: "'passedTo'")
                     case "swift": callback.swift = reader.string(value, what: "'swift'")
                     case "objc": callback.objc = reader.string(value, what: "'objc'")
                     case "returns": callback.returns = reader.string(value, what: "'returns'")?.value
-                    case "description": callback.description = text(value, what: "the description of callback '\(id.value)'")
+                    case "description":
+                        callback.description = text(value, what: "the description of callback '\(id.value)'")
                     case "usage": callback.usage = text(value, what: "the usage of callback '\(id.value)'")
                     case "posts": callback.posts = parsePosts(value)
                     case "deprecated": callback.deprecated = parseDeprecation(value, callback: id.value)
@@ -428,7 +548,11 @@ struct SpecParser {
                         if Self.isDuration(limit.value) {
                             callback.timeLimit = limit.value
                         } else {
-                            reader.report(.error(.invalidValue, "time limit '\(limit.value)' must be a duration such as '5s', '500ms' or '2min'", at: limit.location))
+                            reader.report(
+                                .error(
+                                    .invalidValue,
+                                    "time limit '\(limit.value)' must be a duration such as '5s', '500ms' or '2min'",
+                                    at: limit.location))
                         }
                     case "source": callback.source = sourceRef(value)
                     default: break
@@ -436,9 +560,16 @@ struct SpecParser {
                 }
             }
             if callback.kind == .closure, callback.passedTo == nil {
-                reader.report(.error(.missingKey, "closure '\(id.value)' needs 'passedTo: <the API the app passes it to>'", at: callback.kindLocation ?? id.location))
+                reader.report(
+                    .error(
+                        .missingKey, "closure '\(id.value)' needs 'passedTo: <the API the app passes it to>'",
+                        at: callback.kindLocation ?? id.location))
             } else if callback.kind == .method, let passedTo = callback.passedTo {
-                reader.report(.error(.invalidValue, "'passedTo' is only for a callback of kind 'closure'; add 'kind: closure' to '\(id.value)' or remove it", at: passedTo.location))
+                reader.report(
+                    .error(
+                        .invalidValue,
+                        "'passedTo' is only for a callback of kind 'closure'; add 'kind: closure' to '\(id.value)' or remove it",
+                        at: passedTo.location))
             }
             raw.callbacks.append(callback)
         }
@@ -451,7 +582,9 @@ struct SpecParser {
             guard checkElementID(id, kind: "fact") else { continue }
             var title: LocalizedText?
             var description: LocalizedText?
-            if !YAMLReader.isNull(body), let pairs = reader.mapping(body, what: "fact '\(id.value)'", allowedKeys: Self.factKeys) {
+            if !YAMLReader.isNull(body),
+                let pairs = reader.mapping(body, what: "fact '\(id.value)'", allowedKeys: Self.factKeys)
+            {
                 for (key, value) in pairs {
                     switch key.value {
                     case "title": title = text(value, what: "the title of fact '\(id.value)'")
@@ -472,11 +605,14 @@ struct SpecParser {
         return false
     }
 
-    private mutating func parsePosts(_ node: Node) -> (notification: Located<String>, order: PostedNotification.Order)? {
+    private mutating func parsePosts(_ node: Node) -> (notification: Located<String>, order: PostedNotification.Order)?
+    {
         if case .scalar = node {
             return reader.string(node, what: "'posts'").map { ($0, .after) }
         }
-        guard let pairs = reader.mapping(node, what: "'posts'", allowedKeys: ["notification", "order"]) else { return nil }
+        guard let pairs = reader.mapping(node, what: "'posts'", allowedKeys: ["notification", "order"]) else {
+            return nil
+        }
         var notification: Located<String>?
         var order = PostedNotification.Order.after
         for (key, value) in pairs {
@@ -487,7 +623,11 @@ struct SpecParser {
                 if let parsed = PostedNotification.Order(rawValue: text.value) {
                     order = parsed
                 } else {
-                    reader.report(.error(.invalidValue, "order '\(text.value)' must be 'before' or 'after'\(Suggestion.didYouMean(text.value, among: ["before", "after"]))", at: text.location))
+                    reader.report(
+                        .error(
+                            .invalidValue,
+                            "order '\(text.value)' must be 'before' or 'after'\(Suggestion.didYouMean(text.value, among: ["before", "after"]))",
+                            at: text.location))
                 }
             default: break
             }
@@ -503,8 +643,11 @@ struct SpecParser {
         if case .scalar = node, let flag = reader.bool(node, what: "'deprecated'") {
             return flag.value ? SpecDocument.Deprecation(since: nil, replacement: nil, note: nil) : nil
         }
-        guard let pairs = reader.mapping(node, what: "'deprecated'", allowedKeys: ["since", "replacement", "note"]) else { return nil }
-        var since: String?, replacement: String?, note: LocalizedText?
+        guard let pairs = reader.mapping(node, what: "'deprecated'", allowedKeys: ["since", "replacement", "note"])
+        else { return nil }
+        var since: String?
+        var replacement: String?
+        var note: LocalizedText?
         for (key, value) in pairs {
             switch key.value {
             case "since": since = reader.string(value, what: "'since'")?.value
@@ -521,7 +664,9 @@ struct SpecParser {
         for item in items {
             var transition = RawSpec.Transition(location: reader.location(item))
             var onGiven = false
-            guard let pairs = reader.mapping(item, what: "a transition", allowedKeys: Self.transitionKeys) else { continue }
+            guard let pairs = reader.mapping(item, what: "a transition", allowedKeys: Self.transitionKeys) else {
+                continue
+            }
             for (key, value) in pairs {
                 switch key.value {
                 case "from": transition.from = reader.oneOrMany(value).compactMap { reader.string($0, what: "'from'") }
@@ -529,7 +674,8 @@ struct SpecParser {
                     onGiven = true
                     transition.on = reader.oneOrMany(value).compactMap { reader.string($0, what: "'on'") }
                     if case .sequence = value, transition.on.isEmpty {
-                        reader.error(.invalidValue, "'on' lists no event; name at least one, or write 'always: true'", at: value)
+                        reader.error(
+                            .invalidValue, "'on' lists no event; name at least one, or write 'always: true'", at: value)
                         transition.isComplete = false
                     }
                 case "type":
@@ -537,11 +683,18 @@ struct SpecParser {
                     if let parsed = TransitionType(rawValue: kind.value) {
                         transition.type = parsed
                     } else {
-                        reader.report(.error(.invalidValue, "transition type '\(kind.value)' must be 'external' (the default) or 'internal'\(Suggestion.didYouMean(kind.value, among: ["external", "internal"]))", at: kind.location))
+                        reader.report(
+                            .error(
+                                .invalidValue,
+                                "transition type '\(kind.value)' must be 'external' (the default) or 'internal'\(Suggestion.didYouMean(kind.value, among: ["external", "internal"]))",
+                                at: kind.location))
                     }
                 case "always": transition.always = reader.bool(value, what: "'always'")?.value ?? false
                 case "guard":
-                    guard let text = reader.string(value, what: "'guard'") else { transition.isComplete = false; continue }
+                    guard let text = reader.string(value, what: "'guard'") else {
+                        transition.isComplete = false
+                        continue
+                    }
                     transition.guardText = text
                     transition.guardColumnShift = Self.columnOffset(of: 0, in: value)
                     let parsed: Result<GuardExpression, GuardParseError>
@@ -556,8 +709,11 @@ struct SpecParser {
                         transition.guardExpression = expression
                     case .failure(let error):
                         let column = text.location.column + Self.columnOffset(of: error.offset, in: value)
-                        reader.report(.error(error.isLimit ? .inputLimit : .guardSyntax, error.message + (error.isLimit ? "" : Self.guardGrammar),
-                                             at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
+                        reader.report(
+                            .error(
+                                error.isLimit ? .inputLimit : .guardSyntax,
+                                error.message + (error.isLimit ? "" : Self.guardGrammar),
+                                at: SourceLocation(path: text.location.path, line: text.location.line, column: column)))
                         transition.isComplete = false
                     }
                 case "to": transition.to = reader.oneOrMany(value).compactMap { reader.string($0, what: "'to'") }
@@ -565,9 +721,12 @@ struct SpecParser {
                 case "set":
                     guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
                     for (flag, flagValue) in setPairs {
-                        if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") { transition.set.append((flag, bool.value)) }
+                        if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") {
+                            transition.set.append((flag, bool.value))
+                        }
                     }
-                case "raise": transition.raise = reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
+                case "raise":
+                    transition.raise = reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
                 case "description": transition.description = text(value, what: "the description of a transition")
                 case "source": transition.source = sourceRef(value)
                 default: break
@@ -578,10 +737,12 @@ struct SpecParser {
                 transition.isComplete = false
             }
             if transition.on.isEmpty && !transition.always && !onGiven {
-                reader.report(.error(.missingKey, "transition needs 'on: <event>' or 'always: true'", at: transition.location))
+                reader.report(
+                    .error(.missingKey, "transition needs 'on: <event>' or 'always: true'", at: transition.location))
                 transition.isComplete = false
             } else if let on = transition.on.first, transition.always {
-                reader.report(.error(.invalidValue, "a transition cannot have both 'on' and 'always: true'", at: on.location))
+                reader.report(
+                    .error(.invalidValue, "a transition cannot have both 'on' and 'always: true'", at: on.location))
                 transition.isComplete = false
             }
             raw.transitions.append(transition)
@@ -590,7 +751,9 @@ struct SpecParser {
 
     /// Columns in a quoted scalar start after the quote.
     private static func columnOffset(of offset: Int, in node: Node) -> Int {
-        if case .scalar(let scalar) = node, scalar.style == .singleQuoted || scalar.style == .doubleQuoted { return offset + 1 }
+        if case .scalar(let scalar) = node, scalar.style == .singleQuoted || scalar.style == .doubleQuoted {
+            return offset + 1
+        }
         return offset
     }
 
@@ -598,7 +761,9 @@ struct SpecParser {
         var actions: [RawSpec.ActionRef] = []
         for item in reader.oneOrMany(node) {
             if case .mapping = item {
-                guard let pairs = reader.mapping(item, what: "an action", allowedKeys: ["notify", "callback"]) else { continue }
+                guard let pairs = reader.mapping(item, what: "an action", allowedKeys: ["notify", "callback"]) else {
+                    continue
+                }
                 for (key, value) in pairs {
                     guard let id = reader.string(value, what: "'\(key.value)'") else { continue }
                     actions.append(key.value == "notify" ? .notify(id) : .callback(id))
@@ -616,13 +781,18 @@ struct SpecParser {
         var block = RawSpec.Block()
         for item in reader.oneOrMany(node) {
             if case .mapping = item {
-                guard let pairs = reader.mapping(item, what: "an item of \(what)", allowedKeys: ["notify", "callback", "raise", "set"]) else { continue }
+                guard
+                    let pairs = reader.mapping(
+                        item, what: "an item of \(what)", allowedKeys: ["notify", "callback", "raise", "set"])
+                else { continue }
                 for (key, value) in pairs {
                     switch key.value {
                     case "set":
                         guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
                         for (flag, flagValue) in setPairs {
-                            if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") { block.set.append((flag, bool.value)) }
+                            if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") {
+                                block.set.append((flag, bool.value))
+                            }
                         }
                     case "raise":
                         block.raise += reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
@@ -631,7 +801,9 @@ struct SpecParser {
                         block.actions.append(key.value == "notify" ? .notify(id) : .callback(id))
                     }
                 }
-            } else if let id = reader.string(item, what: "an item of \(what) (a callback id, {notify: id}, {raise: event} or {set: {flag: value}})") {
+            } else if let id = reader.string(
+                item, what: "an item of \(what) (a callback id, {notify: id}, {raise: event} or {set: {flag: value}})")
+            {
                 block.actions.append(.callback(id))
             }
         }
@@ -641,7 +813,9 @@ struct SpecParser {
     private mutating func parseRelated(_ node: Node) {
         guard let items = reader.sequence(node, what: "'related'") else { return }
         for item in items {
-            guard let pairs = reader.mapping(item, what: "a related spec", allowedKeys: ["spec", "description"]) else { continue }
+            guard let pairs = reader.mapping(item, what: "a related spec", allowedKeys: ["spec", "description"]) else {
+                continue
+            }
             var id: Located<String>?
             var description: LocalizedText?
             for (key, value) in pairs {
@@ -663,7 +837,9 @@ struct SpecParser {
         guard let items = reader.sequence(node, what: "'scenarios'") else { return }
         for item in items {
             guard let pairs = reader.mapping(item, what: "a scenario", allowedKeys: Self.scenarioKeys) else { continue }
-            guard let idPair = pairs.first(where: { $0.key.value == "id" }), let id = reader.string(idPair.value, what: "the scenario id") else {
+            guard let idPair = pairs.first(where: { $0.key.value == "id" }),
+                let id = reader.string(idPair.value, what: "the scenario id")
+            else {
                 reader.error(.missingKey, "scenario has no 'id'", at: item)
                 continue
             }
@@ -672,24 +848,35 @@ struct SpecParser {
             for (key, value) in pairs {
                 switch key.value {
                 case "title": scenario.title = text(value, what: "the title of scenario '\(id.value)'")
-                case "description": scenario.description = text(value, what: "the description of scenario '\(id.value)'")
+                case "description":
+                    scenario.description = text(value, what: "the description of scenario '\(id.value)'")
                 case "from": scenario.from = reader.string(value, what: "'from'")
                 case "flags":
                     guard let flagPairs = reader.mapping(value, what: "'flags'", allowedKeys: nil) else { continue }
                     for (flag, flagValue) in flagPairs {
-                        if let bool = reader.bool(flagValue, what: "the value of flag '\(flag.value)'") { scenario.flags.append((flag, bool.value)) }
+                        if let bool = reader.bool(flagValue, what: "the value of flag '\(flag.value)'") {
+                            scenario.flags.append((flag, bool.value))
+                        }
                     }
-                case "events": scenario.events = reader.oneOrMany(value).compactMap { reader.string($0, what: "an event") }
+                case "events":
+                    scenario.events = reader.oneOrMany(value).compactMap { reader.string($0, what: "an event") }
                 case "expect":
                     scenario.expectGiven = true
                     if YAMLReader.isNull(value) { continue }
                     guard let expectItems = reader.sequence(value, what: "'expect'") else { continue }
                     for expected in expectItems {
                         if case .mapping = expected {
-                            guard let notify = reader.mapping(expected, what: "an expected item", allowedKeys: ["notify", "callback"]) else { continue }
+                            guard
+                                let notify = reader.mapping(
+                                    expected, what: "an expected item", allowedKeys: ["notify", "callback"])
+                            else { continue }
                             for (key, item) in notify {
                                 guard let itemID = reader.string(item, what: "'\(key.value)'") else { continue }
-                                scenario.expect.append((key.value == "notify" ? .notification(itemID.value) : .callback(itemID.value), itemID.location))
+                                scenario.expect.append(
+                                    (
+                                        key.value == "notify" ? .notification(itemID.value) : .callback(itemID.value),
+                                        itemID.location
+                                    ))
                             }
                         } else if let callback = reader.string(expected, what: "an expected callback") {
                             scenario.expect.append((.callback(callback.value), callback.location))

@@ -9,10 +9,15 @@ public enum SpecRelations {
         for spec in specs {
             for related in spec.document.related {
                 if related.id == spec.document.id {
-                    diagnostics.append(.error(.unknownRelatedSpec, "a spec cannot relate to itself", at: related.location))
+                    diagnostics.append(
+                        .error(.unknownRelatedSpec, "a spec cannot relate to itself", at: related.location))
                 } else if !ids.contains(related.id) {
                     // The spec itself is sound; its page just cannot link there (a spec copied alone).
-                    diagnostics.append(.warning(.unknownRelatedSpec, "no spec with id '\(related.id)' is loaded beside this one\(Suggestion.didYouMean(related.id, among: ids.filter { $0 != spec.document.id }))", at: related.location))
+                    diagnostics.append(
+                        .warning(
+                            .unknownRelatedSpec,
+                            "no spec with id '\(related.id)' is loaded beside this one\(Suggestion.didYouMean(related.id, among: ids.filter { $0 != spec.document.id }))",
+                            at: related.location))
                 }
             }
         }

@@ -22,15 +22,24 @@ struct SpecResolver {
     }
 
     /// `A.pussh` where `A` is a part: the part's members are the ones to suggest from.
-    private mutating func reportUnknownPartMember(_ reference: Located<String>, part: String, known: Set<String>, kind: String) {
+    private mutating func reportUnknownPartMember(
+        _ reference: Located<String>, part: String, known: Set<String>, kind: String
+    ) {
         let members = known.filter { $0.hasPrefix(part + ".") }.sorted()
-        let spec = raw.parts.first { $0.name.value == part }.flatMap { $0.specID ?? $0.spec.value }.map { " (\($0))" } ?? ""
+        let spec =
+            raw.parts.first { $0.name.value == part }.flatMap { $0.specID ?? $0.spec.value }.map { " (\($0))" } ?? ""
         let hint = Suggestion.didYouMean(reference.value, among: members)
-        error(.unknownPartMember, "part '\(part)'\(spec) has no \(kind) '\(reference.value.dropFirst(part.count + 1))'\(hint)", at: reference.location)
-        unresolved.append(KnockOnErrors.Reference(name: reference.value, code: .unknownPartMember, location: reference.location))
+        error(
+            .unknownPartMember,
+            "part '\(part)'\(spec) has no \(kind) '\(reference.value.dropFirst(part.count + 1))'\(hint)",
+            at: reference.location)
+        unresolved.append(
+            KnockOnErrors.Reference(name: reference.value, code: .unknownPartMember, location: reference.location))
     }
 
-    private mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []) {
+    private mutating func error(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [String] = []
+    ) {
         diagnostics.append(.error(code, message, at: location, notes: notes))
     }
 
@@ -39,8 +48,9 @@ struct SpecResolver {
         var first: [String: SourceLocation] = [:]
         for (id, location) in items {
             if let previous = first[id] {
-                error(.duplicateID, "\(kind) '\(id)' is declared twice", at: location,
-                      notes: ["first declared at \(previous)"])
+                error(
+                    .duplicateID, "\(kind) '\(id)' is declared twice", at: location,
+                    notes: ["first declared at \(previous)"])
             } else {
                 first[id] = location
             }
@@ -48,7 +58,9 @@ struct SpecResolver {
         return Set(first.keys)
     }
 
-    private mutating func check(_ reference: Located<String>, in known: Set<String>, kind: String, code: DiagnosticCode) -> Bool {
+    private mutating func check(_ reference: Located<String>, in known: Set<String>, kind: String, code: DiagnosticCode)
+        -> Bool
+    {
         if known.contains(reference.value) { return true }
         if let part = SpecComposer.part(of: reference.value, among: partNames) {
             reportUnknownPartMember(reference, part: part, known: known, kind: kind)
@@ -74,12 +86,17 @@ struct SpecResolver {
         }
         if let platform = raw.platform, APICatalog.catalog(for: platform.value) == nil {
             let known = APICatalog.platforms
-            error(.unknownPlatform, "unknown platform '\(platform.value)' (known: \(known.joined(separator: ", ")))\(Suggestion.didYouMean(platform.value, among: known))", at: platform.location)
+            error(
+                .unknownPlatform,
+                "unknown platform '\(platform.value)' (known: \(known.joined(separator: ", ")))\(Suggestion.didYouMean(platform.value, among: known))",
+                at: platform.location)
         }
 
         // States: compound states need an initial child, parallel states regions, history a parent.
         var stateByID: [String: Int] = [:]
-        for (offset, state) in raw.states.enumerated() where stateByID[state.id.value] == nil { stateByID[state.id.value] = offset }
+        for (offset, state) in raw.states.enumerated() where stateByID[state.id.value] == nil {
+            stateByID[state.id.value] = offset
+        }
         /// Whether `state` is `ancestor` or below it.
         func isWithin(_ state: String, _ ancestor: String) -> Bool {
             var current: String? = state
@@ -95,7 +112,9 @@ struct SpecResolver {
         func conflict(in targets: [Located<String>]) -> (Located<String>, Located<String>, String)? {
             for (position, first) in targets.enumerated() {
                 for second in targets[(position + 1)...] {
-                    if first.value == second.value || isWithin(first.value, second.value) || isWithin(second.value, first.value) {
+                    if first.value == second.value || isWithin(first.value, second.value)
+                        || isWithin(second.value, first.value)
+                    {
                         return (first, second, "one contains the other")
                     }
                     // The innermost common ancestor decides: a compound one has a single active child.
@@ -104,89 +123,143 @@ struct SpecResolver {
                         common = stateByID[candidate].flatMap { raw.states[$0].parent }
                     }
                     if let common, let index = stateByID[common], raw.states[index].parallel?.value == true { continue }
-                    return (first, second, common.map { "both are inside '\($0)', a compound state with one active child" }
-                        ?? "both are top-level states")
+                    return (
+                        first, second,
+                        common.map { "both are inside '\($0)', a compound state with one active child" }
+                            ?? "both are top-level states"
+                    )
                 }
             }
             return nil
         }
         func checkTargetSet(_ targets: [Located<String>], what: String) {
             guard targets.count > 1, targets.allSatisfy({ stateIDs.contains($0.value) }),
-                  let (first, second, reason) = conflict(in: targets) else { return }
-            error(.invalidTargetSet, "\(what) '\(first.value)' and '\(second.value)' cannot be active together: \(reason); several targets name one state per region of a parallel state", at: second.location)
+                let (first, second, reason) = conflict(in: targets)
+            else { return }
+            error(
+                .invalidTargetSet,
+                "\(what) '\(first.value)' and '\(second.value)' cannot be active together: \(reason); several targets name one state per region of a parallel state",
+                at: second.location)
         }
         for state in raw.states {
-            let childStates = state.children.filter { child in stateByID[child.value].map { raw.states[$0].history == nil } ?? true }
+            let childStates = state.children.filter { child in
+                stateByID[child.value].map { raw.states[$0].history == nil } ?? true
+            }
             let childIDs = childStates.map(\.value)
             let isParallel = state.parallel?.value == true
             if let history = state.history {
                 if state.parent == nil {
-                    error(.misplacedHistory, "history state '\(state.id.value)' must be the child of a compound or parallel state", at: history.location)
+                    error(
+                        .misplacedHistory,
+                        "history state '\(state.id.value)' must be the child of a compound or parallel state",
+                        at: history.location)
                 }
-                if !state.children.isEmpty || !state.initial.isEmpty || isParallel || state.isFinal || !state.entry.isEmpty || !state.exit.isEmpty {
-                    error(.misplacedHistory, "history state '\(state.id.value)' is a pseudo-state: it has only 'history' and 'default' (no states, initial, parallel, final, entry or exit)", at: state.id.location)
+                if !state.children.isEmpty || !state.initial.isEmpty || isParallel || state.isFinal
+                    || !state.entry.isEmpty || !state.exit.isEmpty
+                {
+                    error(
+                        .misplacedHistory,
+                        "history state '\(state.id.value)' is a pseudo-state: it has only 'history' and 'default' (no states, initial, parallel, final, entry or exit)",
+                        at: state.id.location)
                 }
                 for target in state.historyDefault {
                     guard check(target, in: stateIDs, kind: "state", code: .unknownState) else { continue }
                     if let parent = state.parent, !isWithin(target.value, parent) || target.value == parent {
-                        error(.misplacedHistory, "the default of history state '\(state.id.value)' must be inside its parent '\(parent)'", at: target.location)
+                        error(
+                            .misplacedHistory,
+                            "the default of history state '\(state.id.value)' must be inside its parent '\(parent)'",
+                            at: target.location)
                     }
                 }
                 checkTargetSet(state.historyDefault, what: "default targets")
                 continue
             }
             if !state.historyDefault.isEmpty, let first = state.historyDefault.first {
-                error(.invalidValue, "'default' belongs to a history state; add 'history: shallow' or 'history: deep' to '\(state.id.value)'", at: first.location)
+                error(
+                    .invalidValue,
+                    "'default' belongs to a history state; add 'history: shallow' or 'history: deep' to '\(state.id.value)'",
+                    at: first.location)
             }
             if isParallel {
                 if childIDs.count < 2 {
-                    error(.invalidParallel, "parallel state '\(state.id.value)' needs at least two child regions (it has \(childIDs.count))", at: state.parallel!.location)
+                    error(
+                        .invalidParallel,
+                        "parallel state '\(state.id.value)' needs at least two child regions (it has \(childIDs.count))",
+                        at: state.parallel!.location)
                 }
                 if let initial = state.initial.first {
-                    error(.invalidParallel, "parallel state '\(state.id.value)' enters every region; remove 'initial'", at: initial.location)
+                    error(
+                        .invalidParallel, "parallel state '\(state.id.value)' enters every region; remove 'initial'",
+                        at: initial.location)
                 }
                 if state.isFinal {
-                    error(.invalidValue, "parallel state '\(state.id.value)' cannot be final; mark a state in each region final instead", at: state.id.location)
+                    error(
+                        .invalidValue,
+                        "parallel state '\(state.id.value)' cannot be final; mark a state in each region final instead",
+                        at: state.id.location)
                 }
                 continue
             }
             if let initial = state.initial.first {
                 if childIDs.isEmpty {
-                    error(.compoundWithoutInitial, "state '\(state.id.value)' has 'initial' but no child states", at: initial.location)
+                    error(
+                        .compoundWithoutInitial, "state '\(state.id.value)' has 'initial' but no child states",
+                        at: initial.location)
                 } else if state.initial.count == 1, !childIDs.contains(initial.value),
-                          !(stateIDs.contains(initial.value) && initial.value != state.id.value && isWithin(initial.value, state.id.value)) {
+                    !(stateIDs.contains(initial.value) && initial.value != state.id.value
+                        && isWithin(initial.value, state.id.value))
+                {
                     // A deeper descendant or a history child is a valid default entry too (SCXML allows both).
                     let hint = Suggestion.didYouMean(initial.value, among: childIDs)
-                    error(.compoundWithoutInitial, "initial '\(initial.value)' of '\(state.id.value)' is not one of its child states (\(childIDs.joined(separator: ", ")))\(hint)", at: initial.location)
+                    error(
+                        .compoundWithoutInitial,
+                        "initial '\(initial.value)' of '\(state.id.value)' is not one of its child states (\(childIDs.joined(separator: ", ")))\(hint)",
+                        at: initial.location)
                 } else if state.initial.count > 1 {
                     for target in state.initial where check(target, in: stateIDs, kind: "state", code: .unknownState) {
                         if target.value == state.id.value || !isWithin(target.value, state.id.value) {
-                            error(.compoundWithoutInitial, "initial '\(target.value)' of '\(state.id.value)' is not inside it", at: target.location)
+                            error(
+                                .compoundWithoutInitial,
+                                "initial '\(target.value)' of '\(state.id.value)' is not inside it", at: target.location
+                            )
                         }
                     }
                     checkTargetSet(state.initial, what: "initial states")
                 }
             } else if !childIDs.isEmpty {
-                error(.compoundWithoutInitial, "compound state '\(state.id.value)' needs 'initial: <child>' (one of \(childIDs.joined(separator: ", ")))", at: state.id.location)
+                error(
+                    .compoundWithoutInitial,
+                    "compound state '\(state.id.value)' needs 'initial: <child>' (one of \(childIDs.joined(separator: ", ")))",
+                    at: state.id.location)
             }
             if state.isFinal, !childIDs.isEmpty {
-                error(.invalidValue, "compound state '\(state.id.value)' cannot be final; mark a child final instead", at: state.id.location)
+                error(
+                    .invalidValue, "compound state '\(state.id.value)' cannot be final; mark a child final instead",
+                    at: state.id.location)
             }
         }
         for state in raw.states {
-            checkBlock(state.entry, stateIDs: stateIDs, eventIDs: [], callbackIDs: callbackIDs, notificationIDs: notificationIDs, flagIDs: flagIDs, raisable: nil)
-            checkBlock(state.exit, stateIDs: stateIDs, eventIDs: [], callbackIDs: callbackIDs, notificationIDs: notificationIDs, flagIDs: flagIDs, raisable: nil)
+            checkBlock(
+                state.entry, stateIDs: stateIDs, eventIDs: [], callbackIDs: callbackIDs,
+                notificationIDs: notificationIDs, flagIDs: flagIDs, raisable: nil)
+            checkBlock(
+                state.exit, stateIDs: stateIDs, eventIDs: [], callbackIDs: callbackIDs,
+                notificationIDs: notificationIDs, flagIDs: flagIDs, raisable: nil)
         }
         for initial in raw.initial { _ = check(initial, in: stateIDs, kind: "initial state", code: .unknownState) }
         checkTargetSet(raw.initial, what: "initial states")
         // Events a transition may name: the declared ones and the engine's `done.state.*` events.
-        let doneEvents = Machine.doneEvents(for: raw.states.map { state in
-            StateNode(id: state.id.value, parent: state.parent, children: state.children.map(\.value),
-                      isFinal: state.isFinal, isParallel: state.parallel?.value == true, history: state.history?.value)
-        })
+        let doneEvents = Machine.doneEvents(
+            for: raw.states.map { state in
+                StateNode(
+                    id: state.id.value, parent: state.parent, children: state.children.map(\.value),
+                    isFinal: state.isFinal, isParallel: state.parallel?.value == true, history: state.history?.value)
+            })
         let raisable = eventIDs.union(doneEvents)
         for state in raw.states {
-            for event in state.entry.raise + state.exit.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
+            for event in state.entry.raise + state.exit.raise {
+                _ = check(event, in: raisable, kind: "event", code: .unknownEvent)
+            }
         }
 
         // Facts: once a spec declares them, every state's fact must be one of them.
@@ -201,9 +274,14 @@ struct SpecResolver {
         var postedBy: [String: Located<String>] = [:]
         for callback in raw.callbacks {
             guard let posts = callback.posts else { continue }
-            guard check(posts.notification, in: notificationIDs, kind: "notification", code: .unknownNotification) else { continue }
+            guard check(posts.notification, in: notificationIDs, kind: "notification", code: .unknownNotification)
+            else { continue }
             if let other = postedBy[posts.notification.value] {
-                diagnostics.append(.warning(.notificationPostedTwice, "notification '\(posts.notification.value)' is posted by both '\(other.value)' and '\(callback.id.value)'; docs and ordering tests will attribute it to both", at: posts.notification.location))
+                diagnostics.append(
+                    .warning(
+                        .notificationPostedTwice,
+                        "notification '\(posts.notification.value)' is posted by both '\(other.value)' and '\(callback.id.value)'; docs and ordering tests will attribute it to both",
+                        at: posts.notification.location))
             } else {
                 postedBy[posts.notification.value] = callback.id
             }
@@ -215,10 +293,18 @@ struct SpecResolver {
         let transitions = raw.transitions
         for index in transitions.indices {
             let errorsBefore = diagnostics.count
-            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenTransitions.insert(index) } }
-            for source in transitions[index].from where check(source, in: stateIDs, kind: "state", code: .unknownState) {
+            defer {
+                if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) {
+                    brokenTransitions.insert(index)
+                }
+            }
+            for source in transitions[index].from where check(source, in: stateIDs, kind: "state", code: .unknownState)
+            {
                 if let state = stateByID[source.value], raw.states[state].history != nil {
-                    error(.misplacedHistory, "history state '\(source.value)' is a pseudo-state: a transition cannot leave it (its 'default' says where it leads)", at: source.location)
+                    error(
+                        .misplacedHistory,
+                        "history state '\(source.value)' is a pseudo-state: a transition cannot leave it (its 'default' says where it leads)",
+                        at: source.location)
                 }
             }
             for target in transitions[index].to { _ = check(target, in: stateIDs, kind: "state", code: .unknownState) }
@@ -232,24 +318,40 @@ struct SpecResolver {
             if let guardText = transitions[index].guardText, let expression = transitions[index].guardExpression {
                 for flag in expression.flags where !flagIDs.contains(flag) {
                     if let part = SpecComposer.part(of: flag, among: partNames) {
-                        let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transitions[index].guardColumnShift + $0 }
-                        reportUnknownPartMember(Located(flag, at: SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)),
-                                                part: part, known: flagIDs, kind: "flag")
+                        let column = Self.offset(ofFlag: flag, in: guardText.value).map {
+                            guardText.location.column + transitions[index].guardColumnShift + $0
+                        }
+                        reportUnknownPartMember(
+                            Located(
+                                flag,
+                                at: SourceLocation(
+                                    path: guardText.location.path, line: guardText.location.line,
+                                    column: column ?? guardText.location.column)),
+                            part: part, known: flagIDs, kind: "flag")
                         continue
                     }
                     let hint = Suggestion.didYouMean(flag, among: flagIDs.sorted())
                     // Point at the flag itself inside the guard text.
-                    let column = Self.offset(ofFlag: flag, in: guardText.value).map { guardText.location.column + transitions[index].guardColumnShift + $0 }
-                    let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
+                    let column = Self.offset(ofFlag: flag, in: guardText.value).map {
+                        guardText.location.column + transitions[index].guardColumnShift + $0
+                    }
+                    let location = SourceLocation(
+                        path: guardText.location.path, line: guardText.location.line,
+                        column: column ?? guardText.location.column)
                     error(.unknownFlag, "flag '\(flag)' in guard is not declared\(hint)", at: location)
                 }
                 for state in expression.states where !stateIDs.contains(state) {
                     let hint = Suggestion.didYouMean(state, among: stateIDs.sorted())
-                    let offset = guardText.value.range(of: state).map { guardText.value.distance(from: guardText.value.startIndex, to: $0.lowerBound) }
+                    let offset = guardText.value.range(of: state).map {
+                        guardText.value.distance(from: guardText.value.startIndex, to: $0.lowerBound)
+                    }
                     let column = offset.map { guardText.location.column + transitions[index].guardColumnShift + $0 }
-                    let location = SourceLocation(path: guardText.location.path, line: guardText.location.line, column: column ?? guardText.location.column)
+                    let location = SourceLocation(
+                        path: guardText.location.path, line: guardText.location.line,
+                        column: column ?? guardText.location.column)
                     if let part = SpecComposer.part(of: state, among: partNames) {
-                        reportUnknownPartMember(Located(state, at: location), part: part, known: stateIDs, kind: "state")
+                        reportUnknownPartMember(
+                            Located(state, at: location), part: part, known: stateIDs, kind: "state")
                         continue
                     }
                     error(.unknownState, "state '\(state)' in in(…) is not declared\(hint)", at: location)
@@ -262,7 +364,11 @@ struct SpecResolver {
         // Scenarios.
         for (index, scenario) in raw.scenarios.enumerated() {
             let errorsBefore = diagnostics.count
-            defer { if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { brokenScenarios.insert(index) } }
+            defer {
+                if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) {
+                    brokenScenarios.insert(index)
+                }
+            }
             if let from = scenario.from { _ = check(from, in: stateIDs, kind: "state", code: .unknownState) }
             for end in scenario.end { _ = check(end, in: stateIDs, kind: "state", code: .unknownState) }
             for (flag, _) in scenario.flags { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
@@ -271,12 +377,16 @@ struct SpecResolver {
                 switch observation {
                 case .callback(let id):
                     if !callbackIDs.contains(id), notificationIDs.contains(id) {
-                        error(.unknownCallback, "'\(id)' is a notification, not a callback; write '{notify: \(id)}'", at: location)
+                        error(
+                            .unknownCallback, "'\(id)' is a notification, not a callback; write '{notify: \(id)}'",
+                            at: location)
                     } else {
                         _ = check(Located(id, at: location), in: callbackIDs, kind: "callback", code: .unknownCallback)
                     }
                 case .notification(let id):
-                    _ = check(Located(id, at: location), in: notificationIDs, kind: "notification", code: .unknownNotification)
+                    _ = check(
+                        Located(id, at: location), in: notificationIDs, kind: "notification", code: .unknownNotification
+                    )
                 }
             }
         }
@@ -287,12 +397,17 @@ struct SpecResolver {
         return lower(id: id.value)
     }
 
-    private mutating func checkActions(_ actions: [RawSpec.ActionRef], callbackIDs: Set<String>, notificationIDs: Set<String>) {
+    private mutating func checkActions(
+        _ actions: [RawSpec.ActionRef], callbackIDs: Set<String>, notificationIDs: Set<String>
+    ) {
         for action in actions {
             switch action {
             case .callback(let id):
                 if !callbackIDs.contains(id.value), notificationIDs.contains(id.value) {
-                    error(.unknownCallback, "'\(id.value)' is a notification, not a callback; write '{notify: \(id.value)}'", at: id.location)
+                    error(
+                        .unknownCallback,
+                        "'\(id.value)' is a notification, not a callback; write '{notify: \(id.value)}'",
+                        at: id.location)
                 } else {
                     _ = check(id, in: callbackIDs, kind: "callback", code: .unknownCallback)
                 }
@@ -302,22 +417,31 @@ struct SpecResolver {
     }
 
     /// Entry and exit content; raised events are checked once `done.state.*` events are known.
-    private mutating func checkBlock(_ block: RawSpec.Block, stateIDs: Set<String>, eventIDs: Set<String>, callbackIDs: Set<String>,
-                                     notificationIDs: Set<String>, flagIDs: Set<String>, raisable: Set<String>?) {
+    private mutating func checkBlock(
+        _ block: RawSpec.Block, stateIDs: Set<String>, eventIDs: Set<String>, callbackIDs: Set<String>,
+        notificationIDs: Set<String>, flagIDs: Set<String>, raisable: Set<String>?
+    ) {
         checkActions(block.actions, callbackIDs: callbackIDs, notificationIDs: notificationIDs)
         for (flag, _) in block.set { _ = check(flag, in: flagIDs, kind: "flag", code: .unknownFlag) }
-        if let raisable { for event in block.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) } }
+        if let raisable {
+            for event in block.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
+        }
     }
 
     /// Where `flag` is first written in a guard's text as a whole identifier, in characters.
     static func offset(ofFlag flag: String, in text: String) -> Int? {
         let characters = Array(text)
         func isIdentifier(_ character: Character, first: Bool) -> Bool {
-            character.isASCII && (character.isLetter || character == "_" || (!first && (character.isNumber || character == "-" || character == ".")))
+            character.isASCII
+                && (character.isLetter || character == "_"
+                    || (!first && (character.isNumber || character == "-" || character == ".")))
         }
         var index = 0
         while index < characters.count {
-            guard isIdentifier(characters[index], first: true) else { index += 1; continue }
+            guard isIdentifier(characters[index], first: true) else {
+                index += 1
+                continue
+            }
             let start = index
             while index < characters.count, isIdentifier(characters[index], first: index == start) { index += 1 }
             if String(characters[start..<index]) == flag { return start }
@@ -334,7 +458,10 @@ struct SpecResolver {
             let missing = locales.filter { !text.hasTranslation(for: $0, defaultLocale: defaultLocale) }
             guard !missing.isEmpty else { continue }
             let list = missing.map { "'\($0)'" }.joined(separator: ", ")
-            diagnostics.append(.warning(.missingTranslation, "\(what) has no \(list) translation; the default locale's text is used", at: location))
+            diagnostics.append(
+                .warning(
+                    .missingTranslation, "\(what) has no \(list) translation; the default locale's text is used",
+                    at: location))
         }
     }
 
@@ -348,32 +475,41 @@ struct SpecResolver {
             return current
         }
         func block(_ block: RawSpec.Block) -> ActionBlock {
-            ActionBlock(actions: Self.actions(block.actions), assignments: block.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
-                        raises: block.raise.map(\.value))
+            ActionBlock(
+                actions: Self.actions(block.actions),
+                assignments: block.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
+                raises: block.raise.map(\.value))
         }
         let states = raw.states.map { state in
             let initial = state.initial.map(\.value)
-            return StateNode(id: state.id.value, parent: state.parent, children: state.children.map(\.value),
-                             initial: initial.first.map { child(of: state.id.value, toward: $0) }, isFinal: state.isFinal,
-                             isParallel: state.parallel?.value == true, history: state.history?.value,
-                             entry: block(state.entry), exit: block(state.exit), initialTargets: initial,
-                             initialActions: block(state.initialBlock))
+            return StateNode(
+                id: state.id.value, parent: state.parent, children: state.children.map(\.value),
+                initial: initial.first.map { child(of: state.id.value, toward: $0) }, isFinal: state.isFinal,
+                isParallel: state.parallel?.value == true, history: state.history?.value,
+                entry: block(state.entry), exit: block(state.exit), initialTargets: initial,
+                initialActions: block(state.initialBlock))
         }
         // A history state's default is a transition on it, after the declared ones (indices stay).
         var historyDefaults: [(state: RawSpec.State, targets: [String])] = []
         for state in raw.states where state.history != nil {
             var targets = state.historyDefault.map(\.value)
-            if targets.isEmpty, let parent = state.parent, let parentState = raw.states.first(where: { $0.id.value == parent }) {
+            if targets.isEmpty, let parent = state.parent,
+                let parentState = raw.states.first(where: { $0.id.value == parent })
+            {
                 // Without a default, the parent's own default entry.
-                targets = parentState.parallel?.value == true
-                    ? parentState.children.map(\.value).filter { id in raw.states.first { $0.id.value == id }?.history == nil }
+                targets =
+                    parentState.parallel?.value == true
+                    ? parentState.children.map(\.value).filter { id in
+                        raw.states.first { $0.id.value == id }?.history == nil
+                    }
                     : parentState.initial.map(\.value)
             }
             historyDefaults.append((state, targets))
         }
         let callbacks = raw.callbacks.map { callback in
-            LifecycleCallback(id: callback.id.value, swiftName: callback.swift?.value, objcName: callback.objc?.value,
-                     posts: callback.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) })
+            LifecycleCallback(
+                id: callback.id.value, swiftName: callback.swift?.value, objcName: callback.objc?.value,
+                posts: callback.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) })
         }
         let notifications = raw.notifications.map {
             LifecycleNotification(id: $0.id.value, swiftName: $0.swift?.value, objcName: $0.objc?.value)
@@ -391,17 +527,22 @@ struct SpecResolver {
             )
         }
         for (state, targets) in historyDefaults {
-            transitions.append(Transition(
-                sources: [state.id.value], events: [], targets: targets, actions: Self.actions(state.historyDefaultBlock.actions),
-                assignments: state.historyDefaultBlock.set.map { FlagAssignment(flag: $0.flag.value, value: $0.value) },
-                raises: state.historyDefaultBlock.raise.map(\.value)
-            ))
+            transitions.append(
+                Transition(
+                    sources: [state.id.value], events: [], targets: targets,
+                    actions: Self.actions(state.historyDefaultBlock.actions),
+                    assignments: state.historyDefaultBlock.set.map {
+                        FlagAssignment(flag: $0.flag.value, value: $0.value)
+                    },
+                    raises: state.historyDefaultBlock.raise.map(\.value)
+                ))
         }
         let initialTargets = raw.initial.map(\.value)
         let machine: Machine
         do {
             machine = try Machine(
-                id: id, states: states, initial: child(of: "", toward: initialTargets[0]), initialTargets: initialTargets,
+                id: id, states: states, initial: child(of: "", toward: initialTargets[0]),
+                initialTargets: initialTargets,
                 events: raw.events.map { LifecycleEvent(id: $0.id, kind: $0.kind) },
                 flags: raw.flags.map { LifecycleFlag(id: $0.id, defaultValue: $0.defaultValue) },
                 callbacks: callbacks, notifications: notifications, transitions: transitions,
@@ -421,35 +562,48 @@ struct SpecResolver {
             locales: raw.locales.map(\.value),
             sources: raw.sources,
             states: raw.states.map {
-                .init(id: $0.id.value, title: $0.title, description: $0.description, facts: $0.facts,
-                      source: $0.source?.value, location: $0.id.location)
+                .init(
+                    id: $0.id.value, title: $0.title, description: $0.description, facts: $0.facts,
+                    source: $0.source?.value, location: $0.id.location)
             },
             events: raw.events,
             flags: raw.flags,
             facts: raw.facts,
             callbacks: raw.callbacks.map {
-                .init(id: $0.id.value, kind: $0.kind, passedTo: $0.passedTo?.value, swift: $0.swift?.value, objc: $0.objc?.value, returns: $0.returns,
-                      description: $0.description, usage: $0.usage,
-                      posts: $0.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) },
-                      deprecated: $0.deprecated, timeLimit: $0.timeLimit, source: $0.source?.value, location: $0.id.location)
+                .init(
+                    id: $0.id.value, kind: $0.kind, passedTo: $0.passedTo?.value, swift: $0.swift?.value,
+                    objc: $0.objc?.value, returns: $0.returns,
+                    description: $0.description, usage: $0.usage,
+                    posts: $0.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) },
+                    deprecated: $0.deprecated, timeLimit: $0.timeLimit, source: $0.source?.value,
+                    location: $0.id.location)
             },
             notifications: raw.notifications.map {
-                .init(id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, description: $0.description,
-                      source: $0.source?.value, location: $0.id.location)
+                .init(
+                    id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, description: $0.description,
+                    source: $0.source?.value, location: $0.id.location)
             },
             transitions: raw.transitions.indices.map { index in
-                .init(index: index, guardText: raw.transitions[index].guardText?.value, description: raw.transitions[index].description,
-                      source: raw.transitions[index].source?.value, location: raw.transitions[index].location)
-            } + historyDefaults.enumerated().map { offset, entry in
-                .init(index: raw.transitions.count + offset, guardText: nil, description: nil, source: entry.state.source?.value,
-                      location: entry.state.history?.location ?? entry.state.id.location)
-            },
+                .init(
+                    index: index, guardText: raw.transitions[index].guardText?.value,
+                    description: raw.transitions[index].description,
+                    source: raw.transitions[index].source?.value, location: raw.transitions[index].location)
+            }
+                + historyDefaults.enumerated().map { offset, entry in
+                    .init(
+                        index: raw.transitions.count + offset, guardText: nil, description: nil,
+                        source: entry.state.source?.value,
+                        location: entry.state.history?.location ?? entry.state.id.location)
+                },
             scenarios: raw.scenarios.map { scenario in
-                .init(id: scenario.id.value, title: scenario.title, description: scenario.description,
-                      from: scenario.from?.value,
-                      flags: Dictionary(scenario.flags.map { ($0.flag.value, $0.value) }, uniquingKeysWith: { _, last in last }),
-                      events: scenario.events.map(\.value), expect: scenario.expect.map(\.observation),
-                      endStates: scenario.end.map(\.value), source: scenario.source?.value, location: scenario.id.location)
+                .init(
+                    id: scenario.id.value, title: scenario.title, description: scenario.description,
+                    from: scenario.from?.value,
+                    flags: Dictionary(
+                        scenario.flags.map { ($0.flag.value, $0.value) }, uniquingKeysWith: { _, last in last }),
+                    events: scenario.events.map(\.value), expect: scenario.expect.map(\.observation),
+                    endStates: scenario.end.map(\.value), source: scenario.source?.value, location: scenario.id.location
+                )
             }
         )
         var withRelations = document
@@ -459,8 +613,10 @@ struct SpecResolver {
         for module in raw.partCatalogs.compactMap(\.module) where !modules.contains(module) { modules.append(module) }
         withRelations.apiModules = modules
         withRelations.parts = raw.parts.map { part in
-            SpecDocument.PartInfo(name: part.name.value, specID: part.specID ?? part.spec.value, title: part.title, description: part.description,
-                                  specTitle: part.specTitle, location: part.name.location)
+            SpecDocument.PartInfo(
+                name: part.name.value, specID: part.specID ?? part.spec.value, title: part.title,
+                description: part.description,
+                specTitle: part.specTitle, location: part.name.location)
         }
         return LoadedSpec(document: withRelations, machine: machine)
     }

@@ -11,11 +11,18 @@ public enum SpecYAMLWriter {
     public static func yaml(for spec: LoadedSpec, header: String? = nil) throws(Failure) -> String {
         let machine = spec.machine
         for state in machine.states where !state.initialActions.isEmpty {
-            throw Failure(message: "the <initial> of '\(state.id)' has executable content, which the YAML format has no place for")
+            throw Failure(
+                message: "the <initial> of '\(state.id)' has executable content, which the YAML format has no place for"
+            )
         }
         for state in machine.states where state.isHistory {
-            if let transition = machine.transitions(declaredOn: state.id).first, !transition.actions.isEmpty || !transition.raises.isEmpty || !transition.assignments.isEmpty {
-                throw Failure(message: "the default transition of history state '\(state.id)' has executable content, which the YAML format has no place for")
+            if let transition = machine.transitions(declaredOn: state.id).first,
+                !transition.actions.isEmpty || !transition.raises.isEmpty || !transition.assignments.isEmpty
+            {
+                throw Failure(
+                    message:
+                        "the default transition of history state '\(state.id)' has executable content, which the YAML format has no place for"
+                )
             }
         }
         var writer = Writer(machine: machine)
@@ -33,22 +40,42 @@ private struct Writer {
 
     mutating func document(_ spec: LoadedSpec, header: String?) {
         if let header {
-            for line in header.split(separator: "\n", omittingEmptySubsequences: false) { output.write("# "); output.write(line); output.newline() }
+            for line in header.split(separator: "\n", omittingEmptySubsequences: false) {
+                output.write("# ")
+                output.write(line)
+                output.newline()
+            }
         }
         output.line("lifespec: 1")
-        output.write("id: "); quoted(machine.id); output.newline()
-        if let title = spec.document.title?.translations.first?.text { output.write("title: "); quoted(title); output.newline() }
+        output.write("id: ")
+        quoted(machine.id)
+        output.newline()
+        if let title = spec.document.title?.translations.first?.text {
+            output.write("title: ")
+            quoted(title)
+            output.newline()
+        }
         output.line("unhandled: \(machine.unhandledEvents.rawValue)")
-        output.write("initial: "); list(machine.initialTargets); output.newline()
+        output.write("initial: ")
+        list(machine.initialTargets)
+        output.newline()
         let done = Set(Machine.doneEvents(for: machine.states))
         let declared = machine.events.filter { !done.contains($0.id) }
         if !declared.isEmpty {
             output.line("events:")
-            for event in declared { output.write("  "); quoted(event.id); output.write(": {kind: \(event.kind.rawValue)}\n") }
+            for event in declared {
+                output.write("  ")
+                quoted(event.id)
+                output.write(": {kind: \(event.kind.rawValue)}\n")
+            }
         }
         if !machine.flags.isEmpty {
             output.line("flags:")
-            for flag in machine.flags { output.write("  "); quoted(flag.id); output.write(": {default: \(flag.defaultValue)}\n") }
+            for flag in machine.flags {
+                output.write("  ")
+                quoted(flag.id)
+                output.write(": {default: \(flag.defaultValue)}\n")
+            }
         }
         if !machine.callbacks.isEmpty {
             output.line("callbacks:")
@@ -56,7 +83,9 @@ private struct Writer {
                 var fields = names(id: callback.id, swift: callback.swiftName, objc: callback.objcName)
                 if let posts = callback.posts {
                     fields.next(&output)
-                    output.write("posts: {notification: "); quoted(posts.notification); output.write(", order: \(posts.order.rawValue)}")
+                    output.write("posts: {notification: ")
+                    quoted(posts.notification)
+                    output.write(", order: \(posts.order.rawValue)}")
                 }
                 output.write("}\n")
             }
@@ -72,7 +101,9 @@ private struct Writer {
         output.indentation = 2
         for state in machine.topLevelStates { write(state) }
         output.indentation = 0
-        let transitions = machine.transitions.filter { transition in !transition.sources.contains { machine.state($0)?.isHistory == true } }
+        let transitions = machine.transitions.filter { transition in
+            !transition.sources.contains { machine.state($0)?.isHistory == true }
+        }
         if !transitions.isEmpty {
             output.line("transitions:")
             for transition in transitions { write(transition) }
@@ -81,18 +112,40 @@ private struct Writer {
 
     /// `  "id": {swift: "…", objc: "…"` with the names that differ, the mapping left open.
     mutating func names(id: String, swift: String, objc: String?) -> FieldSeparator {
-        output.write("  "); quoted(id); output.write(": {")
+        output.write("  ")
+        quoted(id)
+        output.write(": {")
         var fields = FieldSeparator()
-        if swift != id { fields.next(&output); output.write("swift: "); quoted(swift) }
-        if let objc { fields.next(&output); output.write("objc: "); quoted(objc) }
+        if swift != id {
+            fields.next(&output)
+            output.write("swift: ")
+            quoted(swift)
+        }
+        if let objc {
+            fields.next(&output)
+            output.write("objc: ")
+            quoted(objc)
+        }
         return fields
     }
 
     mutating func write(_ transition: Transition) {
-        output.write("  - {from: "); list(transition.sources)
-        if transition.events.isEmpty { output.write(", always: true") } else { output.write(", on: "); list(transition.events) }
-        if let condition = transition.guardExpression { output.write(", guard: "); quoted(condition.description) }
-        if !transition.targets.isEmpty { output.write(", to: "); list(transition.targets) }
+        output.write("  - {from: ")
+        list(transition.sources)
+        if transition.events.isEmpty {
+            output.write(", always: true")
+        } else {
+            output.write(", on: ")
+            list(transition.events)
+        }
+        if let condition = transition.guardExpression {
+            output.write(", guard: ")
+            quoted(condition.description)
+        }
+        if !transition.targets.isEmpty {
+            output.write(", to: ")
+            list(transition.targets)
+        }
         if transition.type == .internal { output.write(", type: internal") }
         if !transition.actions.isEmpty {
             output.write(", do: [")
@@ -102,25 +155,40 @@ private struct Writer {
             }
             output.write("]")
         }
-        if !transition.assignments.isEmpty { output.write(", set: "); assignments(transition.assignments) }
-        if !transition.raises.isEmpty { output.write(", raise: "); list(transition.raises) }
+        if !transition.assignments.isEmpty {
+            output.write(", set: ")
+            assignments(transition.assignments)
+        }
+        if !transition.raises.isEmpty {
+            output.write(", raise: ")
+            list(transition.raises)
+        }
         output.write("}\n")
     }
 
     /// What a state says besides its children, each field written by `field`.
     private enum StateField {
-        case history(HistoryDepth), defaultTargets([String]), parallel, final, initial([String]), entry(ActionBlock), exit(ActionBlock)
+        case history(HistoryDepth)
+        case defaultTargets([String])
+        case parallel, final
+        case initial([String])
+        case entry(ActionBlock)
+        case exit(ActionBlock)
     }
 
     mutating func write(_ state: StateNode) {
         var fields: [StateField] = []
         if let depth = state.history {
             fields.append(.history(depth))
-            if let transition = machine.transitions(declaredOn: state.id).first { fields.append(.defaultTargets(transition.targets)) }
+            if let transition = machine.transitions(declaredOn: state.id).first {
+                fields.append(.defaultTargets(transition.targets))
+            }
         }
         if state.isParallel { fields.append(.parallel) }
         if state.isFinal { fields.append(.final) }
-        if !state.children.isEmpty, !state.isParallel, !state.initialTargets.isEmpty { fields.append(.initial(state.initialTargets)) }
+        if !state.children.isEmpty, !state.isParallel, !state.initialTargets.isEmpty {
+            fields.append(.initial(state.initialTargets))
+        }
         if !state.entry.isEmpty { fields.append(.entry(state.entry)) }
         if !state.exit.isEmpty { fields.append(.exit(state.exit)) }
         output.startLine()
@@ -150,28 +218,55 @@ private struct Writer {
     private mutating func write(_ field: StateField) {
         switch field {
         case .history(let depth): output.write("history: \(depth.rawValue)")
-        case .defaultTargets(let targets): output.write("default: "); list(targets)
+        case .defaultTargets(let targets):
+            output.write("default: ")
+            list(targets)
         case .parallel: output.write("parallel: true")
         case .final: output.write("final: true")
-        case .initial(let targets): output.write("initial: "); list(targets)
-        case .entry(let block): output.write("entry: "); write(block)
-        case .exit(let block): output.write("exit: "); write(block)
+        case .initial(let targets):
+            output.write("initial: ")
+            list(targets)
+        case .entry(let block):
+            output.write("entry: ")
+            write(block)
+        case .exit(let block):
+            output.write("exit: ")
+            write(block)
         }
     }
 
     mutating func write(_ action: Action) {
         switch action {
-        case .callback(let id): output.write("{callback: "); quoted(id); output.write("}")
-        case .notify(let id): output.write("{notify: "); quoted(id); output.write("}")
+        case .callback(let id):
+            output.write("{callback: ")
+            quoted(id)
+            output.write("}")
+        case .notify(let id):
+            output.write("{notify: ")
+            quoted(id)
+            output.write("}")
         }
     }
 
     mutating func write(_ block: ActionBlock) {
         output.write("[")
         var items = FieldSeparator()
-        for action in block.actions { items.next(&output); write(action) }
-        if !block.assignments.isEmpty { items.next(&output); output.write("{set: "); assignments(block.assignments); output.write("}") }
-        for event in block.raises { items.next(&output); output.write("{raise: "); quoted(event); output.write("}") }
+        for action in block.actions {
+            items.next(&output)
+            write(action)
+        }
+        if !block.assignments.isEmpty {
+            items.next(&output)
+            output.write("{set: ")
+            assignments(block.assignments)
+            output.write("}")
+        }
+        for event in block.raises {
+            items.next(&output)
+            output.write("{raise: ")
+            quoted(event)
+            output.write("}")
+        }
         output.write("]")
     }
 

@@ -98,7 +98,10 @@ public struct SyntheticSpec {
                     lines.append(indent + "          r\(regionOfSuper[superIndex])last: {history: deep}")
                 }
                 for leaf in firstLeaf..<min(leafCount, firstLeaf + Self.groupSize) {
-                    lines.append(indent + "          s\(leaf): {title: State \(leaf), facts: {index: \(leaf), even: \(leaf % 2 == 0)}}")
+                    lines.append(
+                        indent
+                            + "          s\(leaf): {title: State \(leaf), facts: {index: \(leaf), even: \(leaf % 2 == 0)}}"
+                    )
                 }
             }
         }
@@ -113,14 +116,17 @@ public struct SyntheticSpec {
         lines.append("flags:")
         if parallel {
             for region in 0..<regionCount {
-                lines.append("  fast\(region): {default: false, description: Region \(region) takes the guarded shortcuts.}")
+                lines.append(
+                    "  fast\(region): {default: false, description: Region \(region) takes the guarded shortcuts.}")
             }
         } else {
             lines.append("  fast: {default: false, description: Takes the guarded shortcuts.}")
         }
         lines.append("  auto: {default: false, description: Enables the eventless hops.}")
         lines.append("notifications:")
-        for notification in 0..<((callbackCount + 1) / 2) { lines.append("  n\(notification): {swift: Notification\(notification)}") }
+        for notification in 0..<((callbackCount + 1) / 2) {
+            lines.append("  n\(notification): {swift: Notification\(notification)}")
+        }
         lines.append("callbacks:")
         for callback in 0..<callbackCount {
             var entry = "  c\(callback): {swift: \"callback\(callback)(_:)\""
@@ -152,10 +158,13 @@ public struct SyntheticSpec {
             let target = pick(&random)
             if random.chance(40) {
                 let other = pick(&random)
-                lines.append("  - {from: s\(leaf), on: e\(jump), guard: \(fast), to: s\(target), do: \(actions(&random))}")
+                lines.append(
+                    "  - {from: s\(leaf), on: e\(jump), guard: \(fast), to: s\(target), do: \(actions(&random))}")
                 lines.append("  - {from: s\(leaf), on: e\(jump), guard: '!\(fast)', to: s\(other)}")
             } else {
-                lines.append("  - {from: s\(leaf), on: e\(jump), to: s\(target), do: \(actions(&random)), set: {\(fast): \(random.chance(50))}}")
+                lines.append(
+                    "  - {from: s\(leaf), on: e\(jump), to: s\(target), do: \(actions(&random)), set: {\(fast): \(random.chance(50))}}"
+                )
             }
             if random.chance(30) {
                 lines.append("  - {from: s\(leaf), on: e\(freshEvent(&random)), do: \(actions(&random))}")
@@ -175,7 +184,8 @@ public struct SyntheticSpec {
                 lines.append("  - {from: r\(region), on: resume, to: r\(region)last, type: internal, do: [c1]}")
             }
         }
-        return lines.joined(separator: "\n") + "\n" + scenarioYAML(base: lines.joined(separator: "\n") + "\n", random: &random)
+        return lines.joined(separator: "\n") + "\n"
+            + scenarioYAML(base: lines.joined(separator: "\n") + "\n", random: &random)
     }
 
     /// Scenarios are random walks, their expectations taken from the engine itself.
@@ -186,11 +196,14 @@ public struct SyntheticSpec {
         for index in 0..<scenarios {
             // Drawn in the same order for the flat machine and for regions (their fast flags
             // take the one draw), so `--regions` changes nothing else about the walks.
-            let fastDraw = random.chance(50), autoDraw = random.chance(50)
+            let fastDraw = random.chance(50)
+            let autoDraw = random.chance(50)
             var flags = ["auto": autoDraw]
             for flag in machine.flags.map(\.id) where flag.hasPrefix("fast") { flags[flag] = fastDraw }
             // Started as a scenario without 'from' is (SCXML's start): its steps are part of the trace.
-            guard let (started, startSteps) = try? Runner.begin(machine: machine, from: nil, flags: flags) else { continue }
+            guard let (started, startSteps) = try? Runner.begin(machine: machine, from: nil, flags: flags) else {
+                continue
+            }
             var runner = started
             var events: [String] = []
             var expect: [String] = []
@@ -215,7 +228,8 @@ public struct SyntheticSpec {
             }
             lines.append("  - id: walk\(index)")
             lines.append("    title: Random walk \(index)")
-            lines.append("    flags: {" + machine.flags.map { "\($0.id): \(flags[$0.id]!)" }.joined(separator: ", ") + "}")
+            lines.append(
+                "    flags: {" + machine.flags.map { "\($0.id): \(flags[$0.id]!)" }.joined(separator: ", ") + "}")
             lines.append("    events: [\(events.joined(separator: ", "))]")
             lines.append("    expect: [\(expect.joined(separator: ", "))]")
             let end = runner.states

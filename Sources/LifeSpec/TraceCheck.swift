@@ -27,7 +27,9 @@ public struct TraceCheck {
     let declared: Set<Observation>?
 
     /// Checks the `--observe` items; `from` and `fixedFlags` are checked already (`checkStart`).
-    public init(machine: Machine, document: SpecDocument? = nil, from: String?, fixedFlags: [String: Bool], observe: [String]) throws(ArgumentError) {
+    public init(
+        machine: Machine, document: SpecDocument? = nil, from: String?, fixedFlags: [String: Bool], observe: [String]
+    ) throws(ArgumentError) {
         self.machine = machine
         self.document = document
         self.from = from
@@ -39,8 +41,10 @@ public struct TraceCheck {
 
     /// With parallel regions `--from` may name a configuration: a leaf per region joined by `+`.
     public static func checkStart(_ from: String?, in machine: Machine) throws(ArgumentError) {
-        for state in from.map({ ConformanceCase.configurationStates($0, in: machine) }) ?? [] where machine.state(state) == nil {
-            throw ArgumentError(description: "unknown state '\(state)'\(Suggestion.didYouMean(state, among: machine.states.map(\.id)))")
+        for state in from.map({ ConformanceCase.configurationStates($0, in: machine) }) ?? []
+        where machine.state(state) == nil {
+            throw ArgumentError(
+                description: "unknown state '\(state)'\(Suggestion.didYouMean(state, among: machine.states.map(\.id)))")
         }
     }
 
@@ -72,12 +76,18 @@ public struct TraceCheck {
             }
             guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
             // Built only for a message: most lines need no location.
-            let location = { "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)" }
+            let location = {
+                "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)"
+            }
             guard let index = nameIndex[token] else {
-                return .fails("\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n")
+                return .fails(
+                    "\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n"
+                )
             }
             if let declared, !declared.contains(observations[index]) {
-                return .fails("\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n")
+                return .fails(
+                    "\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n"
+                )
             }
             judge.feed(index, observations[index], token: token, location: location)
             if let report = judge.decidedDeviation { return .fails(failure(report, judge: judge)) }
@@ -105,37 +115,49 @@ public struct TraceCheck {
             }
         }
         let deviation = report.deviation
-        var message = "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+        var message =
+            "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
         // In a system spec, whose object it is: the part's role and the spec that documents it.
-        let observed = switch deviation.observation { case .callback(let id), .notification(let id): id }
+        let observed =
+            switch deviation.observation {
+            case .callback(let id), .notification(let id): id
+            }
         if let document, let part = document.part(of: observed) {
             let role = document.text(part.title ?? part.specTitle).map { "\($0), " } ?? ""
             message += "    the call is part \(part.name)'s (\(role)spec \(part.specID))\n"
         }
         message += "    the app is in or on its way to: \(deviation.possibleStates.joined(separator: ", "))\n"
         let allowed = deviation.allowedNext.map(name(of:))
-        message += "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
+        message +=
+            "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
         message += "    judged on: \(judge.observedDescription)\n"
         return message
     }
 
     /// The observations `--observe` names: kinds, `all`, or single names (with did-you-mean).
-    static func observedSet(_ items: [String], machine: Machine, vocabulary: TraceVocabulary) throws(ArgumentError) -> Set<Observation> {
+    static func observedSet(_ items: [String], machine: Machine, vocabulary: TraceVocabulary) throws(ArgumentError)
+        -> Set<Observation>
+    {
         var result: Set<Observation> = []
         // A comma separates items, unless the whole option is one name (names may hold commas).
         let split = items.flatMap { item in
-            vocabulary.observation(named: item) != nil ? [item] : item.split(separator: ",").map { String($0).trimmingSpaces }
+            vocabulary.observation(named: item) != nil
+                ? [item] : item.split(separator: ",").map { String($0).trimmingSpaces }
         }
         for item in split {
             switch item {
-            case "all": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
+            case "all":
+                result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
                 result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
             case "callbacks": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
             case "notifications": result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
             default:
                 guard let observation = vocabulary.observation(named: item) else {
                     let candidates = ["all", "callbacks", "notifications"] + vocabulary.knownNames
-                    throw ArgumentError(description: "--observe takes callbacks, notifications, all, or a callback or notification name of the spec; '\(item)' is none of them\(Suggestion.didYouMean(item, among: candidates))")
+                    throw ArgumentError(
+                        description:
+                            "--observe takes callbacks, notifications, all, or a callback or notification name of the spec; '\(item)' is none of them\(Suggestion.didYouMean(item, among: candidates))"
+                    )
                 }
                 result.insert(observation)
             }
@@ -144,8 +166,8 @@ public struct TraceCheck {
     }
 }
 
-private extension String {
-    var trimmingSpaces: String {
+extension String {
+    fileprivate var trimmingSpaces: String {
         String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }
@@ -196,7 +218,12 @@ struct ProjectedTrace {
     init(machine: Machine, from: String?, fixedFlags: [String: Bool], declared: Set<Observation>?) throws {
         self.declared = declared
         if let declared {
-            candidates = [Candidate(kinds: [], checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared))]
+            candidates = [
+                Candidate(
+                    kinds: [],
+                    checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared)
+                )
+            ]
             return
         }
         // A kind the spec never emits adds nothing: its sets equal smaller ones.
@@ -205,7 +232,9 @@ struct ProjectedTrace {
         if present.count == 2 { sets += present.map { [$0] } }
         candidates = try sets.map { kinds in
             let observed = kinds.reduce(into: Set<Observation>()) { $0.formUnion($1.members(of: machine)) }
-            return Candidate(kinds: kinds, checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
+            return Candidate(
+                kinds: kinds,
+                checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
         }
     }
 
@@ -239,7 +268,10 @@ struct ProjectedTrace {
     /// holds every kind seen (with nothing seen, the full set, so an empty log is judged as before).
     private var decisive: Candidate {
         let covering = candidates.filter { kindsSeen.isSubset(of: $0.kinds) || declared != nil }
-        return (kindsSeen.isEmpty ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count }) ?? candidates[0]
+        return
+            (kindsSeen.isEmpty
+            ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count })
+            ?? candidates[0]
     }
 
     /// A deviation that no later line can excuse: the only candidate left has deviated.

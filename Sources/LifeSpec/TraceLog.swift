@@ -18,17 +18,23 @@ public struct TraceVocabulary: Sendable {
             for name in [callback.id, callback.swiftName, callback.objcName].compactMap({ $0 }) {
                 names[name] = names[name] ?? .callback(callback.id)
                 // Logs often drop the argument labels: `viewDidLoad` for `viewDidLoad()`.
-                if let bare = name.split(separator: "(").first.map(String.init), bare != name { aliases[bare, default: []].insert(.callback(callback.id)) }
+                if let bare = name.split(separator: "(").first.map(String.init), bare != name {
+                    aliases[bare, default: []].insert(.callback(callback.id))
+                }
             }
         }
         for notification in machine.notifications {
             for name in [notification.id, notification.swiftName, notification.objcName].compactMap({ $0 }) {
                 names[name] = names[name] ?? .notification(notification.id)
                 // `UIApplication.didBecomeActiveNotification` is also logged as `didBecomeActiveNotification`.
-                if let last = name.split(separator: ".").last.map(String.init), last != name { aliases[last, default: []].insert(.notification(notification.id)) }
+                if let last = name.split(separator: ".").last.map(String.init), last != name {
+                    aliases[last, default: []].insert(.notification(notification.id))
+                }
             }
         }
-        for (alias, observations) in aliases where names[alias] == nil && observations.count == 1 { names[alias] = observations.first }
+        for (alias, observations) in aliases where names[alias] == nil && observations.count == 1 {
+            names[alias] = observations.first
+        }
         self.names = names
         knownNames = names.keys.sorted()
     }
@@ -43,7 +49,9 @@ public struct TraceVocabulary: Sendable {
     /// the check-trace step of `Benchmarks/run` (10 million lines) is the figure to watch.
     public static func name(onLine line: Substring) -> Substring? {
         let bytes = line.utf8
-        let found = bytes.withContiguousStorageIfAvailable(nameRange(in:)) ?? Array(bytes).withUnsafeBufferPointer(nameRange(in:))
+        let found =
+            bytes.withContiguousStorageIfAvailable(nameRange(in:))
+            ?? Array(bytes).withUnsafeBufferPointer(nameRange(in:))
         guard let found else { return nil }
         let start = bytes.index(bytes.startIndex, offsetBy: found.lowerBound)
         return line[start..<bytes.index(start, offsetBy: found.count)]
@@ -53,7 +61,9 @@ public struct TraceVocabulary: Sendable {
     /// `2026-11-21T10:00:00Z`, `[0.123]`, `+0.5s`) up to a `#` comment or the end of the line,
     /// without trailing spaces; the last timestamp-looking token when nothing else is there.
     private static func nameRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        }
         var index = 0
         var token: Range<Int>?
         while true {
@@ -74,7 +84,8 @@ public struct TraceVocabulary: Sendable {
     }
 
     private static func looksLikeTimestamp(first: UInt8) -> Bool {
-        first == UInt8(ascii: "[") || first == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        first == UInt8(ascii: "[") || first == UInt8(ascii: "+")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
     }
 }
 
@@ -114,20 +125,23 @@ public struct LineReader: Sequence, IteratorProtocol {
         let start = SourceLocation(path: path, line: 1, column: 1)
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw TraceInputError(location: start, message: "cannot read the trace: \(String(cString: strerror(errno)))")
+            throw TraceInputError(
+                location: start, message: "cannot read the trace: \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            let kind = switch info.st_mode & S_IFMT {
-            case S_IFDIR: "a folder"
-            case S_IFIFO: "a FIFO"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "not a regular file"
-            }
+            let kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: "a folder"
+                case S_IFIFO: "a FIFO"
+                case S_IFCHR, S_IFBLK: "a device"
+                default: "not a regular file"
+                }
             throw TraceInputError(location: start, message: "the trace is \(kind); give a log file")
         }
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
-            throw TraceInputError(location: start, message: "cannot read the trace: \(String(cString: strerror(errno)))")
+            throw TraceInputError(
+                location: start, message: "cannot read the trace: \(String(cString: strerror(errno)))")
         }
         // Checked again on the open file: the path may have changed in between.
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -208,7 +222,9 @@ public struct LineReader: Sequence, IteratorProtocol {
             if read < 0 {
                 let reason = String(cString: strerror(errno))
                 buffer.removeSubrange(count...)
-                error = TraceInputError(location: SourceLocation(path: path, line: lineNumber + 1, column: 1), message: "cannot read the trace: \(reason)")
+                error = TraceInputError(
+                    location: SourceLocation(path: path, line: lineNumber + 1, column: 1),
+                    message: "cannot read the trace: \(reason)")
                 throw error!
             }
             buffer.removeSubrange((count + read)...)
@@ -223,8 +239,11 @@ public struct LineReader: Sequence, IteratorProtocol {
     }
 
     private mutating func tooLong() -> TraceInputError {
-        let failure = TraceInputError(location: SourceLocation(path: path, line: lineNumber + 1, column: 1),
-                                      message: "this line is longer than \(Self.maximumLineLength) bytes, the longest a trace line may be; is this a log of callback names?")
+        let failure = TraceInputError(
+            location: SourceLocation(path: path, line: lineNumber + 1, column: 1),
+            message:
+                "this line is longer than \(Self.maximumLineLength) bytes, the longest a trace line may be; is this a log of callback names?"
+        )
         error = failure
         return failure
     }

@@ -43,13 +43,16 @@ enum YAMLKeyGuard {
                 guard parent.nextIsKey else { return nil }
                 keyNodes = min(keyNodes + size, Int.max / 4)
                 guard keyNodes > budget else { return nil }
-                return .error(.inputLimit, "this mapping key expands through aliases to \(size > budget ? "more than \(budget)" : "\(size)") YAML nodes, past the document's budget of \(budget) for all keys; a key is a name, not an alias of a collection",
-                              at: SourceLocation(path: path, line: line + 1, column: column + 1))
+                return .error(
+                    .inputLimit,
+                    "this mapping key expands through aliases to \(size > budget ? "more than \(budget)" : "\(size)") YAML nodes, past the document's budget of \(budget) for all keys; a key is a name, not an alias of a collection",
+                    at: SourceLocation(path: path, line: line + 1, column: column + 1))
             }
             var event = yaml_event_t()
             while yaml_parser_parse(&parser, &event) == 1 {
                 defer { yaml_event_delete(&event) }
-                let line = Int(event.start_mark.line), column = Int(event.start_mark.column)
+                let line = Int(event.start_mark.line)
+                let column = Int(event.start_mark.column)
                 var problem: Diagnostic?
                 switch event.type {
                 case YAML_STREAM_END_EVENT:
@@ -60,11 +63,18 @@ enum YAMLKeyGuard {
                 case YAML_SCALAR_EVENT:
                     problem = finish(size: 1, anchor: name(event.data.scalar.anchor), line: line, column: column)
                 case YAML_ALIAS_EVENT:
-                    problem = finish(size: name(event.data.alias.anchor).flatMap { anchors[$0] } ?? 1, anchor: nil, line: line, column: column)
+                    problem = finish(
+                        size: name(event.data.alias.anchor).flatMap { anchors[$0] } ?? 1, anchor: nil, line: line,
+                        column: column)
                 case YAML_SEQUENCE_START_EVENT:
-                    stack.append(Frame(isMapping: false, anchor: name(event.data.sequence_start.anchor), line: line, column: column))
+                    stack.append(
+                        Frame(
+                            isMapping: false, anchor: name(event.data.sequence_start.anchor), line: line, column: column
+                        ))
                 case YAML_MAPPING_START_EVENT:
-                    stack.append(Frame(isMapping: true, anchor: name(event.data.mapping_start.anchor), line: line, column: column))
+                    stack.append(
+                        Frame(
+                            isMapping: true, anchor: name(event.data.mapping_start.anchor), line: line, column: column))
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     guard let frame = stack.popLast() else { return nil }
                     problem = finish(size: frame.size, anchor: frame.anchor, line: frame.line, column: frame.column)

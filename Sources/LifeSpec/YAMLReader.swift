@@ -76,15 +76,21 @@ final class YAMLReader {
         visitedNodes += 1
         if visitedNodes > nodeBudget {
             budgetExceeded = true
-            let message = nodeBudget < limits.maxNodes
+            let message =
+                nodeBudget < limits.maxNodes
                 ? "aliases expand this \(documentBytes)-byte document to more than \(nodeBudget) YAML nodes (without aliases it could hold at most one per byte); refusing to read further"
                 : "the document expands to more than \(nodeBudget) YAML nodes (aliases?); refusing to read further"
             error(.inputLimit, message, at: node)
             return false
         }
         if let tag = Self.unsupportedTag(node), taggedNodes.insert(location(node)).inserted {
-            let hint = tag.hasPrefix("!") && !tag.hasPrefix("!!") ? " (a value that starts with '!', such as a guard, must be quoted)" : ""
-            error(.invalidValue, "YAML tag '\(tag)' is not supported: a spec holds plain strings, numbers, booleans, lists and mappings\(hint)", at: node)
+            let hint =
+                tag.hasPrefix("!") && !tag.hasPrefix("!!")
+                ? " (a value that starts with '!', such as a guard, must be quoted)" : ""
+            error(
+                .invalidValue,
+                "YAML tag '\(tag)' is not supported: a spec holds plain strings, numbers, booleans, lists and mappings\(hint)",
+                at: node)
         }
         return true
     }
@@ -101,7 +107,7 @@ final class YAMLReader {
         }
         switch name {
         case "", "!", Tag.Name.str.rawValue, Tag.Name.int.rawValue, Tag.Name.bool.rawValue, Tag.Name.float.rawValue,
-             Tag.Name.null.rawValue, Tag.Name.seq.rawValue, Tag.Name.map.rawValue:
+            Tag.Name.null.rawValue, Tag.Name.seq.rawValue, Tag.Name.map.rawValue:
             return nil
         default:
             let core = "tag:yaml.org,2002:"
@@ -113,7 +119,9 @@ final class YAMLReader {
     /// runs only for unknown keys).
     static func stateNames(_ key: String, _ value: Node, depth: Int = 0) -> [String] {
         var names = [key]
-        guard depth < 16, case .mapping(let mapping) = value, let children = mapping["states"], case .mapping(let states) = children else { return names }
+        guard depth < 16, case .mapping(let mapping) = value, let children = mapping["states"],
+            case .mapping(let states) = children
+        else { return names }
         for (childKey, childValue) in states {
             if let name = childKey.scalar?.string { names += stateNames(name, childValue, depth: depth + 1) }
         }
@@ -157,7 +165,9 @@ final class YAMLReader {
     // value read cost more than reading it.
 
     /// The pairs of a mapping, with unknown keys reported (and "did you mean" suggested).
-    func mapping(_ node: Node, what: @autoclosure () -> String, allowedKeys: [String]?) -> [(key: Located<String>, value: Node)]? {
+    func mapping(_ node: Node, what: @autoclosure () -> String, allowedKeys: [String]?) -> [(
+        key: Located<String>, value: Node
+    )]? {
         guard visit(node) else { return nil }
         guard case .mapping(let mapping) = node else {
             error(.wrongType, "\(what()) must be a mapping, found \(Self.describe(node))", at: node)
@@ -178,10 +188,13 @@ final class YAMLReader {
             let key = Located(keyScalar.string, at: location(keyScalar.mark))
             if let allowedKeys, !allowedKeys.contains(key.value) {
                 let hint = Suggestion.didYouMean(key.value, among: allowedKeys)
-                error(.unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
-                      notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
-                unknownKeys.append(KnockOnErrors.UnknownKey(key: key, context: what(), stateNames: Self.stateNames(key.value, value),
-                                                            bodyLooksLikeState: Self.looksLikeStateBody(value)))
+                error(
+                    .unknownKey, "unknown key '\(key.value)' in \(what())\(hint)", at: keyNode,
+                    notes: hint.isEmpty ? ["allowed keys: \(allowedKeys.joined(separator: ", "))"] : [])
+                unknownKeys.append(
+                    KnockOnErrors.UnknownKey(
+                        key: key, context: what(), stateNames: Self.stateNames(key.value, value),
+                        bodyLooksLikeState: Self.looksLikeStateBody(value)))
                 continue
             }
             result.append((key, value))
@@ -221,8 +234,11 @@ final class YAMLReader {
         }
         if TextPolicy.needsCleaning(text) {
             let (clean, removed) = TextPolicy.clean(text)
-            report(.warning(.controlCharacters, "\(what()) contains \(removed.joined(separator: ", ")); generated files get the text without them",
-                            at: location(scalar.mark)))
+            report(
+                .warning(
+                    .controlCharacters,
+                    "\(what()) contains \(removed.joined(separator: ", ")); generated files get the text without them",
+                    at: location(scalar.mark)))
             return Located(clean, at: location(scalar.mark))
         }
         return Located(text, at: location(scalar.mark))
@@ -281,11 +297,18 @@ final class YAMLReader {
             for (key, value) in pairs {
                 if !locales.isEmpty, !locales.contains(key.value) {
                     let hint = Suggestion.didYouMean(key.value, among: locales)
-                    report(.error(.unknownLocale, "locale '\(key.value)' in \(what()) is not declared in 'locales'\(hint)", at: key.location))
+                    report(
+                        .error(
+                            .unknownLocale, "locale '\(key.value)' in \(what()) is not declared in 'locales'\(hint)",
+                            at: key.location))
                     continue
                 }
                 if locales.isEmpty, !Self.looksLikeLocale(key.value) {
-                    report(.error(.unknownLocale, "'\(key.value)' in \(what()) is not a locale identifier (declare 'locales' at the top)", at: key.location))
+                    report(
+                        .error(
+                            .unknownLocale,
+                            "'\(key.value)' in \(what()) is not a locale identifier (declare 'locales' at the top)",
+                            at: key.location))
                     continue
                 }
                 if let text = string(value, what: "\(what()) (\(key.value))") {
@@ -294,17 +317,23 @@ final class YAMLReader {
             }
             return translations.isEmpty ? nil : LocalizedText(translations: translations)
         default:
-            error(.wrongType, "\(what()) must be a string or a map of locale to string, found \(Self.describe(node))", at: node)
+            error(
+                .wrongType, "\(what()) must be a string or a map of locale to string, found \(Self.describe(node))",
+                at: node)
             return nil
         }
     }
 
     static func looksLikeLocale(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
+        guard let language = parts.first, (2...3).contains(language.count),
+            language.allSatisfy({ $0.isASCII && $0.isLowercase })
+        else {
             return false
         }
-        return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        return parts.dropFirst().allSatisfy {
+            !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
     }
 }
 
@@ -332,7 +361,8 @@ public enum Suggestion {
             var limit = min(maximumEdits, max(1, min(lowered.count, other.count) / 3))
             if let best { limit = min(limit, best.distance) }
             guard abs(lowered.count - other.count) <= limit,
-                  let distance = editDistance(lowered, other, limit: limit) else { continue }
+                let distance = editDistance(lowered, other, limit: limit)
+            else { continue }
             if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.candidate) {
                 best = (candidate, distance)
             }
@@ -346,7 +376,8 @@ public enum Suggestion {
     }
 
     public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs.unicodeScalars), b = Array(rhs.unicodeScalars)
+        let a = Array(lhs.unicodeScalars)
+        let b = Array(rhs.unicodeScalars)
         return editDistance(a, b, limit: max(a.count, b.count))!
     }
 
@@ -361,7 +392,8 @@ public enum Suggestion {
         var current = [Int](repeating: outside, count: b.count + 1)
         var beforePrevious = [Int](repeating: outside, count: b.count + 1)
         for i in 1...a.count {
-            let low = max(1, i - limit), high = min(b.count, i + limit)
+            let low = max(1, i - limit)
+            let high = min(b.count, i + limit)
             current[0] = min(i, outside)
             if low > 1 { current[low - 1] = outside }
             var rowMinimum = current[0]

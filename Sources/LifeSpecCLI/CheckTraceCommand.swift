@@ -8,15 +8,15 @@ struct CheckTraceCommand: ParsableCommand {
         commandName: "check-trace",
         abstract: "Check a real app's log of callbacks and notifications against a spec.",
         discussion: """
-        The log has one name per line, as 'lifespec recorder' writes it: optional leading \
-        timestamps, then a callback or notification name (Swift name, Objective-C selector or \
-        notification name, or spec id) running to the end of the line; '#' starts a comment. \
-        The log is judged on what it records: by default on the kinds of names that occur in it \
-        (callbacks, notifications), so a log of delegate callbacks alone is held to the callbacks \
-        the spec emits; --observe declares the observed set instead. The tool decides whether \
-        some sequence of events explains the log; on the first deviation it prints the line, the \
-        states the app could be in and what the spec allows next. See docs/spec-format.md.
-        """
+            The log has one name per line, as 'lifespec recorder' writes it: optional leading \
+            timestamps, then a callback or notification name (Swift name, Objective-C selector or \
+            notification name, or spec id) running to the end of the line; '#' starts a comment. \
+            The log is judged on what it records: by default on the kinds of names that occur in it \
+            (callbacks, notifications), so a log of delegate callbacks alone is held to the callbacks \
+            the spec emits; --observe declares the observed set instead. The tool decides whether \
+            some sequence of events explains the log; on the first deviation it prints the line, the \
+            states the app could be in and what the spec allows next. See docs/spec-format.md.
+            """
     )
 
     @OptionGroup var input: SpecFileArgument
@@ -27,10 +27,16 @@ struct CheckTraceCommand: ParsableCommand {
     @Option(help: "The state the app is in when the log starts (default: not yet launched).")
     var from: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("A flag's value when the log starts (other flags may have any value).", valueName: "FLAG=true|false"))
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "A flag's value when the log starts (other flags may have any value).", valueName: "FLAG=true|false"))
     var assignments: [String] = []
 
-    @Option(help: ArgumentHelp("What the log records: callbacks, notifications, all, or a callback or notification name; repeatable (default: the kinds of names that occur in the log).", valueName: "WHAT"))
+    @Option(
+        help: ArgumentHelp(
+            "What the log records: callbacks, notifications, all, or a callback or notification name; repeatable (default: the kinds of names that occur in the log).",
+            valueName: "WHAT"))
     var observe: [String] = []
 
     func validate() throws {
@@ -44,7 +50,8 @@ struct CheckTraceCommand: ParsableCommand {
         do {
             try TraceCheck.checkStart(from, in: machine)
             let fixedFlags = try SimulateCommand.flags(assignments, in: machine)
-            check = try TraceCheck(machine: machine, document: loaded.document, from: from, fixedFlags: fixedFlags, observe: observe)
+            check = try TraceCheck(
+                machine: machine, document: loaded.document, from: from, fixedFlags: fixedFlags, observe: observe)
         } catch let error as TraceCheck.ArgumentError {
             throw ValidationError(error.description)
         }
@@ -62,6 +69,7 @@ struct CheckTraceCommand: ParsableCommand {
 /// A file named on the command line that is not there: `path: error: [LS001] …`, exit status 64
 /// (a wrong argument, like any other), the same for a spec, a trace or any other input file.
 func missingFile(_ path: String, what: String) -> ExitCode {
-    StandardStreams.err("\(path): error: [\(DiagnosticCode.unreadableFile.rawValue)] \(what) \(FileProblem.describe(path))\n")
+    StandardStreams.err(
+        "\(path): error: [\(DiagnosticCode.unreadableFile.rawValue)] \(what) \(FileProblem.describe(path))\n")
     return ExitCode(64)
 }

@@ -67,20 +67,26 @@ struct DiagramCommand: ParsableCommand {
         let pathExtension = URL(fileURLWithPath: output).pathExtension
         let implied = Self.format(forExtension: pathExtension)
         switch (format, implied) {
-        case let (asked?, implied?) where asked != implied:
-            throw ValidationError("--format \(asked.rawValue) does not match the extension of '\(output)' (.\(pathExtension) is \(implied.rawValue)); drop --format or change the file name")
-        case let (asked?, _): return asked
-        case let (nil, implied?): return implied
+        case (let asked?, let implied?) where asked != implied:
+            throw ValidationError(
+                "--format \(asked.rawValue) does not match the extension of '\(output)' (.\(pathExtension) is \(implied.rawValue)); drop --format or change the file name"
+            )
+        case (let asked?, _): return asked
+        case (nil, let implied?): return implied
         case (nil, nil):
             let shown = pathExtension.isEmpty ? "it has no extension" : "'.\(pathExtension)' is not one"
-            throw ValidationError("cannot tell the format of '\(output)' from its name (\(shown)); name it .svg, .png, .pdf, .dot or .mmd, or pass --format")
+            throw ValidationError(
+                "cannot tell the format of '\(output)' from its name (\(shown)); name it .svg, .png, .pdf, .dot or .mmd, or pass --format"
+            )
         }
     }
 
     func validate() throws {
         let format = try resolvedFormat()
         if destination.output == nil, format.isBinary, isatty(STDOUT_FILENO) != 0 {
-            throw ValidationError("refusing to write \(format.rawValue.uppercased()) to a terminal; use -o FILE or redirect standard output")
+            throw ValidationError(
+                "refusing to write \(format.rawValue.uppercased()) to a terminal; use -o FILE or redirect standard output"
+            )
         }
     }
 
@@ -88,7 +94,9 @@ struct DiagramCommand: ParsableCommand {
         let format = try resolvedFormat()
         let loaded = try loadValidSpec(input.spec)
         if let locale, !loaded.document.locales.isEmpty, !loaded.document.locales.contains(locale) {
-            throw ValidationError("the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))\(Suggestion.didYouMean(locale, among: loaded.document.locales))")
+            throw ValidationError(
+                "the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))\(Suggestion.didYouMean(locale, among: loaded.document.locales))"
+            )
         }
         let options = DiagramOptions(
             detail: detail, direction: layout == .lr ? .leftToRight : .topToBottom,
@@ -104,20 +112,28 @@ struct DiagramCommand: ParsableCommand {
             } else {
                 // DOT text is not laid out here, so it keeps the detail asked for at any size; the
                 // layout budget only decides what to say about it.
-                let diagram = try DiagramBuilder.build(for: loaded, options: options, limits: format == .dot ? .unlimited : .standard)
+                let diagram = try DiagramBuilder.build(
+                    for: loaded, options: options, limits: format == .dot ? .unlimited : .standard)
                 if format == .dot {
                     let standard = diagram.plan.replanned(with: .standard)
                     if standard.message != nil {
-                        let advice = standard.isRefused ? "draw one group at a time with --group"
+                        let advice =
+                            standard.isRefused
+                            ? "draw one group at a time with --group"
                             : "as SVG or PNG it is drawn at '\(standard.effectiveDetail.rawValue)' detail"
-                        StandardStreams.err("note: the diagram has \(standard.size.summary): Graphviz's dot may take minutes to lay this DOT out; \(advice)\n")
+                        StandardStreams.err(
+                            "note: the diagram has \(standard.size.summary): Graphviz's dot may take minutes to lay this DOT out; \(advice)\n"
+                        )
                     }
                 } else if let message = diagram.plan.message {
                     StandardStreams.err("note: \(message)\n")
                 }
                 switch format {
                 case .dot: bytes = Array(diagram.standaloneDOT.utf8)
-                case .svg: bytes = DrawingStamp.stamp(try diagram.render(.svg), source: DrawingSource(layout: diagram.dot, overlays: diagram.overlays, format: .svg))
+                case .svg:
+                    bytes = DrawingStamp.stamp(
+                        try diagram.render(.svg),
+                        source: DrawingSource(layout: diagram.dot, overlays: diagram.overlays, format: .svg))
                 case .png: bytes = try diagram.render(.png)
                 case .pdf: bytes = try diagram.render(.pdf)
                 case .mermaid: bytes = []

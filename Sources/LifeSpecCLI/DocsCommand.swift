@@ -12,10 +12,10 @@ struct DocsCommand: ParsableCommand {
         commandName: "docs",
         abstract: "Write a spec's reference page: Markdown (as in Output/) or a DocC article.",
         discussion: """
-        A DocC article shows its diagrams as SVG resources of the catalog: with -o they are written \
-        beside the article (<id>-diagram.svg, <id>-scenario-<scenario>.svg). `generate --docc DIR` \
-        writes a whole catalog.
-        """
+            A DocC article shows its diagrams as SVG resources of the catalog: with -o they are written \
+            beside the article (<id>-diagram.svg, <id>-scenario-<scenario>.svg). `generate --docc DIR` \
+            writes a whole catalog.
+            """
     )
 
     @OptionGroup var input: SpecFileArgument
@@ -31,8 +31,12 @@ struct DocsCommand: ParsableCommand {
     func run() throws {
         let loaded = try loadValidSpec(input.spec)
         if let locale, !loaded.document.locales.contains(locale) {
-            let known = loaded.document.locales.isEmpty ? "the spec declares none" : loaded.document.locales.joined(separator: ", ")
-            throw ValidationError("the spec has no locale '\(locale)' (locales: \(known))\(Suggestion.didYouMean(locale, among: loaded.document.locales))")
+            let known =
+                loaded.document.locales.isEmpty
+                ? "the spec declares none" : loaded.document.locales.joined(separator: ", ")
+            throw ValidationError(
+                "the spec has no locale '\(locale)' (locales: \(known))\(Suggestion.didYouMean(locale, among: loaded.document.locales))"
+            )
         }
         if format == .docc {
             try writeArticle(loaded)
@@ -42,10 +46,12 @@ struct DocsCommand: ParsableCommand {
         let others = SpecFiles.neighbours(of: [loaded], paths: [input.spec])
         // The same drawings `generate` writes for this locale (`diagram.<locale>.svg`).
         let suffix = MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: loaded.document.defaultLocale)
-        let options = MarkdownOptions(specPath: input.spec, diagramPath: "diagram\(suffix).svg", mermaid: mermaid,
-                                      scenarioDiagramPattern: "scenarios/{id}\(suffix).svg")
-        let page = MarkdownRenderer.page(for: loaded, locale: locale ?? loaded.document.defaultLocale,
-                                         options: options, others: others)
+        let options = MarkdownOptions(
+            specPath: input.spec, diagramPath: "diagram\(suffix).svg", mermaid: mermaid,
+            scenarioDiagramPattern: "scenarios/{id}\(suffix).svg")
+        let page = MarkdownRenderer.page(
+            for: loaded, locale: locale ?? loaded.document.defaultLocale,
+            options: options, others: others)
         let text = page.text
         try writeOutput(Array(text.utf8), to: destination.output)
     }
@@ -56,17 +62,24 @@ struct DocsCommand: ParsableCommand {
             do {
                 resources = try DocCRenderer.resources(for: loaded)
             } catch {
-                StandardStreams.err(DiagnosticPrinter.text([.error(.renderFailed, "cannot draw the diagram: \(error)",
-                                                                   at: SourceLocation(path: input.spec, line: 1, column: 1))]))
+                StandardStreams.err(
+                    DiagnosticPrinter.text([
+                        .error(
+                            .renderFailed, "cannot draw the diagram: \(error)",
+                            at: SourceLocation(path: input.spec, line: 1, column: 1))
+                    ]))
                 throw ExitCode(1)
             }
         }
         let related = Set(SpecFiles.neighbours(of: [loaded], paths: [input.spec]).map(\.document.id))
-        let article = DocCRenderer.article(for: loaded, locale: locale, specPath: input.spec,
-                                           resources: Set(resources.map(\.path)), catalogued: related)
+        let article = DocCRenderer.article(
+            for: loaded, locale: locale, specPath: input.spec,
+            resources: Set(resources.map(\.path)), catalogued: related)
         if let output = destination.output {
             let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
-            for resource in resources { try writeOutput(resource.contents, to: folder.appendingPathComponent(resource.path).path) }
+            for resource in resources {
+                try writeOutput(resource.contents, to: folder.appendingPathComponent(resource.path).path)
+            }
         }
         try writeOutput(Array(article.utf8), to: destination.output)
     }

@@ -6,10 +6,10 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a spec as SCXML that another engine runs with the same trace.",
         discussion: """
-        Flags become an ECMAScript datamodel (<data>, cond, <assign>); callbacks and notifications become \
-        <log label="callback"|"notification" expr="'id'"/>, in the order the engine emits them.
-        Example: lifespec export Spec/ios-app-lifecycle.yaml --format scxml -o app.scxml
-        """
+            Flags become an ECMAScript datamodel (<data>, cond, <assign>); callbacks and notifications become \
+            <log label="callback"|"notification" expr="'id'"/>, in the order the engine emits them.
+            Example: lifespec export Spec/ios-app-lifecycle.yaml --format scxml -o app.scxml
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case scxml }

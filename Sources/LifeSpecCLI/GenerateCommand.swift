@@ -8,9 +8,9 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Validate every spec, then bring Output/ in line with Spec/: diagrams, docs and test suites.",
         discussion: """
-        Nothing is written if any spec has errors. Only files whose bytes changed are written, each \
-        atomically; files an earlier run generated that no spec produces any more are removed.
-        """
+            Nothing is written if any spec has errors. Only files whose bytes changed are written, each \
+            atomically; files an earlier run generated that no spec produces any more are removed.
+            """
     )
 
     @Argument(help: "Spec files (default: every spec in Spec/, and the Output/README.md index).")
@@ -18,10 +18,15 @@ struct GenerateCommand: ParsableCommand {
 
     @OptionGroup var destination: OutputFolders
 
-    @Option(help: ArgumentHelp("Also write a DocC catalog of every spec to this folder (e.g. Docs/Lifecycles.docc).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write a DocC catalog of every spec to this folder (e.g. Docs/Lifecycles.docc).", valueName: "dir"))
     var docc: String?
 
-    @ArgumentParser.Flag(help: "Write no conformance suites (a package whose test target uses the LifeSpecSuites build-tool plugin gets them at build time).")
+    @ArgumentParser.Flag(
+        help:
+            "Write no conformance suites (a package whose test target uses the LifeSpecSuites build-tool plugin gets them at build time)."
+    )
     var noSuites = false
 
     @ArgumentParser.Flag(help: "Write nothing; exit 1 listing every stale, missing or extra file.")
@@ -32,35 +37,49 @@ struct GenerateCommand: ParsableCommand {
 
     func validate() throws {
         if let docc {
-            guard specs.isEmpty else { throw ValidationError("--docc writes a catalog of every spec: give no spec arguments with it") }
+            guard specs.isEmpty else {
+                throw ValidationError("--docc writes a catalog of every spec: give no spec arguments with it")
+            }
             guard URL(fileURLWithPath: docc).pathExtension == "docc" else {
-                throw ValidationError("--docc needs a folder whose name ends in .docc (e.g. Docs/Lifecycles.docc), not '\(docc)'")
+                throw ValidationError(
+                    "--docc needs a folder whose name ends in .docc (e.g. Docs/Lifecycles.docc), not '\(docc)'")
             }
         }
     }
 
     func run() throws {
-        let run = GenerationRun(specs: specs, output: destination.output, suites: noSuites ? nil : destination.suites, check: check, docc: docc, toolVersion: LifeSpecVersion.current)
+        let run = GenerationRun(
+            specs: specs, output: destination.output, suites: noSuites ? nil : destination.suites, check: check,
+            docc: docc, toolVersion: LifeSpecVersion.current)
         let outcome = try run.performInCommand()
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else {
-            if outcome.diagnostics.hasErrors { StandardStreams.err("error: nothing was generated: fix the errors above first\n") }
+            if outcome.diagnostics.hasErrors {
+                StandardStreams.err("error: nothing was generated: fix the errors above first\n")
+            }
             throw ExitCode(FileProblem.anyMissing(specs) ? 64 : 1)
         }
         for path in outcome.edited {
-            StandardStreams.err("\(path): \(check ? "error" : "warning"): its bytes no longer match the content digest it records (edited by hand?); \(check ? "'lifespec generate' draws it again" : "drawn again")\n")
+            StandardStreams.err(
+                "\(path): \(check ? "error" : "warning"): its bytes no longer match the content digest it records (edited by hand?); \(check ? "'lifespec generate' draws it again" : "drawn again")\n"
+            )
         }
         if check {
-            let problems = report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
+            let problems =
+                report.written.map { "stale:   \($0)" } + report.created.map { "missing: \($0)" }
                 + report.removed.map { "extra:   \($0)" }
             if problems.isEmpty {
-                var names = ["\(destination.output)/"] + (noSuites ? [] : ["\(destination.suites)/"]) + (docc.map { ["\($0)/"] } ?? [])
+                var names =
+                    ["\(destination.output)/"] + (noSuites ? [] : ["\(destination.suites)/"])
+                    + (docc.map { ["\($0)/"] } ?? [])
                 let last = names.removeLast()
                 let folders = names.isEmpty ? "\(last) is" : names.joined(separator: ", ") + " and \(last) are"
                 if !quiet { StandardStreams.out("\(folders) up to date (\(report.kept.count) files)\n") }
             } else {
                 StandardStreams.err(problems.joined(separator: "\n") + "\n")
-                StandardStreams.err("error: generated files are out of date with the specs; run 'swift run lifespec generate' and commit the result\n")
+                StandardStreams.err(
+                    "error: generated files are out of date with the specs; run 'swift run lifespec generate' and commit the result\n"
+                )
                 throw ExitCode(1)
             }
         } else if !quiet {
@@ -83,7 +102,9 @@ extension GenerationRun {
     /// cannot be written is printed and ends the command with status 1.
     func performInCommand() throws -> Outcome {
         do {
-            return try perform(waiting: { folder in StandardStreams.err("waiting for another lifespec run to finish with \(folder)/…\n") })
+            return try perform(waiting: { folder in
+                StandardStreams.err("waiting for another lifespec run to finish with \(folder)/…\n")
+            })
         } catch let error as SpecFiles.ResolveError {
             throw ValidationError(error.description)
         } catch let failure as Failure {

@@ -6,10 +6,10 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Write the YAML spec equivalent to an SCXML chart.",
         discussion: """
-        The chart must be in LifeSpec's SCXML subset (see 'lifespec validate FILE.scxml'). The YAML is \
-        loaded back before it is written: it must give the same machine as the chart, or nothing is written.
-        Example: lifespec import door.scxml -o Spec/door.yaml
-        """
+            The chart must be in LifeSpec's SCXML subset (see 'lifespec validate FILE.scxml'). The YAML is \
+            loaded back before it is written: it must give the same machine as the chart, or nothing is written.
+            Example: lifespec import door.scxml -o Spec/door.yaml
+            """
     )
 
     @Argument(help: "The SCXML file.")
@@ -33,7 +33,9 @@ struct ImportCommand: ParsableCommand {
         let check = SpecLoader.load(text: yaml, path: destination.output ?? "imported.yaml")
         guard let reloaded = check.spec, reloaded.machine == loaded.machine else {
             StandardStreams.err(DiagnosticPrinter.text(check.diagnostics.filter { $0.severity == .error }))
-            StandardStreams.err("\(file): error: the YAML written for this chart does not load as the same machine; nothing was written\n")
+            StandardStreams.err(
+                "\(file): error: the YAML written for this chart does not load as the same machine; nothing was written\n"
+            )
             throw ExitCode(1)
         }
         try writeOutput(Array(yaml.utf8), to: destination.output)

@@ -7,11 +7,11 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Write a starter spec (valid as written) whose first line points editors at the JSON Schema.",
         discussion: """
-        Writes Spec/<ID>.yaml (or <ID>.yaml when there is no Spec/ folder) and, unless --schema is \
-        given, a copy of the schema at schema/lifespec.schema.json when none is there, so editors \
-        with the YAML language server (VS Code's YAML extension) complete and check the spec as it \
-        is typed. Nothing is overwritten.
-        """
+            Writes Spec/<ID>.yaml (or <ID>.yaml when there is no Spec/ folder) and, unless --schema is \
+            given, a copy of the schema at schema/lifespec.schema.json when none is there, so editors \
+            with the YAML language server (VS Code's YAML extension) complete and check the spec as it \
+            is typed. Nothing is overwritten.
+            """
     )
 
     @Argument(help: "The spec id: lowercase letters, digits and '-'.")
@@ -20,22 +20,28 @@ struct InitCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the spec (default: Spec/<ID>.yaml).")
     var output: String?
 
-    @Option(help: ArgumentHelp("The schema's URL or path for the $schema line, instead of a local copy.", valueName: "LOCATION"))
+    @Option(
+        help: ArgumentHelp(
+            "The schema's URL or path for the $schema line, instead of a local copy.", valueName: "LOCATION"))
     var schema: String?
 
     func validate() throws {
         guard SpecSchema.isValidSpecID(id) else {
-            throw ValidationError("'\(id)' cannot be a spec id: use lowercase letters, digits and '-', starting with a letter (e.g. video-playback)")
+            throw ValidationError(
+                "'\(id)' cannot be a spec id: use lowercase letters, digits and '-', starting with a letter (e.g. video-playback)"
+            )
         }
     }
 
     func run() throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        let defaultFolder = manager.fileExists(atPath: "Spec", isDirectory: &isDirectory) && isDirectory.boolValue ? "Spec/" : ""
+        let defaultFolder =
+            manager.fileExists(atPath: "Spec", isDirectory: &isDirectory) && isDirectory.boolValue ? "Spec/" : ""
         let path = output ?? "\(defaultFolder)\(id).yaml"
         guard !manager.fileExists(atPath: path) else {
-            StandardStreams.err("\(path): error: the file exists already; init overwrites nothing (choose another -o)\n")
+            StandardStreams.err(
+                "\(path): error: the file exists already; init overwrites nothing (choose another -o)\n")
             throw ExitCode(1)
         }
         var notes: [String] = []
@@ -43,19 +49,24 @@ struct InitCommand: ParsableCommand {
         if let schema {
             location = schema
         } else {
-            location = Self.relativePath(to: SpecSchema.path, from: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            location = Self.relativePath(
+                to: SpecSchema.path, from: URL(fileURLWithPath: path).deletingLastPathComponent().path)
             if !manager.fileExists(atPath: SpecSchema.path) {
                 let folder = (SpecSchema.path as NSString).deletingLastPathComponent
                 do {
                     try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
-                    StandardStreams.err("\(folder): error: [\(DiagnosticCode.unwritableFile.rawValue)] cannot create the folder: \(manager.fileExists(atPath: folder) ? "a file has its name" : "permission denied")\n")
+                    StandardStreams.err(
+                        "\(folder): error: [\(DiagnosticCode.unwritableFile.rawValue)] cannot create the folder: \(manager.fileExists(atPath: folder) ? "a file has its name" : "permission denied")\n"
+                    )
                     throw ExitCode(1)
                 }
                 try writeOutput(Array(SpecSchema.json.utf8), to: SpecSchema.path)
                 notes.append("wrote \(SpecSchema.path)")
             } else if (try? String(contentsOfFile: SpecSchema.path, encoding: .utf8)) != SpecSchema.json {
-                notes.append("note: \(SpecSchema.path) differs from this lifespec's schema; 'lifespec schema -o \(SpecSchema.path)' updates it")
+                notes.append(
+                    "note: \(SpecSchema.path) differs from this lifespec's schema; 'lifespec schema -o \(SpecSchema.path)' updates it"
+                )
             }
         }
         try writeOutput(Array(SpecSchema.starterSpec(id: id, path: path, schemaLocation: location).utf8), to: path)

@@ -7,8 +7,8 @@ public struct LifeSpecCommand: ParsableCommand {
         commandName: "lifespec",
         abstract: "Turn a lifecycle spec into diagrams, reference docs and conformance tests.",
         discussion: """
-        Exit status: 0 when clean, 1 when a spec has errors (or a check fails), 64 for usage errors.
-        """,
+            Exit status: 0 when clean, 1 when a spec has errors (or a check fails), 64 for usage errors.
+            """,
         version: LifeSpecVersion.current,
         subcommands: [
             ValidateCommand.self,

@@ -17,7 +17,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Start in this state instead of the spec's initial state.")
     var from: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a flag before the first event.", valueName: "FLAG=true|false"))
+    @Option(
+        name: .customLong("set"), help: ArgumentHelp("Set a flag before the first event.", valueName: "FLAG=true|false")
+    )
     var assignments: [String] = []
 
     @ArgumentParser.Flag(help: "Print the trace as JSON.")
@@ -55,10 +57,14 @@ struct SimulateCommand: ParsableCommand {
         let machine = loaded.machine
         let flags = try Self.flags(assignments, in: machine)
         if let from, machine.state(from) == nil {
-            throw ValidationError("unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id))); states: \(machine.states.map(\.id).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown state '\(from)'\(Suggestion.didYouMean(from, among: machine.states.map(\.id))); states: \(machine.states.map(\.id).joined(separator: ", "))"
+            )
         }
         for event in events where machine.event(event) == nil {
-            throw ValidationError("unknown event '\(event)'\(Suggestion.didYouMean(event, among: machine.events.map(\.id))); events: \(machine.events.map(\.id).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown event '\(event)'\(Suggestion.didYouMean(event, among: machine.events.map(\.id))); events: \(machine.events.map(\.id).joined(separator: ", "))"
+            )
         }
         // Without --from the machine starts as SCXML does: entry actions and the first macrostep run.
         var (runner, steps) = try Runner.begin(machine: machine, from: from, flags: flags)
@@ -69,16 +75,22 @@ struct SimulateCommand: ParsableCommand {
                 steps += try runner.send(event)
                 configurations.append(runner.activeStates)
             } catch {
-                if !json { StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: nil)) }
+                if !json {
+                    StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: nil))
+                }
                 StandardStreams.err("error: \(error)\n")
                 throw ExitCode(1)
             }
         }
         if json {
-            StandardStreams.out(SimulationText.json(steps, machine: machine, final: runner.state, configurations: configurations,
-                                                        part: { loaded.document.part(of: $0)?.name }))
+            StandardStreams.out(
+                SimulationText.json(
+                    steps, machine: machine, final: runner.state, configurations: configurations,
+                    part: { loaded.document.part(of: $0)?.name }))
         } else {
-            StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: runner.states.joined(separator: ", ")))
+            StandardStreams.out(
+                SimulationText.render(
+                    steps, machine: machine, start: start, final: runner.states.joined(separator: ", ")))
         }
     }
 }
@@ -90,7 +102,8 @@ enum SimulationText {
             switch step {
             case .transition(let transition):
                 let trigger = transition.event ?? "(eventless)"
-                let change = transition.isInternal ? "stays in \(transition.from)" : "\(transition.from) → \(transition.to)"
+                let change =
+                    transition.isInternal ? "stays in \(transition.from)" : "\(transition.from) → \(transition.to)"
                 lines.append("\(trigger): \(change)")
             case .callback(let id):
                 lines.append("    callback      \(machine.callback(id)?.swiftName ?? id)")
@@ -106,22 +119,33 @@ enum SimulationText {
     /// start and after each event's macrostep.
     /// `part(id)`: in a system spec, the part a state, callback or notification belongs to; each
     /// step of a part says which (`"part": "A"`).
-    static func json(_ steps: [Step], machine: Machine, final: String, configurations: [[String]],
-                     part: (String) -> String? = { _ in nil }) -> String {
+    static func json(
+        _ steps: [Step], machine: Machine, final: String, configurations: [[String]],
+        part: (String) -> String? = { _ in nil }
+    ) -> String {
         func withPart(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
             .object(fields + (part(id).map { [("part", JSONValue.string($0))] } ?? []))
         }
         let items = steps.map { step -> JSONValue in
             switch step {
             case .transition(let transition):
-                withPart([
-                    ("kind", .string("transition")), ("event", .optional(transition.event)),
-                    ("from", .string(transition.from)), ("to", .string(transition.to)),
-                ], of: transition.from)
+                withPart(
+                    [
+                        ("kind", .string("transition")), ("event", .optional(transition.event)),
+                        ("from", .string(transition.from)), ("to", .string(transition.to)),
+                    ], of: transition.from)
             case .callback(let id):
-                withPart([("kind", .string("callback")), ("id", .string(id)), ("name", .string(machine.callback(id)?.swiftName ?? id))], of: id)
+                withPart(
+                    [
+                        ("kind", .string("callback")), ("id", .string(id)),
+                        ("name", .string(machine.callback(id)?.swiftName ?? id)),
+                    ], of: id)
             case .notification(let id):
-                withPart([("kind", .string("notification")), ("id", .string(id)), ("name", .string(machine.notification(id)?.swiftName ?? id))], of: id)
+                withPart(
+                    [
+                        ("kind", .string("notification")), ("id", .string(id)),
+                        ("name", .string(machine.notification(id)?.swiftName ?? id)),
+                    ], of: id)
             }
         }
         return JSONValue.object([

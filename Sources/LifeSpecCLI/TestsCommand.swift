@@ -7,11 +7,12 @@ extension SwiftSuiteRenderer.Framework: ExpressibleByArgument {}
 struct TestsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tests",
-        abstract: "Write a spec's Swift conformance suite: scenarios, transition coverage, negative and ordering tests.",
+        abstract:
+            "Write a spec's Swift conformance suite: scenarios, transition coverage, negative and ordering tests.",
         discussion: """
-        The suite tests any system under test through the engine's LifecycleSystem protocol; the \
-        test target that compiles it supplies makeSystem(). See the header of the generated file.
-        """
+            The suite tests any system under test through the engine's LifecycleSystem protocol; the \
+            test target that compiles it supplies makeSystem(). See the header of the generated file.
+            """
     )
 
     @OptionGroup var input: SpecFileArgument
@@ -19,14 +20,19 @@ struct TestsCommand: ParsableCommand {
     @Option(help: "Test framework: swift-testing or xctest.")
     var framework: SwiftSuiteRenderer.Framework = .swiftTesting
 
-    @Option(help: ArgumentHelp("The stem of the generated type names: <STEM>Conformance and <STEM>ConformanceTests (default: from the spec id).", valueName: "STEM"))
+    @Option(
+        help: ArgumentHelp(
+            "The stem of the generated type names: <STEM>Conformance and <STEM>ConformanceTests (default: from the spec id).",
+            valueName: "STEM"))
     var typeName: String?
 
     @OptionGroup var destination: OutputFileOption
 
     func validate() throws {
         if let typeName, !SwiftSuiteRenderer.isValidTypeName(typeName) {
-            throw ValidationError("--type-name '\(typeName)' is not a Swift type name (ASCII letters, digits and '_', not starting with a digit), e.g. AVPlayerPlayback")
+            throw ValidationError(
+                "--type-name '\(typeName)' is not a Swift type name (ASCII letters, digits and '_', not starting with a digit), e.g. AVPlayerPlayback"
+            )
         }
     }
 

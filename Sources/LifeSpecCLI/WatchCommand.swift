@@ -8,11 +8,11 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Regenerate whenever a watched spec changes (polling); Ctrl-C stops.",
         discussion: """
-        Watches the specs named (and the part files and related specs they use), or every spec in \
-        Spec/ (files added or removed there count as changes). A save loads and generates again \
-        only the specs it changed: the spec saved, and every system that uses it as a part. An \
-        invalid save prints its diagnostics and the watch goes on; the output is left as it was.
-        """
+            Watches the specs named (and the part files and related specs they use), or every spec in \
+            Spec/ (files added or removed there count as changes). A save loads and generates again \
+            only the specs it changed: the spec saved, and every system that uses it as a part. An \
+            invalid save prints its diagnostics and the watch goes on; the output is left as it was.
+            """
     )
 
     @Argument(help: "Spec files to watch (default: every spec in Spec/).")
@@ -31,8 +31,10 @@ struct WatchCommand: ParsableCommand {
         // Nothing to watch is a usage error up front, not a message on every poll.
         if specs.isEmpty {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: "Spec", isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("nothing to watch: no spec given and no 'Spec/' folder here; name the specs: lifespec watch SPEC…")
+            guard FileManager.default.fileExists(atPath: "Spec", isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError(
+                    "nothing to watch: no spec given and no 'Spec/' folder here; name the specs: lifespec watch SPEC…")
             }
         }
         for spec in specs where FileProblem.isMissing(spec) {
@@ -48,7 +50,8 @@ struct WatchCommand: ParsableCommand {
         // Named specs bring the files they use (parts, related specs) into the watch.
         var used: Set<String> = []
         // One folder to wake on (polling covers several, and other systems).
-        let folders = Set(specs.isEmpty ? ["Spec"] : specs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        let folders = Set(
+            specs.isEmpty ? ["Spec"] : specs.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
         let events = folders.count == 1 ? FolderEvents(folder: folders.first!) : nil
         StandardStreams.out("watching \(specs.isEmpty ? "Spec/" : specs.joined(separator: ", ")) (Ctrl-C to stop)\n")
         while maxPasses.map({ passes < $0 }) ?? true {
@@ -56,12 +59,16 @@ struct WatchCommand: ParsableCommand {
             if snapshot != lastSnapshot {
                 passes += 1
                 if let lastSnapshot {
-                    let changed = Set(snapshot.keys).union(lastSnapshot.keys).filter { snapshot[$0] != lastSnapshot[$0] }.sorted()
+                    let changed = Set(snapshot.keys).union(lastSnapshot.keys).filter {
+                        snapshot[$0] != lastSnapshot[$0]
+                    }.sorted()
                     StandardStreams.out("changed: \(changed.joined(separator: ", "))\n")
                 }
                 lastSnapshot = snapshot
                 do {
-                    var run = GenerationRun(specs: specs, output: destination.output, suites: destination.suites, check: false, toolVersion: LifeSpecVersion.current)
+                    var run = GenerationRun(
+                        specs: specs, output: destination.output, suites: destination.suites, check: false,
+                        toolVersion: LifeSpecVersion.current)
                     run.cache = cache
                     defer {
                         if !specs.isEmpty {
@@ -101,7 +108,8 @@ struct WatchCommand: ParsableCommand {
     /// The watched specs' stamps (a deleted one reads as absent).
     static func snapshot(_ specs: [String]) -> [String: FileStamp] {
         let manager = FileManager.default
-        let paths = specs.isEmpty
+        let paths =
+            specs.isEmpty
             ? ((try? manager.contentsOfDirectory(atPath: "Spec")) ?? [])
                 .filter { SpecFiles.extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
                 .map { "Spec/\($0)" }
@@ -109,9 +117,10 @@ struct WatchCommand: ParsableCommand {
         var result: [String: FileStamp] = [:]
         for path in paths {
             guard let attributes = try? manager.attributesOfItem(atPath: path) else { continue }
-            result[path] = FileStamp(modified: (attributes[.modificationDate] as? Date) ?? .distantPast,
-                                     size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
-                                     inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0)
+            result[path] = FileStamp(
+                modified: (attributes[.modificationDate] as? Date) ?? .distantPast,
+                size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
+                inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0)
         }
         return result
     }
@@ -122,31 +131,31 @@ struct WatchCommand: ParsableCommand {
 /// later. Not on systems without inotify: there the watch polls.
 final class FolderEvents {
     #if canImport(Glibc)
-    private let descriptor: Int32
+        private let descriptor: Int32
 
-    init?(folder: String) {
-        descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { return nil }
-        // Written and closed, or moved into place (how editors save); not on creation, when the
-        // file may still be empty.
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
-            close(descriptor)
-            return nil
+        init?(folder: String) {
+            descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+            guard descriptor >= 0 else { return nil }
+            // Written and closed, or moved into place (how editors save); not on creation, when the
+            // file may still be empty.
+            let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
+            guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+                close(descriptor)
+                return nil
+            }
         }
-    }
 
-    deinit { close(descriptor) }
+        deinit { close(descriptor) }
 
-    /// Returns when an event arrives or after `timeout` seconds, having read every pending event.
-    func wait(timeout: Double) {
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&request, 1, Int32(timeout * 1000))
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while read(descriptor, &buffer, buffer.count) > 0 {}
-    }
+        /// Returns when an event arrives or after `timeout` seconds, having read every pending event.
+        func wait(timeout: Double) {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&request, 1, Int32(timeout * 1000))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(descriptor, &buffer, buffer.count) > 0 {}
+        }
     #else
-    init?(folder: String) { return nil }
-    func wait(timeout: Double) {}
+        init?(folder: String) { return nil }
+        func wait(timeout: Double) {}
     #endif
 }

@@ -77,22 +77,33 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
             case (.handled, .rejected):
                 fail(number, "'\(step.event)' was rejected in '\(before)', but the spec handles it there")
                 break stepping
-            case let (.handled(expected, state), .handled(observed)):
+            case (.handled(let expected, let state), .handled(let observed)):
                 trace += observed
                 if let expected, observed != expected {
-                    fail(number, "'\(step.event)' in '\(before)' was observed as [\(Observation.describe(observed))], expected [\(Observation.describe(expected))]")
+                    fail(
+                        number,
+                        "'\(step.event)' in '\(before)' was observed as [\(Observation.describe(observed))], expected [\(Observation.describe(expected))]"
+                    )
                 }
                 if let state, system.currentState != state {
-                    fail(number, "after '\(step.event)' from '\(before)' the system is in '\(system.currentState)', expected '\(state)'")
+                    fail(
+                        number,
+                        "after '\(step.event)' from '\(before)' the system is in '\(system.currentState)', expected '\(state)'"
+                    )
                     break stepping
                 }
-            case let (.rejected, .handled(observed)):
+            case (.rejected, .handled(let observed)):
                 trace += observed
-                fail(number, "'\(step.event)' was handled in '\(before)' (observed [\(Observation.describe(observed))], now in '\(system.currentState)'), but the spec rejects it there")
+                fail(
+                    number,
+                    "'\(step.event)' was handled in '\(before)' (observed [\(Observation.describe(observed))], now in '\(system.currentState)'), but the spec rejects it there"
+                )
                 break stepping
             case (.rejected, .rejected):
                 if system.currentState != before {
-                    fail(number, "rejecting '\(step.event)' moved the system from '\(before)' to '\(system.currentState)'")
+                    fail(
+                        number,
+                        "rejecting '\(step.event)' moved the system from '\(before)' to '\(system.currentState)'")
                     break stepping
                 }
             }
@@ -167,18 +178,21 @@ public enum ConformanceCheck: Sendable, Hashable {
             guard trace != expected else { return nil }
             let shared = min(trace.count, expected.count)
             let row = (0..<shared).first { trace[$0] != expected[$0] } ?? shared
-            return "the trace differs from entry \(row + 1) on: observed [\(Observation.describe(trace))], expected [\(Observation.describe(expected))]"
+            return
+                "the trace differs from entry \(row + 1) on: observed [\(Observation.describe(trace))], expected [\(Observation.describe(expected))]"
         case .state(let expected):
             return state == expected ? nil : "the run ends in '\(state)', expected '\(expected)'"
-        case let .order(callback, notification, order):
+        case .order(let callback, let notification, let order):
             let runs = trace.indices.filter { trace[$0] == .callback(callback) }
             guard !runs.isEmpty else {
-                return "'\(callback)' was never called, so its notification '\(notification)' cannot be checked (observed [\(Observation.describe(trace))])"
+                return
+                    "'\(callback)' was never called, so its notification '\(notification)' cannot be checked (observed [\(Observation.describe(trace))])"
             }
             for index in runs {
                 let neighbour = order == .before ? index - 1 : index + 1
                 if !trace.indices.contains(neighbour) || trace[neighbour] != .notification(notification) {
-                    return "'\(notification)' must be observed right \(order.rawValue) '\(callback)' (observed [\(Observation.describe(trace))])"
+                    return
+                        "'\(notification)' must be observed right \(order.rawValue) '\(callback)' (observed [\(Observation.describe(trace))])"
                 }
             }
             return nil

@@ -52,7 +52,8 @@ public struct ConformancePlan: Sendable {
 
         /// The case as a generated suite holds it, with `summary` as its one line for people.
         public func conformanceCase(summary: String) -> ConformanceCase {
-            ConformanceCase(id: id, kind: kind, summary: summary, start: start, flags: flags, steps: steps, checks: checks)
+            ConformanceCase(
+                id: id, kind: kind, summary: summary, start: start, flags: flags, steps: steps, checks: checks)
         }
     }
 
@@ -130,27 +131,38 @@ public struct ConformancePlan: Sendable {
             defaults = machine.flagValues()
         }
 
-        mutating func append(_ name: String, _ origin: Origin, start: Configuration,
-                             steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
+        mutating func append(
+            _ name: String, _ origin: Origin, start: Configuration,
+            steps: [ConformanceStep], checks: [ConformanceCheck] = []
+        ) {
             append(name, origin, start: self.name(start), overrides: overrides(start), steps: steps, checks: checks)
         }
 
-        mutating func append(_ name: String, _ origin: Origin, start: String,
-                             flags: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck] = []) {
-            append(name, origin, start: start, overrides: flags.filter { defaults[$0.key] != $0.value }, steps: steps, checks: checks)
+        mutating func append(
+            _ name: String, _ origin: Origin, start: String,
+            flags: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck] = []
+        ) {
+            append(
+                name, origin, start: start, overrides: flags.filter { defaults[$0.key] != $0.value }, steps: steps,
+                checks: checks)
         }
 
         /// `overrides`: the flags that differ from their defaults.
-        private mutating func append(_ name: String, _ origin: Origin, start: String,
-                                     overrides: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck]) {
+        private mutating func append(
+            _ name: String, _ origin: Origin, start: String,
+            overrides: [String: Bool], steps: [ConformanceStep], checks: [ConformanceCheck]
+        ) {
             var unique = name
             var counter = 2
             while !usedIDs.insert("\(origin.kind.rawValue):\(unique)").inserted {
                 unique = "\(name)#\(counter)"
                 counter += 1
             }
-            cases.append(Case(id: "\(origin.kind.rawValue):\(unique)", name: unique, origin: origin, start: start, flags: overrides,
-                              steps: steps, checks: checks))
+            cases.append(
+                Case(
+                    id: "\(origin.kind.rawValue):\(unique)", name: unique, origin: origin, start: start,
+                    flags: overrides,
+                    steps: steps, checks: checks))
         }
 
         mutating func addScenario(_ scenario: ConformanceScenario) {
@@ -179,8 +191,9 @@ public struct ConformancePlan: Sendable {
                     return
                 }
             }
-            append(scenario.id, .scenario(id: scenario.id, title: scenario.title), start: start, flags: scenario.flags,
-                   steps: steps, checks: [.trace(trace), .state(ConformanceCase.configurationName(runner.states))])
+            append(
+                scenario.id, .scenario(id: scenario.id, title: scenario.title), start: start, flags: scenario.flags,
+                steps: steps, checks: [.trace(trace), .state(ConformanceCase.configurationName(runner.states))])
         }
 
         mutating func addCoverage() {
@@ -196,7 +209,9 @@ public struct ConformancePlan: Sendable {
                 // path is not run a second time.
                 let actionSteps = machine.tables.actionSteps
                 var steps = path.steps.map { step in
-                    ConformanceStep.send(step.event, expect: step.transitions.flatMap { actionSteps[$0] }.compactMap(\.observation), state: name(step.to))
+                    ConformanceStep.send(
+                        step.event, expect: step.transitions.flatMap { actionSteps[$0] }.compactMap(\.observation),
+                        state: name(step.to))
                 }
                 // Entry and exit actions (and everything a statechart runs around its transitions)
                 // are in no transition's own actions: such a machine's path is replayed by the engine.
@@ -204,11 +219,14 @@ public struct ConformancePlan: Sendable {
                     var replayed: [ConformanceStep] = []
                     for step in path.steps {
                         guard let observed = try? runner.send(step.event).compactMap(\.observation) else { break }
-                        replayed.append(.send(step.event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
+                        replayed.append(
+                            .send(step.event, expect: observed, state: ConformanceCase.configurationName(runner.states))
+                        )
                     }
                     if replayed.count == steps.count { steps = replayed }
                 }
-                let origin = Origin.coveragePath(number: offset + 1, of: coverage.paths.count, newlyCovered: path.newlyCovered.count)
+                let origin = Origin.coveragePath(
+                    number: offset + 1, of: coverage.paths.count, newlyCovered: path.newlyCovered.count)
                 append("\(offset + 1)", origin, start: path.start, steps: steps)
             }
         }
@@ -248,7 +266,9 @@ public struct ConformancePlan: Sendable {
             }
             for (subject, candidates) in subjects {
                 // Each candidate's distance once, not once per comparison; the first found among the nearest.
-                let chosenIndex = candidates.indices.map { (distance: distance(candidates[$0]), node: $0) }.min { ($0.distance, $0.node) < ($1.distance, $1.node) }
+                let chosenIndex = candidates.indices.map { (distance: distance(candidates[$0]), node: $0) }.min {
+                    ($0.distance, $0.node) < ($1.distance, $1.node)
+                }
                 guard let chosen = chosenIndex.map({ candidates[$0.node] }) else {
                     if space.isExact { notes.append(.neverAtRest(configuration: subject)) }
                     continue
@@ -292,9 +312,11 @@ public struct ConformancePlan: Sendable {
                 let calling = callingByCallback[callback.id] ?? []
                 var candidates = Set<Int>()
                 for transition in calling { candidates.formUnion(graph.edgesByTransition[transition]) }
-                orderings.append(Ordering(callback: callback, posted: posted,
-                                          calling: CoverageGraph.Targets(calling, transitionCount: graph.transitionCount),
-                                          candidates: candidates.sorted()))
+                orderings.append(
+                    Ordering(
+                        callback: callback, posted: posted,
+                        calling: CoverageGraph.Targets(calling, transitionCount: graph.transitionCount),
+                        candidates: candidates.sorted()))
             }
             // The shortest route to a calling transition, from the first start that has one that short.
             // One complete search per start serves every callback (`CoverageGraph.route(in:)` reads
@@ -303,18 +325,28 @@ public struct ConformancePlan: Sendable {
                 for start in graph.orderedStarts {
                     let tree = graph.tree(from: start)
                     for offset in orderings.indices where !orderings[offset].candidates.isEmpty {
-                        guard let route = graph.route(in: tree, toAnyOf: orderings[offset].calling, candidates: orderings[offset].candidates) else { continue }
+                        guard
+                            let route = graph.route(
+                                in: tree, toAnyOf: orderings[offset].calling, candidates: orderings[offset].candidates)
+                        else { continue }
                         if let best = orderings[offset].best, route.count >= best.route.count { continue }
                         orderings[offset].best = (start, route)
                     }
                 }
             }
             for ordering in orderings {
-                let callback = ordering.callback, posted = ordering.posted
-                if space.isComposed, let (start, route) = composedRoute(where: { $0.transitions.contains(where: ordering.calling.contains) }) {
-                    let origin = Origin.notificationOrder(callback: callback.id, notification: posted.notification, order: posted.order)
-                    append(callback.id, origin, start: start, steps: route.map { .send($0.event, state: name($0.to)) },
-                           checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
+                let callback = ordering.callback
+                let posted = ordering.posted
+                if space.isComposed,
+                    let (start, route) = composedRoute(where: {
+                        $0.transitions.contains(where: ordering.calling.contains)
+                    })
+                {
+                    let origin = Origin.notificationOrder(
+                        callback: callback.id, notification: posted.notification, order: posted.order)
+                    append(
+                        callback.id, origin, start: start, steps: route.map { .send($0.event, state: name($0.to)) },
+                        checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
                     continue
                 }
                 guard let (start, route) = ordering.best else {
@@ -324,9 +356,11 @@ public struct ConformancePlan: Sendable {
                 let steps = route.map { edge in
                     ConformanceStep.send(graph.edges[edge].event, state: name(graph.nodes[graph.edges[edge].to]))
                 }
-                let origin = Origin.notificationOrder(callback: callback.id, notification: posted.notification, order: posted.order)
-                append(callback.id, origin, start: graph.nodes[start], steps: steps,
-                       checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
+                let origin = Origin.notificationOrder(
+                    callback: callback.id, notification: posted.notification, order: posted.order)
+                append(
+                    callback.id, origin, start: graph.nodes[start], steps: steps,
+                    checks: [.order(callback: callback.id, notification: posted.notification, posted.order)])
             }
         }
 
@@ -341,17 +375,23 @@ public struct ConformancePlan: Sendable {
                 configuration.states.contains { machine.position(of: $0).map { machine.isWithin($0, state) } ?? false }
             }
             for (position, state) in states.enumerated() {
-                for (word, block, entering) in [("entry", state.entry, true), ("exit", state.exit, false)] where !block.isEmpty {
+                for (word, block, entering) in [("entry", state.entry, true), ("exit", state.exit, false)]
+                where !block.isEmpty {
                     let candidates = graph.edges.indices.filter { edge in
                         let before = isActive(position, in: graph.nodes[graph.edges[edge].from])
                         let after = isActive(position, in: graph.nodes[graph.edges[edge].to])
                         return entering ? !before && after : before && !after
                     }
-                    let targets = CoverageGraph.Targets(candidates.flatMap { graph.edges[$0].distinctTransitions }, transitionCount: graph.transitionCount)
+                    let targets = CoverageGraph.Targets(
+                        candidates.flatMap { graph.edges[$0].distinctTransitions },
+                        transitionCount: graph.transitionCount)
                     var best: (start: Int, route: [Int])?
                     if !candidates.isEmpty {
                         for start in graph.orderedStarts {
-                            guard let route = graph.route(in: graph.tree(from: start), toAnyOf: targets, candidates: candidates) else { continue }
+                            guard
+                                let route = graph.route(
+                                    in: graph.tree(from: start), toAnyOf: targets, candidates: candidates)
+                            else { continue }
                             if let current = best, route.count >= current.route.count { continue }
                             best = (start, route)
                         }
@@ -361,10 +401,13 @@ public struct ConformancePlan: Sendable {
                     if let (start, route) = best {
                         events = route.map { graph.edges[$0].event }
                         startNode = graph.nodes[start]
-                    } else if space.isComposed, let (start, route) = composedRoute(where: { step in
-                        entering ? !isActive(position, in: step.from) && isActive(position, in: step.to)
-                            : isActive(position, in: step.from) && !isActive(position, in: step.to)
-                    }) {
+                    } else if space.isComposed,
+                        let (start, route) = composedRoute(where: { step in
+                            entering
+                                ? !isActive(position, in: step.from) && isActive(position, in: step.to)
+                                : isActive(position, in: step.from) && !isActive(position, in: step.to)
+                        })
+                    {
                         events = route.map(\.event)
                         startNode = start
                     }
@@ -377,21 +420,28 @@ public struct ConformancePlan: Sendable {
                     for event in events {
                         guard let observed = try? runner.send(event).compactMap(\.observation) else { break }
                         trace += observed
-                        steps.append(.send(event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
+                        steps.append(
+                            .send(event, expect: observed, state: ConformanceCase.configurationName(runner.states)))
                     }
                     guard steps.count == events.count else { continue }
-                    append("\(word):\(state.id)", .actionOrder(state: state.id, entry: entering), start: startNode, steps: steps,
-                           checks: [.trace(trace)])
+                    append(
+                        "\(word):\(state.id)", .actionOrder(state: state.id, entry: entering), start: startNode,
+                        steps: steps,
+                        checks: [.trace(trace)])
                 }
             }
         }
 
         /// With the space composed from independent regions (no graph to search): the shortest
         /// prefix of a coverage path whose last step satisfies `taking`, from that path's start.
-        func composedRoute(where taking: (CoveragePlan.Step) -> Bool) -> (start: Configuration, steps: [CoveragePlan.Step])? {
+        func composedRoute(where taking: (CoveragePlan.Step) -> Bool) -> (
+            start: Configuration, steps: [CoveragePlan.Step]
+        )? {
             var best: (start: Configuration, steps: [CoveragePlan.Step])?
             for path in coverage.paths {
-                guard let end = path.steps.firstIndex(where: taking), end + 1 < (best?.steps.count ?? .max) else { continue }
+                guard let end = path.steps.firstIndex(where: taking), end + 1 < (best?.steps.count ?? .max) else {
+                    continue
+                }
                 best = (path.start, Array(path.steps[...end]))
             }
             return best
@@ -404,7 +454,8 @@ public struct ConformancePlan: Sendable {
         /// or regions run side by side: then observations are the engine's replay, not the sum of
         /// the transitions' actions.
         var runsActionsOutsideTransitions: Bool {
-            machine.hasParallelRegions || machine.states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty || !$0.initialActions.isEmpty }
+            machine.hasParallelRegions
+                || machine.states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty || !$0.initialActions.isEmpty }
         }
 
         /// The flags that differ from their defaults in `configuration` (mostly none: no dictionary
@@ -414,7 +465,9 @@ public struct ConformancePlan: Sendable {
                 return configuration.flags(in: machine).filter { defaults[$0.key] != $0.value }
             }
             var result: [String: Bool] = [:]
-            for (flag, value) in zip(machine.flags, configuration.flagValues) where value != flag.defaultValue { result[flag.id] = value }
+            for (flag, value) in zip(machine.flags, configuration.flagValues) where value != flag.defaultValue {
+                result[flag.id] = value
+            }
             return result
         }
 
@@ -424,10 +477,14 @@ public struct ConformancePlan: Sendable {
             // A case resets its system to the configuration's states alone (no recorded history),
             // so the runner that predicts it is placed the same way.
             if configuration.states.count > 1 || !configuration.history.isEmpty {
-                return try? Runner(machine: machine, states: configuration.states, flags: configuration.flags(in: machine))
+                return try? Runner(
+                    machine: machine, states: configuration.states, flags: configuration.flags(in: machine))
             }
-            guard configuration.flagValues.count == machine.flags.count, let index = machine.stateIndex(of: configuration.state) else {
-                return try? Runner(machine: machine, state: configuration.state, flags: configuration.flags(in: machine))
+            guard configuration.flagValues.count == machine.flags.count,
+                let index = machine.stateIndex(of: configuration.state)
+            else {
+                return try? Runner(
+                    machine: machine, state: configuration.state, flags: configuration.flags(in: machine))
             }
             return Runner(machine: machine, stateIndex: index, flagValues: configuration.flagValues)
         }

@@ -62,7 +62,9 @@ public struct EngineLifecycleSystem: LifecycleSystem, Sendable {
 
     /// `state` is a state id, or a configuration named as `currentState` names it.
     public mutating func reset(to state: String, flags: [String: Bool]) throws(RunError) {
-        runner = try Runner(machine: runner.machine, states: ConformanceCase.configurationStates(state, in: runner.machine), flags: flags)
+        runner = try Runner(
+            machine: runner.machine, states: ConformanceCase.configurationStates(state, in: runner.machine),
+            flags: flags)
     }
 
     /// `.rejected` exactly when the engine reports `RunError.unhandledEvent` (the runner is then

@@ -104,8 +104,11 @@ public struct CoveragePlan: Sendable, Hashable {
                     } catch {
                         break
                     }
-                    for transition in taken.transitions where !covered.contains(transition) { newlyCovered.insert(transition) }
-                    steps.append(Step(event: step.event, from: from, to: runner.configuration, transitions: taken.transitions))
+                    for transition in taken.transitions where !covered.contains(transition) {
+                        newlyCovered.insert(transition)
+                    }
+                    steps.append(
+                        Step(event: step.event, from: from, to: runner.configuration, transitions: taken.transitions))
                 }
                 // A path that cannot be replayed whole covers nothing: what it took before it
                 // stopped is in no path the suite runs.
@@ -122,8 +125,9 @@ public struct CoveragePlan: Sendable, Hashable {
             guard let event = machine.transitions[index].trigger.eventID else { return false }
             return !raised.contains(event)
         }.count
-        return CoveragePlan(paths: paths, uncoverable: uncoverableTransitions(in: space), transitionCount: machine.transitions.count,
-                            covered: sorted, lowerBound: lowerBound)
+        return CoveragePlan(
+            paths: paths, uncoverable: uncoverableTransitions(in: space), transitionCount: machine.transitions.count,
+            covered: sorted, lowerBound: lowerBound)
     }
 
     /// With the graph the caller built already (the conformance planner searches it too).
@@ -158,7 +162,9 @@ public struct CoveragePlan: Sendable, Hashable {
             }
             let steps = edgeIndices.map { index in
                 let edge = graph.edges[index]
-                return Step(event: edge.event, from: graph.nodes[edge.from], to: graph.nodes[edge.to], transitions: edge.transitions)
+                return Step(
+                    event: edge.event, from: graph.nodes[edge.from], to: graph.nodes[edge.to],
+                    transitions: edge.transitions)
             }
             paths.append(Path(start: graph.nodes[start], steps: steps, newlyCovered: newlyCovered.sorted()))
         }
@@ -166,10 +172,11 @@ public struct CoveragePlan: Sendable, Hashable {
         transitionCount = machine.transitions.count
         covered = coverable
         let raised = Set(machine.transitions.flatMap(\.raises))
-        lowerBound = coverable.filter { index in
-            guard let event = machine.transitions[index].trigger.eventID else { return false }
-            return !raised.contains(event)
-        }.count
+        lowerBound =
+            coverable.filter { index in
+                guard let event = machine.transitions[index].trigger.eventID else { return false }
+                return !raised.contains(event)
+            }.count
         uncoverable = Self.uncoverable(coverable: coverableSet, space: space, graph: graph)
     }
 
@@ -197,16 +204,21 @@ public struct CoveragePlan: Sendable, Hashable {
         let reach = CoverageGraph.reachable(in: space)
         let transitionCount = space.machine.transitions.count
         var coverable = [Bool](repeating: false, count: transitionCount)
-        for offset in space.edges.indices where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
-            for transition in space.edges[offset].transitions where transition < transitionCount { coverable[transition] = true }
+        for offset in space.edges.indices
+        where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
+            for transition in space.edges[offset].transitions where transition < transitionCount {
+                coverable[transition] = true
+            }
         }
         let missing = coverable.indices.filter { !coverable[$0] && isAsked($0) }
         guard !missing.isEmpty else { return [] }
         // Asked only about the states under a few transitions' sources: a scan each is cheaper
         // than grouping every configuration by state up front.
         let explainer = UncoverableReason.Explainer(space: space) { state in
-            space.configurations.indices.filter { reach.isReachable[$0] && space.configurations[$0].states.contains(state) }
-                .map { space.configurations[$0] }
+            space.configurations.indices.filter {
+                reach.isReachable[$0] && space.configurations[$0].states.contains(state)
+            }
+            .map { space.configurations[$0] }
         }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
@@ -272,10 +284,14 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
         func explain(_ index: Int) -> UncoverableReason {
             let machine = space.machine
             let transition = machine.transitions[index]
-            if let expression = transition.guardExpression, !expression.isSatisfiable() { return .unsatisfiableGuard(expression) }
+            if let expression = transition.guardExpression, !expression.isSatisfiable() {
+                return .unsatisfiableGuard(expression)
+            }
             guard space.isExact else { return .explorationIncomplete }
             if space.startTransitions.contains(index) { return .onlyWhileStarting }
-            if let event = transition.trigger.eventID, machine.event(event)?.kind == .internal, space.takenTransitions.contains(index) {
+            if let event = transition.trigger.eventID, machine.event(event)?.kind == .internal,
+                space.takenTransitions.contains(index)
+            {
                 return .internalEventNeverRaised(event)
             }
             // The nodes where the transition applies: those in a source state or below one. Walking
@@ -298,7 +314,9 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
                 let sources = transition.sources.compactMap(machine.stateIndex(of:))
                 let tables = machine.tables
                 for node in applying where transition.isEnabled(flags: node.flags(in: machine)) {
-                    guard let runner = try? Runner(machine: machine, configuration: node), let number = machine.eventIndex(of: event) else { continue }
+                    guard let runner = try? Runner(machine: machine, configuration: node),
+                        let number = machine.eventIndex(of: event)
+                    else { continue }
                     for enabled in runner.select(event: number)
                     where sources.contains(where: { enabled.from == $0 || tables.isDescendant(enabled.from, of: $0) }) {
                         winners.insert(enabled.transition)
@@ -308,8 +326,9 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
                 for node in applying {
                     let flags = node.flags(in: machine)
                     guard transition.isEnabled(flags: flags),
-                          let runner = try? Runner(machine: machine, state: node.state, flags: flags),
-                          let winner = runner.transition(for: event) else { continue }
+                        let runner = try? Runner(machine: machine, state: node.state, flags: flags),
+                        let winner = runner.transition(for: event)
+                    else { continue }
                     winners.insert(winner.index)
                 }
             }
@@ -364,7 +383,10 @@ struct CoverageGraph {
         let reach = Self.reachable(in: space)
         let external = space.edges.indices.filter { reach.isExternal[$0] }.map { offset in
             let edge = space.edges[offset]
-            return (from: space.edgeEnds[offset].from, event: edge.event, to: space.edgeEnds[offset].to, transitions: edge.transitions)
+            return (
+                from: space.edgeEnds[offset].from, event: edge.event, to: space.edgeEnds[offset].to,
+                transitions: edge.transitions
+            )
         }
         let startIndices = reach.starts
         let reachable = reach.isReachable
@@ -375,11 +397,14 @@ struct CoverageGraph {
             nodes.append(configuration)
         }
         let edges = external.compactMap { edge -> Edge? in
-            let from = renumber[edge.from], to = renumber[edge.to]
+            let from = renumber[edge.from]
+            let to = renumber[edge.to]
             guard from >= 0, to >= 0 else { return nil }
             var seen: Set<Int> = []
-            let distinct = edge.transitions.count < 2 ? edge.transitions : edge.transitions.filter { seen.insert($0).inserted }
-            return Edge(from: from, event: edge.event, to: to, transitions: edge.transitions, distinctTransitions: distinct)
+            let distinct =
+                edge.transitions.count < 2 ? edge.transitions : edge.transitions.filter { seen.insert($0).inserted }
+            return Edge(
+                from: from, event: edge.event, to: to, transitions: edge.transitions, distinctTransitions: distinct)
         }
         var outgoing = Array(repeating: [Int](), count: nodes.count)
         var byTransition = Array(repeating: [Int](), count: transitionCount)
@@ -411,7 +436,9 @@ struct CoverageGraph {
         edgeTo = edges.map(\.to)
         var transitionStarts = [0]
         transitionStarts.reserveCapacity(edges.count + 1)
-        for edge in edges { transitionStarts.append(transitionStarts[transitionStarts.count - 1] + edge.distinctTransitions.count) }
+        for edge in edges {
+            transitionStarts.append(transitionStarts[transitionStarts.count - 1] + edge.distinctTransitions.count)
+        }
         distinctStart = transitionStarts
         distinctList = edges.flatMap(\.distinctTransitions)
         edgesByTransition = byTransition
@@ -427,7 +454,9 @@ struct CoverageGraph {
         // Successors as one flat list (`successorList[successorStart[n]..<successorStart[n + 1]]`):
         // an array per configuration cost an allocation per configuration and more per edge.
         var successorStart = [Int](repeating: 0, count: count + 1)
-        for (offset, ends) in space.edgeEnds.enumerated() where isExternal[offset] { successorStart[ends.from + 1] += 1 }
+        for (offset, ends) in space.edgeEnds.enumerated() where isExternal[offset] {
+            successorStart[ends.from + 1] += 1
+        }
         for index in 0..<count { successorStart[index + 1] += successorStart[index] }
         var fill = successorStart
         var successorList = [Int](repeating: 0, count: successorStart[count])
@@ -526,7 +555,8 @@ struct CoverageGraph {
                 for slot in outgoingStart[node]..<outgoingStart[node + 1] {
                     let edge = outgoingList[slot]
                     var gain = 0
-                    for entry in distinctStart[edge]..<distinctStart[edge + 1] where targets.contains(distinctList[entry]) { gain += 1 }
+                    for entry in distinctStart[edge]..<distinctStart[edge + 1]
+                    where targets.contains(distinctList[entry]) { gain += 1 }
                     if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
                     let to = edgeTo[edge]
                     if best == nil, search.stamp[to] != search.current {
@@ -570,8 +600,9 @@ struct CoverageGraph {
     }
 
     func tree(from start: Int) -> Tree {
-        var tree = Tree(start: start, depth: Array(repeating: -1, count: nodes.count),
-                        order: Array(repeating: -1, count: nodes.count), parent: Array(repeating: -1, count: nodes.count))
+        var tree = Tree(
+            start: start, depth: Array(repeating: -1, count: nodes.count),
+            order: Array(repeating: -1, count: nodes.count), parent: Array(repeating: -1, count: nodes.count))
         tree.depth[start] = 0
         tree.order[start] = 0
         var queue = [start]

@@ -37,7 +37,8 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         var result: [String] = []
         func walk(_ expression: GuardExpression) {
             switch expression {
-            case .flag, .constant, .inState: if let id = name(expression), seen.insert(id).inserted { result.append(id) }
+            case .flag, .constant, .inState:
+                if let id = name(expression), seen.insert(id).inserted { result.append(id) }
             case .not(let inner): walk(inner)
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
                 walk(lhs)
@@ -56,8 +57,10 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         case .constant: self
         case .inState(let id): .inState(renameState(id))
         case .not(let inner): .not(inner.renamed(flag: renameFlag, state: renameState))
-        case .and(let lhs, let rhs): .and(lhs.renamed(flag: renameFlag, state: renameState), rhs.renamed(flag: renameFlag, state: renameState))
-        case .or(let lhs, let rhs): .or(lhs.renamed(flag: renameFlag, state: renameState), rhs.renamed(flag: renameFlag, state: renameState))
+        case .and(let lhs, let rhs):
+            .and(lhs.renamed(flag: renameFlag, state: renameState), rhs.renamed(flag: renameFlag, state: renameState))
+        case .or(let lhs, let rhs):
+            .or(lhs.renamed(flag: renameFlag, state: renameState), rhs.renamed(flag: renameFlag, state: renameState))
         }
     }
 
@@ -150,11 +153,13 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
                 self = .not(inner)
             case .and(let lhs, let rhs):
                 guard let lhs = Numbered(lhs, variables: &variables, limit: limit),
-                      let rhs = Numbered(rhs, variables: &variables, limit: limit) else { return nil }
+                    let rhs = Numbered(rhs, variables: &variables, limit: limit)
+                else { return nil }
                 self = .and(lhs, rhs)
             case .or(let lhs, let rhs):
                 guard let lhs = Numbered(lhs, variables: &variables, limit: limit),
-                      let rhs = Numbered(rhs, variables: &variables, limit: limit) else { return nil }
+                    let rhs = Numbered(rhs, variables: &variables, limit: limit)
+                else { return nil }
                 self = .or(lhs, rhs)
             }
         }
@@ -204,7 +209,10 @@ private struct GuardParser {
     private mutating func enter() throws(GuardParseError) {
         depth += 1
         if depth > GuardExpression.maximumDepth {
-            throw GuardParseError(offset: position, message: "guard expression nests deeper than \(GuardExpression.maximumDepth) levels of '(' and '!'", isLimit: true)
+            throw GuardParseError(
+                offset: position,
+                message: "guard expression nests deeper than \(GuardExpression.maximumDepth) levels of '(' and '!'",
+                isLimit: true)
         }
     }
 
@@ -269,7 +277,8 @@ private struct GuardParser {
             defer { depth -= 1 }
             let inner = try parseOr()
             guard consume(")") else {
-                throw GuardParseError(offset: min(position, characters.count), message: "missing ')' in guard expression")
+                throw GuardParseError(
+                    offset: min(position, characters.count), message: "missing ')' in guard expression")
             }
             return inner
         }
@@ -282,7 +291,10 @@ private struct GuardParser {
         }
         terms += 1
         if terms > GuardExpression.maximumTerms {
-            throw GuardParseError(offset: start, message: "guard expression names more than \(GuardExpression.maximumTerms) flags and constants", isLimit: true)
+            throw GuardParseError(
+                offset: start,
+                message: "guard expression names more than \(GuardExpression.maximumTerms) flags and constants",
+                isLimit: true)
         }
         let name = String(characters[start..<position])
         if name == "in", consume("(") { return try parseInState() }
@@ -308,7 +320,9 @@ private struct GuardParser {
             if quote == nil, character == ")" || character.isWhitespace { break }
             position += 1
         }
-        guard position > start else { throw GuardParseError(offset: start, message: "in() needs a state id, e.g. in(active)") }
+        guard position > start else {
+            throw GuardParseError(offset: start, message: "in() needs a state id, e.g. in(active)")
+        }
         let id = String(characters[start..<position])
         if quote != nil {
             guard position < characters.count else {

@@ -40,9 +40,10 @@ public struct Machine: Sendable, Hashable {
         transitions: [Transition] = [],
         unhandledEvents: UnhandledEventPolicy = .error
     ) throws(MachineError) {
-        storage = try Storage(id: id, states: states, initial: initial, initialTargets: initialTargets, events: events,
-                              flags: flags, callbacks: callbacks, notifications: notifications, transitions: transitions,
-                              unhandledEvents: unhandledEvents)
+        storage = try Storage(
+            id: id, states: states, initial: initial, initialTargets: initialTargets, events: events,
+            flags: flags, callbacks: callbacks, notifications: notifications, transitions: transitions,
+            unhandledEvents: unhandledEvents)
     }
 
     public static func == (lhs: Machine, rhs: Machine) -> Bool {
@@ -116,13 +117,15 @@ public struct Machine: Sendable, Hashable {
             let declaredEvents = try Self.index(events.map(\.id), kind: .event)
             flagIndex = try Self.index(flags.map(\.id), kind: .flag)
             let tables = try RunTables(
-                states: states, initial: self.initialTargets, transitions: self.transitions, events: events, flags: flags,
+                states: states, initial: self.initialTargets, transitions: self.transitions, events: events,
+                flags: flags,
                 callbacks: callbacks, stateIndex: stateIndex, callbackIndex: callbackIndex,
                 notificationIndex: notificationIndex, eventIndex: declaredEvents, flagIndex: flagIndex
             )
             self.tables = tables
             // `done.state.<id>` events the engine raises are events like the declared ones.
-            self.events = events + tables.eventNames.dropFirst(events.count).map { LifecycleEvent(id: $0, kind: .internal) }
+            self.events =
+                events + tables.eventNames.dropFirst(events.count).map { LifecycleEvent(id: $0, kind: .internal) }
             eventIndex = tables.eventNumbers
             let allEvents = self.events
             ancestryIDs = tables.ancestry.map { chain in chain.map { states[$0].id } }
@@ -151,7 +154,9 @@ public struct Machine: Sendable, Hashable {
 
     public func state(_ id: String) -> StateNode? { storage.stateIndex[id].map { storage.states[$0] } }
     public func callback(_ id: String) -> LifecycleCallback? { storage.callbackIndex[id].map { storage.callbacks[$0] } }
-    public func notification(_ id: String) -> LifecycleNotification? { storage.notificationIndex[id].map { storage.notifications[$0] } }
+    public func notification(_ id: String) -> LifecycleNotification? {
+        storage.notificationIndex[id].map { storage.notifications[$0] }
+    }
     public func event(_ id: String) -> LifecycleEvent? { storage.eventIndex[id].map { storage.events[$0] } }
     public func flag(_ id: String) -> LifecycleFlag? { storage.flagIndex[id].map { storage.flags[$0] } }
 
@@ -194,7 +199,11 @@ public struct Machine: Sendable, Hashable {
         var kind = [UInt8](repeating: 0, count: states.count)
         var children = [[Int]](repeating: [], count: states.count)
         for (offset, state) in states.enumerated() {
-            if state.history != nil { kind[offset] = 3 } else if let parent = state.parent.flatMap({ index[$0] }) { children[parent].append(offset) }
+            if state.history != nil {
+                kind[offset] = 3
+            } else if let parent = state.parent.flatMap({ index[$0] }) {
+                children[parent].append(offset)
+            }
         }
         for (offset, state) in states.enumerated() where state.history == nil && !children[offset].isEmpty {
             kind[offset] = state.isParallel ? 2 : 1
@@ -316,7 +325,8 @@ final class RunTables: Sendable {
     /// same problems with source locations before lowering, so users only meet these through the
     /// library API.
     init(
-        states: [StateNode], initial: [String], transitions: [Transition], events: [LifecycleEvent], flags: [LifecycleFlag],
+        states: [StateNode], initial: [String], transitions: [Transition], events: [LifecycleEvent],
+        flags: [LifecycleFlag],
         callbacks: [LifecycleCallback], stateIndex: [String: Int], callbackIndex: [String: Int],
         notificationIndex: [String: Int], eventIndex: [String: Int], flagIndex: [String: Int]
     ) throws(MachineError) {
@@ -366,7 +376,9 @@ final class RunTables: Sendable {
         for (offset, state) in states.enumerated() where kind[offset] == 1 {
             var targets: [Int] = []
             for id in state.initialTargets {
-                guard let index = stateIndex[id], isDescendant(index, of: offset) else { throw .compoundWithoutInitial(state.id) }
+                guard let index = stateIndex[id], isDescendant(index, of: offset) else {
+                    throw .compoundWithoutInitial(state.id)
+                }
                 targets.append(index)
             }
             guard !targets.isEmpty else { throw .compoundWithoutInitial(state.id) }
@@ -394,7 +406,13 @@ final class RunTables: Sendable {
             var current = state
             while walk[current] != state {
                 walk[current] = state
-                if kind[current] == 1 { current = initialTargets[current][0] } else if kind[current] == 2 { current = children[current][0] } else { break }
+                if kind[current] == 1 {
+                    current = initialTargets[current][0]
+                } else if kind[current] == 2 {
+                    current = children[current][0]
+                } else {
+                    break
+                }
             }
             leaf[state] = current
         }
@@ -420,10 +438,14 @@ final class RunTables: Sendable {
             for action in actions {
                 switch action {
                 case .callback(let id):
-                    guard let index = callbackIndex[id] else { throw .unknown(kind: .callback, id: id, context: context()) }
+                    guard let index = callbackIndex[id] else {
+                        throw .unknown(kind: .callback, id: id, context: context())
+                    }
                     steps += Machine.expand(action) { _ in callbacks[index].posts }
                 case .notify(let id):
-                    guard notificationIndex[id] != nil else { throw .unknown(kind: .notification, id: id, context: context()) }
+                    guard notificationIndex[id] != nil else {
+                        throw .unknown(kind: .notification, id: id, context: context())
+                    }
                     steps += Machine.expand(action) { _ in nil }
                 }
             }
@@ -432,7 +454,9 @@ final class RunTables: Sendable {
         func compile(_ list: [FlagAssignment], context: () -> String) throws(MachineError) -> [Assignment] {
             var result: [Assignment] = []
             for assignment in list {
-                guard let index = flagIndex[assignment.flag] else { throw .unknown(kind: .flag, id: assignment.flag, context: context()) }
+                guard let index = flagIndex[assignment.flag] else {
+                    throw .unknown(kind: .flag, id: assignment.flag, context: context())
+                }
                 result.append(Assignment(flag: index, value: assignment.value))
             }
             return result
@@ -440,17 +464,23 @@ final class RunTables: Sendable {
         func compile(raises list: [String], context: () -> String) throws(MachineError) -> [Int] {
             var result: [Int] = []
             for event in list {
-                guard let index = eventNumbers[event] else { throw .unknown(kind: .event, id: event, context: context()) }
+                guard let index = eventNumbers[event] else {
+                    throw .unknown(kind: .event, id: event, context: context())
+                }
                 result.append(index)
             }
             return result
         }
         func compile(_ block: ActionBlock, context: () -> String) throws(MachineError) -> Block {
             if block.isEmpty { return .empty }
-            return Block(steps: try compile(block.actions, context: context), assignments: try compile(block.assignments, context: context),
-                         raises: try compile(raises: block.raises, context: context))
+            return Block(
+                steps: try compile(block.actions, context: context),
+                assignments: try compile(block.assignments, context: context),
+                raises: try compile(raises: block.raises, context: context))
         }
-        var entry: [Block] = [], exit: [Block] = [], initialBlock: [Block] = []
+        var entry: [Block] = []
+        var exit: [Block] = []
+        var initialBlock: [Block] = []
         entry.reserveCapacity(stateCount)
         exit.reserveCapacity(stateCount)
         initialBlock.reserveCapacity(stateCount)
@@ -461,21 +491,31 @@ final class RunTables: Sendable {
         }
 
         var declared = [[Int]](repeating: [], count: stateCount)
-        var trigger: [Int] = [], guards: [FlagGuard?] = []
-        var eventMatches: [[Int]] = [], matchesAll: [Bool] = [], targets: [[Int]] = [], isInternalType: [Bool] = []
-        var assignments: [[Assignment]] = [], raises: [[Int]] = [], actionSteps: [[Step]] = []
+        var trigger: [Int] = []
+        var guards: [FlagGuard?] = []
+        var eventMatches: [[Int]] = []
+        var matchesAll: [Bool] = []
+        var targets: [[Int]] = []
+        var isInternalType: [Bool] = []
+        var assignments: [[Assignment]] = []
+        var raises: [[Int]] = []
+        var actionSteps: [[Step]] = []
         trigger.reserveCapacity(transitions.count)
         // Fields, not whole transitions: a copy of one retains every array in it.
         for position in transitions.indices {
             // Named only when thrown: building it for every transition cost more than the checks.
             func context(_ part: String = "") -> String { "transition \(position)" + part }
             for source in transitions[position].sources {
-                guard let index = stateIndex[source] else { throw .unknown(kind: .state, id: source, context: context(" source")) }
+                guard let index = stateIndex[source] else {
+                    throw .unknown(kind: .state, id: source, context: context(" source"))
+                }
                 declared[index].append(position)
             }
             var targetList: [Int] = []
             for target in transitions[position].targets {
-                guard let index = stateIndex[target] else { throw .unknown(kind: .state, id: target, context: context(" target")) }
+                guard let index = stateIndex[target] else {
+                    throw .unknown(kind: .state, id: target, context: context(" target"))
+                }
                 targetList.append(index)
             }
             targets.append(targetList)
@@ -492,7 +532,8 @@ final class RunTables: Sendable {
                     for (number, name) in allEvents.enumerated() where name.hasPrefix(prefix) { matched.append(number) }
                 } else {
                     var any = false
-                    for (number, name) in allEvents.enumerated() where Transition.descriptor(descriptor, matches: name) {
+                    for (number, name) in allEvents.enumerated() where Transition.descriptor(descriptor, matches: name)
+                    {
                         matched.append(number)
                         any = true
                     }
@@ -504,10 +545,14 @@ final class RunTables: Sendable {
             matched = Array(Set(matched)).sorted()
             eventMatches.append(matched)
             matchesAll.append(all)
-            trigger.append(transitions[position].events.isEmpty ? -1 : (all ? (matched.first ?? 0) : matched.first ?? -1))
+            trigger.append(
+                transitions[position].events.isEmpty ? -1 : (all ? (matched.first ?? 0) : matched.first ?? -1))
             actionSteps.append(try compile(transitions[position].actions) { context() })
             if let expression = transitions[position].guardExpression {
-                guards.append(try FlagGuard(compiling: expression, flagIndex: flagIndex, stateIndex: stateIndex, context: context(" guard")))
+                guards.append(
+                    try FlagGuard(
+                        compiling: expression, flagIndex: flagIndex, stateIndex: stateIndex, context: context(" guard"))
+                )
             } else {
                 guards.append(nil)
             }
@@ -522,8 +567,9 @@ final class RunTables: Sendable {
         for history in 0..<stateCount where kind[history] >= 3 {
             // The default transition: eventless, unguarded, with targets inside the parent.
             guard let transition = declared[history].first, transitions[transition].events.isEmpty,
-                  transitions[transition].guardExpression == nil, !targets[transition].isEmpty,
-                  targets[transition].allSatisfy({ isDescendant($0, of: parent[history]) }) else {
+                transitions[transition].guardExpression == nil, !targets[transition].isEmpty,
+                targets[transition].allSatisfy({ isDescendant($0, of: parent[history]) })
+            else {
                 throw .historyWithoutDefault(states[history].id)
             }
         }
@@ -611,8 +657,10 @@ indirect enum FlagGuard: Sendable {
     case or(FlagGuard, FlagGuard)
 
     /// Throws for the first unknown flag or state in reading order.
-    init(compiling expression: GuardExpression, flagIndex: [String: Int], stateIndex: [String: Int],
-         context: @autoclosure () -> String) throws(MachineError) {
+    init(
+        compiling expression: GuardExpression, flagIndex: [String: Int], stateIndex: [String: Int],
+        context: @autoclosure () -> String
+    ) throws(MachineError) {
         switch expression {
         case .flag(let id):
             guard let index = flagIndex[id] else { throw .unknown(kind: .flag, id: id, context: context()) }
@@ -621,13 +669,17 @@ indirect enum FlagGuard: Sendable {
         case .inState(let id):
             guard let index = stateIndex[id] else { throw .unknown(kind: .state, id: id, context: context()) }
             self = .inState(index)
-        case .not(let inner): self = .not(try FlagGuard(compiling: inner, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
+        case .not(let inner):
+            self = .not(
+                try FlagGuard(compiling: inner, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
         case .and(let lhs, let rhs):
-            self = .and(try FlagGuard(compiling: lhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()),
-                        try FlagGuard(compiling: rhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
+            self = .and(
+                try FlagGuard(compiling: lhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()),
+                try FlagGuard(compiling: rhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
         case .or(let lhs, let rhs):
-            self = .or(try FlagGuard(compiling: lhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()),
-                       try FlagGuard(compiling: rhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
+            self = .or(
+                try FlagGuard(compiling: lhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()),
+                try FlagGuard(compiling: rhs, flagIndex: flagIndex, stateIndex: stateIndex, context: context()))
         }
     }
 
@@ -661,12 +713,13 @@ public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .duplicate(kind, id): "duplicate \(kind.rawValue) id '\(id)'"
-        case let .unknown(kind, id, context): "unknown \(kind.rawValue) '\(id)' in \(context)"
-        case let .compoundWithoutInitial(id): "compound state '\(id)' has no valid initial child"
-        case let .historyOutsideCompound(id): "history state '\(id)' is not inside a compound or parallel state"
-        case let .historyWithoutDefault(id): "history state '\(id)' needs one eventless, unguarded default transition to states inside its parent"
-        case let .notInDocumentOrder(id): "state '\(id)' comes before its parent: states must be in document order"
+        case .duplicate(let kind, let id): "duplicate \(kind.rawValue) id '\(id)'"
+        case .unknown(let kind, let id, let context): "unknown \(kind.rawValue) '\(id)' in \(context)"
+        case .compoundWithoutInitial(let id): "compound state '\(id)' has no valid initial child"
+        case .historyOutsideCompound(let id): "history state '\(id)' is not inside a compound or parallel state"
+        case .historyWithoutDefault(let id):
+            "history state '\(id)' needs one eventless, unguarded default transition to states inside its parent"
+        case .notInDocumentOrder(let id): "state '\(id)' comes before its parent: states must be in document order"
         }
     }
 }
@@ -697,7 +750,8 @@ public struct StateNode: Sendable, Hashable {
 
     public init(
         id: String, parent: String? = nil, children: [String] = [], initial: String? = nil, isFinal: Bool = false,
-        isParallel: Bool = false, history: HistoryDepth? = nil, entry: ActionBlock = .init(), exit: ActionBlock = .init(),
+        isParallel: Bool = false, history: HistoryDepth? = nil, entry: ActionBlock = .init(),
+        exit: ActionBlock = .init(),
         initialTargets: [String] = [], initialActions: ActionBlock = .init()
     ) {
         self.id = id
@@ -862,8 +916,9 @@ public struct Transition: Sendable, Hashable {
         assignments: [FlagAssignment] = [],
         raises: [String] = []
     ) {
-        self.init(sources: sources, events: trigger.eventID.map { [$0] } ?? [], guardExpression: guardExpression,
-                  targets: target.map { [$0] } ?? [], actions: actions, assignments: assignments, raises: raises)
+        self.init(
+            sources: sources, events: trigger.eventID.map { [$0] } ?? [], guardExpression: guardExpression,
+            targets: target.map { [$0] } ?? [], actions: actions, assignments: assignments, raises: raises)
     }
 
     public init(
@@ -907,7 +962,11 @@ public struct Transition: Sendable, Hashable {
         var descriptor = Substring(descriptor)
         if descriptor == "*" { return true }
         // `a.*` and `a.` mean `a`.
-        if descriptor.hasSuffix(".*") { descriptor = descriptor.dropLast(2) } else if descriptor.hasSuffix(".") { descriptor = descriptor.dropLast() }
+        if descriptor.hasSuffix(".*") {
+            descriptor = descriptor.dropLast(2)
+        } else if descriptor.hasSuffix(".") {
+            descriptor = descriptor.dropLast()
+        }
         guard event.hasPrefix(descriptor) else { return false }
         let rest = event.dropFirst(descriptor.count)
         return rest.isEmpty || rest.hasPrefix(".")

@@ -74,13 +74,16 @@ extension Machine {
     /// The atomic states a plain default entry of `state` ends in (every region of a parallel
     /// state), ascending. For a history state: its default transition's.
     public func defaultLeaves(entering state: String) -> [String] {
-        guard let position = stateIndex(of: state), let runner = try? Runner(machine: self, state: states[position].id) else { return [] }
+        guard let position = stateIndex(of: state), let runner = try? Runner(machine: self, state: states[position].id)
+        else { return [] }
         return runner.states
     }
 
     /// The default transition of a history pseudo-state (the eventless transition declared on it).
     public func historyDefault(of state: String) -> Transition? {
-        guard let position = stateIndex(of: state), tables.kind[position] >= 3, let first = tables.declared[position].first else { return nil }
+        guard let position = stateIndex(of: state), tables.kind[position] >= 3,
+            let first = tables.declared[position].first
+        else { return nil }
         return transitions[first]
     }
 
@@ -123,7 +126,9 @@ extension Machine {
     /// Whether some eventless transition is declared on the ancestry of `position`.
     public func hasEventlessTransition(onAncestryOf position: Int) -> Bool {
         let tables = tables
-        return tables.ancestry[position].contains { state in tables.declared[state].contains { tables.trigger[$0] == -1 } }
+        return tables.ancestry[position].contains { state in
+            tables.declared[state].contains { tables.trigger[$0] == -1 }
+        }
     }
 }
 
@@ -154,14 +159,18 @@ extension Runner {
     public func enabled(for event: String?) -> EnabledTransitions {
         let number: Int
         if let event {
-            guard let known = machine.eventIndex(of: event) else { return EnabledTransitions(transitions: [], flagsRead: []) }
+            guard let known = machine.eventIndex(of: event) else {
+                return EnabledTransitions(transitions: [], flagsRead: [])
+            }
             number = known
         } else {
             number = -1
         }
         var read: [Int] = []
         for state in activeAtomicPositions {
-            for flag in machine.guardFlags(for: event, onAncestryOf: state) where !read.contains(flag) { read.append(flag) }
+            for flag in machine.guardFlags(for: event, onAncestryOf: state) where !read.contains(flag) {
+                read.append(flag)
+            }
         }
         let enabled = isRunning ? select(event: number).map { machine.transitions[$0.transition] } : []
         return EnabledTransitions(transitions: enabled, flagsRead: read.sorted().map { machine.flags[$0].id })

@@ -49,7 +49,9 @@ struct RegionDecomposition {
         }
         // Outside the regions only `P` and its ancestors may be active: any other state is a
         // sibling nothing can enter (no transition leaves `P`), which the exploration shows.
-        func isInside(_ state: Int, _ ancestor: Int) -> Bool { state == ancestor || tables.isDescendant(state, of: ancestor) }
+        func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+            state == ancestor || tables.isDescendant(state, of: ancestor)
+        }
 
         var readFlags = [Set<Int>](repeating: [], count: regions.count)
         var writtenFlags = [Set<Int>](repeating: [], count: regions.count)
@@ -59,7 +61,10 @@ struct RegionDecomposition {
 
         /// The states a target stands for: itself, or for a history state its parent and what its default targets.
         func anchors(of target: Int, into result: inout [Int], depth: Int = 0) {
-            guard tables.kind[target] >= 3 else { result.append(target); return }
+            guard tables.kind[target] >= 3 else {
+                result.append(target)
+                return
+            }
             result.append(tables.parent[target])
             guard depth < 8, let transition = tables.declared[target].first else { return }
             for next in tables.targets[transition] { anchors(of: next, into: &result, depth: depth + 1) }
@@ -79,12 +84,16 @@ struct RegionDecomposition {
                 for source in sources {
                     // SCXML's transition domain, with every state a history target may stand for.
                     let domain: Int
-                    if tables.isInternalType[transition], tables.kind[source] == 1, targets.allSatisfy({ tables.isDescendant($0, of: source) }) {
+                    if tables.isInternalType[transition], tables.kind[source] == 1,
+                        targets.allSatisfy({ tables.isDescendant($0, of: source) })
+                    {
                         domain = source
                     } else {
-                        domain = tables.ancestry[source].dropFirst().first { ancestor in
-                            tables.kind[ancestor] == 1 && targets.allSatisfy { tables.isDescendant($0, of: ancestor) }
-                        } ?? -1
+                        domain =
+                            tables.ancestry[source].dropFirst().first { ancestor in
+                                tables.kind[ancestor] == 1
+                                    && targets.allSatisfy { tables.isDescendant($0, of: ancestor) }
+                            } ?? -1
                     }
                     guard domain >= 0, isInside(domain, regionState) else { return nil }
                 }
@@ -116,8 +125,11 @@ struct RegionDecomposition {
         }
         for region in regions.indices {
             for other in regions.indices where other != region {
-                guard writtenFlags[region].isDisjoint(with: readFlags[other]), writtenFlags[region].isDisjoint(with: writtenFlags[other]) else { return nil }
-                for event in raised[region] where transitionsOf[other].contains(where: { tables.matches($0, event: event) }) { return nil }
+                guard writtenFlags[region].isDisjoint(with: readFlags[other]),
+                    writtenFlags[region].isDisjoint(with: writtenFlags[other])
+                else { return nil }
+                for event in raised[region]
+                where transitionsOf[other].contains(where: { tables.matches($0, event: event) }) { return nil }
             }
             // `in()` of the region's own states, or of `P` and its ancestors (active throughout).
             for state in readStates[region] where regionOf[state] != region && !isInside(parallel, state) { return nil }

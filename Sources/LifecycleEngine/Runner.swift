@@ -55,13 +55,13 @@ public enum RunError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unhandledEvent(event, state, accepted):
+        case .unhandledEvent(let event, let state, let accepted):
             let list = accepted.isEmpty ? "none" : accepted.joined(separator: ", ")
             return "event '\(event)' is not handled in state '\(state)' (it accepts: \(list))"
         case .unknownEvent(let id): return "unknown event '\(id)'"
         case .unknownState(let id): return "unknown state '\(id)'"
         case .unknownFlag(let id): return "unknown flag '\(id)'"
-        case let .eventlessLoop(state, steps):
+        case .eventlessLoop(let state, let steps):
             return "eventless transitions did not settle after \(steps) steps (last state '\(state)')"
         }
     }
@@ -127,8 +127,10 @@ public struct Runner: Sendable {
             Configuration.HistoryEntry(state: states[key].id, remembered: historyValues[key]!.map { states[$0].id })
         }
         return Configuration(
-            states: active.filter { tables.kind[$0] == 0 }.map { states[$0].id }, flagValues: flagValues, history: history,
-            positions: Configuration.Positions(active: active, history: historyValues.keys.sorted().map { ($0, historyValues[$0]!) })
+            states: active.filter { tables.kind[$0] == 0 }.map { states[$0].id }, flagValues: flagValues,
+            history: history,
+            positions: Configuration.Positions(
+                active: active, history: historyValues.keys.sorted().map { ($0, historyValues[$0]!) })
         )
     }
 
@@ -162,8 +164,9 @@ public struct Runner: Sendable {
     /// Places the machine in a configuration it reported (`Runner.configuration`), history included.
     public init(machine: Machine, configuration: Configuration) throws(RunError) {
         if let positions = configuration.positions, configuration.flagValues.count == machine.flags.count {
-            self.init(machine: machine, active: positions.active, flagValues: configuration.flagValues,
-                      historyValues: Dictionary(uniqueKeysWithValues: positions.history.map { ($0.0, $0.1) }))
+            self.init(
+                machine: machine, active: positions.active, flagValues: configuration.flagValues,
+                historyValues: Dictionary(uniqueKeysWithValues: positions.history.map { ($0.0, $0.1) }))
             return
         }
         var flags: [String: Bool] = [:]
@@ -205,12 +208,15 @@ public struct Runner: Sendable {
 
     /// Starts the machine as SCXML does: enters the initial states, running entry actions, then
     /// runs the first macrostep (eventless transitions and raised events) to completion.
-    public static func start(machine: Machine, flags: [String: Bool] = [:]) throws(RunError) -> (runner: Runner, steps: [Step]) {
+    public static func start(machine: Machine, flags: [String: Bool] = [:]) throws(RunError) -> (
+        runner: Runner, steps: [Step]
+    ) {
         if flags.keys.contains(where: { machine.flagIndex(of: $0) == nil }) {
             for flag in flags.keys.sorted() where machine.flag(flag) == nil { throw .unknownFlag(flag) }
         }
-        var runner = Runner(machine: machine, active: [], flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue },
-                            historyValues: [:])
+        var runner = Runner(
+            machine: machine, active: [], flagValues: machine.flags.map { flags[$0.id] ?? $0.defaultValue },
+            historyValues: [:])
         var trace = StepTrace()
         var queue = EventQueue()
         runner.enterInitial(queue: &queue, into: &trace)
@@ -221,7 +227,9 @@ public struct Runner: Sendable {
     /// How a scenario, a walkthrough or a generated case starts: *in* `from` when given (as
     /// `init(machine:state:flags:)`), else as SCXML starts (`start(machine:flags:)`, whose steps are
     /// part of the scenario's trace).
-    public static func begin(machine: Machine, from state: String?, flags: [String: Bool] = [:]) throws(RunError) -> (runner: Runner, steps: [Step]) {
+    public static func begin(machine: Machine, from state: String?, flags: [String: Bool] = [:]) throws(RunError) -> (
+        runner: Runner, steps: [Step]
+    ) {
         if let state { return (try Runner(machine: machine, state: state, flags: flags), []) }
         return try start(machine: machine, flags: flags)
     }
@@ -246,7 +254,9 @@ public struct Runner: Sendable {
     /// hand (`send` still takes one, as SCXML's external queue would).
     public var acceptedEvents: [String] {
         let isDoneEvent = machine.tables.isDoneEvent
-        return handledEventNumbers.filter { !isDoneEvent[$0] && !select(event: $0).isEmpty }.map { machine.events[$0].id }
+        return handledEventNumbers.filter { !isDoneEvent[$0] && !select(event: $0).isEmpty }.map {
+            machine.events[$0].id
+        }
     }
 
     /// Events some transition on the way up from an active atomic state handles, guard permitting.
@@ -305,7 +315,9 @@ public struct Runner: Sendable {
     }
 
     /// The eventless transition that would fire now, if any.
-    public var enabledEventlessTransition: Transition? { select(event: -1).first.map { machine.transitions[$0.transition] } }
+    public var enabledEventlessTransition: Transition? {
+        select(event: -1).first.map { machine.transitions[$0.transition] }
+    }
 
     /// Takes one eventless microstep, if one is enabled, without processing what it raises.
     @discardableResult
@@ -337,7 +349,9 @@ public struct Runner: Sendable {
     }
 
     /// Eventless transitions until none is enabled, then the next queued event, until the queue is empty.
-    private mutating func runMacrostep<Trace: RunTrace>(queue: inout EventQueue, into trace: inout Trace) throws(RunError) {
+    private mutating func runMacrostep<Trace: RunTrace>(queue: inout EventQueue, into trace: inout Trace)
+        throws(RunError)
+    {
         var count = 0
         while isRunning {
             var enabled = select(event: -1)
@@ -374,7 +388,11 @@ public struct Runner: Sendable {
         for atomic in active where tables.kind[atomic] == 0 {
             search: for state in tables.ancestry[atomic] {
                 for transition in tables.declared[state] where tables.matches(transition, event: event) {
-                    if let guardExpression = tables.guards[transition], !guardExpression.evaluate(flagValues, active: active) { continue }
+                    if let guardExpression = tables.guards[transition],
+                        !guardExpression.evaluate(flagValues, active: active)
+                    {
+                        continue
+                    }
                     if !found.contains(where: { $0.transition == transition && $0.source == state }) {
                         found.append(Enabled(transition: transition, source: state, from: atomic))
                     }
@@ -389,7 +407,8 @@ public struct Runner: Sendable {
             let exits = exitSet(candidate)
             var preempted = false
             var removed: [Int] = []
-            for (position, other) in kept.enumerated() where !exits.isEmpty && other.exits.contains(where: exits.contains) {
+            for (position, other) in kept.enumerated()
+            where !exits.isEmpty && other.exits.contains(where: exits.contains) {
                 if tables.isDescendant(candidate.source, of: other.enabled.source) {
                     removed.append(position)
                 } else {
@@ -442,7 +461,8 @@ public struct Runner: Sendable {
         if targets.isEmpty { return nil }
         let source = enabled.source
         if tables.isInternalType[enabled.transition], tables.kind[source] == 1,
-           targets.allSatisfy({ tables.isDescendant($0, of: source) }) {
+            targets.allSatisfy({ tables.isDescendant($0, of: source) })
+        {
             return source
         }
         return leastCommonCompoundAncestor(source, targets)
@@ -470,7 +490,9 @@ public struct Runner: Sendable {
     }
 
     /// Exits, transition actions, entries: one SCXML microstep.
-    private mutating func microstep<Trace: RunTrace>(_ enabled: [Enabled], event: Int, queue: inout EventQueue, into trace: inout Trace) {
+    private mutating func microstep<Trace: RunTrace>(
+        _ enabled: [Enabled], event: Int, queue: inout EventQueue, into trace: inout Trace
+    ) {
         let tables = machine.tables
         // Exit set, before anything changes.
         var exiting: [Int] = []
@@ -491,7 +513,8 @@ public struct Runner: Sendable {
         }
         var entry = EntrySet()
         for transition in enabled where !tables.targets[transition.transition].isEmpty {
-            computeEntry(targets: tables.targets[transition.transition], domain: domain(of: transition) ?? -1, into: &entry)
+            computeEntry(
+                targets: tables.targets[transition.transition], domain: domain(of: transition) ?? -1, into: &entry)
         }
         entry.states.sort()
         var after = active.filter { !exiting.contains($0) }
@@ -501,7 +524,8 @@ public struct Runner: Sendable {
             let targets = effectiveTargets(transition.transition)
             var to = transition.from
             if let first = targets.first {
-                to = after.first { tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first)) } ?? first
+                to =
+                    after.first { tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first)) } ?? first
             }
             trace.took(transition.transition, event: event, from: transition.from, to: to, in: machine)
             if position == 0 {
@@ -511,7 +535,9 @@ public struct Runner: Sendable {
                 }
             }
             trace.emit(tables.actionSteps[transition.transition])
-            for assignment in tables.assignments[transition.transition] { flagValues[assignment.flag] = assignment.value }
+            for assignment in tables.assignments[transition.transition] {
+                flagValues[assignment.flag] = assignment.value
+            }
             for event in tables.raises[transition.transition] { queue.append(event, isOptional: false) }
         }
         enter(entry, queue: &queue, into: &trace)
@@ -543,9 +569,12 @@ public struct Runner: Sendable {
                 // The default is a transition the machine takes (SCXML runs its content here): the
                 // trace reports it like any other, so coverage and walkthroughs count it.
                 let first = tables.targets[transition].first
-                let to = first.flatMap { first in
-                    entry.states.first { tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first)) }
-                } ?? first ?? history
+                let to =
+                    first.flatMap { first in
+                        entry.states.first {
+                            tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first))
+                        }
+                    } ?? first ?? history
                 trace.took(transition, event: -1, from: history, to: to, in: machine)
                 trace.emit(tables.actionSteps[transition])
                 for assignment in tables.assignments[transition] { flagValues[assignment.flag] = assignment.value }
@@ -560,7 +589,8 @@ public struct Runner: Sendable {
             if tables.doneEvent[parent] >= 0 { queue.append(tables.doneEvent[parent], isOptional: true) }
             let grandparent = tables.parent[parent]
             if grandparent >= 0, tables.kind[grandparent] == 2, tables.doneEvent[grandparent] >= 0,
-               tables.children[grandparent].allSatisfy(isInFinalState) {
+                tables.children[grandparent].allSatisfy(isInFinalState)
+            {
                 queue.append(tables.doneEvent[grandparent], isOptional: true)
             }
         }
@@ -579,7 +609,9 @@ public struct Runner: Sendable {
         }
     }
 
-    private mutating func run<Trace: RunTrace>(_ block: RunTables.Block, queue: inout EventQueue, into trace: inout Trace) {
+    private mutating func run<Trace: RunTrace>(
+        _ block: RunTables.Block, queue: inout EventQueue, into trace: inout Trace
+    ) {
         if block.isEmpty { return }
         trace.emit(block.steps)
         for assignment in block.assignments { flagValues[assignment.flag] = assignment.value }
@@ -615,7 +647,8 @@ public struct Runner: Sendable {
             for target in tables.initialTargets[state] { addAncestors(target, upTo: state, into: &entry) }
         case 2:
             entry.add(state)
-            for child in tables.children[state] where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
+            for child in tables.children[state]
+            where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
                 addDescendants(child, into: &entry)
             }
         default:
@@ -629,7 +662,8 @@ public struct Runner: Sendable {
             if proper == ancestor { break }
             entry.add(proper)
             if tables.kind[proper] == 2 {
-                for child in tables.children[proper] where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
+                for child in tables.children[proper]
+                where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
                     addDescendants(child, into: &entry)
                 }
             }
@@ -675,10 +709,12 @@ struct StepTrace: RunTrace {
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         let states = machine.states
         let name: String? = event >= 0 ? machine.events[event].id : event == -2 ? unknownEventName : nil
-        steps.append(.transition(TransitionStep(
-            event: name, from: states[from].id, to: states[to].id,
-            transitionIndex: transition, isInternal: machine.tables.targets[transition].isEmpty
-        )))
+        steps.append(
+            .transition(
+                TransitionStep(
+                    event: name, from: states[from].id, to: states[to].id,
+                    transitionIndex: transition, isInternal: machine.tables.targets[transition].isEmpty
+                )))
     }
 
     mutating func emit(_ emitted: [Step]) { steps += emitted }

@@ -62,7 +62,9 @@ public struct Configuration: Sendable, Hashable, Comparable, CustomStringConvert
 
     public static func < (lhs: Configuration, rhs: Configuration) -> Bool {
         if lhs.states != rhs.states { return lhs.states.lexicographicallyPrecedes(rhs.states) }
-        if lhs.flagValues != rhs.flagValues { return lhs.flagValues.lexicographicallyPrecedes(rhs.flagValues) { !$0 && $1 } }
+        if lhs.flagValues != rhs.flagValues {
+            return lhs.flagValues.lexicographicallyPrecedes(rhs.flagValues) { !$0 && $1 }
+        }
         return lhs.history.map { $0.state + ":" + $0.remembered.joined(separator: ",") }
             .lexicographicallyPrecedes(rhs.history.map { $0.state + ":" + $0.remembered.joined(separator: ",") })
     }
@@ -143,8 +145,9 @@ public struct StateSpace: Sendable {
         var composed: (regions: [StateSpace], regionOfTransition: [Int])?
         var product: Exploration?
         if strategy != .product, machine.flags.count <= maxFlags, machine.hasParallelRegions,
-           let decomposition = RegionDecomposition(machine: machine),
-           let regions = Self.exploreRegions(machine, decomposition: decomposition) {
+            let decomposition = RegionDecomposition(machine: machine),
+            let regions = Self.exploreRegions(machine, decomposition: decomposition)
+        {
             // Enumerated, the product holds at least every combination of the regions' parts
             // reachable from the default flags: past the limit, the product search would fail.
             var lowerBound = 1
@@ -154,9 +157,14 @@ public struct StateSpace: Sendable {
             }
             if strategy == .automatic, lowerBound <= limit { product = Self.explore(machine, limit: limit) }
             if product == nil {
-                composed = (regions.map { $0.space }, machine.transitions.indices.map { transition in
-                    machine.transitions[transition].sources.first.flatMap(machine.stateIndex(of:)).map { decomposition.regionOf[$0] } ?? -1
-                })
+                composed = (
+                    regions.map { $0.space },
+                    machine.transitions.indices.map { transition in
+                        machine.transitions[transition].sources.first.flatMap(machine.stateIndex(of:)).map {
+                            decomposition.regionOf[$0]
+                        } ?? -1
+                    }
+                )
             }
         }
         if let composed {
@@ -175,7 +183,8 @@ public struct StateSpace: Sendable {
             let (reachableStates, takenTransitions) = Self.approximate(machine)
             self.init(
                 machine: machine, exploration: Exploration(), isExact: false, regionSpaces: [], regionOfTransition: [],
-                startTransitions: [], takenTransitions: takenTransitions, reachableStates: reachableStates, recordedHistory: []
+                startTransitions: [], takenTransitions: takenTransitions, reachableStates: reachableStates,
+                recordedHistory: []
             )
         }
     }
@@ -187,7 +196,9 @@ public struct StateSpace: Sendable {
         for edge in exact.edges { taken.formUnion(edge.transitions) }
         taken.formUnion(exact.startTransitions)
         var recorded: Set<String> = []
-        for configuration in exact.configurations { for entry in configuration.history { recorded.insert(entry.state) } }
+        for configuration in exact.configurations {
+            for entry in configuration.history { recorded.insert(entry.state) }
+        }
         let states = machine.states
         self.init(
             machine: machine, exploration: exact, isExact: true, regionSpaces: [], regionOfTransition: [],
@@ -200,8 +211,10 @@ public struct StateSpace: Sendable {
     /// Sets every stored answer: the exploration's lists (empty when the space is
     /// approximated or composed) and what the caller derived.
     private init(
-        machine: Machine, exploration: Exploration, isExact: Bool, regionSpaces: [StateSpace], regionOfTransition: [Int],
-        startTransitions: Set<Int>, takenTransitions: Set<Int>, reachableStates: Set<String>, recordedHistory: Set<String>
+        machine: Machine, exploration: Exploration, isExact: Bool, regionSpaces: [StateSpace],
+        regionOfTransition: [Int],
+        startTransitions: Set<Int>, takenTransitions: Set<Int>, reachableStates: Set<String>,
+        recordedHistory: Set<String>
     ) {
         self.machine = machine
         configurations = exploration.configurations
@@ -226,20 +239,29 @@ public struct StateSpace: Sendable {
     /// every assignment (the others keep their defaults: it never sees them); nil when a region
     /// loops, fails on an event it takes, or exceeds the flat machine's limit, so the product
     /// decides. `countFromDefaults`: configurations reachable from the start under default flags.
-    private static func exploreRegions(_ machine: Machine, decomposition: RegionDecomposition) -> [(space: StateSpace, countFromDefaults: Int)]? {
+    private static func exploreRegions(_ machine: Machine, decomposition: RegionDecomposition) -> [(
+        space: StateSpace, countFromDefaults: Int
+    )]? {
         let initial = (try? Runner(machine: machine))?.active ?? []
         let defaults = machine.tables.flagDefaults
         var result: [(space: StateSpace, countFromDefaults: Int)] = []
         for (number, flags) in decomposition.flagsOf.enumerated() {
-            let regionInitial = initial.filter { decomposition.regionOf[$0] == -1 || decomposition.regionOf[$0] == number }
+            let regionInitial = initial.filter {
+                decomposition.regionOf[$0] == -1 || decomposition.regionOf[$0] == number
+            }
             // The default assignment first: it is the first start, whose reach is counted below.
             let assignments = (0..<(1 << flags.count)).map { bits in
                 var values = defaults
-                for (offset, flag) in flags.enumerated() { values[flag] = (bits & (1 << offset) != 0) != defaults[flag] }
+                for (offset, flag) in flags.enumerated() {
+                    values[flag] = (bits & (1 << offset) != 0) != defaults[flag]
+                }
                 return values
             }
-            guard let exploration = explore(machine, limit: 100_000, initial: regionInitial, assignments: assignments, isRegion: true),
-                  exploration.loops.isEmpty else { return nil }
+            guard
+                let exploration = explore(
+                    machine, limit: 100_000, initial: regionInitial, assignments: assignments, isRegion: true),
+                exploration.loops.isEmpty
+            else { return nil }
             let space = StateSpace(machine: machine, exploration: exploration)
             // Reach from the first start (the defaults) by events.
             var count = 0
@@ -309,7 +331,9 @@ public struct StateSpace: Sendable {
     /// The search from `initial` settled under each flag assignment. For a region explored alone
     /// (`isRegion`), an event it takes whose run then fails ends the search with nil: in the product
     /// that failure would block the other regions' moves too.
-    private static func explore(_ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool) -> Exploration? {
+    private static func explore(_ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool)
+        -> Exploration?
+    {
         var result = Exploration()
         var position: [Key: Int] = [:]
         let events = machine.events
@@ -368,8 +392,10 @@ public struct StateSpace: Sendable {
                 if trace.transitions.isEmpty { continue }
                 for state in trace.enteredStates { result.entered.insert(state) }
                 guard let target = place(next, countsTowardLimit: true) else { return nil }
-                result.edges.append(Edge(from: configuration, event: events[event].id, to: result.configurations[target.position],
-                                         transitions: trace.transitions))
+                result.edges.append(
+                    Edge(
+                        from: configuration, event: events[event].id, to: result.configurations[target.position],
+                        transitions: trace.transitions))
                 result.edgeEnds.append((current, target.position))
                 result.edgeEvents.append(event)
             }

@@ -1,2 +1,3 @@
 import LifeSpecCLI
+
 LifeSpecCommand.main()

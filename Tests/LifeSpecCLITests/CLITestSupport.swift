@@ -13,19 +13,25 @@ enum CLI {
     /// The executable sits beside the test bundle in the build folder.
     static var executable: URL {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("lifespec").path), folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("lifespec").path),
+            folder.path != "/"
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appendingPathComponent("lifespec")
     }
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> CLIResult {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws
+        -> CLIResult
+    {
         try Subprocess.run(executable, arguments, in: directory, environment: environment)
     }
 
     /// Runs any program (`environment` is added to this process's own) and captures its output.
-    static func runProcess(_ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> CLIResult {
+    static func runProcess(
+        _ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) throws -> CLIResult {
         try Subprocess.run(program, arguments, in: directory, environment: environment)
     }
 
@@ -33,7 +39,8 @@ enum CLI {
     static func scratchProject() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Spec"), to: folder.appendingPathComponent("Spec"))
+        try FileManager.default.copyItem(
+            at: packageRoot.appendingPathComponent("Spec"), to: folder.appendingPathComponent("Spec"))
         return folder
     }
 }

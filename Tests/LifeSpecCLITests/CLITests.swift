@@ -20,9 +20,12 @@ struct CLITests {
         // Every line is path:line:col: error: [CODE] message.
         let pattern = try Regex(#"^.+:(\d+):(\d+): error: \[LS\d{3}\] .+$"#)
         for line in lines { #expect(line.wholeMatch(of: pattern) != nil, "\(line)") }
-        let codes = Set(lines.compactMap { $0.firstMatch(of: try! Regex(#"\[(LS\d{3})\]"#))?.output[1].substring.map(String.init) })
+        let codes = Set(
+            lines.compactMap { $0.firstMatch(of: try! Regex(#"\[(LS\d{3})\]"#))?.output[1].substring.map(String.init) })
         #expect(codes.count >= 10, "\(codes.sorted())")
-        #expect(result.stdout.contains("many-mistakes.yaml:13:10: error: [LS101] initial state 'of' is not declared; did you mean 'off'?"))
+        #expect(
+            result.stdout.contains(
+                "many-mistakes.yaml:13:10: error: [LS101] initial state 'of' is not declared; did you mean 'off'?"))
         #expect(result.stdout.contains("did you mean 'UIApplicationDidBecomeActiveNotification'?"))
     }
 
@@ -33,7 +36,10 @@ struct CLITests {
         let object = try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any]
         let diagnostics = try #require(object?["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.count == object?["errors"] as? Int)
-        #expect(diagnostics.allSatisfy { ($0["code"] as? String)?.hasPrefix("LS") == true && $0["line"] is Int && $0["column"] is Int })
+        #expect(
+            diagnostics.allSatisfy {
+                ($0["code"] as? String)?.hasPrefix("LS") == true && $0["line"] is Int && $0["column"] is Int
+            })
     }
 
     @Test func simulatePressHomeFromActiveShowsTheTrueSequence() throws {
@@ -42,10 +48,11 @@ struct CLITests {
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
         let steps = try #require(object["steps"] as? [[String: Any]])
         let names = steps.compactMap { $0["kind"] as? String == "transition" ? nil : $0["name"] as? String }
-        #expect(names == [
-            "applicationWillResignActive(_:)", "UIApplication.willResignActiveNotification",
-            "applicationDidEnterBackground(_:)", "UIApplication.didEnterBackgroundNotification",
-        ])
+        #expect(
+            names == [
+                "applicationWillResignActive(_:)", "UIApplication.willResignActiveNotification",
+                "applicationDidEnterBackground(_:)", "UIApplication.didEnterBackgroundNotification",
+            ])
         let first = try #require(steps.first)
         #expect(first["kind"] as? String == "transition")
         #expect(first["event"] as? String == "pressHome")
@@ -99,12 +106,15 @@ struct CLITests {
         let log = CLI.fixtures.appendingPathComponent("CLI/skips-did-finish-launching.log").path
         let result = try CLI.run(["check-trace", flagship, log])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("skips-did-finish-launching.log:2:1: error: 'applicationDidBecomeActive(_:)' does not conform"))
+        #expect(
+            result.stderr.contains(
+                "skips-did-finish-launching.log:2:1: error: 'applicationDidBecomeActive(_:)' does not conform"))
         #expect(result.stderr.contains("the spec allows next: application(_:didFinishLaunchingWithOptions:)"))
     }
 
     @Test func recorderCompilesToNothingOffUIKit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-recorder-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-recorder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("Recorder.swift")
         let result = try CLI.run(["recorder", flagship, "-o", file.path])
@@ -134,14 +144,18 @@ struct CheckTraceTests {
     }
 
     @Test(arguments: [
-        Deviation(log: "missing-callback", location: "3:7", states: "active, background",
-                  allowed: "application(_:didFinishLaunchingWithOptions:)"),
-        Deviation(log: "extra-callback", location: "7:1", states: "active",
-                  allowed: "applicationDidReceiveMemoryWarning(_:), applicationWillResignActive(_:)"),
-        Deviation(log: "swapped", location: "5:1", states: "active, background",
-                  allowed: "applicationDidBecomeActive(_:), applicationDidEnterBackground(_:)"),
-        Deviation(log: "impossible-in-state", location: "7:9", states: "active",
-                  allowed: "applicationDidReceiveMemoryWarning(_:), applicationWillResignActive(_:)"),
+        Deviation(
+            log: "missing-callback", location: "3:7", states: "active, background",
+            allowed: "application(_:didFinishLaunchingWithOptions:)"),
+        Deviation(
+            log: "extra-callback", location: "7:1", states: "active",
+            allowed: "applicationDidReceiveMemoryWarning(_:), applicationWillResignActive(_:)"),
+        Deviation(
+            log: "swapped", location: "5:1", states: "active, background",
+            allowed: "applicationDidBecomeActive(_:), applicationDidEnterBackground(_:)"),
+        Deviation(
+            log: "impossible-in-state", location: "7:9", states: "active",
+            allowed: "applicationDidReceiveMemoryWarning(_:), applicationWillResignActive(_:)"),
     ])
     func reportsTheDeviationLineStatesAndWhatIsAllowed(_ deviation: Deviation) throws {
         let log = CLI.fixtures.appendingPathComponent("CLI/\(deviation.log).log").path
@@ -153,18 +167,24 @@ struct CheckTraceTests {
     }
 
     @Test func anUnknownNameIsReportedWithASuggestion() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-trace-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-trace-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("typo.log")
-        try "application(_:willFinishLaunchingWithOptions:)\nUIApplicationDidBeconmeActiveNotification\n".write(to: log, atomically: true, encoding: .utf8)
+        try "application(_:willFinishLaunchingWithOptions:)\nUIApplicationDidBeconmeActiveNotification\n".write(
+            to: log, atomically: true, encoding: .utf8)
         let result = try CLI.run(["check-trace", "Spec/ios-app-lifecycle.yaml", log.path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("typo.log:2:1: error: 'UIApplicationDidBeconmeActiveNotification' is not a callback or notification of this spec; did you mean 'UIApplicationDidBecomeActiveNotification'?"))
+        #expect(
+            result.stderr.contains(
+                "typo.log:2:1: error: 'UIApplicationDidBeconmeActiveNotification' is not a callback or notification of this spec; did you mean 'UIApplicationDidBecomeActiveNotification'?"
+            ))
     }
 
     @Test func aLongConformingLogStreams() throws {
         // 20,000 lines of Home and back: the checker keeps only a bounded frontier.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-trace-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-trace-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("long.log")
         var lines = [
@@ -193,7 +213,8 @@ struct SyntheticDiagramTests {
     /// Graphviz 2.42's classic ranking fails ("trouble in init_rank") on this clustered machine;
     /// the renderer must fall back to newrank and still draw it.
     @Test func aMachineGraphvizCannotRankClassicallyStillRenders() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-synth-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-synth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let spec = folder.appendingPathComponent("synthetic.yaml").path
         #expect(try CLI.run(["synth", "--states", "50", "--seed", "7", "-o", spec]).status == 0)
@@ -209,14 +230,17 @@ struct SyntheticDiagramTests {
     /// DOT is not laid out, so no layout budget applies to it: it is written at the detail asked
     /// for, with a note, while SVG is refused with advice.
     @Test func dotOfAMachineTooLargeToLayOutIsStillWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-synth-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-synth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let spec = folder.appendingPathComponent("synthetic.yaml").path
         #expect(try CLI.run(["synth", "--states", "2000", "--seed", "7", "-o", spec]).status == 0)
         let dot = try CLI.run(["diagram", spec, "--format", "dot"])
         #expect(dot.status == 0, "\(dot.stderr)")
         #expect(dot.stdout.hasPrefix("digraph") && dot.stdout.contains("State 1999"))
-        #expect(dot.stdout.contains("applicationDid") || dot.stdout.contains("<B>"), "full detail keeps the transition labels")
+        #expect(
+            dot.stdout.contains("applicationDid") || dot.stdout.contains("<B>"),
+            "full detail keeps the transition labels")
         #expect(dot.stderr.contains("note: the diagram has") && dot.stderr.contains("--group"))
         let svg = try CLI.run(["diagram", spec, "--format", "svg", "-o", folder.appendingPathComponent("d.svg").path])
         #expect(svg.status == 1)

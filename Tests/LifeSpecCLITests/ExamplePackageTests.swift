@@ -15,14 +15,22 @@ struct ExamplePackageTests {
         #expect(validate.stdout == "1 spec checked: 0 errors, 0 warnings\n", "\(validate.stdout)")
         let suite = try CLI.run(["tests", Self.spec])
         #expect(suite.status == 0, "\(suite.stderr)")
-        let committed = try String(contentsOf: Self.example.appendingPathComponent("Tests/MediaPlayerTests/MediaPlayerConformanceTests.swift"), encoding: .utf8)
-        #expect(suite.stdout == committed, "regenerate it: lifespec tests \(Self.spec) -o Examples/MediaPlayer/Tests/MediaPlayerTests/MediaPlayerConformanceTests.swift")
+        let committed = try String(
+            contentsOf: Self.example.appendingPathComponent("Tests/MediaPlayerTests/MediaPlayerConformanceTests.swift"),
+            encoding: .utf8)
+        #expect(
+            suite.stdout == committed,
+            "regenerate it: lifespec tests \(Self.spec) -o Examples/MediaPlayer/Tests/MediaPlayerTests/MediaPlayerConformanceTests.swift"
+        )
     }
 
     /// The spec of the reference's "ten minutes" section, as a reader would copy it.
     @Test func theReferencesFirstSpecIsValidAsPrinted() throws {
-        let reference = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/spec-format.md"), encoding: .utf8)
-        let blocks = reference.components(separatedBy: "```yaml\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        let reference = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("docs/spec-format.md"), encoding: .utf8)
+        let blocks = reference.components(separatedBy: "```yaml\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
         let spec = try #require(blocks.first { $0.contains("lifespec: 1") })
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -34,30 +42,41 @@ struct ExamplePackageTests {
     }
 
     @Test func theManifestDependsOnTheEngineProductByPath() throws {
-        let result = try Self.run("/usr/bin/env", ["swift", "package", "dump-package", "--package-path", Self.example.path])
+        let result = try Self.run(
+            "/usr/bin/env", ["swift", "package", "dump-package", "--package-path", Self.example.path])
         #expect(result.status == 0, "\(result.output)")
         // SwiftPM resolves the path: it must be this checkout, whatever its folder is called.
-        #expect(result.output.contains("\"path\" : \"\(CLI.packageRoot.standardizedFileURL.path)\""), "\(result.output)")
+        #expect(
+            result.output.contains("\"path\" : \"\(CLI.packageRoot.standardizedFileURL.path)\""), "\(result.output)")
         #expect(result.output.contains("\"LifecycleEngine\""))
     }
 
     @Test func theSourcesAndTestsCompileAgainstThisBuildsEngine() throws {
         let modules = CLI.executable.deletingLastPathComponent().appendingPathComponent("Modules")
-        #expect(FileManager.default.fileExists(atPath: modules.appendingPathComponent("LifecycleEngine.swiftmodule").path))
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-example-\(UUID().uuidString)")
+        #expect(
+            FileManager.default.fileExists(atPath: modules.appendingPathComponent("LifecycleEngine.swiftmodule").path))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-example-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         func swiftFiles(_ folder: String) throws -> [String] {
             let url = Self.example.appendingPathComponent(folder)
-            return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }.sorted()
+            return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }
+                .sorted()
                 .map { url.appendingPathComponent($0).path }
         }
-        let library = try Self.run("/usr/bin/env", ["swiftc", "-emit-module", "-module-name", "MediaPlayer", "-swift-version", "6",
-                                                    "-emit-module-path", scratch.appendingPathComponent("MediaPlayer.swiftmodule").path]
-                                                   + swiftFiles("Sources/MediaPlayer"))
+        let library = try Self.run(
+            "/usr/bin/env",
+            [
+                "swiftc", "-emit-module", "-module-name", "MediaPlayer", "-swift-version", "6",
+                "-emit-module-path", scratch.appendingPathComponent("MediaPlayer.swiftmodule").path,
+            ]
+                + swiftFiles("Sources/MediaPlayer"))
         #expect(library.status == 0, "\(library.output)")
-        let tests = try Self.run("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6", "-I", scratch.path, "-I", modules.path]
-                                                 + swiftFiles("Tests/MediaPlayerTests"))
+        let tests = try Self.run(
+            "/usr/bin/env",
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", scratch.path, "-I", modules.path]
+                + swiftFiles("Tests/MediaPlayerTests"))
         #expect(tests.status == 0, "\(tests.output)")
     }
 

@@ -21,10 +21,12 @@ struct GenerateTests {
         #expect(first.status == 0, "\(first.stderr)")
         let output = project.appendingPathComponent("Output")
         let files = snapshot(output)
-        for name in ["/README.md", "/ios-app-lifecycle/diagram.dot", "/ios-app-lifecycle/diagram.svg",
-                     "/ios-app-lifecycle/diagram.png", "/ios-app-lifecycle/diagram.mmd",
-                     "/ios-app-lifecycle/README.md", "/ios-app-lifecycle/README.zh-Hans.md",
-                     "/ios-app-lifecycle/scenarios/coldLaunch.svg"] {
+        for name in [
+            "/README.md", "/ios-app-lifecycle/diagram.dot", "/ios-app-lifecycle/diagram.svg",
+            "/ios-app-lifecycle/diagram.png", "/ios-app-lifecycle/diagram.mmd",
+            "/ios-app-lifecycle/README.md", "/ios-app-lifecycle/README.zh-Hans.md",
+            "/ios-app-lifecycle/scenarios/coldLaunch.svg",
+        ] {
             #expect(files[name] != nil, "missing \(name)")
         }
         #expect(files["/ios-app-lifecycle/diagram.png"]?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
@@ -66,7 +68,8 @@ struct GenerateTests {
         let before = snapshot(output)
         let spec = project.appendingPathComponent("Spec/ios-app-lifecycle.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
-        try text.replacingOccurrences(of: "initial: notRunning", with: "initial: notRuning").write(to: spec, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "initial: notRunning", with: "initial: notRuning").write(
+            to: spec, atomically: true, encoding: .utf8)
         let result = try CLI.run(["generate"], in: project)
         #expect(result.status == 1)
         #expect(result.stderr.contains("[LS101]"))
@@ -89,20 +92,27 @@ struct GenerateTests {
                 .write(to: url, atomically: true, encoding: .utf8)
         }
         // A system spec finds its parts by file name (`parts:` names `Spec/<id>.yaml`).
-        try FileManager.default.moveItem(at: specs.appendingPathComponent("ios-app-lifecycle.yaml"),
-                                         to: specs.appendingPathComponent("ios-app.yaml"))
+        try FileManager.default.moveItem(
+            at: specs.appendingPathComponent("ios-app-lifecycle.yaml"),
+            to: specs.appendingPathComponent("ios-app.yaml"))
         let result = try CLI.run(["generate"], in: project)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("removed  Output/ios-app-lifecycle/diagram.svg"))
-        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app-lifecycle").path))
-        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app/diagram.svg").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app-lifecycle").path))
+        #expect(
+            FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app/diagram.svg").path))
         #expect(FileManager.default.fileExists(atPath: mine.path), "files lifespec did not write are never removed")
     }
 
     @Test func diagramWritesEachFormat() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-diagram-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-diagram-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (format, magic) in [("png", Array("\u{89}PNG".unicodeScalars.map { UInt8($0.value) })), ("pdf", Array("%PDF".utf8)), ("svg", Array("<?xml".utf8))] {
+        for (format, magic) in [
+            ("png", Array("\u{89}PNG".unicodeScalars.map { UInt8($0.value) })), ("pdf", Array("%PDF".utf8)),
+            ("svg", Array("<?xml".utf8)),
+        ] {
             let file = folder.appendingPathComponent("d.\(format)")
             let result = try CLI.run(["diagram", "Spec/ios-app-lifecycle.yaml", "--format", format, "-o", file.path])
             #expect(result.status == 0, "\(result.stderr)")
@@ -131,7 +141,8 @@ struct SpecChangeTests {
     @Test func anAddedTransitionIsCoveredByTheNewSuiteAndTheOldOutputFailsTheCheck() throws {
         let project = try CLI.scratchProject()
         #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
-        let suitePath = project.appendingPathComponent("Tests/GeneratedConformanceTests/Generated/IosAppLifecycleConformanceTests.swift")
+        let suitePath = project.appendingPathComponent(
+            "Tests/GeneratedConformanceTests/Generated/IosAppLifecycleConformanceTests.swift")
         let before = try String(contentsOf: suitePath, encoding: .utf8)
         let covered = try #require(before.firstMatch(of: /Transition coverage: (\d+) of (\d+) transitions/))
         let count = try #require(Int(covered.output.2))
@@ -142,12 +153,16 @@ struct SpecChangeTests {
         var text = try String(contentsOf: spec, encoding: .utf8)
         let anchor = "\ntransitions:\n"
         let range = try #require(text.range(of: anchor))
-        text.insert(contentsOf: "  - {from: suspended, on: memoryWarning, description: added by a test}\n", at: range.upperBound)
+        text.insert(
+            contentsOf: "  - {from: suspended, on: memoryWarning, description: added by a test}\n", at: range.upperBound
+        )
         try text.write(to: spec, atomically: true, encoding: .utf8)
 
         let check = try CLI.run(["generate", "--check"], in: project)
         #expect(check.status == 1)
-        #expect(check.stderr.contains("stale:   Tests/GeneratedConformanceTests/Generated/IosAppLifecycleConformanceTests.swift"))
+        #expect(
+            check.stderr.contains(
+                "stale:   Tests/GeneratedConformanceTests/Generated/IosAppLifecycleConformanceTests.swift"))
         #expect(check.stderr.contains("stale:   Output/ios-app-lifecycle/diagram.dot"))
 
         let regenerate = try CLI.run(["generate"], in: project)
@@ -166,7 +181,9 @@ struct WatchAndInterruptTests {
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
             // The record of the last run (this machine's inodes and times) is not an output.
-            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath, !url.path.contains("/.lifespec-cache/") {
+            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath,
+                !url.path.contains("/.lifespec-cache/")
+            {
                 result[String(url.path.dropFirst(folder.path.count))] = data
             }
         }
@@ -183,24 +200,33 @@ struct WatchAndInterruptTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: project.appendingPathComponent("Spec").path) {
             let url = project.appendingPathComponent("Spec/\(name)")
             let text = try String(contentsOf: url, encoding: .utf8)
-            try text.replacingOccurrences(of: " the ", with: " the very ").write(to: url, atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: " the ", with: " the very ").write(
+                to: url, atomically: true, encoding: .utf8)
         }
         let reference = project.appendingPathComponent("Reference")
-        #expect(try CLI.run(["generate", "-q", "-o", reference.path, "--suites", project.appendingPathComponent("RefSuites").path], in: project).status == 0)
+        #expect(
+            try CLI.run(
+                ["generate", "-q", "-o", reference.path, "--suites", project.appendingPathComponent("RefSuites").path],
+                in: project
+            ).status == 0)
         let new = files(reference)
 
         // Kill runs at later and later steps of their output transaction (each staged file and
         // each commit step is announced as it begins), so some die while staging and some while
         // moving files into place.
         for chosen in [1, 40, 120, 200] {
-            let run = try WatchedProcess(CLI.executable, ["generate", "-q"], in: project,
-                                         environment: ["LIFESPEC_TEST_STEPS": "1"], watching: .standardError)
+            let run = try WatchedProcess(
+                CLI.executable, ["generate", "-q"], in: project,
+                environment: ["LIFESPEC_TEST_STEPS": "1"], watching: .standardError)
             if run.wait(for: "lifespec-test-step: ", count: chosen, endingIsFailure: false) {
                 kill(run.process.processIdentifier, SIGKILL)
             }
             run.waitUntilExit()
-            for (path, data) in files(output) where !path.contains(".lifespec-staging-") && !path.hasSuffix(".lifespec-manifest") {
-                #expect(data == old[path] || data == new[path], "\(path) is neither the old nor the new file after a kill at step \(chosen)")
+            for (path, data) in files(output)
+            where !path.contains(".lifespec-staging-") && !path.hasSuffix(".lifespec-manifest") {
+                #expect(
+                    data == old[path] || data == new[path],
+                    "\(path) is neither the old nor the new file after a kill at step \(chosen)")
             }
         }
         // A finished run afterwards cleans up and lands exactly on the new output.
@@ -212,14 +238,16 @@ struct WatchAndInterruptTests {
 
     @Test func watchRegeneratesAndSurvivesAnInvalidSave() throws {
         let project = try CLI.scratchProject()
-        let watch = try WatchedProcess(CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "3"], in: project)
+        let watch = try WatchedProcess(
+            CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "3"], in: project)
         defer { if watch.process.isRunning { watch.process.terminate() } }
         // Each save follows the end of the pass before it; the watch tells saves apart by size
         // and inode as well as by time, so no wait for the clock to tick is needed.
         try #require(watch.wait(for: "removed\n"))  // the first pass's summary line ends with "N removed"
         let spec = project.appendingPathComponent("Spec/ios-app-lifecycle.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
-        try text.replacingOccurrences(of: "initial: notRunning", with: "initial: notRuning").write(to: spec, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "initial: notRunning", with: "initial: notRuning").write(
+            to: spec, atomically: true, encoding: .utf8)
         try #require(watch.wait(for: "[LS101]"))
         try #require(watch.wait(for: "watching for the next save\n"))
         try text.write(to: spec, atomically: true, encoding: .utf8)
@@ -231,16 +259,21 @@ struct WatchAndInterruptTests {
         #expect(log.contains("did you mean 'notRunning'?"))
         #expect(log.contains("nothing was generated"))
         #expect(log.contains("0 created, 0 updated"), "the last pass finds Output/ as the first one left it")
-        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ios-app-lifecycle/diagram.svg").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: project.appendingPathComponent("Output/ios-app-lifecycle/diagram.svg").path))
     }
 }
 
 @Suite("generate on a machine too large to draw whole")
 struct LargeMachineGenerateTests {
     @Test func drawsOneDiagramPerTopLevelGroupInstead() throws {
-        let project = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
-        #expect(try CLI.run(["synth", "--states", "2000", "--seed", "7", "-o", "Spec/big.yaml"], in: project).status == 0)
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        #expect(
+            try CLI.run(["synth", "--states", "2000", "--seed", "7", "-o", "Spec/big.yaml"], in: project).status == 0)
         let result = try CLI.run(["generate", "-q"], in: project)
         #expect(result.status == 0, "\(result.stderr)")
         let folder = project.appendingPathComponent("Output/synthetic-2000")

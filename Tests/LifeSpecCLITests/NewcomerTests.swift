@@ -7,7 +7,8 @@ struct NewcomerTests {
     static let flagship = "Spec/ios-app-lifecycle.yaml"
 
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-newcomer-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-newcomer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -77,7 +78,9 @@ struct NewcomerTests {
         swiftc.waitUntilExit()
         #expect(swiftc.terminationStatus == 0, "\(diagnostics)")
         // The lines the recorder writes: "<seconds> <name>".
-        let log = try Self.write("0.000100 observe(\\.status) readyToPlay\n0.250000 observe(\\.status) failed\n0.250001 ItemStatusFailed\n", "app.log", in: folder)
+        let log = try Self.write(
+            "0.000100 observe(\\.status) readyToPlay\n0.250000 observe(\\.status) failed\n0.250001 ItemStatusFailed\n",
+            "app.log", in: folder)
         let check = try CLI.run(["check-trace", spec, log])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("conforms: 3 observations"))
@@ -86,10 +89,14 @@ struct NewcomerTests {
 
     @Test func theRecorderRefusesASpecThatNamesNoFramework() throws {
         let folder = try Self.folder()
-        let spec = try Self.write(Self.kvoSpec.replacingOccurrences(of: "catalogs: [status-catalog.yaml]\n", with: ""), "bare.yaml", in: folder)
+        let spec = try Self.write(
+            Self.kvoSpec.replacingOccurrences(of: "catalogs: [status-catalog.yaml]\n", with: ""), "bare.yaml",
+            in: folder)
         let result = try CLI.run(["recorder", spec])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("bare.yaml: error: the recorder refers to the spec's callbacks and notifications in Swift"))
+        #expect(
+            result.stderr.contains(
+                "bare.yaml: error: the recorder refers to the spec's callbacks and notifications in Swift"))
         #expect(result.stdout.isEmpty)
     }
 
@@ -117,7 +124,9 @@ struct NewcomerTests {
         #expect(try CLI.run(["check-trace", Self.flagship, log]).status == 0)
         let opted = try CLI.run(["check-trace", Self.flagship, log, "--set", "exitsOnSuspend=true"])
         #expect(opted.status == 1)
-        #expect(opted.stderr.contains("home.log:5:1: error: 'applicationDidEnterBackground(_:)' does not conform"), "\(opted.stderr)")
+        #expect(
+            opted.stderr.contains("home.log:5:1: error: 'applicationDidEnterBackground(_:)' does not conform"),
+            "\(opted.stderr)")
         let typo = try CLI.run(["check-trace", Self.flagship, log, "--set", "exitsOnSuspnd=true"])
         #expect(typo.status == 64)
         #expect(typo.stderr.contains("unknown flag 'exitsOnSuspnd'; did you mean 'exitsOnSuspend'?"))
@@ -125,13 +134,17 @@ struct NewcomerTests {
 
     @Test func aLogOfDelegateCallbacksAloneIsJudgedOnCallbacks() throws {
         let folder = try Self.folder()
-        let log = try Self.write("application(_:willFinishLaunchingWithOptions:)\napplication(_:didFinishLaunchingWithOptions:)\napplicationDidBecomeActive(_:)\n", "callbacks.log", in: folder)
+        let log = try Self.write(
+            "application(_:willFinishLaunchingWithOptions:)\napplication(_:didFinishLaunchingWithOptions:)\napplicationDidBecomeActive(_:)\n",
+            "callbacks.log", in: folder)
         let result = try CLI.run(["check-trace", Self.flagship, log])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("judged on: callbacks (the kinds of names in the log"))
         #expect(result.stdout.contains("one explanation (1 events): tapIcon"))
         // A line the spec forbids is still found, at its place.
-        let skipped = try Self.write("application(_:willFinishLaunchingWithOptions:)\napplicationDidBecomeActive(_:)\n", "skipped.log", in: folder)
+        let skipped = try Self.write(
+            "application(_:willFinishLaunchingWithOptions:)\napplicationDidBecomeActive(_:)\n", "skipped.log",
+            in: folder)
         let bad = try CLI.run(["check-trace", Self.flagship, skipped])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("skipped.log:2:1: error: 'applicationDidBecomeActive(_:)' does not conform"))
@@ -145,13 +158,20 @@ struct NewcomerTests {
 
     @Test func observeTakesKindsAndNamesAndSuggestsForATypo() throws {
         let folder = try Self.folder()
-        let log = try Self.write("applicationDidBecomeActive(_:)\nUIApplication.didBecomeActiveNotification\n", "some.log", in: folder)
-        let chosen = try CLI.run(["check-trace", Self.flagship, log, "--from", "inactive", "--observe", "applicationDidBecomeActive(_:),UIApplication.didBecomeActiveNotification"])
+        let log = try Self.write(
+            "applicationDidBecomeActive(_:)\nUIApplication.didBecomeActiveNotification\n", "some.log", in: folder)
+        let chosen = try CLI.run([
+            "check-trace", Self.flagship, log, "--from", "inactive", "--observe",
+            "applicationDidBecomeActive(_:),UIApplication.didBecomeActiveNotification",
+        ])
         #expect(chosen.status == 0, "\(chosen.stderr)")
         #expect(chosen.stdout.contains("judged on: the names given with --observe"))
         let outside = try CLI.run(["check-trace", Self.flagship, log, "--from", "inactive", "--observe", "callbacks"])
         #expect(outside.status == 1)
-        #expect(outside.stderr.contains("some.log:2:1: error: 'UIApplication.didBecomeActiveNotification' is in the log but not in the observed set"))
+        #expect(
+            outside.stderr.contains(
+                "some.log:2:1: error: 'UIApplication.didBecomeActiveNotification' is in the log but not in the observed set"
+            ))
         let typo = try CLI.run(["check-trace", Self.flagship, log, "--observe", "calbacks"])
         #expect(typo.status == 64)
         #expect(typo.stderr.contains("did you mean 'callbacks'?"))
@@ -168,7 +188,9 @@ struct NewcomerTests {
         let written = try CLI.run(["diagram", Self.flagship, "-o", png.path])
         #expect(written.status == 0, "\(written.stderr)")
         #expect(try Data(contentsOf: png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let mismatch = try CLI.run(["diagram", Self.flagship, "--format", "png", "-o", folder.appendingPathComponent("x.svg").path])
+        let mismatch = try CLI.run([
+            "diagram", Self.flagship, "--format", "png", "-o", folder.appendingPathComponent("x.svg").path,
+        ])
         #expect(mismatch.status == 64)
         #expect(mismatch.stderr.contains("--format png does not match the extension of"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.svg").path))
@@ -177,13 +199,15 @@ struct NewcomerTests {
         #expect(unknown.stderr.contains("cannot tell the format of"))
         let mermaid = try CLI.run(["diagram", Self.flagship, "-o", folder.appendingPathComponent("d.mmd").path])
         #expect(mermaid.status == 0)
-        #expect(try String(contentsOf: folder.appendingPathComponent("d.mmd"), encoding: .utf8).contains("stateDiagram"))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("d.mmd"), encoding: .utf8).contains("stateDiagram"))
     }
 
     // MARK: validate: every problem in one run
 
     @Test func aDuplicateKeyHidesNothingElse() throws {
-        let spec = try Self.write("""
+        let spec = try Self.write(
+            """
             lifespec: 1
             id: lamp
             title: Lamp
@@ -202,8 +226,13 @@ struct NewcomerTests {
         let result = try CLI.run(["validate", spec])
         #expect(result.status == 1)
         #expect(result.stdout.contains("lamp.yaml:4:1: error: [LS004] duplicate key 'title' in one mapping"))
-        #expect(result.stdout.contains("lamp.yaml:8:10: error: [LS101] initial state 'of' is not declared; did you mean 'off'?"))
-        #expect(result.stdout.contains("[LS133] unexpected '&' in guard expression (a guard combines flags with '&&', '||', '!' and parentheses"))
+        #expect(
+            result.stdout.contains(
+                "lamp.yaml:8:10: error: [LS101] initial state 'of' is not declared; did you mean 'off'?"))
+        #expect(
+            result.stdout.contains(
+                "[LS133] unexpected '&' in guard expression (a guard combines flags with '&&', '||', '!' and parentheses"
+            ))
         #expect(result.stdout.contains("1 spec checked: 3 errors"))
     }
 
@@ -211,7 +240,8 @@ struct NewcomerTests {
     /// four independent problems, one run. The scenario that needs the broken transition is not
     /// reported on its own (that would be a knock-on of the broken reference).
     @Test func referenceAndNameErrorsDoNotHideTheMachinesOwnProblems() throws {
-        let spec = try Self.write("""
+        let spec = try Self.write(
+            """
             lifespec: 1
             id: lamp
             platform: uikit
@@ -243,16 +273,21 @@ struct NewcomerTests {
             """, "lamp.yaml", in: try Self.folder())
         let result = try CLI.run(["validate", spec])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("lamp.yaml:14:19: error: [LS170] UIKit has no method named 'applicationDidBecomeActiv(_:)'"))
+        #expect(
+            result.stdout.contains(
+                "lamp.yaml:14:19: error: [LS170] UIKit has no method named 'applicationDidBecomeActiv(_:)'"))
         #expect(result.stdout.contains("lamp.yaml:18:5: error: [LS130]"))
-        #expect(result.stdout.contains("lamp.yaml:19:31: error: [LS101] state 'brokn' is not declared; did you mean 'broken'?"))
+        #expect(
+            result.stdout.contains(
+                "lamp.yaml:19:31: error: [LS101] state 'brokn' is not declared; did you mean 'broken'?"))
         #expect(result.stdout.contains("[LS160] scenario 'twice' does not replay"))
         #expect(!result.stdout.contains("smashIt"))
         #expect(result.stdout.contains("1 spec checked: 4 errors, 0 warnings"), "\(result.stdout)")
     }
 
     @Test func aDedentedStateIsOneErrorWithAnIndentationHint() throws {
-        let spec = try Self.write("""
+        let spec = try Self.write(
+            """
             lifespec: 1
             id: lamp
             initial: off
@@ -281,15 +316,24 @@ struct NewcomerTests {
             """, "lamp.yaml", in: try Self.folder())
         let result = try CLI.run(["validate", spec])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("lamp.yaml:8:1: error: [LS010] unknown key 'dimmed' in the spec; it looks like a state: indent it under 'states:'"))
-        #expect(result.stdout.contains("6 references to it fail because of this (lines 21, 22, 23, 23, 24, 24), not listed separately"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "lamp.yaml:8:1: error: [LS010] unknown key 'dimmed' in the spec; it looks like a state: indent it under 'states:'"
+            ))
+        #expect(
+            result.stdout.contains(
+                "6 references to it fail because of this (lines 21, 22, 23, 23, 24, 24), not listed separately"),
+            "\(result.stdout)")
         // An unrelated undeclared state is still its own error.
-        #expect(result.stdout.contains("[LS101] target state 'undeclared' is not declared") || result.stdout.contains("'undeclared' is not declared"))
+        #expect(
+            result.stdout.contains("[LS101] target state 'undeclared' is not declared")
+                || result.stdout.contains("'undeclared' is not declared"))
         #expect(result.stdout.contains("1 spec checked: 2 errors"), "\(result.stdout)")
     }
 
     @Test func aStateIndentedOneLevelTooFarGetsTheHintWithoutAnyReference() throws {
-        let spec = try Self.write("""
+        let spec = try Self.write(
+            """
             lifespec: 1
             id: lamp
             initial: off
@@ -306,12 +350,16 @@ struct NewcomerTests {
               - {from: on, on: toggle, to: off}
             """, "lamp.yaml", in: try Self.folder())
         let result = try CLI.run(["validate", spec])
-        #expect(result.stdout.contains("lamp.yaml:8:5: error: [LS010] unknown key 'dimmed' in state 'on'; it looks like a state: indent it under the 'states:' of state 'on' to make it a child, or one level less to make it a sibling"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "lamp.yaml:8:5: error: [LS010] unknown key 'dimmed' in state 'on'; it looks like a state: indent it under the 'states:' of state 'on' to make it a child, or one level less to make it a sibling"
+            ), "\(result.stdout)")
     }
 
     @Test func aMissingInitialSuggestsAState() throws {
-        let spec = try Self.write("lifespec: 1\nid: lamp\nstates:\n  off:\n  on:\nevents:\n  toggle:\ntransitions:\n  - {from: off, on: toggle, to: on}\n  - {from: on, on: toggle, to: off}\n",
-                                  "lamp.yaml", in: try Self.folder())
+        let spec = try Self.write(
+            "lifespec: 1\nid: lamp\nstates:\n  off:\n  on:\nevents:\n  toggle:\ntransitions:\n  - {from: off, on: toggle, to: on}\n  - {from: on, on: toggle, to: off}\n",
+            "lamp.yaml", in: try Self.folder())
         let result = try CLI.run(["validate", spec])
         #expect(result.stdout.contains("[LS012] missing 'initial' (the machine's initial state); e.g. 'initial: off'"))
     }
@@ -331,18 +379,31 @@ struct NewcomerTests {
 
     @Test func watchTakesSpecPathsAndSuitesAndNeverBlamesGraphviz() throws {
         let project = try Self.folder()
-        let spec = try Self.write(String(contentsOfFile: CLI.packageRoot.appendingPathComponent("docs/examples/media-player.yaml").path, encoding: .utf8),
-                                  "specs/media-player.yaml", in: project)
-        _ = try Self.write(String(contentsOfFile: CLI.packageRoot.appendingPathComponent("docs/examples/playerkit-catalog.yaml").path, encoding: .utf8),
-                           "specs/playerkit-catalog.yaml", in: project)
-        let result = try CLI.run(["watch", spec, "--suites", "MySuites", "-o", "Out", "--max-passes", "1", "--interval", "0.05"], in: project)
+        let spec = try Self.write(
+            String(
+                contentsOfFile: CLI.packageRoot.appendingPathComponent("docs/examples/media-player.yaml").path,
+                encoding: .utf8),
+            "specs/media-player.yaml", in: project)
+        _ = try Self.write(
+            String(
+                contentsOfFile: CLI.packageRoot.appendingPathComponent("docs/examples/playerkit-catalog.yaml").path,
+                encoding: .utf8),
+            "specs/playerkit-catalog.yaml", in: project)
+        let result = try CLI.run(
+            ["watch", spec, "--suites", "MySuites", "-o", "Out", "--max-passes", "1", "--interval", "0.05"], in: project
+        )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("watching \(spec)"))
-        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("MySuites/MediaPlayerConformanceTests.swift").path))
-        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Out/media-player/README.md").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: project.appendingPathComponent("MySuites/MediaPlayerConformanceTests.swift").path))
+        #expect(
+            FileManager.default.fileExists(atPath: project.appendingPathComponent("Out/media-player/README.md").path))
         // An invalid spec: its diagnostics, and no LS200 (that code is Graphviz's).
-        try "lifespec: 1\nid: broken\nstates: {a: }\ninitial: b\n".write(toFile: spec, atomically: true, encoding: .utf8)
-        let broken = try CLI.run(["watch", spec, "--suites", "MySuites", "-o", "Out", "--max-passes", "1"], in: project)
+        try "lifespec: 1\nid: broken\nstates: {a: }\ninitial: b\n".write(
+            toFile: spec, atomically: true, encoding: .utf8)
+        let broken = try CLI.run(
+            ["watch", spec, "--suites", "MySuites", "-o", "Out", "--max-passes", "1"], in: project)
         #expect(broken.stdout.contains("[LS101]"))
         #expect(broken.stdout.contains("nothing was generated"))
         #expect(!broken.stdout.contains("LS200"))
@@ -351,7 +412,8 @@ struct NewcomerTests {
     // MARK: files: the tool's own messages, one exit status
 
     @Test(arguments: [
-        ["validate", "missing.yaml"], ["simulate", "missing.yaml", "x"], ["diagram", "missing.yaml"], ["docs", "missing.yaml"],
+        ["validate", "missing.yaml"], ["simulate", "missing.yaml", "x"], ["diagram", "missing.yaml"],
+        ["docs", "missing.yaml"],
         ["tests", "missing.yaml"], ["recorder", "missing.yaml"], ["generate", "missing.yaml"],
         ["check-trace", "missing.yaml", "Tests/Fixtures/CLI/launch-then-home.log"],
         ["check-trace", "Spec/ios-app-lifecycle.yaml", "missing.yaml"],
@@ -359,7 +421,8 @@ struct NewcomerTests {
     func aMissingArgumentFileExits64WithTheToolsOwnMessage(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
-        #expect((result.stdout + result.stderr).contains("missing.yaml:1:1: error: [LS001] spec file does not exist")
+        #expect(
+            (result.stdout + result.stderr).contains("missing.yaml:1:1: error: [LS001] spec file does not exist")
                 || result.stderr.contains("missing.yaml: error: [LS001] trace file does not exist"), "\(result.stderr)")
         #expect(!result.stderr.contains("after fixing them"))
     }
@@ -367,7 +430,10 @@ struct NewcomerTests {
     @Test func anUnwritableOutputIsTheToolsOwnMessage() throws {
         let result = try CLI.run(["diagram", Self.flagship, "-o", "/nonexistent/dir/x.svg"])
         #expect(result.status == 1)
-        #expect(result.stderr == "/nonexistent/dir/x.svg: error: [LS005] cannot write the file: the folder '/nonexistent/dir' does not exist\n")
+        #expect(
+            result.stderr
+                == "/nonexistent/dir/x.svg: error: [LS005] cannot write the file: the folder '/nonexistent/dir' does not exist\n"
+        )
     }
 
     // MARK: did you mean
@@ -403,7 +469,8 @@ struct NewcomerTests {
 
     @Test func aSpecCanNameSeveralCatalogsAndLS170SaysHowToAddAName() throws {
         let folder = try Self.folder()
-        let spec = try Self.write("""
+        let spec = try Self.write(
+            """
             lifespec: 1
             id: mixed
             platform: uikit
@@ -419,22 +486,35 @@ struct NewcomerTests {
               - {from: a, on: go, to: b, do: [active, started]}
               - {from: b, on: back, to: a, do: typo}
             """, "mixed.yaml", in: folder)
-        _ = try Self.write("name: PlayerKit\nmodule: PlayerKit\ncallbacks:\n  - {swift: \"playerDidStart(_:)\", objc: \"playerDidStart:\"}\n", "player.yaml", in: folder)
+        _ = try Self.write(
+            "name: PlayerKit\nmodule: PlayerKit\ncallbacks:\n  - {swift: \"playerDidStart(_:)\", objc: \"playerDidStart:\"}\n",
+            "player.yaml", in: folder)
         let result = try CLI.run(["validate", spec])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("mixed.yaml:11:17: error: [LS170] none of the spec's API catalogs (UIKit, PlayerKit) has a method named 'playerDidStrat(_:)'; did you mean 'playerDidStart(_:)'?"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "mixed.yaml:11:17: error: [LS170] none of the spec's API catalogs (UIKit, PlayerKit) has a method named 'playerDidStrat(_:)'; did you mean 'playerDidStart(_:)'?"
+            ), "\(result.stdout)")
         #expect(result.stdout.contains("add it to a catalog file of your own and list the file under 'catalogs:'"))
         #expect(result.stdout.contains("1 spec checked: 1 error"))
-        let unknown = try Self.write(try String(contentsOfFile: spec, encoding: .utf8).replacingOccurrences(of: "[player.yaml]", with: "[uikti, gone.yaml]"), "unknown.yaml", in: folder)
+        let unknown = try Self.write(
+            try String(contentsOfFile: spec, encoding: .utf8).replacingOccurrences(
+                of: "[player.yaml]", with: "[uikti, gone.yaml]"), "unknown.yaml", in: folder)
         let unknownResult = try CLI.run(["validate", unknown])
         #expect(unknownResult.stdout.contains("[LS108] unknown API catalog 'uikti'"))
         #expect(unknownResult.stdout.contains("did you mean 'uikit'?"))
         #expect(unknownResult.stdout.contains("[LS108] unknown API catalog 'gone.yaml' (there is no file"))
         // A broken catalog file is reported in that file, at its place; a device is refused, not read.
-        _ = try Self.write("name: Broken\ncallbacks:\n  - {swift: \"a()\", objcc: \"a\"}\n", "broken-catalog.yaml", in: folder)
-        let broken = try Self.write(try String(contentsOfFile: spec, encoding: .utf8).replacingOccurrences(of: "[player.yaml]", with: "[broken-catalog.yaml, /dev/stdin]"), "broken.yaml", in: folder)
+        _ = try Self.write(
+            "name: Broken\ncallbacks:\n  - {swift: \"a()\", objcc: \"a\"}\n", "broken-catalog.yaml", in: folder)
+        let broken = try Self.write(
+            try String(contentsOfFile: spec, encoding: .utf8).replacingOccurrences(
+                of: "[player.yaml]", with: "[broken-catalog.yaml, /dev/stdin]"), "broken.yaml", in: folder)
         let brokenResult = try CLI.run(["validate", broken])
-        #expect(brokenResult.stdout.contains("broken-catalog.yaml:3:20: error: [LS010] unknown key 'objcc' in an entry of 'callbacks'; did you mean 'objc'?"), "\(brokenResult.stdout)")
+        #expect(
+            brokenResult.stdout.contains(
+                "broken-catalog.yaml:3:20: error: [LS010] unknown key 'objcc' in an entry of 'callbacks'; did you mean 'objc'?"
+            ), "\(brokenResult.stdout)")
         #expect(brokenResult.stdout.contains("/dev/stdin:1:1: error: [LS001] API catalog file is not a regular file"))
         // Names the broken catalogs might hold are not reported against the others.
         #expect(!brokenResult.stdout.contains("LS170"))
@@ -445,26 +525,35 @@ struct NewcomerTests {
 
     @Test func initWritesAStarterSpecThatValidatesSimulatesAndTests() throws {
         let project = try Self.folder()
-        try FileManager.default.createDirectory(at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
         let result = try CLI.run(["init", "video-player"], in: project)
         #expect(result.status == 0, "\(result.stderr)")
         let spec = try String(contentsOf: project.appendingPathComponent("Spec/video-player.yaml"), encoding: .utf8)
         #expect(spec.hasPrefix("# yaml-language-server: $schema=../schema/lifespec.schema.json\n"))
-        let schema = try String(contentsOf: project.appendingPathComponent("schema/lifespec.schema.json"), encoding: .utf8)
-        #expect(try schema == String(contentsOf: CLI.packageRoot.appendingPathComponent("schema/lifespec.schema.json"), encoding: .utf8))
+        let schema = try String(
+            contentsOf: project.appendingPathComponent("schema/lifespec.schema.json"), encoding: .utf8)
+        #expect(
+            try schema
+                == String(
+                    contentsOf: CLI.packageRoot.appendingPathComponent("schema/lifespec.schema.json"), encoding: .utf8))
         #expect(try CLI.run(["schema"]).stdout == schema)
         let validate = try CLI.run(["validate", "Spec/video-player.yaml"], in: project)
         #expect(validate.stdout == "1 spec checked: 0 errors, 0 warnings\n", "\(validate.stdout)")
         let simulate = try CLI.run(["simulate", "Spec/video-player.yaml", "start", "pause", "resume"], in: project)
         #expect(simulate.stdout.hasSuffix("final state: running\n"))
-        #expect(try CLI.run(["tests", "Spec/video-player.yaml"], in: project).stdout.contains("enum VideoPlayerConformance"))
+        #expect(
+            try CLI.run(["tests", "Spec/video-player.yaml"], in: project).stdout.contains("enum VideoPlayerConformance")
+        )
         let again = try CLI.run(["init", "video-player"], in: project)
         #expect(again.status == 1)
         #expect(again.stderr.contains("the file exists already"))
         #expect(try CLI.run(["init", "Video Player"], in: project).status == 64)
-        let url = try CLI.run(["init", "other", "-o", "other.yaml", "--schema", "https://example.com/lifespec.schema.json"], in: project)
+        let url = try CLI.run(
+            ["init", "other", "-o", "other.yaml", "--schema", "https://example.com/lifespec.schema.json"], in: project)
         #expect(url.status == 0)
-        #expect(try String(contentsOf: project.appendingPathComponent("other.yaml"), encoding: .utf8)
-            .hasPrefix("# yaml-language-server: $schema=https://example.com/lifespec.schema.json\n"))
+        #expect(
+            try String(contentsOf: project.appendingPathComponent("other.yaml"), encoding: .utf8)
+                .hasPrefix("# yaml-language-server: $schema=https://example.com/lifespec.schema.json\n"))
     }
 }

@@ -9,8 +9,11 @@ struct NoOpRecordTests {
     /// A project with the small door spec, generated once.
     static func generatedProject() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-noop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), to: folder.appendingPathComponent("Spec/door.yaml"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLI.fixtures.appendingPathComponent("Valid/door.yaml"),
+            to: folder.appendingPathComponent("Spec/door.yaml"))
         let first = try CLI.run(["generate"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
         return folder
@@ -24,14 +27,18 @@ struct NoOpRecordTests {
         String(result.stdout.split(separator: "\n").last ?? "")
     }
 
-    @Test("with nothing to do, generate reports every file unchanged, as the slow way does, and writes nothing in Output/ (not even a staging folder)")
+    @Test(
+        "with nothing to do, generate reports every file unchanged, as the slow way does, and writes nothing in Output/ (not even a staging folder)"
+    )
     func nothingToDoWritesNothing() throws {
         let project = try Self.generatedProject()
         let output = project.appendingPathComponent("Output")
         let record = output.appendingPathComponent(".lifespec-cache/no-op")
         #expect(FileManager.default.fileExists(atPath: record.path))
         // Never committed: the folder ignores itself.
-        #expect(try String(contentsOf: output.appendingPathComponent(".lifespec-cache/.gitignore"), encoding: .utf8).contains("\n*\n"))
+        #expect(
+            try String(contentsOf: output.appendingPathComponent(".lifespec-cache/.gitignore"), encoding: .utf8)
+                .contains("\n*\n"))
         // The slow way's report, for comparison: without the record it must load and compare everything.
         try FileManager.default.removeItem(at: record)
         let slow = try CLI.run(["generate"], in: project)
@@ -50,7 +57,9 @@ struct NoOpRecordTests {
         #expect(check.stdout.contains("(\(count) files)"), "\(check.stdout)")
     }
 
-    @Test("an output edited by hand with its size and modification time kept is still stale for --check, and generate writes it again")
+    @Test(
+        "an output edited by hand with its size and modification time kept is still stale for --check, and generate writes it again"
+    )
     func handEditKeepingStatIsFound() throws {
         let project = try Self.generatedProject()
         let page = project.appendingPathComponent("Output/door/README.md")
@@ -83,13 +92,17 @@ struct NoOpRecordTests {
 
         let spec = project.appendingPathComponent("Spec/door.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
-        try text.replacingOccurrences(of: "title: {en: Door,", with: "title: {en: Front door,").write(to: spec, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "title: {en: Door,", with: "title: {en: Front door,").write(
+            to: spec, atomically: true, encoding: .utf8)
         #expect(try CLI.run(["generate", "--check"], in: project).status == 1)
         let again = try CLI.run(["generate"], in: project)
         #expect(again.stdout.contains("updated  Output/door/README.md"), "\(again.stdout)")
-        #expect(try String(contentsOf: project.appendingPathComponent("Output/door/README.md"), encoding: .utf8).contains("Front door"))
+        #expect(
+            try String(contentsOf: project.appendingPathComponent("Output/door/README.md"), encoding: .utf8).contains(
+                "Front door"))
         // Saved again with the same bytes: still nothing to do.
-        try text.replacingOccurrences(of: "title: {en: Door,", with: "title: {en: Front door,").write(to: spec, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "title: {en: Door,", with: "title: {en: Front door,").write(
+            to: spec, atomically: true, encoding: .utf8)
         #expect(Self.summary(try CLI.run(["generate"], in: project)).hasPrefix("0 created, 0 updated, "))
     }
 
@@ -104,7 +117,9 @@ struct NoOpRecordTests {
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
     }
 
-    @Test("files changed in the tick the record was written are compared by their bytes; a plain generate then trusts them, --check writes nothing")
+    @Test(
+        "files changed in the tick the record was written are compared by their bytes; a plain generate then trusts them, --check writes nothing"
+    )
     func racilyCleanFilesAreReadThenTrusted() throws {
         let project = try Self.generatedProject()
         let record = project.appendingPathComponent("Output/.lifespec-cache/no-op")

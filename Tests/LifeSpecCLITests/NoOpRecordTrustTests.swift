@@ -30,7 +30,8 @@ struct NoOpRecordTrustTests {
         let (oldSVG, oldPNG) = (try Data(contentsOf: svg), try Data(contentsOf: png))
         let spec = project.appendingPathComponent("Spec/door.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
-        try text.replacingOccurrences(of: "title: {en: Closed,", with: "title: {en: Shut tight,").write(to: spec, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "title: {en: Closed,", with: "title: {en: Shut tight,").write(
+            to: spec, atomically: true, encoding: .utf8)
         let check = try CLI.run(["generate", "--check"], in: project)
         #expect(check.status == 1)
         #expect(check.stderr.contains("stale:   Output/door/diagram.svg"), "\(check.stderr)")
@@ -48,8 +49,10 @@ struct NoOpRecordTrustTests {
     func aRecordMissingALineIsNotTrusted() throws {
         let project = try Self.settledProject()
         let record = Self.record(project)
-        let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        try lines.filter { !$0.hasSuffix("Output/door/diagram.mmd") }.joined(separator: "\n").write(to: record, atomically: true, encoding: .utf8)
+        let lines = try String(contentsOf: record, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try lines.filter { !$0.hasSuffix("Output/door/diagram.mmd") }.joined(separator: "\n").write(
+            to: record, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: project.appendingPathComponent("Output/door/diagram.mmd"))
         let check = try CLI.run(["generate", "--check"], in: project)
         #expect(check.status == 1, "\(check.stdout)")
@@ -91,7 +94,14 @@ struct NoOpRecordTrustTests {
         let record = Self.record(project)
         let whole = try Data(contentsOf: record)
         // Cut in the middle of a line, and with one byte of a stat changed.
-        let garbled = [whole.prefix(whole.count / 2), { var bytes = whole; bytes[bytes.count / 2] ^= 0x01; return bytes }()]
+        let garbled = [
+            whole.prefix(whole.count / 2),
+            {
+                var bytes = whole
+                bytes[bytes.count / 2] ^= 0x01
+                return bytes
+            }(),
+        ]
         for bytes in garbled {
             try bytes.write(to: record)
             try Data("changed\n".utf8).write(to: project.appendingPathComponent("Output/door/diagram.mmd"))

@@ -24,8 +24,9 @@ import Testing
 
     static func log(_ result: CLIResult) -> String { "exit \(result.status)\n\(result.stdout)\n\(result.stderr)" }
 
-    @Test("Consumer package: the build-tool plugin's suite runs against the engine; the command plugin writes and checks Output/",
-          .timeLimit(.minutes(30)))
+    @Test(
+        "Consumer package: the build-tool plugin's suite runs against the engine; the command plugin writes and checks Output/",
+        .timeLimit(.minutes(30)))
     func consumerPackage() throws {
         let files = FileManager.default
         try? files.removeItem(at: Self.package)
@@ -56,7 +57,8 @@ import Testing
         #expect(result.stdout.contains("Test \"Scenario: Lock and unlock\" passed"), "\(Self.log(result))")
 
         // …and a spec with errors fails the build with lifespec's diagnostic, located in the spec.
-        try original.replacingOccurrences(of: "end: locked", with: "end: open").write(to: door, atomically: true, encoding: .utf8)
+        try original.replacingOccurrences(of: "end: locked", with: "end: open").write(
+            to: door, atomically: true, encoding: .utf8)
         result = try Self.swift(["build", "--build-tests"])
         #expect(result.status != 0, "\(Self.log(result))")
         #expect((result.stdout + result.stderr).contains("door.yaml:"), "\(Self.log(result))")
@@ -68,8 +70,11 @@ import Testing
         result = try Self.swift(["package", write, "lifespec", "generate"])
         #expect(result.status == 0, "\(Self.log(result))")
         let output = Self.package.appendingPathComponent("Output")
-        for file in ["README.md", "turnstile/README.md", "turnstile/diagram.svg", "turnstile/diagram.mmd", "turnstile/diagram.png",
-                     "turnstile/scenarios/payAndPass.svg"] {
+        for file in [
+            "README.md", "turnstile/README.md", "turnstile/diagram.svg", "turnstile/diagram.mmd",
+            "turnstile/diagram.png",
+            "turnstile/scenarios/payAndPass.svg",
+        ] {
             #expect(files.fileExists(atPath: output.appendingPathComponent(file).path), "Output/\(file) missing")
         }
         let page = try String(contentsOf: output.appendingPathComponent("turnstile/README.md"), encoding: .utf8)
@@ -81,18 +86,23 @@ import Testing
         #expect(result.status == 0, "\(Self.log(result))")
         // The count follows what generate writes (pages, drawings, their digests); the edits below give the check its teeth.
         #expect(result.stdout.contains("Output/ is up to date ("), "\(Self.log(result))")
-        try (page + "edited by hand\n").write(to: output.appendingPathComponent("turnstile/README.md"), atomically: true, encoding: .utf8)
+        try (page + "edited by hand\n").write(
+            to: output.appendingPathComponent("turnstile/README.md"), atomically: true, encoding: .utf8)
         try files.removeItem(at: output.appendingPathComponent("turnstile/diagram.png"))
         result = try Self.swift(["package", write, "lifespec", "check"])
         #expect(result.status != 0, "\(Self.log(result))")
         // SwiftPM passes on what lifespec prints, on either stream.
         #expect((result.stdout + result.stderr).contains("stale:   Output/turnstile/README.md"), "\(Self.log(result))")
-        #expect((result.stdout + result.stderr).contains("missing: Output/turnstile/diagram.png"), "\(Self.log(result))")
+        #expect(
+            (result.stdout + result.stderr).contains("missing: Output/turnstile/diagram.png"), "\(Self.log(result))")
 
         // Paths given are passed on; a verb the plugin does not know is refused with its usage.
         result = try Self.swift(["package", write, "lifespec", "generate", "Spec/turnstile.yaml", "--suites", "Suites"])
         #expect(result.status == 0, "\(Self.log(result))")
-        #expect(files.fileExists(atPath: Self.package.appendingPathComponent("Suites/TurnstileConformanceTests.swift").path), "\(Self.log(result))")
+        #expect(
+            files.fileExists(
+                atPath: Self.package.appendingPathComponent("Suites/TurnstileConformanceTests.swift").path),
+            "\(Self.log(result))")
         result = try Self.swift(["package", write, "lifespec", "publish"])
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("unknown verb 'publish'"), "\(Self.log(result))")

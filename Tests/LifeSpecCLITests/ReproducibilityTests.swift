@@ -22,23 +22,23 @@ struct ReproducibilityTests {
             switch self {
             case .withoutDejaVu:
                 body = """
-                  <include ignore_missing="no">/etc/fonts/fonts.conf</include>
-                  <selectfont><rejectfont><glob>/usr/share/fonts/truetype/dejavu/*</glob><pattern><patelt name="family"><string>DejaVu Sans</string></patelt></pattern></rejectfont></selectfont>
-                """
+                      <include ignore_missing="no">/etc/fonts/fonts.conf</include>
+                      <selectfont><rejectfont><glob>/usr/share/fonts/truetype/dejavu/*</glob><pattern><patelt name="family"><string>DejaVu Sans</string></patelt></pattern></rejectfont></selectfont>
+                    """
             case .onlyLiberation:
                 body = "  <dir>\(ReproducibilityTests.liberation)</dir>"
             case .onlyNoto:
                 body = "  <dir>\(ReproducibilityTests.noto)</dir>"
             }
             let text = """
-            <?xml version="1.0"?>
-            <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
-            <fontconfig>
-            \(body)
-              <cachedir>\(cache)</cachedir>
-            </fontconfig>
+                <?xml version="1.0"?>
+                <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+                <fontconfig>
+                \(body)
+                  <cachedir>\(cache)</cachedir>
+                </fontconfig>
 
-            """
+                """
             let url = folder.appendingPathComponent("fonts-\(rawValue).conf")
             try text.write(to: url, atomically: true, encoding: .utf8)
             return url
@@ -48,14 +48,18 @@ struct ReproducibilityTests {
     /// A scratch copy of the specs, the committed `Output/` and the committed suites.
     func committedProject() throws -> URL {
         for folder in [Self.liberation, Self.noto] {
-            try #require(FileManager.default.fileExists(atPath: folder), "\(folder) is missing: install fonts-liberation2 and fonts-noto-cjk (README, Setup)")
+            try #require(
+                FileManager.default.fileExists(atPath: folder),
+                "\(folder) is missing: install fonts-liberation2 and fonts-noto-cjk (README, Setup)")
         }
         let project = try CLI.scratchProject()
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Output"), to: project.appendingPathComponent("Output"))
+        try FileManager.default.copyItem(
+            at: CLI.packageRoot.appendingPathComponent("Output"), to: project.appendingPathComponent("Output"))
         let suites = project.appendingPathComponent("Tests/GeneratedConformanceTests")
         try FileManager.default.createDirectory(at: suites, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Tests/GeneratedConformanceTests/Generated"),
-                                         to: suites.appendingPathComponent("Generated"))
+        try FileManager.default.copyItem(
+            at: CLI.packageRoot.appendingPathComponent("Tests/GeneratedConformanceTests/Generated"),
+            to: suites.appendingPathComponent("Generated"))
         return project
     }
 
@@ -63,7 +67,9 @@ struct ReproducibilityTests {
         var result: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, !url.path.contains("/.lifespec-cache/") else { continue }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                !url.path.contains("/.lifespec-cache/")
+            else { continue }
             result[String(url.path.dropFirst(folder.path.count))] = try? Data(contentsOf: url)
         }
         return result
@@ -93,7 +99,9 @@ struct ReproducibilityTests {
         let before = files(under: project.appendingPathComponent("Output"))
         let generate = try CLI.run(["generate"], in: project, environment: environment)
         #expect(generate.status == 0, "\(generate.stderr)")
-        #expect(generate.stdout.contains(" 0 updated,") && generate.stdout.hasPrefix("0 created"), "\(fonts): \(generate.stdout)")
+        #expect(
+            generate.stdout.contains(" 0 updated,") && generate.stdout.hasPrefix("0 created"),
+            "\(fonts): \(generate.stdout)")
         #expect(files(under: project.appendingPathComponent("Output")) == before, "\(fonts): generate rewrote drawings")
     }
 
@@ -110,7 +118,9 @@ struct ReproducibilityTests {
         #expect(svgs.count > 20)
         for path in svgs {
             let new = try #require(drawn[path], "\(path) was not drawn")
-            #expect(Self.coordinates(new) == Self.coordinates(committed[path]!), "\(path) has other coordinates under other fonts")
+            #expect(
+                Self.coordinates(new) == Self.coordinates(committed[path]!),
+                "\(path) has other coordinates under other fonts")
         }
         // Bitmaps record the same sources; only their glyphs may differ.
         for manifest in committed.keys.filter({ $0.hasSuffix("/drawings.sha256") }) {
@@ -134,9 +144,12 @@ struct ReproducibilityTests {
         let check = try CLI.run(["generate", "--check"], in: project, environment: environment)
         #expect(check.status == 1)
         for path in ["diagram.svg", "diagram.png", "scenarios/coldLaunch.svg", "drawings.sha256"] {
-            #expect(check.stderr.contains("stale:   Output/ios-app-lifecycle/\(path)"), "\(path) not reported: \(check.stderr)")
+            #expect(
+                check.stderr.contains("stale:   Output/ios-app-lifecycle/\(path)"),
+                "\(path) not reported: \(check.stderr)")
         }
-        #expect(!check.stderr.contains("Output/ios-scene-lifecycle/diagram.svg"), "an untouched spec's drawing is fresh")
+        #expect(
+            !check.stderr.contains("Output/ios-scene-lifecycle/diagram.svg"), "an untouched spec's drawing is fresh")
     }
 
     @Test("a hand-edited SVG or PNG no longer matches its digest: reported, then drawn again")
@@ -147,7 +160,8 @@ struct ReproducibilityTests {
         let originalSVG = try Data(contentsOf: svg)
         let originalPNG = try Data(contentsOf: png)
         // The digest line stays; the content it vouches for changes.
-        let editedSVG = String(decoding: originalSVG, as: UTF8.self).replacingOccurrences(of: ">Not running<", with: ">Not runnin<")
+        let editedSVG = String(decoding: originalSVG, as: UTF8.self).replacingOccurrences(
+            of: ">Not running<", with: ">Not runnin<")
         #expect(editedSVG.utf8.count != originalSVG.count)
         try Data(editedSVG.utf8).write(to: svg)
         var editedPNG = originalPNG
@@ -156,8 +170,14 @@ struct ReproducibilityTests {
 
         let check = try CLI.run(["generate", "--check"], in: project)
         #expect(check.status == 1)
-        #expect(check.stderr.contains("Output/ios-app-lifecycle/diagram.svg: error: its bytes no longer match the content digest it records"), "\(check.stderr)")
-        #expect(check.stderr.contains("Output/ios-scene-lifecycle/diagram.png: error: its bytes no longer match the content digest it records"))
+        #expect(
+            check.stderr.contains(
+                "Output/ios-app-lifecycle/diagram.svg: error: its bytes no longer match the content digest it records"),
+            "\(check.stderr)")
+        #expect(
+            check.stderr.contains(
+                "Output/ios-scene-lifecycle/diagram.png: error: its bytes no longer match the content digest it records"
+            ))
         #expect(check.stderr.contains("stale:   Output/ios-app-lifecycle/diagram.svg"))
         #expect(check.stderr.contains("stale:   Output/ios-scene-lifecycle/diagram.png"))
 

@@ -11,14 +11,16 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
         let configurations = try #require(object["configurations"] as? [[String]])
-        #expect(configurations == [
-            ["off"],
-            ["on", "p", "audio", "paused", "ui", "ui.hidden"],
-            ["on", "p", "audio", "playing", "ui", "ui.hidden"],
-            ["on", "p", "audio", "playing", "ui", "ui.shown"],
-        ])
+        #expect(
+            configurations == [
+                ["off"],
+                ["on", "p", "audio", "paused", "ui", "ui.hidden"],
+                ["on", "p", "audio", "playing", "ui", "ui.hidden"],
+                ["on", "p", "audio", "playing", "ui", "ui.shown"],
+            ])
         let text = try CLI.run(["simulate", Self.chart, "power"])
-        #expect(text.stdout.hasPrefix("start: off\npower: off → paused\n    callback      powered on\n"), "\(text.stdout)")
+        #expect(
+            text.stdout.hasPrefix("start: off\npower: off → paused\n    callback      powered on\n"), "\(text.stdout)")
         #expect(text.stdout.hasSuffix("final state: paused, ui.hidden\n"))
     }
 
@@ -30,8 +32,10 @@ import Testing
     }
 
     @Test func everySpecCommandTakesAnSCXMLFile() throws {
-        for arguments in [["validate", Self.chart], ["diagram", Self.chart, "--format", "dot"], ["docs", Self.chart],
-                          ["tests", Self.chart]] {
+        for arguments in [
+            ["validate", Self.chart], ["diagram", Self.chart, "--format", "dot"], ["docs", Self.chart],
+            ["tests", Self.chart],
+        ] {
             let result = try CLI.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(!result.stdout.isEmpty, "\(arguments)")
@@ -39,7 +43,8 @@ import Testing
     }
 
     @Test func importWritesYAMLThatLoadsAsTheSameMachineAndExportRoundTrips() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-scxml-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-scxml-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let yaml = folder.appendingPathComponent("player.yaml").path
@@ -54,7 +59,10 @@ import Testing
         #expect(try CLI.run(["import", "Spec/ios-app-lifecycle.yaml"]).status == 64)
         #expect(try CLI.run(["export", yaml, "--format", "xmi"]).status == 64)
         let bad = folder.appendingPathComponent("bad.scxml")
-        try Data("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><script/></onentry></state></scxml>".utf8).write(to: bad)
+        try Data(
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><script/></onentry></state></scxml>"
+                .utf8
+        ).write(to: bad)
         let refused = try CLI.run(["import", bad.path, "-o", folder.appendingPathComponent("bad.yaml").path])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("[LS180] <script> is not supported"))

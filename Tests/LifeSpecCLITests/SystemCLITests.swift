@@ -22,7 +22,10 @@ struct SystemCLITests {
         #expect(result.status == 1)
         // B's callbacks may run ahead (the log could be B pushed on its own), until A's
         // viewWillDisappear(_:) comes where only B's viewIsAppearing(_:) may.
-        #expect(result.stderr.contains("two-controllers-push-swapped.log:14:14: error: 'A.viewWillDisappear(_:)' does not conform: the spec does not allow A.viewWillDisappear(_:) here"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "two-controllers-push-swapped.log:14:14: error: 'A.viewWillDisappear(_:)' does not conform: the spec does not allow A.viewWillDisappear(_:) here"
+            ), "\(result.stderr)")
         #expect(result.stderr.contains("the call is part A's (Root view controller, spec uiviewcontroller-lifecycle)"))
         #expect(result.stderr.contains("the spec allows next: B.viewIsAppearing(_:)"))
     }
@@ -30,38 +33,49 @@ struct SystemCLITests {
     @Test func simulateNamesThePartInTextAndJSON() throws {
         let text = try CLI.run(["simulate", Self.system, "showRoot", "pushB"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("A.pushOnTop: A.appeared → A.disappearing\n    callback      A.viewWillDisappear(_:)\nB.push: B.viewNotLoaded → B.appearing"))
+        #expect(
+            text.stdout.contains(
+                "A.pushOnTop: A.appeared → A.disappearing\n    callback      A.viewWillDisappear(_:)\nB.push: B.viewNotLoaded → B.appearing"
+            ))
         #expect(text.stdout.contains("final state: A.disappeared, B.appeared, pushed"))
         let json = try CLI.run(["simulate", Self.system, "showRoot", "pushB", "--json"])
         #expect(json.status == 0)
-        #expect(json.stdout.contains(#"{"kind":"callback","id":"A.viewWillDisappear","name":"A.viewWillDisappear(_:)","part":"A"}"#), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(
+                #"{"kind":"callback","id":"A.viewWillDisappear","name":"A.viewWillDisappear(_:)","part":"A"}"#),
+            "\(json.stdout)")
         #expect(json.stdout.contains(#"{"kind":"transition","event":"pushB","from":"rootShown","to":"pushed"}"#))
-        #expect(json.stdout.contains(#"{"kind":"transition","event":"B.push","from":"B.viewNotLoaded","to":"B.appearing","part":"B"}"#))
+        #expect(
+            json.stdout.contains(
+                #"{"kind":"transition","event":"B.push","from":"B.viewNotLoaded","to":"B.appearing","part":"B"}"#))
     }
 
     @Test func validateReportsAPartsProblemInItsFileAndTheInclude() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-system-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-system-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try """
-            lifespec: 1
-            id: lamp
-            initial: off
-            events: {toggle: {}}
-            states: {off: {}, on: {}}
-            transitions:
-              - {from: off, on: toggle, to: onn}
-              - {from: on, on: toggle, to: off}
-            """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        lifespec: 1
+        id: lamp
+        initial: off
+        events: {toggle: {}}
+        states: {off: {}, on: {}}
+        transitions:
+          - {from: off, on: toggle, to: onn}
+          - {from: on, on: toggle, to: off}
+        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         try """
-            lifespec: 1
-            id: lamps
-            parts: {A: lamp, B: lamp}
-            """.write(to: folder.appendingPathComponent("lamps.yaml"), atomically: true, encoding: .utf8)
+        lifespec: 1
+        id: lamps
+        parts: {A: lamp, B: lamp}
+        """.write(to: folder.appendingPathComponent("lamps.yaml"), atomically: true, encoding: .utf8)
         let result = try CLI.run(["validate", folder.appendingPathComponent("lamps.yaml").path])
         #expect(result.status == 1)
         let output = result.stdout + result.stderr
-        #expect(output.contains("lamp.yaml:7:33: error: [LS101] state 'onn' is not declared; did you mean 'on'?"), "\(output)")
+        #expect(
+            output.contains("lamp.yaml:7:33: error: [LS101] state 'onn' is not declared; did you mean 'on'?"),
+            "\(output)")
         #expect(output.contains("lamps.yaml:3:12: error: [LS191] part 'A': spec 'lamp'"))
         #expect(output.contains("lamps.yaml:3:21: error: [LS191] part 'B': spec 'lamp'"))
     }
@@ -72,24 +86,25 @@ struct SystemCLITests {
 @Suite("A part's problems, once")
 struct PartProblemsOnceTests {
     private func lamps() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-parts-once-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-parts-once-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try """
-            lifespec: 1
-            id: lamp
-            initial: off
-            events: {toggle: {}}
-            states: {off: {}, on: {}}
-            transitions:
-              - {from: off, on: toggle, to: onn}
-              - {from: on, on: toggle, to: off}
-            """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        lifespec: 1
+        id: lamp
+        initial: off
+        events: {toggle: {}}
+        states: {off: {}, on: {}}
+        transitions:
+          - {from: off, on: toggle, to: onn}
+          - {from: on, on: toggle, to: off}
+        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         for system in ["lamps", "twins"] {
             try """
-                lifespec: 1
-                id: \(system)
-                parts: {A: lamp, B: lamp}
-                """.write(to: folder.appendingPathComponent("\(system).yaml"), atomically: true, encoding: .utf8)
+            lifespec: 1
+            id: \(system)
+            parts: {A: lamp, B: lamp}
+            """.write(to: folder.appendingPathComponent("\(system).yaml"), atomically: true, encoding: .utf8)
         }
         return folder
     }
@@ -103,14 +118,19 @@ struct PartProblemsOnceTests {
         let folder = try lamps()
         defer { try? FileManager.default.removeItem(at: folder) }
         let specs = ["lamp", "lamps", "twins"].map { folder.appendingPathComponent("\($0).yaml").path }
-        let arguments = command.last == "-o" ? command + [folder.appendingPathComponent("Output").path] + specs : command + specs
+        let arguments =
+            command.last == "-o" ? command + [folder.appendingPathComponent("Output").path] + specs : command + specs
         let result = try CLI.run(arguments)
         #expect(result.status == 1)
         let output = result.stdout + result.stderr
-        let problem = command.contains("json") ? #""message":"state 'onn' is not declared; did you mean 'on'?""# : "lamp.yaml:7:33: error: [LS101] state 'onn' is not declared"
+        let problem =
+            command.contains("json")
+            ? #""message":"state 'onn' is not declared; did you mean 'on'?""#
+            : "lamp.yaml:7:33: error: [LS101] state 'onn' is not declared"
         #expect(occurrences(of: problem, in: output) == 1, "\(output)")
         // Each include still says why the system cannot be used, naming the part's file.
-        #expect(occurrences(of: "[LS191]", in: output) + occurrences(of: #""code":"LS191""#, in: output) == 4, "\(output)")
+        #expect(
+            occurrences(of: "[LS191]", in: output) + occurrences(of: #""code":"LS191""#, in: output) == 4, "\(output)")
         if command == ["validate"] { #expect(output.contains("3 specs checked: 5 errors, 0 warnings")) }
         if command.contains("json") { #expect(output.contains(#""errors":5"#)) }
     }
@@ -162,7 +182,8 @@ struct SystemRecorderTests {
         """
 
     @Test func aLogRecordedWithFunctionAndThePartConforms() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-system-recorder-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-system-recorder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func write(_ text: String, _ name: String) throws -> String {
@@ -177,21 +198,29 @@ struct SystemRecorderTests {
         let generated = try CLI.run(["recorder", system, "-o", recorder])
         #expect(generated.status == 0, "\(generated.stderr)")
         let source = try String(contentsOfFile: recorder, encoding: .utf8)
-        #expect(source.contains(#"///   - `A.switchedOff(animated:)`: `record("A.switchedOff(animated:)")`, or in that method `record(#function, part: "A")`"#), "\(source)")
+        #expect(
+            source.contains(
+                #"///   - `A.switchedOff(animated:)`: `record("A.switchedOff(animated:)")`, or in that method `record(#function, part: "A")`"#
+            ), "\(source)")
         #expect(!source.contains("`record(#function)`\n///    gives the same name"))
 
         let main = try write(Self.app, "main.swift")
         let program = folder.appendingPathComponent("app").path
-        let build = try CLI.runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-swift-version", "6", "-module-name", "App", recorder, main, "-o", program], in: folder)
+        let build = try CLI.runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["swiftc", "-swift-version", "6", "-module-name", "App", recorder, main, "-o", program], in: folder)
         #expect(build.status == 0, "\(build.stderr)")
         // The recorder logs into the caches folder: the run's own, not the user's.
-        let run = try CLI.runProcess(URL(fileURLWithPath: program), [], in: folder, environment: ["XDG_CACHE_HOME": folder.path, "HOME": folder.path])
+        let run = try CLI.runProcess(
+            URL(fileURLWithPath: program), [], in: folder,
+            environment: ["XDG_CACHE_HOME": folder.path, "HOME": folder.path])
         #expect(run.status == 0, "\(run.stderr)")
         let log = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(log.hasPrefix(folder.path), "the log went to \(log)")
         let logged = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(logged.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
-            == ["A.switchedOn()", "B.switchedOn()", "A.switchedOff(animated:)"])
+        #expect(
+            logged.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+                == ["A.switchedOn()", "B.switchedOn()", "A.switchedOff(animated:)"])
         let check = try CLI.run(["check-trace", system, log])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("conforms: 3 observations"), "\(check.stdout)")

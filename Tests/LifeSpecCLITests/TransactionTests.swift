@@ -18,7 +18,8 @@ struct TransactionTests {
     /// A project folder holding one version of the spec.
     static func project(_ version: Int) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-tx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
         try spec(version).write(to: folder.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
         return folder
     }
@@ -32,7 +33,9 @@ struct TransactionTests {
             if path.hasPrefix(".lifespec-cache") { continue }
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
-            result[path] = isFolder.boolValue ? nil : FileManager.default.contents(atPath: folder.appendingPathComponent(path).path)
+            result[path] =
+                isFolder.boolValue
+                ? nil : FileManager.default.contents(atPath: folder.appendingPathComponent(path).path)
         }
         return result
     }
@@ -44,8 +47,9 @@ struct TransactionTests {
     }
 
     static func state(of project: URL) -> State {
-        State(output: tree(project.appendingPathComponent("Output")),
-              suites: tree(project.appendingPathComponent("Tests/GeneratedConformanceTests/Generated")))
+        State(
+            output: tree(project.appendingPathComponent("Output")),
+            suites: tree(project.appendingPathComponent("Tests/GeneratedConformanceTests/Generated")))
     }
 
     static func reference(_ version: Int) throws -> State {
@@ -83,7 +87,8 @@ struct TransactionTests {
 
     /// Starts `generate -q` on the project, announcing its steps.
     static func startStepped(in project: URL) throws -> WatchedProcess {
-        try WatchedProcess(CLI.executable, ["generate", "-q"], in: project, environment: steppedEnvironment, watching: .standardError)
+        try WatchedProcess(
+            CLI.executable, ["generate", "-q"], in: project, environment: steppedEnvironment, watching: .standardError)
     }
 
     /// Writes version `version` of the spec and counts the steps of a run that carries it out.
@@ -95,7 +100,9 @@ struct TransactionTests {
         return run.log.components(separatedBy: step).count - 1
     }
 
-    @Test("SIGKILL at 50 randomly chosen steps, the commit's included: after the next run starts, Output/ is whole-old or whole-new, with no staging left")
+    @Test(
+        "SIGKILL at 50 randomly chosen steps, the commit's included: after the next run starts, Output/ is whole-old or whole-new, with no staging left"
+    )
     func killAtRandomSteps() throws {
         let versions = [1: try Self.reference(1), 2: try Self.reference(2)]
         let project = try Self.project(1)
@@ -104,10 +111,12 @@ struct TransactionTests {
         let steps = [2: try Self.stepsToVersion(2, in: project), 1: try Self.stepsToVersion(1, in: project)]
         try #require(steps.values.allSatisfy { $0 > 10 }, "the runs announced too few steps: \(steps)")
         var current = 1
-        var killedInCommit = 0, landedNew = 0
+        var killedInCommit = 0
+        var landedNew = 0
         for trial in 0..<50 {
             let target = 3 - current
-            try Self.spec(target).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
+            try Self.spec(target).write(
+                to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
             // A few steps past the last: that run is let finish.
             let chosen = Int.random(in: 1...(steps[target]! + 3))
             let run = try Self.startStepped(in: project)
@@ -116,7 +125,9 @@ struct TransactionTests {
             }
             run.waitUntilExit()
             let leftovers = Self.stagingFolders(in: project)
-            if leftovers.contains(where: { FileManager.default.fileExists(atPath: project.appendingPathComponent("\($0)/journal").path) }) {
+            if leftovers.contains(where: {
+                FileManager.default.fileExists(atPath: project.appendingPathComponent("\($0)/journal").path)
+            }) {
                 killedInCommit += 1
             }
             // The next run, even a --check, finishes or throws away what the killed one left.
@@ -127,14 +138,20 @@ struct TransactionTests {
                 landedNew += 1
                 current = target
             } else {
-                #expect(after == versions[current], "trial \(trial) (kill at step \(chosen)): Output/ is neither whole-old nor whole-new")
+                #expect(
+                    after == versions[current],
+                    "trial \(trial) (kill at step \(chosen)): Output/ is neither whole-old nor whole-new")
             }
         }
         #expect(killedInCommit >= 3, "only \(killedInCommit) kills landed inside the commit step (steps: \(steps))")
-        #expect(landedNew >= 2 && landedNew <= 48, "\(landedNew) of 50 runs finished; the chosen steps do not cover the run")
+        #expect(
+            landedNew >= 2 && landedNew <= 48, "\(landedNew) of 50 runs finished; the chosen steps do not cover the run"
+        )
     }
 
-    @Test("SIGINT or SIGTERM at randomly chosen steps: the run cleans up after itself, Output/ is whole-old or whole-new, no staging folder is left")
+    @Test(
+        "SIGINT or SIGTERM at randomly chosen steps: the run cleans up after itself, Output/ is whole-old or whole-new, no staging folder is left"
+    )
     func interruptCleansUp() throws {
         let versions = [1: try Self.reference(1), 2: try Self.reference(2)]
         let project = try Self.project(1)
@@ -143,7 +160,8 @@ struct TransactionTests {
         var current = 1
         for trial in 0..<16 {
             let target = 3 - current
-            try Self.spec(target).write(to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
+            try Self.spec(target).write(
+                to: project.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
             let chosen = Int.random(in: 1...steps[target]!)
             let run = try Self.startStepped(in: project)
             let signal = trial.isMultiple(of: 2) ? SIGINT : SIGTERM
@@ -152,7 +170,9 @@ struct TransactionTests {
             }
             run.waitUntilExit()
             // No further run: the interrupted one left nothing behind itself.
-            #expect(Self.stagingFolders(in: project).isEmpty, "trial \(trial) (signal \(signal) at step \(chosen)): staging left")
+            #expect(
+                Self.stagingFolders(in: project).isEmpty,
+                "trial \(trial) (signal \(signal) at step \(chosen)): staging left")
             let after = Self.state(of: project)
             if run.process.terminationReason == .uncaughtSignal {
                 #expect(run.process.terminationStatus == signal)
@@ -160,18 +180,24 @@ struct TransactionTests {
             if after == versions[target] {
                 current = target
             } else {
-                #expect(after == versions[current], "trial \(trial) (signal \(signal) at step \(chosen)): Output/ mixed")
+                #expect(
+                    after == versions[current], "trial \(trial) (signal \(signal) at step \(chosen)): Output/ mixed")
             }
         }
     }
 
-    @Test("20 pairs of runs writing different versions into one Output/ at once: both succeed, one after the other, never mixed")
+    @Test(
+        "20 pairs of runs writing different versions into one Output/ at once: both succeed, one after the other, never mixed"
+    )
     func concurrentRunsNeverMix() throws {
         let versions = [try Self.reference(1), try Self.reference(2)]
         let projects = [try Self.project(1), try Self.project(2)]
-        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-shared-\(UUID().uuidString)")
-        let arguments = ["generate", "-q", "-o", shared.appendingPathComponent("Output").path,
-                         "--suites", shared.appendingPathComponent("Tests/GeneratedConformanceTests/Generated").path]
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-shared-\(UUID().uuidString)")
+        let arguments = [
+            "generate", "-q", "-o", shared.appendingPathComponent("Output").path,
+            "--suites", shared.appendingPathComponent("Tests/GeneratedConformanceTests/Generated").path,
+        ]
         for pair in 0..<20 {
             let runs = try projects.map { try Self.start(arguments, in: $0) }
             for run in runs { run.waitUntilExit() }

@@ -17,10 +17,13 @@ struct WatchIncrementalTests {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
         while let relative = enumerator?.nextObject() as? String {
             guard !relative.hasPrefix(".lifespec-cache"),
-                  let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(relative).path),
-                  attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-            result[relative] = Stamp(inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
-                                     modified: attributes[.modificationDate] as? Date ?? .distantPast)
+                let attributes = try? FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent(relative).path),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
+            result[relative] = Stamp(
+                inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
+                modified: attributes[.modificationDate] as? Date ?? .distantPast)
         }
         return result
     }
@@ -41,30 +44,40 @@ struct WatchIncrementalTests {
 
     @Test func aLeafEditLeavesTheOtherSpecsFilesUntouchedAndTheOutputWhole() throws {
         let project = try CLI.scratchProject()
-        let watch = try WatchedProcess(CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "3"], in: project)
+        let watch = try WatchedProcess(
+            CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "3"], in: project)
         defer { if watch.process.isRunning { watch.process.terminate() } }
         try #require(watch.wait(for: "removed\n"))
         let output = project.appendingPathComponent("Output")
         let before = stamps(output)
         // ios-state-restoration is no other spec's part, and its title stays: only its files change.
-        try edit(project.appendingPathComponent("Spec/ios-state-restoration.yaml"), replacing: "\nsummary:", with: "\n# saved again\nsummary:")
+        try edit(
+            project.appendingPathComponent("Spec/ios-state-restoration.yaml"), replacing: "\nsummary:",
+            with: "\n# saved again\nsummary:")
         try #require(watch.wait(for: "removed\n", count: 2))
         // A description word: its page changes.
         let spec = project.appendingPathComponent("Spec/ios-state-restoration.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
-        let word = try #require(text.range(of: " the ", range: text.range(of: "summary:")!.upperBound ..< text.endIndex))
+        let word = try #require(text.range(of: " the ", range: text.range(of: "summary:")!.upperBound..<text.endIndex))
         try text.replacingCharacters(in: word, with: " THE ").write(to: spec, atomically: false, encoding: .utf8)
         try #require(watch.wait(for: "removed\n", count: 3))
         watch.waitUntilExit()
         let after = stamps(output)
         let changed = Set(after.keys.filter { after[$0] != before[$0] })
-        #expect(changed.contains { $0.hasPrefix("ios-state-restoration/") }, "the edited spec's files were not written: \(watch.log)")
-        for path in before.keys where !path.hasPrefix("ios-state-restoration/") && path != ".lifespec-manifest" && path != "README.md" {
+        #expect(
+            changed.contains { $0.hasPrefix("ios-state-restoration/") },
+            "the edited spec's files were not written: \(watch.log)")
+        for path in before.keys
+        where !path.hasPrefix("ios-state-restoration/") && path != ".lifespec-manifest" && path != "README.md" {
             #expect(after[path] == before[path], "\(path) was written again, though its spec did not change")
         }
         // Whole-new: exactly what a full generate of the edited specs writes, and --check agrees.
         let reference = project.appendingPathComponent("Reference")
-        #expect(try CLI.run(["generate", "-q", "-o", reference.path, "--suites", project.appendingPathComponent("RefSuites").path], in: project).status == 0)
+        #expect(
+            try CLI.run(
+                ["generate", "-q", "-o", reference.path, "--suites", project.appendingPathComponent("RefSuites").path],
+                in: project
+            ).status == 0)
         #expect(contents(output) == contents(reference))
         let check = try CLI.run(["generate", "--check"], in: project)
         #expect(check.status == 0, "\(check.stderr)")
@@ -73,7 +86,9 @@ struct WatchIncrementalTests {
     @Test func anEditToAPartRegeneratesTheSystemWatchedByName() throws {
         let project = try CLI.scratchProject()
         // Only the system is named; its part files are watched with it.
-        let watch = try WatchedProcess(CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "2", "Spec/uikit-memory-warning.yaml"], in: project)
+        let watch = try WatchedProcess(
+            CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "2", "Spec/uikit-memory-warning.yaml"],
+            in: project)
         defer { if watch.process.isRunning { watch.process.terminate() } }
         try #require(watch.wait(for: "removed\n"))
         let system = project.appendingPathComponent("Output/uikit-memory-warning")
@@ -88,8 +103,14 @@ struct WatchIncrementalTests {
         #expect(after["README.md"].map { String(decoding: $0, as: UTF8.self).contains("notYetRunning") } == true)
         // The system's files are what a generate of it alone writes now.
         let reference = project.appendingPathComponent("Reference")
-        #expect(try CLI.run(["generate", "-q", "-o", reference.path, "--suites", project.appendingPathComponent("RefSuites").path, "Spec/uikit-memory-warning.yaml"],
-                            in: project).status == 0)
+        #expect(
+            try CLI.run(
+                [
+                    "generate", "-q", "-o", reference.path, "--suites",
+                    project.appendingPathComponent("RefSuites").path, "Spec/uikit-memory-warning.yaml",
+                ],
+                in: project
+            ).status == 0)
         #expect(after == contents(reference.appendingPathComponent("uikit-memory-warning")))
     }
 }

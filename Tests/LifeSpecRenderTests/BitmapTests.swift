@@ -1,8 +1,9 @@
 import CLibPNG
 import Foundation
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 /// PNG goes through LifeSpec's own cairo device and encoder (`lifespec_argb:cairo`, CLibPNG), not
 /// Graphviz's `png:cairo`. These checks hold it to Graphviz's pixels.
@@ -23,7 +24,8 @@ struct BitmapTests {
 
     @Test("a transparent background keeps its alpha, un-premultiplied as Graphviz does it")
     func transparentBackgroundKeepsAlpha() throws {
-        let dot = ##"digraph { bgcolor=transparent; a [style=filled, fillcolor="#FF000080", label="half red"]; a -> b }"##
+        let dot =
+            ##"digraph { bgcolor=transparent; a [style=filled, fillcolor="#FF000080", label="half red"]; a -> b }"##
         let ours = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, format: .png))
         let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
         #expect(ours.colorType == 6)

@@ -1,5 +1,6 @@
-import Testing
 import LifeSpec
+import Testing
+
 @testable import LifeSpecRender
 
 @Suite("DOT model and encoder")
@@ -45,18 +46,25 @@ struct DOTEncoderTests {
 
     @Test("HTML-like labels entity-escape text and attribute values and never pass markup through")
     func htmlLabels() {
-        let label = DOTHTML.table(DOTHTMLTable(
-            attributes: ["BORDER": "0", "BGCOLOR": #"x" onload="y"#],
-            rows: [
-                .cells([DOTHTMLCell(.bold(.text(#"<b>bold</b> & "quoted" ]]>"#)), attributes: ["ALIGN": "LEFT"])]),
-                .rule,
-                .cells([DOTHTMLCell(.font(DOTHTMLFont(face: "Courier", pointSize: 8.5, color: "#123456"), .text("line 1\nline 2\u{0}")))]),
-            ]
-        ))
-        #expect(label.markup == """
-            <TABLE BGCOLOR="x&quot; onload=&quot;y" BORDER="0"><TR><TD ALIGN="LEFT"><B>&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; ]]&gt;</B></TD></TR>\
-            <HR/><TR><TD><FONT COLOR="#123456" FACE="Courier" POINT-SIZE="8.5">line 1<BR/>line 2</FONT></TD></TR></TABLE>
-            """)
+        let label = DOTHTML.table(
+            DOTHTMLTable(
+                attributes: ["BORDER": "0", "BGCOLOR": #"x" onload="y"#],
+                rows: [
+                    .cells([DOTHTMLCell(.bold(.text(#"<b>bold</b> & "quoted" ]]>"#)), attributes: ["ALIGN": "LEFT"])]),
+                    .rule,
+                    .cells([
+                        DOTHTMLCell(
+                            .font(
+                                DOTHTMLFont(face: "Courier", pointSize: 8.5, color: "#123456"),
+                                .text("line 1\nline 2\u{0}")))
+                    ]),
+                ]
+            ))
+        #expect(
+            label.markup == """
+                <TABLE BGCOLOR="x&quot; onload=&quot;y" BORDER="0"><TR><TD ALIGN="LEFT"><B>&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; ]]&gt;</B></TD></TR>\
+                <HR/><TR><TD><FONT COLOR="#123456" FACE="Courier" POINT-SIZE="8.5">line 1<BR/>line 2</FONT></TD></TR></TABLE>
+                """)
     }
 
     @Test("a backslash before a Graphviz placeholder letter is kept apart from it in HTML text")
@@ -90,12 +98,13 @@ struct DOTEncoderTests {
             DOTEncoder.encode(DOTGraph(id: "g", statements: [.node(DOTNode("a", attributes: attributes))]))
         }
         #expect(graphs[0] == graphs[1])
-        #expect(graphs[0] == """
-            digraph g {
-              a [color=red, label="A", shape=box];
-            }
+        #expect(
+            graphs[0] == """
+                digraph g {
+                  a [color=red, label="A", shape=box];
+                }
 
-            """)
+                """)
     }
 
     @Test("the encoder writes defaults, nested clusters and edges in model order")
@@ -106,29 +115,33 @@ struct DOTEncoderTests {
             nodeDefaults: ["shape": "box"],
             edgeDefaults: ["arrowsize": 0.7],
             statements: [
-                .subgraph(DOTSubgraph(id: "cluster_outer", attributes: ["label": .text("Outer")], statements: [
-                    .subgraph(DOTSubgraph(id: "cluster_inner", statements: [.node(DOTNode("x"))])),
-                    .node(DOTNode("y")),
-                ])),
+                .subgraph(
+                    DOTSubgraph(
+                        id: "cluster_outer", attributes: ["label": .text("Outer")],
+                        statements: [
+                            .subgraph(DOTSubgraph(id: "cluster_inner", statements: [.node(DOTNode("x"))])),
+                            .node(DOTNode("y")),
+                        ])),
                 .edge(DOTEdge(from: "x", to: "node", attributes: ["ltail": "cluster_inner"])),
             ]
         )
-        #expect(DOTEncoder.encode(graph) == """
-            digraph "life cycle" {
-              graph [compound=true, rankdir=LR];
-              node [shape=box];
-              edge [arrowsize=0.7];
-              subgraph cluster_outer {
-                graph [label="Outer"];
-                subgraph cluster_inner {
-                  x;
+        #expect(
+            DOTEncoder.encode(graph) == """
+                digraph "life cycle" {
+                  graph [compound=true, rankdir=LR];
+                  node [shape=box];
+                  edge [arrowsize=0.7];
+                  subgraph cluster_outer {
+                    graph [label="Outer"];
+                    subgraph cluster_inner {
+                      x;
+                    }
+                    y;
+                  }
+                  x -> "node" [ltail=cluster_inner];
                 }
-                y;
-              }
-              x -> "node" [ltail=cluster_inner];
-            }
 
-            """)
+                """)
         #expect(graph.allSubgraphs.map(\.id) == ["cluster_outer", "cluster_inner"])
         #expect(graph.allNodes.map(\.id) == ["x", "y"])
         var undirected = graph
@@ -138,21 +151,25 @@ struct DOTEncoderTests {
         #expect(DOTEncoder.encode(undirected).contains("x -- \"node\""))
     }
 
-    @Test("hostile strings survive Graphviz: the SVG draws exactly the text given", arguments: [
-        #"Say "hi" \ back\slash \N \G \n \l"#,
-        "<b>bold</b> & <i>it</i> &amp; &lt; ]]> -->",
-        "{record|fields} <port> a|b",
-        "semi; colon: # hash %% `tick` 'single'",
-        "完成 ✓ — 中文 🎉",
-    ])
-    func hostileRoundTrip(text: String) throws {
-        let graph = DOTGraph(id: "g", statements: [
-            .node(DOTNode("plain", attributes: ["label": .text(text)])),
-            .node(DOTNode("html", attributes: ["label": .html(.bold(.text(text)))])),
-            .node(DOTNode("record", attributes: ["shape": "record", "label": .recordText(text)])),
-            .node(DOTNode(text, attributes: ["label": .text("named by the hostile text")])),
-            .edge(DOTEdge(from: "plain", to: text, attributes: ["tooltip": .text(text)])),
+    @Test(
+        "hostile strings survive Graphviz: the SVG draws exactly the text given",
+        arguments: [
+            #"Say "hi" \ back\slash \N \G \n \l"#,
+            "<b>bold</b> & <i>it</i> &amp; &lt; ]]> -->",
+            "{record|fields} <port> a|b",
+            "semi; colon: # hash %% `tick` 'single'",
+            "完成 ✓ — 中文 🎉",
         ])
+    func hostileRoundTrip(text: String) throws {
+        let graph = DOTGraph(
+            id: "g",
+            statements: [
+                .node(DOTNode("plain", attributes: ["label": .text(text)])),
+                .node(DOTNode("html", attributes: ["label": .html(.bold(.text(text)))])),
+                .node(DOTNode("record", attributes: ["shape": "record", "label": .recordText(text)])),
+                .node(DOTNode(text, attributes: ["label": .text("named by the hostile text")])),
+                .edge(DOTEdge(from: "plain", to: text, attributes: ["tooltip": .text(text)])),
+            ])
         let output = try GraphvizRenderer.shared.renderWithWarnings(dot: DOTEncoder.encode(graph), format: .svg)
         #expect(output.warnings.isEmpty)
         let svg = try ParsedSVG(output.data)

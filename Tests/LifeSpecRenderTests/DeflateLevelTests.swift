@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 /// A PNG's source digest names the zlib level its bitmap is deflated at, so a change of level
 /// redraws every bitmap once. These tests hold that name to the bytes: the PNGs drawn now, and the
@@ -17,7 +18,9 @@ struct DeflateLevelTests {
         while offset + 12 <= png.count {
             let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
-            guard offset + 12 + length <= png.count else { throw DecodedPNG.DecodeError(description: "a chunk runs past the end") }
+            guard offset + 12 + length <= png.count else {
+                throw DecodedPNG.DecodeError(description: "a chunk runs past the end")
+            }
             if type == "IDAT" { stream += png[offset + 8..<offset + 8 + length] }
             offset += 12 + length
         }
@@ -40,7 +43,8 @@ struct DeflateLevelTests {
     /// (default strategy, memory level 8, the stream's window) and says whether that gives the same
     /// bytes: the exact level, where the header bits only tell a class of levels.
     static func reencodes(_ stream: [UInt8], atLevel level: Int) throws -> Bool {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-deflate-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-deflate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("stream.z")
@@ -52,7 +56,8 @@ struct DeflateLevelTests {
             data = zlib.decompress(stream)
             print('same' if again.compress(data) + again.flush() == stream else 'different')
             """
-        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, file.path, "\(level)"], in: folder)
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, file.path, "\(level)"], in: folder)
         guard result.status == 0 else { throw DecodedPNG.DecodeError(description: "python3 failed: \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "same"
     }
@@ -68,30 +73,37 @@ struct DeflateLevelTests {
         #expect(Self.headerLevelClass(forLevel: 6) != Self.headerLevelClass(forLevel: DrawingSource.bitmapDeflateLevel))
     }
 
-    @Test("a PNG drawn now is exactly what zlib makes at the level its digest names, and no other level makes it",
-          .enabled(if: hasPython, "python3 re-encodes the stream with the system's zlib"))
+    @Test(
+        "a PNG drawn now is exactly what zlib makes at the level its digest names, and no other level makes it",
+        .enabled(if: hasPython, "python3 re-encodes the stream with the system's zlib"))
     func aFreshPNGReencodesAtTheLevel() throws {
         let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
         let stream = try Self.zlibStream(GraphvizRenderer.shared.render(dot: dot, format: .png))
         let level = DrawingSource.bitmapDeflateLevel
         #expect(try Self.reencodes(stream, atLevel: level))
         for other in [1, 3, 6, 9] where other != level {
-            #expect(try !Self.reencodes(stream, atLevel: other), "level \(other) gives the same bytes: the check could not tell it from \(level)")
+            #expect(
+                try !Self.reencodes(stream, atLevel: other),
+                "level \(other) gives the same bytes: the check could not tell it from \(level)")
         }
     }
 
     @Test("every PNG committed in Output/ is deflated at the level its digest names")
     func committedPNGsNameTheirLevel() throws {
         let output = SpecFixtures.packageRoot.appendingPathComponent("Output")
-        let pngs = try #require(FileManager.default.subpaths(atPath: output.path)).filter { $0.hasSuffix(".png") }.sorted()
+        let pngs = try #require(FileManager.default.subpaths(atPath: output.path)).filter { $0.hasSuffix(".png") }
+            .sorted()
         #expect(!pngs.isEmpty)
         for path in pngs {
             let stream = try Self.zlibStream([UInt8](Data(contentsOf: output.appendingPathComponent(path))))
-            #expect(stream[1] >> 6 == Self.headerLevelClass(forLevel: DrawingSource.bitmapDeflateLevel), "Output/\(path)")
+            #expect(
+                stream[1] >> 6 == Self.headerLevelClass(forLevel: DrawingSource.bitmapDeflateLevel), "Output/\(path)")
             // zlib's output can differ between zlib builds, so the exact bytes are compared only
             // where a machine's zlib is the one these were drawn with (CI's and the committer's Debian).
             if Self.hasPython, FileManager.default.fileExists(atPath: "/etc/debian_version") {
-                #expect(try Self.reencodes(stream, atLevel: DrawingSource.bitmapDeflateLevel), "Output/\(path) was not deflated at level \(DrawingSource.bitmapDeflateLevel)")
+                #expect(
+                    try Self.reencodes(stream, atLevel: DrawingSource.bitmapDeflateLevel),
+                    "Output/\(path) was not deflated at level \(DrawingSource.bitmapDeflateLevel)")
             }
         }
     }

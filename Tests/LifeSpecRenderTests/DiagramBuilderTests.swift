@@ -1,24 +1,27 @@
 import LifeSpec
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
+
 @testable import LifeSpecRender
-import LifeSpecTestSupport
 
 @Suite("State diagrams from specs")
 struct DiagramBuilderTests {
     // MARK: Goldens
 
-    @Test("DOT goldens", arguments: [
-        ("app-lifecycle", "full-tb", DiagramOptions()),
-        ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
-        ("app-lifecycle", "states", DiagramOptions(detail: .states, legend: false)),
-        ("app-lifecycle", "no-notifications", DiagramOptions(showNotifications: false)),
-        ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
-        ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
-        ("app-lifecycle", "scenario-backgroundLaunch", DiagramOptions(scenario: "backgroundLaunch")),
-        ("hostile-labels", "full", DiagramOptions()),
-        ("hostile-labels", "scenario-walk", DiagramOptions(scenario: "walk")),
-    ])
+    @Test(
+        "DOT goldens",
+        arguments: [
+            ("app-lifecycle", "full-tb", DiagramOptions()),
+            ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
+            ("app-lifecycle", "states", DiagramOptions(detail: .states, legend: false)),
+            ("app-lifecycle", "no-notifications", DiagramOptions(showNotifications: false)),
+            ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
+            ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
+            ("app-lifecycle", "scenario-backgroundLaunch", DiagramOptions(scenario: "backgroundLaunch")),
+            ("hostile-labels", "full", DiagramOptions()),
+            ("hostile-labels", "scenario-walk", DiagramOptions(scenario: "walk")),
+        ])
     func dotGoldens(fixture: String, variation: String, options: DiagramOptions) throws {
         let spec = try SpecFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
         let diagram = try DiagramBuilder.build(for: spec, options: options)
@@ -26,10 +29,12 @@ struct DiagramBuilderTests {
         try assertDiagramGolden(diagram.dot, named: "\(fixture)-\(variation).dot")
     }
 
-    @Test("flagship iOS app life cycle: DOT goldens", arguments: [
-        ("full", DiagramOptions()),
-        ("scenario-\(flagshipScenario)", DiagramOptions(scenario: flagshipScenario)),
-    ])
+    @Test(
+        "flagship iOS app life cycle: DOT goldens",
+        arguments: [
+            ("full", DiagramOptions()),
+            ("scenario-\(flagshipScenario)", DiagramOptions(scenario: flagshipScenario)),
+        ])
     func flagshipGoldens(variation: String, options: DiagramOptions) throws {
         let diagram = try DiagramBuilder.build(for: SpecFixtures.flagship, options: options)
         try assertDiagramGolden(diagram.dot, named: "ios-app-lifecycle-\(variation).dot")
@@ -46,21 +51,26 @@ struct DiagramBuilderTests {
     func clusters() throws {
         let graph = try DiagramBuilder.graph(for: SpecFixtures.appLifecycle, options: DiagramOptions())
         let running = try #require(graph.allSubgraphs.first { $0.id == "cluster_running" })
-        let foreground = try #require(DOTStatement.subgraphs(in: running.statements).first { $0.id == "cluster_foreground" })
-        #expect(DOTStatement.nodes(in: foreground.statements).map(\.id) == ["@initial:foreground", "inactive", "active"])
+        let foreground = try #require(
+            DOTStatement.subgraphs(in: running.statements).first { $0.id == "cluster_foreground" })
+        #expect(
+            DOTStatement.nodes(in: foreground.statements).map(\.id) == ["@initial:foreground", "inactive", "active"])
         #expect(graph.allSubgraphs.map(\.id) == ["cluster_running", "cluster_foreground", "cluster_background"])
         // One initial dot for the machine and one per compound state, each pointing at its initial child.
         let markers = graph.allNodes.filter { $0.attributes["shape"] == "point" }.map(\.id)
         #expect(markers == ["@initial", "@initial:running", "@initial:foreground", "@initial:background"])
         let initialEdges = graph.allEdges.filter { $0.from.hasPrefix("@initial") && $0.attributes["id"] == nil }
-        #expect(Set(initialEdges.map { "\($0.from)->\($0.to)" }) == [
-            "@initial->notRunning", "@initial:running->@initial:foreground", "@initial:foreground->inactive", "@initial:background->executing",
-        ])
+        #expect(
+            Set(initialEdges.map { "\($0.from)->\($0.to)" }) == [
+                "@initial->notRunning", "@initial:running->@initial:foreground", "@initial:foreground->inactive",
+                "@initial:background->executing",
+            ])
         let toForeground = try #require(initialEdges.first { $0.from == "@initial:running" })
         #expect(toForeground.attributes["lhead"] == "cluster_foreground")
     }
 
-    @Test("every transition is drawn from each declared source; one declared on a compound state leaves its border once")
+    @Test(
+        "every transition is drawn from each declared source; one declared on a compound state leaves its border once")
     func transitionPlacement() throws {
         let spec = try SpecFixtures.appLifecycle
         let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
@@ -77,25 +87,41 @@ struct DiagramBuilderTests {
         #expect(purge.count == 1)
         let clip = purge.first.flatMap { $0.attributes["ltail"] ?? $0.attributes["lhead"] }
         #expect(clip == "cluster_background")
-        #expect(!edges.contains { edge in
-            guard case .html(let label)? = edge.attributes["label"] else { return false }
-            return label.markup.contains("purge") && edge.attributes["id"] != .string("transition-\(index(on: "purge"))-background")
-        })
+        #expect(
+            !edges.contains { edge in
+                guard case .html(let label)? = edge.attributes["label"] else { return false }
+                return label.markup.contains("purge")
+                    && edge.attributes["id"] != .string("transition-\(index(on: "purge"))-background")
+            })
         // Internal transitions are listed in their state, not drawn: `taskFinished` on a leaf,
         // `memoryWarning` on the compound `running`.
-        #expect(!edges.contains { edge in
-            guard case .html(let label)? = edge.attributes["label"] else { return false }
-            return label.markup.contains("taskFinished") || label.markup.contains("memoryWarning")
-        })
+        #expect(
+            !edges.contains { edge in
+                guard case .html(let label)? = edge.attributes["label"] else { return false }
+                return label.markup.contains("taskFinished") || label.markup.contains("memoryWarning")
+            })
         let executing = try #require(graph.allNodes.first { $0.id == "executing" })
-        guard case .html(let executingLabel)? = executing.attributes["label"] else { Issue.record("no HTML label"); return }
-        #expect(executingLabel.markup.contains("taskFinished") && executingLabel.markup.contains("set backgroundTask = false"))
+        guard case .html(let executingLabel)? = executing.attributes["label"] else {
+            Issue.record("no HTML label")
+            return
+        }
+        #expect(
+            executingLabel.markup.contains("taskFinished")
+                && executingLabel.markup.contains("set backgroundTask = false"))
         let running = try #require(graph.allSubgraphs.first { $0.id == "cluster_running" })
-        guard case .html(let runningLabel)? = running.attributes["label"] else { Issue.record("no HTML label"); return }
-        #expect(runningLabel.markup.contains("memoryWarning") && runningLabel.markup.contains("applicationDidReceiveMemoryWarning(_:)"))
+        guard case .html(let runningLabel)? = running.attributes["label"] else {
+            Issue.record("no HTML label")
+            return
+        }
+        #expect(
+            runningLabel.markup.contains("memoryWarning")
+                && runningLabel.markup.contains("applicationDidReceiveMemoryWarning(_:)"))
         // The eventless transition is dashed and labelled with its guard only.
         let eventless = try #require(edges.first { $0.attributes["style"] == "dashed" })
-        guard case .html(let eventlessLabel)? = eventless.attributes["label"] else { Issue.record("no label"); return }
+        guard case .html(let eventlessLabel)? = eventless.attributes["label"] else {
+            Issue.record("no label")
+            return
+        }
         #expect(eventlessLabel.markup.contains("[!backgroundTask]"))
         #expect(edges.filter { $0.attributes["style"] == "dashed" }.count == 1)
     }
@@ -105,8 +131,12 @@ struct DiagramBuilderTests {
         let spec = try SpecFixtures.appLifecycle
         let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
         let index = spec.machine.transitions.firstIndex { $0.trigger == .event("enterForeground") }!
-        let edge = try #require(graph.allEdges.first { $0.attributes["id"] == .string("transition-\(index)-background") })
-        guard case .html(let label)? = edge.attributes["label"] else { Issue.record("no label"); return }
+        let edge = try #require(
+            graph.allEdges.first { $0.attributes["id"] == .string("transition-\(index)-background") })
+        guard case .html(let label)? = edge.attributes["label"] else {
+            Issue.record("no label")
+            return
+        }
         // willEnterForeground posts its notification *before* the callback runs.
         let expected = spec.machine.transitions[index].actions.flatMap(spec.machine.expand).map { step -> String in
             switch step {
@@ -129,12 +159,16 @@ struct DiagramBuilderTests {
         let arrows = graph.allEdges.filter { $0.attributes["id"] != nil }
         let topology = DiagramTopology(machine: spec.machine)
         #expect(arrows.count == topology.arrows.count)
-        #expect(topology.arrows.map(\.entries.count).reduce(0, +) + topology.entries.filter { if case .arrow = $0.placement { false } else { true } }.count
-            == spec.machine.transitions.map(\.sources.count).reduce(0, +))
+        #expect(
+            topology.arrows.map(\.entries.count).reduce(0, +)
+                + topology.entries.filter { if case .arrow = $0.placement { false } else { true } }.count
+                == spec.machine.transitions.map(\.sources.count).reduce(0, +))
         #expect(arrows.count < spec.machine.transitions.count)
         // No two arrows share ends, clipping and style.
         let keys = arrows.map { edge in
-            ["ltail", "lhead", "style", "dir"].reduce("\(edge.from)|\(edge.to)") { key, name in key + "|" + String(describing: edge.attributes[name]) }
+            ["ltail", "lhead", "style", "dir"].reduce("\(edge.from)|\(edge.to)") { key, name in
+                key + "|" + String(describing: edge.attributes[name])
+            }
         }
         #expect(Set(keys).count == keys.count)
     }
@@ -145,13 +179,22 @@ struct DiagramBuilderTests {
         let states = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .states)).dot
         let events = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events)).dot
         let full = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .full)).dot
-        let quiet = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .full, showNotifications: false)).dot
+        let quiet = try DiagramBuilder.build(
+            for: spec, options: DiagramOptions(detail: .full, showNotifications: false)
+        ).dot
         for text in [states, events, full] { #expect(text.contains("Inactive")) }
-        #expect(!states.contains("becomeActive") && !states.contains("[!backgroundTask]") && !states.contains("memoryWarning"))
-        #expect(events.contains("becomeActive") && events.contains("[!backgroundTask]") && events.contains("memoryWarning"))
+        #expect(
+            !states.contains("becomeActive") && !states.contains("[!backgroundTask]")
+                && !states.contains("memoryWarning"))
+        #expect(
+            events.contains("becomeActive") && events.contains("[!backgroundTask]") && events.contains("memoryWarning"))
         #expect(!events.contains("applicationDidBecomeActive(_:)"))
-        #expect(full.contains("applicationDidBecomeActive(_:)") && full.contains("UIApplication.didBecomeActiveNotification"))
-        #expect(quiet.contains("applicationDidBecomeActive(_:)") && !quiet.contains("UIApplication.didBecomeActiveNotification"))
+        #expect(
+            full.contains("applicationDidBecomeActive(_:)")
+                && full.contains("UIApplication.didBecomeActiveNotification"))
+        #expect(
+            quiet.contains("applicationDidBecomeActive(_:)")
+                && !quiet.contains("UIApplication.didBecomeActiveNotification"))
         let statesGraph = try DiagramBuilder.graph(for: spec, options: DiagramOptions(detail: .states))
         #expect(statesGraph.allEdges.allSatisfy { $0.attributes["label"] == nil })
     }
@@ -171,7 +214,9 @@ struct DiagramBuilderTests {
             let laidOut = String(decoding: try GraphvizRenderer.shared.render(dot: dot, format: .dot), as: UTF8.self)
             // Graphviz wraps long statements over several lines: split on statement ends.
             return laidOut.components(separatedBy: "];").compactMap { statement in
-                guard statement.contains("id=\"state-"), !statement.contains("->"), let pos = statement.range(of: "pos=\"") else { return nil }
+                guard statement.contains("id=\"state-"), !statement.contains("->"),
+                    let pos = statement.range(of: "pos=\"")
+                else { return nil }
                 return String(statement[pos.upperBound...].prefix { $0 != "\"" })
             }
         }
@@ -199,7 +244,8 @@ struct DiagramBuilderTests {
         #expect(tb.attributes["label"] != nil)
     }
 
-    @Test("a scenario's steps are numbered on the arrows it takes, in the engine's order, as overlays; the rest is faded")
+    @Test(
+        "a scenario's steps are numbered on the arrows it takes, in the engine's order, as overlays; the rest is faded")
     func scenarioPath() throws {
         let spec = try SpecFixtures.appLifecycle
         let diagram = try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "coldLaunch"))
@@ -246,7 +292,10 @@ struct DiagramBuilderTests {
     @Test("an unknown scenario is an error naming the scenarios there are")
     func scenarioErrors() throws {
         let spec = try SpecFixtures.appLifecycle
-        #expect(throws: DiagramError.unknownScenario("nope", available: ["coldLaunch", "backgroundLaunch", "returnFromBackground"])) {
+        #expect(
+            throws: DiagramError.unknownScenario(
+                "nope", available: ["coldLaunch", "backgroundLaunch", "returnFromBackground"])
+        ) {
             try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "nope"))
         }
     }
@@ -259,11 +308,18 @@ struct DiagramBuilderTests {
         let graph = diagram.graph
         #expect(graph.allSubgraphs.map(\.id) == ["cluster_background"])
         let nodes = graph.allNodes.map(\.id)
-        #expect(nodes.contains("executing") && nodes.contains("suspended") && !nodes.contains("inactive") && !nodes.contains("@initial"))
-        #expect(Set(nodes.filter { $0.hasPrefix("@outside:") }) == ["@outside:launching", "@outside:inactive", "@outside:foreground", "@outside:notRunning"])
+        #expect(
+            nodes.contains("executing") && nodes.contains("suspended") && !nodes.contains("inactive")
+                && !nodes.contains("@initial"))
+        #expect(
+            Set(nodes.filter { $0.hasPrefix("@outside:") }) == [
+                "@outside:launching", "@outside:inactive", "@outside:foreground", "@outside:notRunning",
+            ])
         // Transitions wholly outside the group, or declared on an enclosing state, are not drawn.
         #expect(!diagram.dot.contains("becomeActive") && !diagram.dot.contains("memoryWarning"))
-        #expect(diagram.dot.contains("enterForeground") && diagram.dot.contains("purge") && diagram.dot.contains("taskFinished"))
+        #expect(
+            diagram.dot.contains("enterForeground") && diagram.dot.contains("purge")
+                && diagram.dot.contains("taskFinished"))
         #expect(diagram.plan.size.clusters == 1)
         #expect(throws: DiagramError.unknownGroup("executing", available: ["running", "foreground", "background"])) {
             try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "executing"))
@@ -296,7 +352,8 @@ struct DiagramBuilderTests {
     func largePlans() throws {
         let spec = try SpecFixtures.flagship
         let size = DiagramBuilder.plan(for: spec, options: DiagramOptions()).size
-        #expect(size.weight(at: .states) < size.weight(at: .events) && size.weight(at: .events) < size.weight(at: .full))
+        #expect(
+            size.weight(at: .states) < size.weight(at: .events) && size.weight(at: .events) < size.weight(at: .full))
         // A budget between the `events` and `full` weights: drawn at `events`, saying why.
         let tight = DiagramLimits(comfortableWeight: size.weight(at: .events), maximumWeight: 100_000)
         let fallback = try DiagramBuilder.build(for: spec, options: DiagramOptions(), limits: tight)
@@ -304,7 +361,9 @@ struct DiagramBuilderTests {
         #expect(fallback.plan.message?.contains("drawing it at 'events' detail instead of 'full'") == true)
         #expect(!fallback.dot.contains("applicationDidBecomeActive(_:)") && fallback.dot.contains("Open the app"))
         // Over every comfortable level but under the maximum: `states`, with a warning.
-        let slow = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events), limits: DiagramLimits(comfortableWeight: 1, maximumWeight: size.weight(at: .states)))
+        let slow = try DiagramBuilder.build(
+            for: spec, options: DiagramOptions(detail: .events),
+            limits: DiagramLimits(comfortableWeight: 1, maximumWeight: size.weight(at: .states)))
         #expect(slow.plan.effectiveDetail == .states && slow.plan.message?.contains("several seconds") == true)
         #expect(slow.graph.allEdges.allSatisfy { $0.attributes["label"] == nil })
         // Over the maximum: refused, and the error says what to do.
@@ -321,11 +380,16 @@ struct DiagramBuilderTests {
     func standardBudget() {
         // Sizes of `lifespec synth` machines: 100 states lays out in 0.4 s at full detail,
         // 1,200 in 7.5 s at states detail, 1,600 ran for 99 s.
-        let hundred = DiagramPlan(size: DiagramSize(nodes: 117, clusters: 16, arrows: 276, eventLines: 294, fullLines: 917), requested: .full)
+        let hundred = DiagramPlan(
+            size: DiagramSize(nodes: 117, clusters: 16, arrows: 276, eventLines: 294, fullLines: 917), requested: .full)
         #expect(hundred.effectiveDetail == .full && hundred.message == nil)
-        let twelveHundred = DiagramPlan(size: DiagramSize(nodes: 1381, clusters: 180, arrows: 3237, eventLines: 3480, fullLines: 11009), requested: .full)
+        let twelveHundred = DiagramPlan(
+            size: DiagramSize(nodes: 1381, clusters: 180, arrows: 3237, eventLines: 3480, fullLines: 11009),
+            requested: .full)
         #expect(!twelveHundred.isRefused && twelveHundred.effectiveDetail == .states)
-        let sixteenHundred = DiagramPlan(size: DiagramSize(nodes: 1841, clusters: 240, arrows: 4313, eventLines: 4617, fullLines: 14626), requested: .states)
+        let sixteenHundred = DiagramPlan(
+            size: DiagramSize(nodes: 1841, clusters: 240, arrows: 4313, eventLines: 4617, fullLines: 14626),
+            requested: .states)
         #expect(sixteenHundred.isRefused)
     }
 }

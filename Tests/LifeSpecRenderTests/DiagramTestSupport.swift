@@ -2,8 +2,9 @@ import Foundation
 import LifeSpec
 import LifeSpecTestSupport
 import Testing
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The diagram tests' own fixtures.
@@ -16,7 +17,9 @@ extension SpecFixtures {
 /// Compares generated text with `Tests/Fixtures/Diagram/Golden/<name>`. `LIFESPEC_RECORD=1`
 /// rewrites the golden and fails, so a re-record is never silent. (Same contract as the Markdown
 /// goldens' helper; a separate folder so each renderer's goldens stay together.)
-func assertDiagramGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+func assertDiagramGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    throws
+{
     try assertGolden(text, at: "Tests/Fixtures/Diagram/Golden/\(name)", sourceLocation: sourceLocation)
 }
 

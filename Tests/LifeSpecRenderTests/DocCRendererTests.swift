@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 @Suite("DocC articles")
 struct DocCRendererTests {
@@ -14,7 +15,8 @@ struct DocCRendererTests {
     func golden(locale: String) throws {
         let spec = try SpecFixtures.load("Tests/Fixtures/Markdown/mini-app.yaml")
         let article = DocCRenderer.article(for: spec, locale: locale, resources: Self.resources, catalogued: [])
-        try assertGolden(article, at: "Tests/Fixtures/DocC/Golden/mini-app-\(locale).md", sourceLocation: #_sourceLocation)
+        try assertGolden(
+            article, at: "Tests/Fixtures/DocC/Golden/mini-app-\(locale).md", sourceLocation: #_sourceLocation)
     }
 
     /// DocC renders no HTML and a table row is one line: spec text can neither add a cell, end a
@@ -24,18 +26,28 @@ struct DocCRendererTests {
         let spec = try SpecFixtures.load("Tests/Fixtures/Markdown/hostile.yaml")
         let article = DocCRenderer.article(for: spec, resources: [], catalogued: [])
         // Code spans are literal text (their markup-looking content included): set them aside first.
-        let lines = article.split(separator: "\n", omittingEmptySubsequences: false).map { Self.withoutCodeSpans(String($0)) }
+        let lines = article.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Self.withoutCodeSpans(String($0))
+        }
         var columns: Int?
         for line in lines {
-            guard line.hasPrefix("|") else { columns = nil; continue }
+            guard line.hasPrefix("|") else {
+                columns = nil
+                continue
+            }
             #expect(line.hasSuffix("|"), "a row does not end on its line: \(line)")
             // Cells are separated by the pipes that are not escaped (\|).
-            var count = 0, previous: Character = " "
+            var count = 0
+            var previous: Character = " "
             for character in line {
                 if character == "|" && previous != "\\" { count += 1 }
                 previous = character
             }
-            if let columns { #expect(count == columns, "a row with \(count - 1) cells in a table of \(columns - 1): \(line)") } else { columns = count }
+            if let columns {
+                #expect(count == columns, "a row with \(count - 1) cells in a table of \(columns - 1): \(line)")
+            } else {
+                columns = count
+            }
         }
         let prose = lines.joined(separator: "\n")
         for marker in ["<script", "<img", "<b>", "<i>", "](javascript", "<!--", "](http://evil"] {
@@ -50,26 +62,38 @@ struct DocCRendererTests {
     /// The line with every code span (a backtick run up to the next run of the same length) as `CODE`.
     static func withoutCodeSpans(_ line: String) -> String {
         let characters = Array(line)
-        var result = "", index = 0
+        var result = ""
+        var index = 0
         func run(at start: Int) -> Int {
             var end = start
             while end < characters.count, characters[end] == "`" { end += 1 }
             return end - start
         }
         while index < characters.count {
-            guard characters[index] == "`" else { result.append(characters[index]); index += 1; continue }
+            guard characters[index] == "`" else {
+                result.append(characters[index])
+                index += 1
+                continue
+            }
             let length = run(at: index)
-            var search = index + length, closed: Int?
+            var search = index + length
+            var closed: Int?
             while search < characters.count {
                 if characters[search] == "`" {
                     let other = run(at: search)
-                    if other == length { closed = search; break }
+                    if other == length {
+                        closed = search
+                        break
+                    }
                     search += other
                 } else {
                     search += 1
                 }
             }
-            guard let closed else { result += String(characters[index...]); break }
+            guard let closed else {
+                result += String(characters[index...])
+                break
+            }
             result += "CODE"
             index = closed + length
         }

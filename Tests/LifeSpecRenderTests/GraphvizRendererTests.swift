@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 @Suite("Graphviz renderer (libgvc in process)")
 struct GraphvizRendererTests {
@@ -47,7 +48,9 @@ struct GraphvizRendererTests {
         let length = bytes.count
         GraphvizRenderer.normalizePDFDates(&bytes)
         #expect(bytes.count == length)
-        #expect(String(decoding: bytes, as: UTF8.self) == "1 0 obj << /CreationDate (D:19700101000000Z) /ModDate (D:19700101000000+00'00') >>")
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "1 0 obj << /CreationDate (D:19700101000000Z) /ModDate (D:19700101000000+00'00') >>")
     }
 
     @Test("invalid DOT is a parse error carrying Graphviz's message, not a crash, and nothing reaches stderr")
@@ -144,7 +147,9 @@ struct GraphvizRendererTests {
 /// `GraphvizMemoryProbe` selected, so no other suite allocates while the resident set is read.
 @Suite("Graphviz renderer memory")
 struct GraphvizMemoryTests {
-    @Test("rendering 200 diagrams does not grow memory: every graph, layout and buffer is freed", .enabled(if: residentBytes() != nil))
+    @Test(
+        "rendering 200 diagrams does not grow memory: every graph, layout and buffer is freed",
+        .enabled(if: residentBytes() != nil))
     func noLeak() throws {
         // Plain labels and no clusters: Graphviz 2.43 itself leaks nothing here, so any growth is
         // ours (without gvFreeRenderData, gvFreeLayout or agclose it grows by megabytes a round).
@@ -152,7 +157,9 @@ struct GraphvizMemoryTests {
         #expect(growth < 4 * 1024 * 1024, "RSS grew by at least \(growth / 1024) KB in every round of 200 renders")
     }
 
-    @Test("rendering 200 real diagrams grows memory only by Graphviz 2.43's own leaks", .enabled(if: residentBytes() != nil))
+    @Test(
+        "rendering 200 real diagrams grows memory only by Graphviz 2.43's own leaks",
+        .enabled(if: residentBytes() != nil))
     func boundedGrowthForRealDiagrams() throws {
         // Graphviz 2.43 leaks 72 bytes per <B>/<I>/<FONT> element of an HTML-like label (htmlparse)
         // and the virtual edges it makes for clusters (class1/class2): about 50 KB per render of
@@ -175,12 +182,15 @@ struct GraphvizMemoryProbe {
     /// Runs this test binary again with only the probe selected, and reads what it measured.
     static func measure(_ diagram: Diagram) throws -> Int {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0])
-        let result = try Subprocess.run(binary, ["--testing-library", "swift-testing", "--filter", "GraphvizMemoryProbe"],
-                                        in: SpecFixtures.packageRoot, environment: [environmentKey: diagram.rawValue])
+        let result = try Subprocess.run(
+            binary, ["--testing-library", "swift-testing", "--filter", "GraphvizMemoryProbe"],
+            in: SpecFixtures.packageRoot, environment: [environmentKey: diagram.rawValue])
         let output = result.stdout + result.stderr
         guard result.status == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
-              let growth = Int(line.dropFirst(marker.count)) else {
-            throw SpecFixtures.FixtureError(description: "the memory probe did not report (exit \(result.status)):\n\(output.suffix(3000))")
+            let growth = Int(line.dropFirst(marker.count))
+        else {
+            throw SpecFixtures.FixtureError(
+                description: "the memory probe did not report (exit \(result.status)):\n\(output.suffix(3000))")
         }
         return growth
     }
@@ -194,7 +204,8 @@ struct GraphvizMemoryProbe {
             var statements: [DOTStatement] = []
             for index in 0..<40 {
                 statements.append(.node(DOTNode("s\(index)", attributes: ["label": .text("State number \(index)")])))
-                statements.append(.edge(DOTEdge(from: "s\(index)", to: "s\((index + 1) % 40)", attributes: ["label": .text("next")])))
+                statements.append(
+                    .edge(DOTEdge(from: "s\(index)", to: "s\((index + 1) % 40)", attributes: ["label": .text("next")])))
                 statements.append(.edge(DOTEdge(from: "s\(index)", to: "s\((index + 39) % 40)")))
             }
             dot = DOTEncoder.encode(DOTGraph(id: "ring", nodeDefaults: ["shape": "box"], statements: statements))
@@ -221,14 +232,22 @@ struct GraphvizMemoryProbe {
 
 /// Runs `body` with file descriptor 2 redirected to a temporary file; returns what was written.
 private func captureStandardError(_ body: () throws -> Void) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stderr-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stderr-\(UUID().uuidString)")
+        .path
     let file = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
     guard file >= 0 else { throw SpecFixtures.FixtureError(description: "cannot open \(path)") }
-    defer { close(file); unlink(path) }
+    defer {
+        close(file)
+        unlink(path)
+    }
     fflush(nil)
     let saved = dup(2)
     dup2(file, 2)
-    defer { fflush(nil); dup2(saved, 2); close(saved) }
+    defer {
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+    }
     try body()
     fflush(nil)
     return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

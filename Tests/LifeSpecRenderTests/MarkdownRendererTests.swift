@@ -1,9 +1,10 @@
 import Foundation
-@testable import LifeSpec
-@testable import LifeSpecRender
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
-import LifeSpecTestSupport
+
+@testable import LifeSpec
+@testable import LifeSpecRender
 
 private let miniAppPath = "Tests/Fixtures/Markdown/mini-app.yaml"
 private let hostilePath = "Tests/Fixtures/Markdown/hostile.yaml"
@@ -20,7 +21,10 @@ private func decodeEntities(_ text: String) -> String {
     var rest = text[...]
     while let amp = rest.firstIndex(of: "&") {
         result += rest[..<amp]
-        guard let semicolon = rest[amp...].firstIndex(of: ";") else { result += rest[amp...]; return result }
+        guard let semicolon = rest[amp...].firstIndex(of: ";") else {
+            result += rest[amp...]
+            return result
+        }
         let entity = rest[rest.index(after: amp)..<semicolon]
         switch entity {
         case "amp": result += "&"
@@ -83,10 +87,11 @@ private func decodeEntities(_ text: String) -> String {
     @Test func statesTableHasAFactColumnPerKeyInFirstSeenOrder() throws {
         let states = try table(tables, headed: "State")
         #expect(states.header == ["State", "Group", "Description", "runsCode", "memoryMB", "receivesEvents", "limit"])
-        #expect(states.rows.map { $0[0] } == [
-            "Not runningnotRunninginitial", "Foregroundforegroundgroup of inactive, active",
-            "Inactiveinactive", "Activeactive", "Backgroundbackground", "Suspendedsuspended",
-        ])
+        #expect(
+            states.rows.map { $0[0] } == [
+                "Not runningnotRunninginitial", "Foregroundforegroundgroup of inactive, active",
+                "Inactiveinactive", "Activeactive", "Backgroundbackground", "Suspendedsuspended",
+            ])
         let active = states.rows[3]
         #expect(active[1] == "Foregroundforeground")
         #expect(active[3] == "yes" && active[5] == "yes" && active[4] == "")
@@ -102,27 +107,33 @@ private func decodeEntities(_ text: String) -> String {
         let resign = try #require(byMethod["applicationWillResignActive(_:)Objective-C: applicationWillResignActive:"])
         #expect(resign[1] == "UIApplication.willResignActiveNotificationposted just before the call")
         #expect(resign[2] == "active → background on homePress")
-        let foreground = try #require(byMethod["applicationWillEnterForeground(_:)Objective-C: applicationWillEnterForeground:"])
+        let foreground = try #require(
+            byMethod["applicationWillEnterForeground(_:)Objective-C: applicationWillEnterForeground:"])
         // The target is the group; the engine enters its initial leaf.
         #expect(foreground[2] == "background, suspended → inactive on open")
-        let memory = try #require(byMethod["applicationDidReceiveMemoryWarning(_:)Objective-C: applicationDidReceiveMemoryWarning:"])
+        let memory = try #require(
+            byMethod["applicationDidReceiveMemoryWarning(_:)Objective-C: applicationDidReceiveMemoryWarning:"])
         #expect(memory[2] == "foreground (stays) on memoryWarning")
-        let legacy = try #require(byMethod["applicationDidFinishLaunching(_:)Objective-C: applicationDidFinishLaunching:"])
+        let legacy = try #require(
+            byMethod["applicationDidFinishLaunching(_:)Objective-C: applicationDidFinishLaunching:"])
         #expect(legacy[2] == "not called by any transition")
-        #expect(legacy[4].contains("Deprecated since iOS 13.0. Use application(_:didFinishLaunchingWithOptions:) instead."))
-        let background = try #require(byMethod["applicationDidEnterBackground(_:)Objective-C: applicationDidEnterBackground:"])
+        #expect(
+            legacy[4].contains("Deprecated since iOS 13.0. Use application(_:didFinishLaunchingWithOptions:) instead."))
+        let background = try #require(
+            byMethod["applicationDidEnterBackground(_:)Objective-C: applicationDidEnterBackground:"])
         #expect(background[3] == "Typical use: Save user data and release shared resources.")
         #expect(background[4] == "Time limit: 5s")
     }
 
     @Test func notificationsTableNamesTheCallbackAndSide() throws {
         let notifications = try table(tables, headed: "Notification")
-        #expect(notifications.rows.map { $0[1] } == [
-            "just after applicationDidBecomeActive(_:)",
-            "just before applicationWillResignActive(_:)",
-            "just after applicationDidEnterBackground(_:)",
-            "on its own: foreground (stays) on memoryWarning",
-        ])
+        #expect(
+            notifications.rows.map { $0[1] } == [
+                "just after applicationDidBecomeActive(_:)",
+                "just before applicationWillResignActive(_:)",
+                "just after applicationDidEnterBackground(_:)",
+                "on its own: foreground (stays) on memoryWarning",
+            ])
     }
 
     @Test func transitionsTableListsEffectsInEngineOrder() throws {
@@ -130,7 +141,10 @@ private func decodeEntities(_ text: String) -> String {
         #expect(transitions.header.count == 7)
         #expect(transitions.rows.map { $0[0] } == (1...8).map(String.init))
         // willResignActive posts its notification *before* the call; didEnterBackground after.
-        #expect(transitions.rawRows[2][5] == "1. posts <code>UIApplication.willResignActiveNotification</code><br/>2. <code>applicationWillResignActive(_:)</code><br/>3. <code>applicationDidEnterBackground(_:)</code><br/>4. posts <code>UIApplication.didEnterBackgroundNotification</code>")
+        #expect(
+            transitions.rawRows[2][5]
+                == "1. posts <code>UIApplication.willResignActiveNotification</code><br/>2. <code>applicationWillResignActive(_:)</code><br/>3. <code>applicationDidEnterBackground(_:)</code><br/>4. posts <code>UIApplication.didEnterBackgroundNotification</code>"
+        )
         #expect(transitions.rows[0][4] == "foregroundenters inactive")
         #expect(transitions.rows[3][2] == "(always)" && transitions.rows[3][3] == "!backgroundTask")
         #expect(transitions.rows[6][4] == "(stays)")
@@ -143,7 +157,10 @@ private func decodeEntities(_ text: String) -> String {
         let grid = try #require(tables.last { $0.header.first == "Event" })
         #expect(matrix.header == ["Event", "Kind", "Description"])
         #expect(grid.header == ["Event", "notRunning", "inactive", "active", "background", "suspended"])
-        #expect(grid.rows.map { $0[0] } == ["launch", "activate", "homePress", "open", "timeout", "memoryWarning", "reclaim", "(always)"])
+        #expect(
+            grid.rows.map { $0[0] } == [
+                "launch", "activate", "homePress", "open", "timeout", "memoryWarning", "reclaim", "(always)",
+            ])
         let cells = Dictionary(uniqueKeysWithValues: grid.rows.map { ($0[0], Array($0.dropFirst())) })
         #expect(cells["launch"] == ["inactive", "—", "—", "—", "—"])
         #expect(cells["open"] == ["—", "—", "—", "inactive", "inactive"])
@@ -162,48 +179,51 @@ private func decodeEntities(_ text: String) -> String {
     /// An inner guarded transition beats an outer unguarded one declared earlier: the engine
     /// decides, and each branch carries the exact flag values it needs.
     @Test func matrixBranchesComeFromTheEngine() throws {
-        let spec = try SpecFixtures.load(yaml: """
-        lifespec: 1
-        id: nested
-        states:
-          group:
-            initial: inner
-            states:
-              inner:
-              other:
-          outside:
-        initial: group
-        events:
-          go:
-          back:
-        flags:
-          fast:
-            default: false
-          slow:
-            default: true
-        transitions:
-          - {from: group, on: go, to: outside}
-          - {from: inner, on: go, guard: fast, to: other}
-          - {from: other, on: back, to: inner}
-          - {from: outside, on: back, guard: fast && slow, to: group}
-          - {from: outside, on: back, guard: "!(fast && slow)", to: other}
-        """)
+        let spec = try SpecFixtures.load(
+            yaml: """
+                lifespec: 1
+                id: nested
+                states:
+                  group:
+                    initial: inner
+                    states:
+                      inner:
+                      other:
+                  outside:
+                initial: group
+                events:
+                  go:
+                  back:
+                flags:
+                  fast:
+                    default: false
+                  slow:
+                    default: true
+                transitions:
+                  - {from: group, on: go, to: outside}
+                  - {from: inner, on: go, guard: fast, to: other}
+                  - {from: other, on: back, to: inner}
+                  - {from: outside, on: back, guard: fast && slow, to: group}
+                  - {from: outside, on: back, guard: "!(fast && slow)", to: other}
+                """)
         let matrix = EventStateMatrix(machine: spec.machine)
         #expect(matrix.leaves == ["inner", "other", "outside"])
         #expect(matrix.flags == ["fast", "slow"])
         let go = try #require(matrix.rows.first { $0.event == "go" })
         // Default flags (fast = false) first.
         #expect(go.cells[0].map { $0.steps?.map(\.transitionIndex) } == [[0], [1]])
-        #expect(go.cells[0].map(\.condition) == [
-            .when([.init(flag: "fast", value: false)]), .when([.init(flag: "fast", value: true)]),
-        ])
+        #expect(
+            go.cells[0].map(\.condition) == [
+                .when([.init(flag: "fast", value: false)]), .when([.init(flag: "fast", value: true)]),
+            ])
         #expect(go.cells[1].map(\.condition) == [.always])
         #expect(go.cells[2].map { $0.steps == nil } == [true])
         let back = try #require(matrix.rows.first { $0.event == "back" })
         // `!(fast && slow)` is no conjunction: it goes last, as "otherwise".
-        #expect(back.cells[2].map(\.condition) == [
-            .when([.init(flag: "fast", value: true), .init(flag: "slow", value: true)]), .otherwise,
-        ])
+        #expect(
+            back.cells[2].map(\.condition) == [
+                .when([.init(flag: "fast", value: true), .init(flag: "slow", value: true)]), .otherwise,
+            ])
         let page = MarkdownRenderer.render(spec)
         #expect(page.contains("| `go` | if `!fast`: `outside`<br/>if `fast`: `other` | `outside` | — |"))
         #expect(page.contains("| `back` | — | `inner` | if `fast && slow`: `inner`<br/>otherwise: `other` |"))
@@ -217,34 +237,44 @@ private func decodeEntities(_ text: String) -> String {
         var runner = try Runner(machine: spec.machine, state: scenario.from, flags: scenario.flags)
         let steps = try runner.send(scenario.events)
         let flattened = walkthrough.items.flatMap { item in
-            item.moves.flatMap { [Step.transition($0.step)] + $0.observations.map { observation -> Step in
-                switch observation {
-                case .callback(let id): .callback(id)
-                case .notification(let id): .notification(id)
-                }
-            } }
+            item.moves.flatMap {
+                [Step.transition($0.step)]
+                    + $0.observations.map { observation -> Step in
+                        switch observation {
+                        case .callback(let id): .callback(id)
+                        case .notification(let id): .notification(id)
+                        }
+                    }
+            }
         }
         #expect(flattened == steps)
         #expect(walkthrough.end == runner.state)
         #expect(walkthrough.stop == nil)
 
         let page = MarkdownRenderer.render(spec)
-        #expect(page.contains("""
-        1. **Home press** (`homePress`)
-           - `active` → `background`: posts `UIApplication.willResignActiveNotification`, then calls `applicationWillResignActive(_:)`, then calls `applicationDidEnterBackground(_:)`, then posts `UIApplication.didEnterBackgroundNotification`
-           - `background` → `suspended` (automatically): *no callback*
-        2. **Reopen** (`open`)
-           - `suspended` → `inactive`: calls `applicationWillEnterForeground(_:)`
-        3. **`memoryWarning`**
-           - stays in `inactive`: calls `applicationDidReceiveMemoryWarning(_:)`, then posts `UIApplication.didReceiveMemoryWarningNotification`
-        """))
-        #expect(page.contains("*Starts in `active`, with `backgroundTask` = `true`* · [Highlighted diagram](scenarios/home-with-task.svg)"))
+        #expect(
+            page.contains(
+                """
+                1. **Home press** (`homePress`)
+                   - `active` → `background`: posts `UIApplication.willResignActiveNotification`, then calls `applicationWillResignActive(_:)`, then calls `applicationDidEnterBackground(_:)`, then posts `UIApplication.didEnterBackgroundNotification`
+                   - `background` → `suspended` (automatically): *no callback*
+                2. **Reopen** (`open`)
+                   - `suspended` → `inactive`: calls `applicationWillEnterForeground(_:)`
+                3. **`memoryWarning`**
+                   - stays in `inactive`: calls `applicationDidReceiveMemoryWarning(_:)`, then posts `UIApplication.didReceiveMemoryWarningNotification`
+                """))
+        #expect(
+            page.contains(
+                "*Starts in `active`, with `backgroundTask` = `true`* · [Highlighted diagram](scenarios/home-with-task.svg)"
+            ))
         // The walkthroughs start with a numbered index linking to each one.
-        #expect(page.contains("""
-        1. [Cold launch](#cold-launch)
-        2. [Home press during a background task](#home-press-during-a-background-task)
-        3. [Home press and return](#home-press-and-return)
-        """))
+        #expect(
+            page.contains(
+                """
+                1. [Cold launch](#cold-launch)
+                2. [Home press during a background task](#home-press-during-a-background-task)
+                3. [Home press and return](#home-press-and-return)
+                """))
     }
 
     @Test func walkthroughStopsWhereTheEngineRefuses() throws {
@@ -267,7 +297,9 @@ private func decodeEntities(_ text: String) -> String {
             id: "nowhere", title: nil, description: nil, from: "nowhere", flags: [:],
             events: ["launch"], expect: [], end: nil, source: nil, location: location
         )
-        #expect(ScenarioWalkthrough(scenario: unknownStart, machine: spec.machine).stop == .cannotStart(.unknownState("nowhere")))
+        #expect(
+            ScenarioWalkthrough(scenario: unknownStart, machine: spec.machine).stop
+                == .cannotStart(.unknownState("nowhere")))
     }
 }
 
@@ -290,7 +322,10 @@ private func decodeEntities(_ text: String) -> String {
         #expect(page.contains("| Off screen, still running code. [&#91;2&#93;][src-2] |"))
         // A source title without a translation falls back too.
         #expect(page.contains("2. [Extending your app's background execution time]"))
-        #expect(page.contains("| `homePress` | — | — | 若 `!backgroundTask`：`background` → `suspended`<br/>若 `backgroundTask`：`background` | — | — |"))
+        #expect(
+            page.contains(
+                "| `homePress` | — | — | 若 `!backgroundTask`：`background` → `suspended`<br/>若 `backgroundTask`：`background` | — | — |"
+            ))
         #expect(!page.contains("Walkthroughs") && !page.contains("Called when"))
     }
 
@@ -320,10 +355,13 @@ private func decodeEntities(_ text: String) -> String {
         let first = try SpecFixtures.load(miniAppPath)
         let second = try SpecFixtures.load(miniAppPath)
         let options = MarkdownOptions(mermaid: sampleMermaid)
-        #expect(MarkdownRenderer.pages(for: first, options: options) == MarkdownRenderer.pages(for: second, options: options))
+        #expect(
+            MarkdownRenderer.pages(for: first, options: options)
+                == MarkdownRenderer.pages(for: second, options: options))
         #expect(MarkdownRenderer.render(first) == MarkdownRenderer.render(first))
-        #expect(MarkdownIndexRenderer.render([first, try SpecFixtures.load(hostilePath)])
-            == MarkdownIndexRenderer.render([try SpecFixtures.load(hostilePath), first]))
+        #expect(
+            MarkdownIndexRenderer.render([first, try SpecFixtures.load(hostilePath)])
+                == MarkdownIndexRenderer.render([try SpecFixtures.load(hostilePath), first]))
     }
 
     @Test func noAbsolutePathReachesThePage() throws {
@@ -333,7 +371,9 @@ private func decodeEntities(_ text: String) -> String {
         #expect(!page.contains(SpecFixtures.packageRoot.path))
         #expect(page.hasPrefix("<!-- generated from mini-app.yaml by lifespec — do not edit -->\n"))
         let relative = MarkdownRenderer.render(spec)
-        #expect(relative.hasPrefix("<!-- generated from Tests/Fixtures/Markdown/mini-app.yaml by lifespec — do not edit -->\n"))
+        #expect(
+            relative.hasPrefix(
+                "<!-- generated from Tests/Fixtures/Markdown/mini-app.yaml by lifespec — do not edit -->\n"))
     }
 }
 
@@ -344,7 +384,8 @@ private func decodeEntities(_ text: String) -> String {
 
     init() throws {
         spec = try SpecFixtures.load(hostilePath)
-        page = MarkdownRenderer.render(spec, options: MarkdownOptions(specPath: "Spec/--> <b>.yaml", mermaid: "a\n```\nb"))
+        page = MarkdownRenderer.render(
+            spec, options: MarkdownOptions(specPath: "Spec/--> <b>.yaml", mermaid: "a\n```\nb"))
         html = InkHTML.html(page)
     }
 
@@ -366,7 +407,8 @@ private func decodeEntities(_ text: String) -> String {
         for tag in ["<script", "<img src=x", "<b>", "<i>", "<h1>not a", "<li>not"] {
             let lowered = html.lowercased()
             if let range = lowered.range(of: tag) {
-                let start = lowered.index(range.lowerBound, offsetBy: -80, limitedBy: lowered.startIndex) ?? lowered.startIndex
+                let start =
+                    lowered.index(range.lowerBound, offsetBy: -80, limitedBy: lowered.startIndex) ?? lowered.startIndex
                 let end = lowered.index(range.upperBound, offsetBy: 80, limitedBy: lowered.endIndex) ?? lowered.endIndex
                 Issue.record("raw \(tag) in the HTML: …\(lowered[start..<end])…")
             }
@@ -377,7 +419,8 @@ private func decodeEntities(_ text: String) -> String {
         #expect(!html.contains("href=\"http://evil.example\""))
         for href in html.components(separatedBy: "href=\"").dropFirst() {
             let target = href.prefix { $0 != "\"" }
-            #expect(target.hasPrefix("#") || target.hasPrefix("https://") || target.hasPrefix("scenarios/"), "\(target)")
+            #expect(
+                target.hasPrefix("#") || target.hasPrefix("https://") || target.hasPrefix("scenarios/"), "\(target)")
             #expect(!target.contains("(") && !target.contains("<") && !target.contains(" "))
         }
     }

@@ -6,7 +6,9 @@ import Testing
 
 /// Compares generated text with `Tests/Fixtures/Markdown/Golden/<name>`.
 /// `LIFESPEC_RECORD=1` rewrites the golden and fails, so a re-record is never silent.
-func assertMarkdownGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+func assertMarkdownGolden(_ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    throws
+{
     try assertGolden(text, at: "Tests/Fixtures/Markdown/Golden/\(name)", sourceLocation: sourceLocation)
 }
 
@@ -37,7 +39,8 @@ enum InkHTML {
         var rest = html[...]
         while let open = rest.range(of: "<\(name)") {
             guard let openEnd = rest[open.upperBound...].firstIndex(of: ">"),
-                  let close = rest[openEnd...].range(of: "</\(name)>") else { break }
+                let close = rest[openEnd...].range(of: "</\(name)>")
+            else { break }
             result.append(String(rest[rest.index(after: openEnd)..<close.lowerBound]))
             rest = rest[close.upperBound...]
         }
@@ -50,7 +53,13 @@ enum InkHTML {
         var result = ""
         var inTag = false
         for character in html {
-            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { result.append(character) }
+            if character == "<" {
+                inTag = true
+            } else if character == ">" {
+                inTag = false
+            } else if !inTag {
+                result.append(character)
+            }
         }
         return result
     }

@@ -1,8 +1,9 @@
 import Foundation
 import LifeSpec
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 /// Mermaid checked by Mermaid: every diagram LifeSpec writes is parsed and rendered by mermaid.js
 /// itself (PyPI's mermaidx, which runs it in QuickJS), not only matched against goldens and a line
@@ -26,11 +27,15 @@ struct MermaidJSTests {
 
     static var required: Bool { ProcessInfo.processInfo.environment["LIFESPEC_REQUIRE_MERMAIDJS"] == "1" }
 
-    @Test("every generated Mermaid diagram parses and renders in mermaid.js (and the check fails on what it rejects)",
-          .enabled(if: python != nil || required, "mermaidx is not installed: run Tests/Tools/install-mermaidx to check Mermaid output with mermaid.js"),
-          .timeLimit(.minutes(20)))
+    @Test(
+        "every generated Mermaid diagram parses and renders in mermaid.js (and the check fails on what it rejects)",
+        .enabled(
+            if: python != nil || required,
+            "mermaidx is not installed: run Tests/Tools/install-mermaidx to check Mermaid output with mermaid.js"),
+        .timeLimit(.minutes(20)))
     func generatedDiagramsRender() throws {
-        let python = try #require(Self.python, "LIFESPEC_REQUIRE_MERMAIDJS=1 but mermaidx is missing: run Tests/Tools/install-mermaidx")
+        let python = try #require(
+            Self.python, "LIFESPEC_REQUIRE_MERMAIDJS=1 but mermaidx is missing: run Tests/Tools/install-mermaidx")
         try Self.checkFailsOnBrokenMermaid(python)
         var files: [URL] = []
         // (Not the Markdown goldens: their Mermaid blocks are hand-written inputs of the fence-escaping tests.)
@@ -40,10 +45,13 @@ struct MermaidJSTests {
         #expect(files.filter { $0.pathExtension == "mmd" }.count >= 8, "the committed .mmd files were not found")
 
         // Fresh renders of the small fixtures, in options the committed files do not show.
-        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-mermaidjs-\(UUID().uuidString)")
+        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-mermaidjs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: fresh) }
-        let specs = Self.files(under: SpecFixtures.url("Tests/Fixtures/Valid")) + Self.files(under: SpecFixtures.url("Tests/Fixtures/Markdown"))
+        let specs =
+            Self.files(under: SpecFixtures.url("Tests/Fixtures/Valid"))
+            + Self.files(under: SpecFixtures.url("Tests/Fixtures/Markdown"))
         for specURL in specs where ["yaml", "json"].contains(specURL.pathExtension) {
             let spec = try SpecFixtures.load(String(specURL.path.dropFirst(SpecFixtures.packageRoot.path.count + 1)))
             var variants: [(String, DiagramOptions)] = [
@@ -51,34 +59,48 @@ struct MermaidJSTests {
                 ("events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
                 ("states", DiagramOptions(detail: .states, showNotifications: false)),
             ]
-            if let scenario = spec.document.scenarios.last { variants.append(("scenario", DiagramOptions(scenario: scenario.id))) }
-            for locale in spec.document.locales.dropFirst() { variants.append((locale, DiagramOptions(locale: locale))) }
+            if let scenario = spec.document.scenarios.last {
+                variants.append(("scenario", DiagramOptions(scenario: scenario.id)))
+            }
+            for locale in spec.document.locales.dropFirst() {
+                variants.append((locale, DiagramOptions(locale: locale)))
+            }
             for (name, options) in variants {
-                let file = fresh.appendingPathComponent("\(specURL.deletingPathExtension().lastPathComponent)-\(name).mmd")
+                let file = fresh.appendingPathComponent(
+                    "\(specURL.deletingPathExtension().lastPathComponent)-\(name).mmd")
                 try MermaidRenderer.render(spec, options: options).write(to: file, atomically: true, encoding: .utf8)
                 files.append(file)
             }
         }
 
-        let result = try Self.run(python, [Self.tools.appendingPathComponent("mermaid_check.py").path] + files.map(\.path))
+        let result = try Self.run(
+            python, [Self.tools.appendingPathComponent("mermaid_check.py").path] + files.map(\.path))
         let failures = result.output.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
-        #expect(result.status == 0 && failures.isEmpty, "mermaid.js rejected generated Mermaid:\n\(failures.joined(separator: "\n"))\n\(result.output)")
+        #expect(
+            result.status == 0 && failures.isEmpty,
+            "mermaid.js rejected generated Mermaid:\n\(failures.joined(separator: "\n"))\n\(result.output)")
         // The check saw every diagram: each .mmd file and each Mermaid block of the pages.
         var expected = 0
         for file in files {
-            guard file.pathExtension == "md" else { expected += 1; continue }
+            guard file.pathExtension == "md" else {
+                expected += 1
+                continue
+            }
             let text = try String(contentsOf: file, encoding: .utf8)
             expected += text.split(separator: "\n").filter { $0.hasPrefix("```") && $0.hasSuffix("mermaid") }.count
         }
         #expect(expected > files.filter { $0.pathExtension == "mmd" }.count, "no Mermaid block found in the pages")
-        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("ok") }.count == expected, "\(result.output)")
+        #expect(
+            result.output.split(separator: "\n").filter { $0.hasPrefix("ok") }.count == expected, "\(result.output)")
     }
 
     /// The checker itself: Mermaid that mermaid.js rejects fails it, with the block's line and the
     /// parser's message. (Part of the test above, so a missing mermaidx skips with one line.)
     static func checkFailsOnBrokenMermaid(_ python: URL) throws {
-        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-broken-\(UUID().uuidString).md")
-        try "# page\n\n```mermaid\nstateDiagram-v2\n    state \"unterminated\n```\n".write(to: broken, atomically: true, encoding: .utf8)
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-broken-\(UUID().uuidString).md")
+        try "# page\n\n```mermaid\nstateDiagram-v2\n    state \"unterminated\n```\n".write(
+            to: broken, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: broken) }
         let result = try Self.run(python, [Self.tools.appendingPathComponent("mermaid_check.py").path, broken.path])
         #expect(result.status == 1)
@@ -87,7 +109,9 @@ struct MermaidJSTests {
     }
 
     static func files(under folder: URL) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return enumerator.compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath }.sorted { $0.path < $1.path }
     }
 

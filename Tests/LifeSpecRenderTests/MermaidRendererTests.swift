@@ -1,18 +1,21 @@
 import Foundation
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 @Suite("Mermaid state diagrams")
 struct MermaidRendererTests {
-    @Test("Mermaid goldens", arguments: [
-        ("app-lifecycle", "full", DiagramOptions()),
-        ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
-        ("app-lifecycle", "states", DiagramOptions(detail: .states)),
-        ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
-        ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
-        ("hostile-labels", "full", DiagramOptions()),
-    ])
+    @Test(
+        "Mermaid goldens",
+        arguments: [
+            ("app-lifecycle", "full", DiagramOptions()),
+            ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
+            ("app-lifecycle", "states", DiagramOptions(detail: .states)),
+            ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
+            ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
+            ("hostile-labels", "full", DiagramOptions()),
+        ])
     func goldens(fixture: String, variation: String, options: DiagramOptions) throws {
         let spec = try SpecFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
         try assertDiagramGolden(MermaidRenderer.render(spec, options: options), named: "\(fixture)-\(variation).mmd")
@@ -20,13 +23,16 @@ struct MermaidRendererTests {
 
     @Test("flagship iOS app life cycle: Mermaid golden")
     func flagship() throws {
-        try assertDiagramGolden(MermaidRenderer.render(SpecFixtures.flagship, options: DiagramOptions()), named: "ios-app-lifecycle-full.mmd")
+        try assertDiagramGolden(
+            MermaidRenderer.render(SpecFixtures.flagship, options: DiagramOptions()),
+            named: "ios-app-lifecycle-full.mmd")
     }
 
     @Test("every character Mermaid reads as syntax becomes a #code; entity")
     func escaping() {
-        #expect(MermaidRenderer.escape(#"a: b; #c "d" <e> {f} 100% & `g`"#)
-            == "a#58; b#59; #35;c #34;d#34; #60;e#62; #123;f#125; 100#37; #38; #96;g#96;")
+        #expect(
+            MermaidRenderer.escape(#"a: b; #c "d" <e> {f} 100% & `g`"#)
+                == "a#58; b#59; #35;c #34;d#34; #60;e#62; #123;f#125; 100#37; #38; #96;g#96;")
         #expect(MermaidRenderer.escape("line\nbreak\r\ttab\u{7}\u{2028}") == "line break  tab")
         #expect(MermaidRenderer.escape("完成 ✓ [x] (y) -- z") == "完成 ✓ [x] (y) -- z")
     }
@@ -34,15 +40,25 @@ struct MermaidRendererTests {
     @Test("ids are letters, digits and underscores, unique, and never keywords")
     func identifiers() {
         let ids = MermaidIdentifiers.make(["a-b", "a_b", "a.b", "end", "State", "9x", "ok"])
-        #expect(ids == ["a-b": "a_b", "a_b": "a_b_2", "a.b": "a_b_3", "end": "s_end_", "State": "s_State", "9x": "s_9x", "ok": "ok"])
+        #expect(
+            ids == [
+                "a-b": "a_b", "a_b": "a_b_2", "a.b": "a_b_3", "end": "s_end_", "State": "s_State", "9x": "s_9x",
+                "ok": "ok",
+            ])
     }
 
-    @Test("every line is one Mermaid statement and no spec text escapes its label", arguments: [
-        "Tests/Fixtures/Diagram/hostile-labels.yaml", "Tests/Fixtures/Diagram/app-lifecycle.yaml", "Spec/ios-app-lifecycle.yaml",
-    ])
+    @Test(
+        "every line is one Mermaid statement and no spec text escapes its label",
+        arguments: [
+            "Tests/Fixtures/Diagram/hostile-labels.yaml", "Tests/Fixtures/Diagram/app-lifecycle.yaml",
+            "Spec/ios-app-lifecycle.yaml",
+        ])
     func grammar(path: String) throws {
         let spec = try SpecFixtures.load(path)
-        for options in [DiagramOptions(), DiagramOptions(detail: .events, scenario: spec.document.scenarios.first?.id, locale: "zh-Hans")] {
+        for options in [
+            DiagramOptions(),
+            DiagramOptions(detail: .events, scenario: spec.document.scenarios.first?.id, locale: "zh-Hans"),
+        ] {
             let text = MermaidRenderer.render(spec, options: options)
             var depth = 0
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
@@ -69,8 +85,10 @@ struct MermaidRendererTests {
         #expect(lines.contains("[*] --> inactive"))
         // `terminate` from [executing, inactive] to notRunning: drawn from the outermost composite
         // that separates them, once per real source, saying which.
-        #expect(lines.contains { $0.hasPrefix("running --> notRunning : terminate") && $0.hasSuffix("(from Executing)") })
-        #expect(lines.contains { $0.hasPrefix("running --> notRunning : terminate") && $0.hasSuffix("(from Inactive)") })
+        #expect(
+            lines.contains { $0.hasPrefix("running --> notRunning : terminate") && $0.hasSuffix("(from Executing)") })
+        #expect(
+            lines.contains { $0.hasPrefix("running --> notRunning : terminate") && $0.hasSuffix("(from Inactive)") })
         // The composite's internal transition cannot be attached in Mermaid; it stays as a comment.
         #expect(lines.contains { $0.hasPrefix("%% running handles memoryWarning") })
         // A leaf's internal transition is a description line of the state.
@@ -81,7 +99,8 @@ struct MermaidRendererTests {
 
     @Test("a scenario numbers its steps and marks the states it visits")
     func scenario() throws {
-        let text = MermaidRenderer.render(try SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events, scenario: "coldLaunch"))
+        let text = MermaidRenderer.render(
+            try SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events, scenario: "coldLaunch"))
         #expect(text.contains("inactive --> active : 3, 5 · becomeActive"))
         #expect(text.contains("active --> inactive : 4 · resignActive"))
         #expect(text.contains("class notRunning,launching,inactive,active lifespecPath"))

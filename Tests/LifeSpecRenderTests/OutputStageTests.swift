@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 /// `generate` streams its files through an `OutputStage`: each lands in a temporary file as it is
 /// made and only a commit moves them into place.
@@ -10,18 +11,23 @@ struct OutputStageTests {
     /// A scratch directory holding `old.txt` and a manifest from an earlier run that also made
     /// `gone.txt` (still on disk) and `kept.txt`.
     private func previousRun() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stage-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-stage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("old\n".utf8).write(to: directory.appendingPathComponent("old.txt"))
         try Data("same\n".utf8).write(to: directory.appendingPathComponent("kept.txt"))
         try Data("stale\n".utf8).write(to: directory.appendingPathComponent("gone.txt"))
-        try Data(manifest(["gone.txt": "stale\n", "kept.txt": "same\n", "old.txt": "old\n"]).utf8).write(to: directory.appendingPathComponent(OutputWriter.manifestName))
+        try Data(manifest(["gone.txt": "stale\n", "kept.txt": "same\n", "old.txt": "old\n"]).utf8).write(
+            to: directory.appendingPathComponent(OutputWriter.manifestName))
         return directory
     }
 
     /// A manifest as a previous run wrote it: each path with the digest of its bytes.
     private func manifest(_ files: [String: String]) -> String {
-        "# manifest\n" + files.keys.sorted().map { ManifestEntry(path: $0, digest: ManifestEntry.digest(Array(files[$0]!.utf8))).line + "\n" }.joined()
+        "# manifest\n"
+            + files.keys.sorted().map {
+                ManifestEntry(path: $0, digest: ManifestEntry.digest(Array(files[$0]!.utf8))).line + "\n"
+            }.joined()
     }
 
     /// Every file under `directory` (hidden ones included) with its bytes.
@@ -37,7 +43,8 @@ struct OutputStageTests {
         return files
     }
 
-    @Test("nothing moves until the commit; then changed and new files land, stale ones go, and the manifest is rewritten")
+    @Test(
+        "nothing moves until the commit; then changed and new files land, stale ones go, and the manifest is rewritten")
     func commitMovesEverythingIntoPlace() throws {
         let directory = try previousRun()
         let before = try snapshot(directory)
@@ -50,15 +57,20 @@ struct OutputStageTests {
         #expect(staged["old.txt"] == before["old.txt"] && staged["gone.txt"] != nil)
         #expect(staged["deep/er/fresh.txt"] == nil)
         let report = try stage.commit()
-        #expect(report.written == ["old.txt"] && report.created == ["deep/er/fresh.txt"] && report.kept == ["kept.txt"] && report.removed == ["gone.txt"])
+        #expect(
+            report.written == ["old.txt"] && report.created == ["deep/er/fresh.txt"] && report.kept == ["kept.txt"]
+                && report.removed == ["gone.txt"])
         let after = try snapshot(directory)
         #expect(after["old.txt"] == Array("new\n".utf8))
         #expect(after["deep/er/fresh.txt"] == Array("fresh\n".utf8))
         #expect(after["gone.txt"] == nil)
         #expect(!after.keys.contains { $0.hasPrefix(".lifespec-staging") })
         let written = String(decoding: try #require(after[OutputWriter.manifestName]), as: UTF8.self)
-        #expect(written.split(separator: "\n").dropFirst().joined(separator: "\n")
-                == manifest(["deep/er/fresh.txt": "fresh\n", "kept.txt": "same\n", "old.txt": "new\n"]).split(separator: "\n").dropFirst().joined(separator: "\n"))
+        #expect(
+            written.split(separator: "\n").dropFirst().joined(separator: "\n")
+                == manifest(["deep/er/fresh.txt": "fresh\n", "kept.txt": "same\n", "old.txt": "new\n"]).split(
+                    separator: "\n"
+                ).dropFirst().joined(separator: "\n"))
     }
 
     @Test("a discarded stage leaves the directory exactly as it was: no temporary files, no new folders")
@@ -76,9 +88,11 @@ struct OutputStageTests {
 
     @Test("a stage into a directory that does not exist yet removes it again when discarded")
     func discardRemovesACreatedOutputDirectory() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stage-\(UUID().uuidString)")
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-stage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        let stage = try OutputStage(writer: OutputWriter(directory: parent.appendingPathComponent("Output")), check: false)
+        let stage = try OutputStage(
+            writer: OutputWriter(directory: parent.appendingPathComponent("Output")), check: false)
         try stage.offer(GeneratedFile(path: "spec/README.md", text: "# Spec\n"))
         stage.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
@@ -94,7 +108,9 @@ struct OutputStageTests {
         #expect {
             try stage.offer(GeneratedFile(path: "old.txt/inside/b.txt", text: "b"))
         } throws: { error in
-            (error as? OutputError).map { $0.message == "is a file where a folder is needed" && $0.path.hasSuffix("/old.txt") } ?? false
+            (error as? OutputError).map {
+                $0.message == "is a file where a folder is needed" && $0.path.hasSuffix("/old.txt")
+            } ?? false
         }
         stage.discard()
         #expect(try snapshot(directory) == before)
@@ -109,7 +125,9 @@ struct OutputStageTests {
         try stage.offer(GeneratedFile(path: "kept.txt", text: "same\n"))
         try stage.offer(GeneratedFile(path: "missing/file.txt", text: "x"))
         let report = try stage.commit()
-        #expect(report.written == ["old.txt"] && report.created == ["missing/file.txt"] && report.removed == ["gone.txt"] && report.kept == ["kept.txt"])
+        #expect(
+            report.written == ["old.txt"] && report.created == ["missing/file.txt"] && report.removed == ["gone.txt"]
+                && report.kept == ["kept.txt"])
         #expect(try snapshot(directory) == before)
     }
 
@@ -152,15 +170,19 @@ struct OutputStageTests {
         let spec = try SpecFixtures.flagship
         let files = try Generator.files(for: [spec])
         func page(_ name: String) throws -> String {
-            String(decoding: try #require(files.first { $0.path == "ios-app-lifecycle/\(name)" }).contents, as: UTF8.self)
+            String(
+                decoding: try #require(files.first { $0.path == "ios-app-lifecycle/\(name)" }).contents, as: UTF8.self)
         }
         #expect(try page("README.md").contains("state \"Not running\" as notRunning"))
         #expect(try page("README.zh-Hans.md").contains("state \"未运行\" as notRunning"))
         let mermaid = MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans"))
         // Its own drawings too: `diagram.zh-Hans.svg` and `scenarios/<id>.zh-Hans.svg`.
-        let markdown = MarkdownOptions(specPath: spec.path, diagramPath: "diagram.zh-Hans.svg", mermaid: mermaid,
-                                       scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg")
-        #expect(try page("README.zh-Hans.md") == MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: markdown, others: [spec]).text)
+        let markdown = MarkdownOptions(
+            specPath: spec.path, diagramPath: "diagram.zh-Hans.svg", mermaid: mermaid,
+            scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg")
+        #expect(
+            try page("README.zh-Hans.md")
+                == MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: markdown, others: [spec]).text)
     }
 
     @Test("a failing sink stops a streamed generate and its error comes back")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LifeSpecRender
 
 /// `Output/` as a transaction: links in the output tree are refused, the manifest cannot make a
@@ -8,7 +9,8 @@ import Testing
 @Suite("Output transaction (locks, links, manifest, journal)")
 struct OutputTransactionTests {
     private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-tx-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-tx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -37,7 +39,9 @@ struct OutputTransactionTests {
             GeneratedFile(path: "spec/diagram.svg", text: "<svg>\(version)</svg>\n"),
             GeneratedFile(path: "spec/README.md", text: "same in every version\n"),
         ]
-        files.append(GeneratedFile(path: version == 1 ? "spec/scenarios/one.svg" : "other/scenarios/two.svg", text: "v\(version)\n"))
+        files.append(
+            GeneratedFile(
+                path: version == 1 ? "spec/scenarios/one.svg" : "other/scenarios/two.svg", text: "v\(version)\n"))
         return files
     }
 
@@ -54,11 +58,13 @@ struct OutputTransactionTests {
 
     @Test("a folder in the output tree that is a link is refused, and nothing is written through it")
     func linkedFolderIsRefused() throws {
-        let directory = try scratch(), outside = try scratch()
+        let directory = try scratch()
+        let outside = try scratch()
         _ = try commit(generation(1), to: directory)
         let before = try snapshot(directory)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("spec"))
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("spec"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("spec"), withDestinationURL: outside)
         try Data("a person's file\n".utf8).write(to: outside.appendingPathComponent("diagram.svg"))
         #expect {
             _ = try commit(generation(2), to: directory)
@@ -73,12 +79,14 @@ struct OutputTransactionTests {
     @Test("a file in the output tree that is a link is refused, for a file kept, replaced or new")
     func linkedFileIsRefused() throws {
         for name in ["README.md", "spec/diagram.svg", "spec/README.md"] {
-            let directory = try scratch(), outside = try scratch()
+            let directory = try scratch()
+            let outside = try scratch()
             _ = try commit(generation(1), to: directory)
             let target = outside.appendingPathComponent("target.txt")
             try Data("outside\n".utf8).write(to: target)
             try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name), withDestinationURL: target)
+            try FileManager.default.createSymbolicLink(
+                at: directory.appendingPathComponent(name), withDestinationURL: target)
             #expect(throws: OutputError.self, "\(name)") { _ = try commit(generation(2), to: directory) }
             #expect(try String(contentsOf: target, encoding: .utf8) == "outside\n")
         }
@@ -86,11 +94,13 @@ struct OutputTransactionTests {
 
     @Test("the manifest cannot make a run delete a file it did not write, or anything through a link")
     func manifestCannotDeleteOtherFiles() throws {
-        let directory = try scratch(), outside = try scratch()
+        let directory = try scratch()
+        let outside = try scratch()
         _ = try commit(generation(1), to: directory)
         try Data("notes\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
         try Data("secret\n".utf8).write(to: outside.appendingPathComponent("secret.txt"))
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("away"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("away"), withDestinationURL: outside)
         // A person edits the manifest: their own file (with and without a made-up digest), a path
         // through the link, a path outside, and a generated file they then edited.
         let manifestURL = directory.appendingPathComponent(OutputWriter.manifestName)
@@ -152,7 +162,9 @@ struct OutputTransactionTests {
         #expect(try snapshot(directory) == old)
     }
 
-    @Test("a step that fails mid-commit undoes the others (a run that fails changes nothing), and so does an undo cut short")
+    @Test(
+        "a step that fails mid-commit undoes the others (a run that fails changes nothing), and so does an undo cut short"
+    )
     func failedStepUndoesEverything() throws {
         for cutUndo in [false, true] {
             let directory = try scratch()
@@ -162,9 +174,12 @@ struct OutputTransactionTests {
             for file in generation(2) { try stage.offer(file) }
             let (steps, _) = try stage.prepare()
             // After the journal is written, a folder appears where the last file of the output goes.
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("spec/diagram.svg.tmp"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("spec/diagram.svg.tmp"), withIntermediateDirectories: true)
             try FileManager.default.removeItem(at: directory.appendingPathComponent("spec/diagram.svg"))
-            try FileManager.default.moveItem(at: directory.appendingPathComponent("spec/diagram.svg.tmp"), to: directory.appendingPathComponent("spec/diagram.svg"))
+            try FileManager.default.moveItem(
+                at: directory.appendingPathComponent("spec/diagram.svg.tmp"),
+                to: directory.appendingPathComponent("spec/diagram.svg"))
             let staging = try #require(stage.staging)
             #expect(throws: OutputError.self) { try Journal.carryOut(steps, in: stage.tree, staging: staging) }
             if cutUndo {
@@ -190,7 +205,8 @@ struct OutputTransactionTests {
         for file in generation(2) { try stage.offer(file) }
         // Between the offers and the commit, a folder takes the place of a file being replaced.
         try FileManager.default.removeItem(at: directory.appendingPathComponent("README.md"))
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("README.md"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("README.md"), withIntermediateDirectories: false)
         let old = try snapshot(directory).filter { !$0.key.hasPrefix(".lifespec-staging") }
         #expect {
             _ = try stage.commit()
@@ -210,16 +226,21 @@ struct OutputTransactionTests {
         let done = DispatchSemaphore(value: 0)
         let secondReport = Locked<SyncReport?>(nil)
         Thread.detachNewThread {
-            let second = try? OutputStage(writer: OutputWriter(directory: directory), check: true, waiting: { waiting.signal() })
+            let second = try? OutputStage(
+                writer: OutputWriter(directory: directory), check: true, waiting: { waiting.signal() })
             for file in self.generation(2) { try? second?.offer(file) }
             secondReport.withLock { $0 = try? second?.commit() }
             done.signal()
         }
         // The second stage says it waits when it finds the lock taken, before it blocks on it.
-        try #require(waiting.wait(timeout: .now() + 60) == .success, "the second stage never found the directory locked")
+        try #require(
+            waiting.wait(timeout: .now() + 60) == .success, "the second stage never found the directory locked")
         #expect(secondReport.withLock { $0 } == nil, "the second stage is still waiting")
         _ = try first.commit()
-        try #require(done.wait(timeout: .now() + 60) == .success, "the second stage did not finish after the first committed")
-        #expect(secondReport.withLock { $0 }.map { !$0.changed } == true, "the second run sees the first one's output whole")
+        try #require(
+            done.wait(timeout: .now() + 60) == .success, "the second stage did not finish after the first committed")
+        #expect(
+            secondReport.withLock { $0 }.map { !$0.changed } == true, "the second run sees the first one's output whole"
+        )
     }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import LifeSpec
-import Testing
-@testable import LifeSpecRender
 import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
 
 /// One layout per diagram: a scenario is the overview restyled, and text is measured with
 /// LifeSpec's own metrics, whatever fonts the machine has.
 @Suite("drawings share one layout and carry their digests", .serialized)
 struct SharedLayoutTests {
-    static let specs = ["ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uiviewcontroller-lifecycle"]
+    static let specs = [
+        "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uiviewcontroller-lifecycle",
+    ]
 
     /// The geometry of every node of an SVG, by its `id` (Graphviz escapes `-` as `&#45;`).
     static func nodeGeometry(_ svg: [UInt8]) -> [String: [String]] {
@@ -16,7 +19,8 @@ struct SharedLayoutTests {
         var nodes: [String: [String]] = [:]
         for chunk in text.components(separatedBy: "<g id=\"").dropFirst() {
             guard let idEnd = chunk.firstIndex(of: "\""), chunk[idEnd...].hasPrefix("\" class=\"node\""),
-                  let groupEnd = chunk.range(of: "</g>") else { continue }
+                let groupEnd = chunk.range(of: "</g>")
+            else { continue }
             let body = chunk[..<groupEnd.lowerBound]
             var values: [String] = []
             for attribute in ["points", "d", "x", "y", "cx", "cy", "rx", "ry"] {
@@ -57,15 +61,18 @@ struct SharedLayoutTests {
         let base = "digraph { node [color=black penwidth=1]; edge [color=black]; a -> b }"
         let restyled = "digraph { node [color=black penwidth=1]; edge [color=black]; a -> b [color=red] }"
         let other = "digraph { node [color=black penwidth=1]; edge [color=black]; a -> b; b -> c }"
-        let wider = "digraph { node [color=black penwidth=1]; edge [color=black]; a [label=\"a much longer label\"]; a -> b }"
+        let wider =
+            "digraph { node [color=black penwidth=1]; edge [color=black]; a [label=\"a much longer label\"]; a -> b }"
         let before = GraphvizRenderer.shared.separateLayouts
-        let outputs = try GraphvizRenderer.shared.render(layout: base, requests: [
-            DrawingRequest(formats: [.svg]),
-            DrawingRequest(restyle: restyled, formats: [.svg]),
-            DrawingRequest(restyle: other, formats: [.svg]),
-            DrawingRequest(restyle: wider, formats: [.svg]),
-            DrawingRequest(formats: [.svg]),
-        ])
+        let outputs = try GraphvizRenderer.shared.render(
+            layout: base,
+            requests: [
+                DrawingRequest(formats: [.svg]),
+                DrawingRequest(restyle: restyled, formats: [.svg]),
+                DrawingRequest(restyle: other, formats: [.svg]),
+                DrawingRequest(restyle: wider, formats: [.svg]),
+                DrawingRequest(formats: [.svg]),
+            ])
         #expect(GraphvizRenderer.shared.separateLayouts == before + 2)
         let svgs = outputs.map { String(decoding: $0[0].data, as: UTF8.self) }
         #expect(svgs[1].contains("stroke=\"red\""))
@@ -79,7 +86,8 @@ struct SharedLayoutTests {
     func textMetrics() throws {
         #expect(GraphvizRenderer.shared.measuresWithOwnMetrics)
         func width(_ label: String, font: String = "Helvetica") throws -> Double {
-            let dot = "digraph { node [shape=plaintext margin=0 width=0 height=0 fontsize=18 fontname=\"\(font)\"]; a [label=<\(label)>] }"
+            let dot =
+                "digraph { node [shape=plaintext margin=0 width=0 height=0 fontsize=18 fontname=\"\(font)\"]; a [label=<\(label)>] }"
             let laidOut = String(decoding: try GraphvizRenderer.shared.render(dot: dot, format: .dot), as: UTF8.self)
             let node = try #require(laidOut.range(of: "\ta\t["))
             let range = try #require(laidOut[node.upperBound...].range(of: "width="))
@@ -88,17 +96,24 @@ struct SharedLayoutTests {
         // 20 more CJK characters are 20 em wider: 20 × 18 pt = 5 inches.
         #expect(abs(try width(String(repeating: "中", count: 40)) - width(String(repeating: "中", count: 20)) - 5) < 0.02)
         // Helvetica's `x` is 1,024/2,048 em: 20 of them are 2.5 inches.
-        #expect(abs(try width(String(repeating: "x", count: 40)) - width(String(repeating: "x", count: 20)) - 2.5) < 0.02)
+        #expect(
+            abs(try width(String(repeating: "x", count: 40)) - width(String(repeating: "x", count: 20)) - 2.5) < 0.02)
         // Monospace: 0.6 em a character, whatever the character.
-        #expect(abs(try width(String(repeating: "i", count: 40), font: "Courier") - width(String(repeating: "i", count: 20), font: "Courier") - 3) < 0.02)
-        #expect(try width("<B>" + String(repeating: "m", count: 40) + "</B>") > width(String(repeating: "m", count: 40)))
+        #expect(
+            abs(
+                try width(String(repeating: "i", count: 40), font: "Courier")
+                    - width(String(repeating: "i", count: 20), font: "Courier") - 3) < 0.02)
+        #expect(
+            try width("<B>" + String(repeating: "m", count: 40) + "</B>") > width(String(repeating: "m", count: 40)))
     }
 
     @Test("SHA-256 matches the standard's test vectors")
     func sha256() {
         #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         var hasher = SHA256()
         for _ in 0..<1000 { hasher.update(Array(repeating: UInt8(ascii: "a"), count: 1000)) }
         #expect(hasher.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
@@ -109,7 +124,9 @@ struct SharedLayoutTests {
         let svg = try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .svg)
         let source = DrawingSource(layout: "digraph { a -> b }", format: .svg)
         let stamped = DrawingStamp.stamp(svg, source: source)
-        #expect(String(decoding: stamped, as: UTF8.self).split(separator: "\n")[1].hasPrefix("<!-- lifespec: source sha256:"))
+        #expect(
+            String(decoding: stamped, as: UTF8.self).split(separator: "\n")[1].hasPrefix(
+                "<!-- lifespec: source sha256:"))
         let read = try #require(DrawingStamp.read(stamped))
         #expect(read.source == source && read.intact)
         #expect(DrawingStamp.stamp(stamped, source: source) == stamped, "stamping again changes nothing")
@@ -120,6 +137,8 @@ struct SharedLayoutTests {
         // What it was drawn from, not how: the format, the DOT, the restyle and overlays all count.
         #expect(DrawingSource(layout: "digraph { a -> b }", format: .png) != source)
         #expect(DrawingSource(layout: "digraph { a -> c }", format: .svg) != source)
-        #expect(DrawingSource(layout: "digraph { a -> b }", restyle: "digraph { a -> b [color=red] }", format: .svg) != source)
+        #expect(
+            DrawingSource(layout: "digraph { a -> b }", restyle: "digraph { a -> b [color=red] }", format: .svg)
+                != source)
     }
 }

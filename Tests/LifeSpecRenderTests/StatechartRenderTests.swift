@@ -1,9 +1,10 @@
 import Foundation
-import LifecycleEngine
 import LifeSpec
-@testable import LifeSpecRender
-import Testing
 import LifeSpecTestSupport
+import LifecycleEngine
+import Testing
+
+@testable import LifeSpecRender
 
 /// Every renderer on the statechart fixture (`Tests/Fixtures/Statechart/player.yaml`): a parallel
 /// state, a history state, final states, entry/exit actions, a fork.
@@ -25,25 +26,30 @@ struct StatechartRenderTests {
     }
 
     @Test func scenarioDOTGolden() throws {
-        let dot = try DiagramBuilder.build(for: StatechartFixture.spec(), options: Self.options(scenario: "resumeAfterPowerOff")).dot
+        let dot = try DiagramBuilder.build(
+            for: StatechartFixture.spec(), options: Self.options(scenario: "resumeAfterPowerOff")
+        ).dot
         try assertDiagramGolden(dot, named: "player-scenario.dot")
     }
 
     @Test func mermaidGolden() throws {
-        try assertDiagramGolden(MermaidRenderer.render(StatechartFixture.spec(), options: Self.options()), named: "player.mmd")
+        try assertDiagramGolden(
+            MermaidRenderer.render(StatechartFixture.spec(), options: Self.options()), named: "player.mmd")
     }
 
     @Test(arguments: ["en", "zh-Hans"])
     func markdownGolden(locale: String) throws {
         var options = MarkdownOptions()
         options.locale = locale
-        try assertMarkdownGolden(MarkdownRenderer.render(StatechartFixture.spec(), options: options), named: "player.\(locale).md")
+        try assertMarkdownGolden(
+            MarkdownRenderer.render(StatechartFixture.spec(), options: options), named: "player.\(locale).md")
     }
 
     /// Compiled and run against the engine by the GeneratedConformanceTests target (Fixtures/).
     @Test func swiftSuiteGolden() throws {
-        try assertGolden(SwiftSuiteRenderer.render(spec: StatechartFixture.spec(), framework: .swiftTesting),
-                                   at: "Tests/Fixtures/SwiftSuite/Golden/player-swift-testing.swift")
+        try assertGolden(
+            SwiftSuiteRenderer.render(spec: StatechartFixture.spec(), framework: .swiftTesting),
+            at: "Tests/Fixtures/SwiftSuite/Golden/player-swift-testing.swift")
     }
 
     // MARK: Diagrams
@@ -52,11 +58,14 @@ struct StatechartRenderTests {
         let dot = try DiagramBuilder.build(for: StatechartFixture.spec(), options: Self.options()).dot
         #expect(dot.contains("subgraph cluster_on {"))
         for region in ["playback", "volume"] {
-            let block = try #require(dot.range(of: "subgraph cluster_\(region) {").map { String(dot[$0.upperBound...].prefix { $0 != "]" }) })
+            let block = try #require(
+                dot.range(of: "subgraph cluster_\(region) {").map { String(dot[$0.upperBound...].prefix { $0 != "]" }) }
+            )
             #expect(block.contains("style=\"rounded,filled,dashed\""), "region \(region) is not dashed")
         }
         // The parallel state itself is a solid box, and has no initial dot of its own.
-        let on = try #require(dot.range(of: "subgraph cluster_on {").map { String(dot[$0.upperBound...].prefix { $0 != "]" }) })
+        let on = try #require(
+            dot.range(of: "subgraph cluster_on {").map { String(dot[$0.upperBound...].prefix { $0 != "]" }) })
         #expect(!on.contains("dashed"))
         #expect(!dot.contains("\"@initial:on\""))
     }
@@ -80,17 +89,23 @@ struct StatechartRenderTests {
 
     @Test func entryAndExitActionsAreListedInsideTheirStateAtFullDetailOnly() throws {
         let full = try DiagramBuilder.build(for: StatechartFixture.spec(), options: Self.options(.full)).dot
-        #expect(full.contains("entry / ") && full.contains("startAudio()") && full.contains("exit / ") && full.contains("playerWillPowerOff()"))
+        #expect(
+            full.contains("entry / ") && full.contains("startAudio()") && full.contains("exit / ")
+                && full.contains("playerWillPowerOff()"))
         let events = try DiagramBuilder.build(for: StatechartFixture.spec(), options: Self.options(.events)).dot
         #expect(!events.contains("entry / "))
     }
 
     @Test func aScenarioHighlightsEveryRegionsStates() throws {
-        let dot = try DiagramBuilder.build(for: StatechartFixture.spec(), options: Self.options(scenario: "resumeAfterPowerOff")).dot
+        let dot = try DiagramBuilder.build(
+            for: StatechartFixture.spec(), options: Self.options(scenario: "resumeAfterPowerOff")
+        ).dot
         let lines = dot.split(separator: "\n")
         // 'normal' (volume region) and 'playing' (playback region) are both on the path; 'paused' is not.
         for visited in ["state-normal", "state-muted", "state-playing", "state-resume"] {
-            #expect(lines.contains { $0.contains("id=\"\(visited)\"") && $0.contains("#0071E3") }, "\(visited) is not highlighted")
+            #expect(
+                lines.contains { $0.contains("id=\"\(visited)\"") && $0.contains("#0071E3") },
+                "\(visited) is not highlighted")
         }
         #expect(!lines.contains { $0.contains("id=\"state-paused\"") && $0.contains("#0071E3") })
     }
@@ -147,21 +162,22 @@ struct StatechartRenderTests {
     /// A scenario without `from` starts as SCXML does (and as `validate` replays it): the entry
     /// actions of the initial states are part of its trace, and the walkthrough shows them.
     @Test func aScenarioWithoutFromShowsWhatStartingObserves() throws {
-        let spec = try SpecFixtures.load(yaml: """
-            lifespec: 1
-            id: boot
-            initial: booting
-            states:
-              booting: {entry: [hello]}
-              ready: {}
-            events: {go: {}}
-            callbacks: {hello: {swift: "hello()"}}
-            transitions:
-              - {from: booting, on: go, to: ready}
-              - {from: ready, on: go, to: booting}
-            scenarios:
-              - {id: boot, events: [go], expect: [hello], end: ready}
-            """, path: "Tests/Fixtures/Diagram/inline.yaml")
+        let spec = try SpecFixtures.load(
+            yaml: """
+                lifespec: 1
+                id: boot
+                initial: booting
+                states:
+                  booting: {entry: [hello]}
+                  ready: {}
+                events: {go: {}}
+                callbacks: {hello: {swift: "hello()"}}
+                transitions:
+                  - {from: booting, on: go, to: ready}
+                  - {from: ready, on: go, to: booting}
+                scenarios:
+                  - {id: boot, events: [go], expect: [hello], end: ready}
+                """, path: "Tests/Fixtures/Diagram/inline.yaml")
         let page = MarkdownRenderer.render(spec)
         #expect(page.contains("- *on start:* calls `hello()`"))
         let plan = ConformancePlan(machine: spec.machine, scenarios: [ConformanceScenario(id: "boot", events: ["go"])])
@@ -179,32 +195,33 @@ struct StatechartRenderTests {
                     states: {\(name)1: {}, \(name)2: {}, \(name)3: {}, \(name)4: {}}
             """
         }
-        let spec = try SpecFixtures.load(yaml: """
-            lifespec: 1
-            id: wide
-            initial: all
-            states:
-              all:
-                parallel: true
+        let spec = try SpecFixtures.load(
+            yaml: """
+                lifespec: 1
+                id: wide
+                initial: all
                 states:
-            \(region("a", "e"))
-            \(region("b", "f"))
-            \(region("c", "g"))
-            events: {e: {}, f: {}, g: {}}
-            transitions:
-              - {from: a1, on: e, to: a2}
-              - {from: a2, on: e, to: a3}
-              - {from: a3, on: e, to: a4}
-              - {from: a4, on: e, to: a1}
-              - {from: b1, on: f, to: b2}
-              - {from: b2, on: f, to: b3}
-              - {from: b3, on: f, to: b4}
-              - {from: b4, on: f, to: b1}
-              - {from: c1, on: g, to: c2}
-              - {from: c2, on: g, to: c3}
-              - {from: c3, on: g, to: c4}
-              - {from: c4, on: g, to: c1}
-            """, path: "Tests/Fixtures/Diagram/inline.yaml")
+                  all:
+                    parallel: true
+                    states:
+                \(region("a", "e"))
+                \(region("b", "f"))
+                \(region("c", "g"))
+                events: {e: {}, f: {}, g: {}}
+                transitions:
+                  - {from: a1, on: e, to: a2}
+                  - {from: a2, on: e, to: a3}
+                  - {from: a3, on: e, to: a4}
+                  - {from: a4, on: e, to: a1}
+                  - {from: b1, on: f, to: b2}
+                  - {from: b2, on: f, to: b3}
+                  - {from: b3, on: f, to: b4}
+                  - {from: b4, on: f, to: b1}
+                  - {from: c1, on: g, to: c2}
+                  - {from: c2, on: g, to: c3}
+                  - {from: c3, on: g, to: c4}
+                  - {from: c4, on: g, to: c1}
+                """, path: "Tests/Fixtures/Diagram/inline.yaml")
         let matrix = EventStateMatrix(machine: spec.machine)
         #expect(matrix.columnsLeftOut == 64)
         #expect(matrix.columns.isEmpty)
@@ -215,7 +232,10 @@ struct StatechartRenderTests {
 
     @Test func theWalkthroughNamesTheStatesEachEventLeavesAndEnters() throws {
         let page = MarkdownRenderer.render(try StatechartFixture.spec())
-        #expect(page.contains("*leaves `on` (on exit: `playerWillPowerOff()`), `playback`, `playing` (on exit: `stopAudio()`), `volume`, `muted`, enters `off`*"))
+        #expect(
+            page.contains(
+                "*leaves `on` (on exit: `playerWillPowerOff()`), `playback`, `playing` (on exit: `stopAudio()`), `volume`, `muted`, enters `off`*"
+            ))
         #expect(page.contains("Ends in `playing` + `normal`."))
     }
 }

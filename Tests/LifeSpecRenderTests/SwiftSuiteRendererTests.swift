@@ -1,9 +1,9 @@
 import Foundation
 import LifeSpec
 import LifeSpecRender
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
-import LifeSpecTestSupport
 
 @Suite("Swift conformance suites: goldens")
 struct SwiftSuiteGoldenTests {
@@ -15,8 +15,9 @@ struct SwiftSuiteGoldenTests {
     ])
     func goldenIsCurrent(fixture: String, framework: SwiftSuiteRenderer.Framework) throws {
         let spec = try SpecFixtures.load("Tests/Fixtures/SwiftSuite/Specs/\(fixture).yaml")
-        try assertGolden(SwiftSuiteRenderer.render(spec: spec, framework: framework),
-                                   at: "Tests/Fixtures/SwiftSuite/Golden/\(fixture)-\(framework.rawValue).swift")
+        try assertGolden(
+            SwiftSuiteRenderer.render(spec: spec, framework: framework),
+            at: "Tests/Fixtures/SwiftSuite/Golden/\(fixture)-\(framework.rawValue).swift")
     }
 }
 
@@ -44,9 +45,13 @@ struct SwiftSuiteRendererTests {
 
     @Test func theHeaderStatesCoverageTheBoundAndWhatCannotBeCovered() throws {
         let text = SwiftSuiteRenderer.render(spec: try Self.mini())
-        #expect(text.contains("// Transition coverage: 11 of 12 transitions (91%), eventless and internal ones included,"))
+        #expect(
+            text.contains("// Transition coverage: 11 of 12 transitions (91%), eventless and internal ones included,"))
         #expect(text.contains("in 2 paths of 14 events in all; lower bound 9 events"))
-        #expect(text.contains("//   - transition 11 from 'on' on 'pause' → 'off': wherever it applies, another transition handles the event first (transitions 3, 9, 10)"))
+        #expect(
+            text.contains(
+                "//   - transition 11 from 'on' on 'pause' → 'off': wherever it applies, another transition handles the event first (transitions 3, 9, 10)"
+            ))
         #expect(text.contains("extension SwiftSuiteMiniConformance {"))
         #expect(text.contains("generated from Tests/Fixtures/SwiftSuite/Specs/mini.yaml for Swift Testing."))
     }
@@ -104,24 +109,39 @@ struct SwiftSourceEscapingTests {
         let literal = TextOutput.string { SwiftSource.writeStringLiteral(text, to: &$0) }
         #expect(literal.hasPrefix("\"") && literal.hasSuffix("\"") && literal.count >= 2)
         #expect(!literal.contains("\n") && !literal.contains("\r"))
-        #expect(literal.unicodeScalars.allSatisfy { $0.isASCII ? $0.value >= 0x20 && $0.value < 0x7F : SwiftSource.isVisibleForTests($0) })
+        #expect(
+            literal.unicodeScalars.allSatisfy {
+                $0.isASCII ? $0.value >= 0x20 && $0.value < 0x7F : SwiftSource.isVisibleForTests($0)
+            })
         #expect(try Self.decode(literal) == text)
     }
 
     @Test(arguments: hostile)
     func commentTextStaysOnOneVisibleLine(_ text: String) {
         let comment = SwiftSource.commentText(text)
-        #expect(!comment.unicodeScalars.contains { $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator })
-        #expect(comment.unicodeScalars.allSatisfy { $0.isASCII ? $0.value >= 0x20 && $0.value < 0x7F : SwiftSource.isVisibleForTests($0) })
+        #expect(
+            !comment.unicodeScalars.contains {
+                $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator
+            })
+        #expect(
+            comment.unicodeScalars.allSatisfy {
+                $0.isASCII ? $0.value >= 0x20 && $0.value < 0x7F : SwiftSource.isVisibleForTests($0)
+            })
     }
 
     @Test(arguments: hostile + ["class", "1st", "self", "Type", "a-b", "a.b"])
     func identifierFragmentsUseOnlyIdentifierCharacters(_ text: String) {
         let fragment = SwiftSource.identifierFragment(text)
-        #expect(fragment.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+        #expect(
+            fragment.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+            })
         let type = SwiftSource.typeName(text)
         #expect(type.first.map { $0.isASCII && $0.isUppercase } == true)
-        #expect(type.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+        #expect(
+            type.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+            })
     }
 
     /// Decodes a double-quoted Swift string literal with the escapes Swift defines.
@@ -163,10 +183,10 @@ extension SwiftSource {
     static func isVisibleForTests(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber,
-             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation,
-             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            .decimalNumber, .letterNumber, .otherNumber,
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             true
         default:
             false

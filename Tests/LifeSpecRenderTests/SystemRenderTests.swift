@@ -1,9 +1,10 @@
 import Foundation
-import LifecycleEngine
 import LifeSpec
-@testable import LifeSpecRender
-import Testing
 import LifeSpecTestSupport
+import LifecycleEngine
+import Testing
+
+@testable import LifeSpecRender
 
 /// Every renderer on the system fixture (`Tests/Fixtures/System/navigation-pair.yaml`): two
 /// `uiviewcontroller-lifecycle` parts, A and B, and a navigation coordinator.
@@ -31,7 +32,8 @@ struct SystemRenderTests {
     }
 
     @Test func mermaidGolden() throws {
-        try assertDiagramGolden(MermaidRenderer.render(Self.spec(), options: Self.options()), named: "navigation-pair.mmd")
+        try assertDiagramGolden(
+            MermaidRenderer.render(Self.spec(), options: Self.options()), named: "navigation-pair.mmd")
     }
 
     @Test(arguments: ["en", "zh-Hans"])
@@ -42,17 +44,22 @@ struct SystemRenderTests {
 
     /// Compiled and run against the composed engine by the GeneratedConformanceTests target (Fixtures/).
     @Test func swiftSuiteGolden() throws {
-        try assertGolden(SwiftSuiteRenderer.render(spec: Self.spec(), framework: .swiftTesting),
-                                   at: "Tests/Fixtures/SwiftSuite/Golden/navigation-pair-swift-testing.swift")
+        try assertGolden(
+            SwiftSuiteRenderer.render(spec: Self.spec(), framework: .swiftTesting),
+            at: "Tests/Fixtures/SwiftSuite/Golden/navigation-pair-swift-testing.swift")
     }
 
     // MARK: What the outputs say about parts
 
     @Test func eachPartIsOneDashedRegionOfTheSystemBox() throws {
         let dot = try DiagramBuilder.build(for: Self.spec(), options: Self.options(.states)).dot
-        #expect(dot.contains("subgraph cluster_navigation_pair {") || dot.contains("subgraph \"cluster_navigation-pair\" {"), "\(dot.prefix(2000))")
+        #expect(
+            dot.contains("subgraph cluster_navigation_pair {")
+                || dot.contains("subgraph \"cluster_navigation-pair\" {"), "\(dot.prefix(2000))")
         for region in ["A", "B", "coordinator"] {
-            let block = try #require(dot.range(of: "subgraph cluster_\(region) {").map { String(dot[$0.upperBound...].prefix { $0 != "]" }) })
+            let block = try #require(
+                dot.range(of: "subgraph cluster_\(region) {").map { String(dot[$0.upperBound...].prefix { $0 != "]" }) }
+            )
             #expect(block.contains("style=\"rounded,filled,dashed\""), "part \(region) is not a dashed region")
         }
         // Both controllers' states are drawn, each under its part's name.
@@ -62,8 +69,12 @@ struct SystemRenderTests {
 
     @Test func walkthroughsAndPagesNameThePartAndLinkBothWays() throws {
         let system = MarkdownRenderer.page(for: try Self.spec(), locale: "en", others: [try Self.part()]).text
-        #expect(system.contains("- **A** — Root view controller: [UIViewController view life cycle (UIKit)](../uiviewcontroller-lifecycle/README.md) ([its diagram](../uiviewcontroller-lifecycle/diagram.svg))"))
-        #expect(system.contains("`A.appeared` → `A.disappearing` (raised `A.pushOnTop`): calls `A.viewWillDisappear(_:)`"))
+        #expect(
+            system.contains(
+                "- **A** — Root view controller: [UIViewController view life cycle (UIKit)](../uiviewcontroller-lifecycle/README.md) ([its diagram](../uiviewcontroller-lifecycle/diagram.svg))"
+            ))
+        #expect(
+            system.contains("`A.appeared` → `A.disappearing` (raised `A.pushOnTop`): calls `A.viewWillDisappear(_:)`"))
         // The system's tables list its own elements; the parts' are on the part's page.
         #expect(!system.contains("| `A.push` |"))
         #expect(system.contains("`pushB`"))

@@ -10,7 +10,8 @@ public enum SpecFixtures {
 
     /// A package-relative path as a URL (an absolute path is taken as it is).
     public static func url(_ relativePath: String) -> URL {
-        relativePath.hasPrefix("/") ? URL(fileURLWithPath: relativePath) : packageRoot.appendingPathComponent(relativePath)
+        relativePath.hasPrefix("/")
+            ? URL(fileURLWithPath: relativePath) : packageRoot.appendingPathComponent(relativePath)
     }
 
     /// Loads a spec by its package-relative path, so generated files and diagnostics name that path.
@@ -23,7 +24,8 @@ public enum SpecFixtures {
     public static func load(yaml: String, path: String = "Spec/inline.yaml") throws -> LoadedSpec {
         let result = SpecLoader.load(text: yaml, path: path)
         guard let spec = result.spec else {
-            throw FixtureError(description: "\(path) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
+            throw FixtureError(
+                description: "\(path) does not load:\n" + result.diagnostics.map(\.description).joined(separator: "\n"))
         }
         return spec
     }

@@ -11,7 +11,9 @@ public struct ProcessResult: Sendable {
 
 public enum Subprocess {
     /// Runs a program to its end (`environment` is added to this process's own) and captures its output.
-    public static func run(_ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ProcessResult {
+    public static func run(
+        _ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -19,7 +21,8 @@ public enum Subprocess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -36,8 +39,9 @@ public enum Subprocess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         group.wait()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errorBox.withLock { $0 }, as: UTF8.self), stdoutBytes: outData)
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errorBox.withLock { $0 }, as: UTF8.self), stdoutBytes: outData)
     }
 }
 
@@ -51,7 +55,10 @@ public final class WatchedProcess: @unchecked Sendable {
     private var ended = false
 
     /// Starts `program`, watching standard output, standard error or both.
-    public init(_ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:], watching stream: Stream = .both) throws {
+    public init(
+        _ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        watching stream: Stream = .both
+    ) throws {
         process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -89,19 +96,25 @@ public final class WatchedProcess: @unchecked Sendable {
     /// false) after `timeout` seconds, or when the program closed its output without it (unless
     /// `endingIsFailure` is false: then it only returns false).
     @discardableResult
-    public func wait(for text: String, count: Int = 1, timeout: TimeInterval = 120, endingIsFailure: Bool = true,
-                     sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
+    public func wait(
+        for text: String, count: Int = 1, timeout: TimeInterval = 120, endingIsFailure: Bool = true,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while output.components(separatedBy: text).count - 1 < count {
             if ended {
                 guard endingIsFailure else { return false }
-                Issue.record("the program ended before printing '\(text)' (\(count)×); it printed:\n\(output.suffix(2000))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "the program ended before printing '\(text)' (\(count)×); it printed:\n\(output.suffix(2000))",
+                    sourceLocation: sourceLocation)
                 return false
             }
             if !condition.wait(until: deadline) {
-                Issue.record("'\(text)' (\(count)×) did not appear within \(timeout) s; the program printed:\n\(output.suffix(2000))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "'\(text)' (\(count)×) did not appear within \(timeout) s; the program printed:\n\(output.suffix(2000))",
+                    sourceLocation: sourceLocation)
                 return false
             }
         }

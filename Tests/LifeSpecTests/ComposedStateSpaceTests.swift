@@ -1,5 +1,5 @@
-import LifecycleEngine
 import LifeSpec
+import LifecycleEngine
 import Testing
 
 /// Independent parallel regions explored one by one (`StateSpace.Strategy.composed`) must give
@@ -26,8 +26,11 @@ struct ComposedStateSpaceTests {
     static func spec(seed: UInt64) -> String {
         var random = Random(state: seed)
         let regionCount = 2 + random.below(2)
-        var lines = ["lifespec: 1", "id: composed\(seed)", "unhandled: \(random.chance(70) ? "ignore" : "error")", "initial: p", "states:",
-                     "  p:", "    parallel: true", "    states:"]
+        var lines = [
+            "lifespec: 1", "id: composed\(seed)", "unhandled: \(random.chance(70) ? "ignore" : "error")", "initial: p",
+            "states:",
+            "  p:", "    parallel: true", "    states:",
+        ]
         var transitions: [String] = []
         var events = ["x0", "x1", "x2", "x3"]
         var flags = ["k: {default: false}"]
@@ -36,11 +39,13 @@ struct ComposedStateSpaceTests {
             let leaves = ["\(r)a", "\(r)b", "\(r)c", "\(r)d", "\(r)e"]
             let hasFinal = random.chance(30)
             let history = "\(r)h"
-            lines += ["      \(r):", "        initial: \(r)g", "        states:",
-                      "          \(r)g:", "            initial: \(r)a", "            states:",
-                      "              \(r)a: {}", "              \(r)b: {}", "              \(r)c: {}",
-                      "              \(history): {history: \(random.chance(50) ? "deep" : "shallow"), default: \(r)b}",
-                      "          \(r)d: {}", "          \(r)e: {}"]
+            lines += [
+                "      \(r):", "        initial: \(r)g", "        states:",
+                "          \(r)g:", "            initial: \(r)a", "            states:",
+                "              \(r)a: {}", "              \(r)b: {}", "              \(r)c: {}",
+                "              \(history): {history: \(random.chance(50) ? "deep" : "shallow"), default: \(r)b}",
+                "          \(r)d: {}", "          \(r)e: {}",
+            ]
             if hasFinal { lines.append("          \(r)f: {final: true}") }
             events.append("i\(region): {kind: internal}")
             flags.append("f\(region): {default: false}")
@@ -100,7 +105,9 @@ struct ComposedStateSpaceTests {
             #expect(composed.recordedHistory == product.recordedHistory, label)
             #expect(composed.eventlessLoops.isEmpty && product.eventlessLoops.isEmpty, label)
             // LS122's verdicts and reasons, and what the coverage plan covers.
-            #expect(CoveragePlan.uncoverableTransitions(in: composed) == CoveragePlan.uncoverableTransitions(in: product), label)
+            #expect(
+                CoveragePlan.uncoverableTransitions(in: composed) == CoveragePlan.uncoverableTransitions(in: product),
+                label)
             let productPlan = CoveragePlan(space: product)
             let composedPlan = CoveragePlan(space: composed)
             #expect(composedPlan.covered == productPlan.covered, label)
@@ -113,19 +120,25 @@ struct ComposedStateSpaceTests {
                 var runner = try Runner(machine: machine, configuration: path.start)
                 for step in path.steps {
                     let steps = try runner.send(step.event)
-                    let transitions = steps.compactMap { if case .transition(let t) = $0 { t.transitionIndex } else { nil } }
+                    let transitions = steps.compactMap {
+                        if case .transition(let t) = $0 { t.transitionIndex } else { nil }
+                    }
                     #expect(transitions == step.transitions, label)
                     #expect(runner.configuration == step.to, label)
                     #expect(product.configurations.contains(step.to), label)
                     taken.formUnion(transitions)
                 }
             }
-            #expect(taken.isSuperset(of: productPlan.covered), "transitions no path takes: \(Set(productPlan.covered).subtracting(taken).sorted()); \(label)")
+            #expect(
+                taken.isSuperset(of: productPlan.covered),
+                "transitions no path takes: \(Set(productPlan.covered).subtracting(taken).sorted()); \(label)")
             // Rejection tests stand in configurations the product reaches, and the history rule
             // (LS124) and region rule (LS123) read only what is compared above.
             let plan = ConformancePlan(space: composed)
             for item in plan.cases where item.kind == .rejection {
-                #expect(product.configurations.contains { ConformanceCase.configurationName($0.states) == item.start }, label)
+                #expect(
+                    product.configurations.contains { ConformanceCase.configurationName($0.states) == item.start },
+                    label)
             }
         }
         // Most seeds give a machine both explorations finish on; the comparison must have run.
@@ -176,7 +189,9 @@ struct ComposedStateSpaceTests {
     }
 
     @Test func theSyntheticRegionsFamilyIsComposedAndTheFlatOneIsNot() throws {
-        let regions = try #require(SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2, regions: 4).yaml(), path: "s.yaml").spec)
+        let regions = try #require(
+            SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2, regions: 4).yaml(), path: "s.yaml")
+                .spec)
         let space = try #require(regions.stateSpace)
         #expect(space.isComposed)
         #expect(space.regionSpaces.count == 4)
@@ -184,10 +199,15 @@ struct ComposedStateSpaceTests {
         #expect(space.reachableLeaves.count == 200)
         #expect(space.recordedHistory == ["r0last", "r1last", "r2last", "r3last"])
         let plan = ConformancePlan(space: space)
-        #expect(plan.coverage.isComplete || plan.coverage.uncoverable.allSatisfy { if case .explorationIncomplete = $0.reason { false } else { true } })
+        #expect(
+            plan.coverage.isComplete
+                || plan.coverage.uncoverable.allSatisfy {
+                    if case .explorationIncomplete = $0.reason { false } else { true }
+                })
         #expect(plan.coverage.covered.count == regions.machine.transitions.count - plan.coverage.uncoverable.count)
         #expect(plan.cases.contains { $0.kind == .rejection })
-        let flat = try #require(SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2).yaml(), path: "f.yaml").spec)
+        let flat = try #require(
+            SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2).yaml(), path: "f.yaml").spec)
         #expect(flat.stateSpace?.isComposed == false)
     }
 
@@ -217,7 +237,8 @@ struct ComposedStateSpaceTests {
         }
         #expect(try space("  - {from: b1, on: go, to: b2}\n").isComposed)
         // A flag one region sets and another reads.
-        #expect(try !space("  - {from: b1, on: go, guard: f, to: b2}\n  - {from: a2, on: go, set: {f: true}}\n").isComposed)
+        #expect(
+            try !space("  - {from: b1, on: go, guard: f, to: b2}\n  - {from: a2, on: go, set: {f: true}}\n").isComposed)
         // in() of the other region.
         #expect(try !space("  - {from: b1, on: go, guard: in(a2), to: b2}\n").isComposed)
         // An event one region raises and another takes.

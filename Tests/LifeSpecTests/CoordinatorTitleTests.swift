@@ -1,6 +1,7 @@
 import Foundation
-@testable import LifeSpec
 import Testing
+
+@testable import LifeSpec
 
 /// The region holding a system's own states has a title, as the parts' regions do, in every
 /// locale the system declares, in the language `Language(locale:)` decides for it.
@@ -24,33 +25,34 @@ struct CoordinatorTitleTests {
 
     /// A system with locales gets no missing-translation warning for a title it never wrote.
     @Test func aSystemThatDeclaresLocalesGetsNoWarningForTheTitle() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-coordinator-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-coordinator-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try """
-            lifespec: 1
-            id: lamp
-            states: {off: {}, on: {}}
-            initial: off
-            events: {toggle: {}}
-            transitions:
-              - {from: off, on: toggle, to: on}
-              - {from: on, on: toggle, to: off}
-            """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        lifespec: 1
+        id: lamp
+        states: {off: {}, on: {}}
+        initial: off
+        events: {toggle: {}}
+        transitions:
+          - {from: off, on: toggle, to: on}
+          - {from: on, on: toggle, to: off}
+        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         let system = folder.appendingPathComponent("room.yaml").path
         try """
-            lifespec: 1
-            id: room
-            title: {en-GB: A room, zh-CN: 房间}
-            locales: [en-GB, zh-CN]
-            parts: {A: lamp}
-            states: {dark: {title: {en-GB: Dark, zh-CN: 暗}}, lit: {title: {en-GB: Lit, zh-CN: 亮}}}
-            initial: dark
-            events: {flip: {}}
-            transitions:
-              - {from: dark, on: flip, to: lit, raise: [A.toggle]}
-              - {from: lit, on: flip, to: dark, raise: [A.toggle]}
-            """.write(toFile: system, atomically: true, encoding: .utf8)
+        lifespec: 1
+        id: room
+        title: {en-GB: A room, zh-CN: 房间}
+        locales: [en-GB, zh-CN]
+        parts: {A: lamp}
+        states: {dark: {title: {en-GB: Dark, zh-CN: 暗}}, lit: {title: {en-GB: Lit, zh-CN: 亮}}}
+        initial: dark
+        events: {flip: {}}
+        transitions:
+          - {from: dark, on: flip, to: lit, raise: [A.toggle]}
+          - {from: lit, on: flip, to: dark, raise: [A.toggle]}
+        """.write(toFile: system, atomically: true, encoding: .utf8)
         let result = SpecLoader.load(path: system)
         #expect(result.diagnostics.filter { $0.location.path == system }.isEmpty, "\(result.diagnostics)")
         let title = try #require(result.spec?.document.state("coordinator")?.title)

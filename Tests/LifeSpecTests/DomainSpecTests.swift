@@ -1,15 +1,20 @@
 import Foundation
 import LifecycleEngine
-@testable import LifeSpec
 import Testing
+
+@testable import LifeSpec
 
 /// The four UIKit specs under `Spec/`: clean (every scenario replays through the engine, no
 /// warning — so no ASCII punctuation in their Chinese either), and the fact-check's findings kept
 /// fixed where a scenario cannot say it.
 @Suite("The UIKit specs")
 struct DomainSpecTests {
-    static let specDirectory = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Spec")
-    static let names = ["ios-app-lifecycle.yaml", "ios-scene-lifecycle.yaml", "ios-state-restoration.yaml", "uiviewcontroller-lifecycle.yaml"]
+    static let specDirectory = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Spec")
+    static let names = [
+        "ios-app-lifecycle.yaml", "ios-scene-lifecycle.yaml", "ios-state-restoration.yaml",
+        "uiviewcontroller-lifecycle.yaml",
+    ]
 
     static func load(_ name: String) throws -> LoadedSpec {
         let result = SpecLoader.load(path: specDirectory.appendingPathComponent(name).path)
@@ -60,14 +65,19 @@ struct DomainSpecTests {
         }
         // Preservation starts after applicationDidEnterBackground(_:) returns, in every transition.
         for transition in spec.machine.transitions {
-            let ids = transition.actions.compactMap { action -> String? in if case .callback(let id) = action { id } else { nil } }
+            let ids = transition.actions.compactMap { action -> String? in
+                if case .callback(let id) = action { id } else { nil }
+            }
             for ask in ["shouldSaveSecure", "shouldSaveLegacy"] {
-                if let position = ids.firstIndex(of: ask) { #expect(ids.firstIndex(of: "didEnterBackground").map { $0 < position } == true) }
+                if let position = ids.firstIndex(of: ask) {
+                    #expect(ids.firstIndex(of: "didEnterBackground").map { $0 < position } == true)
+                }
             }
         }
     }
 
-    @Test("the expiration handler is a closure passed to beginBackgroundTask(expirationHandler:), not a delegate method")
+    @Test(
+        "the expiration handler is a closure passed to beginBackgroundTask(expirationHandler:), not a delegate method")
     func expirationHandlerIsAClosure() throws {
         let document = try Self.load("ios-app-lifecycle.yaml").document
         let handler = try #require(document.callback("expirationHandler"))
@@ -76,7 +86,9 @@ struct DomainSpecTests {
         #expect(document.callbacks.filter { $0.kind == .closure }.map(\.id) == ["expirationHandler"])
     }
 
-    @Test("the scene page says the UIApplication notifications are not modelled there, and names the system spec that posts them")
+    @Test(
+        "the scene page says the UIApplication notifications are not modelled there, and names the system spec that posts them"
+    )
     func sceneSpecNotesTheMissingNotifications() throws {
         let document = try Self.load("ios-scene-lifecycle.yaml").document
         let summary = try #require(document.text(document.summary, locale: "en"))
@@ -85,7 +97,9 @@ struct DomainSpecTests {
         let chinese = try #require(document.text(document.summary, locale: "zh-Hans"))
         #expect(chinese.contains("本规格未建模"))
         #expect(chinese.contains("uikit-scene-based-app"))
-        #expect(FileManager.default.fileExists(atPath: Self.specDirectory.appendingPathComponent("uikit-scene-based-app.yaml").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: Self.specDirectory.appendingPathComponent("uikit-scene-based-app.yaml").path))
     }
 
     @Test("every fact a state states is declared, with a title in every locale", arguments: names)
@@ -96,7 +110,9 @@ struct DomainSpecTests {
             for fact in state.facts { #expect(declared.contains(fact.key), "\(name): \(state.id).\(fact.key)") }
         }
         for fact in document.facts {
-            for locale in document.locales { #expect(fact.title?.hasTranslation(for: locale, defaultLocale: document.defaultLocale) == true) }
+            for locale in document.locales {
+                #expect(fact.title?.hasTranslation(for: locale, defaultLocale: document.defaultLocale) == true)
+            }
         }
     }
 }

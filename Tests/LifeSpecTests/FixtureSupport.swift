@@ -14,8 +14,11 @@ enum Fixtures {
 
     /// Spec files in a fixture folder, sorted so the parameterized tests are stable.
     static func names(in group: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(group).path)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") || $0.hasSuffix(".scxml") }.sorted()
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(group).path)) ?? []
+        return names.filter {
+            $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") || $0.hasSuffix(".scxml")
+        }.sorted()
     }
 
     static func load(_ group: String, _ name: String) -> SpecLoadResult {
@@ -38,8 +41,9 @@ struct ExpectedDiagnostic: Hashable, CustomStringConvertible {
     }
 
     init(_ diagnostic: Diagnostic) {
-        self.init(severity: diagnostic.severity, code: diagnostic.code.rawValue,
-                  line: diagnostic.location.line, column: diagnostic.location.column)
+        self.init(
+            severity: diagnostic.severity, code: diagnostic.code.rawValue,
+            line: diagnostic.location.line, column: diagnostic.location.column)
     }
 
     var description: String { "\(severity.rawValue) \(code) \(line):\(column)" }
@@ -57,7 +61,9 @@ struct FixtureHeader {
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             guard line.hasPrefix("# expect:") else { continue }
-            var words = line.dropFirst("# expect:".count).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(String.init)
+            var words = line.dropFirst("# expect:".count).split(
+                separator: " ", maxSplits: 1, omittingEmptySubsequences: true
+            ).map(String.init)
             var severity = Diagnostic.Severity.error
             if let first = words.first, let parsed = Diagnostic.Severity(rawValue: first) {
                 severity = parsed

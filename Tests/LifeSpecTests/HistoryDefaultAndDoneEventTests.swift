@@ -1,5 +1,5 @@
-import LifecycleEngine
 import LifeSpec
+import LifecycleEngine
 import Testing
 
 /// A history state's default transition is a transition the machine takes (it shows in the trace
@@ -42,16 +42,24 @@ struct HistoryDefaultAndDoneEventTests {
         let steps = try runner.send("go")
         // The event's own transition to the history, then the default: from the history state to
         // its target, eventless.
-        #expect(steps == [
-            .transition(TransitionStep(event: "go", from: "idle", to: "second", transitionIndex: 0, isInternal: false)),
-            .transition(TransitionStep(event: nil, from: "back", to: "second", transitionIndex: fallback, isInternal: false)),
-        ])
+        #expect(
+            steps == [
+                .transition(
+                    TransitionStep(event: "go", from: "idle", to: "second", transitionIndex: 0, isInternal: false)),
+                .transition(
+                    TransitionStep(event: nil, from: "back", to: "second", transitionIndex: fallback, isInternal: false)
+                ),
+            ])
         #expect(runner.states == ["second"])
         // Once recorded, the history restores without its default: no such step.
         try runner.send("next")
         try runner.send("leave")
         let restored = try runner.send("go")
-        #expect(restored == [.transition(TransitionStep(event: "go", from: "idle", to: "first", transitionIndex: 0, isInternal: false))])
+        #expect(
+            restored == [
+                .transition(
+                    TransitionStep(event: "go", from: "idle", to: "first", transitionIndex: 0, isInternal: false))
+            ])
         #expect(runner.states == ["first"])
     }
 

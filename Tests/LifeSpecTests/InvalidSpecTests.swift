@@ -40,7 +40,9 @@ struct InvalidSpecTests {
         #expect(actual.count == header.diagnostics.count, "\(name): each diagnostic once")
         for (expected, fragment) in header.fragments {
             let messages = result.diagnostics.filter { ExpectedDiagnostic($0) == expected }.map(\.message)
-            #expect(messages.contains { $0.contains(fragment) }, "\(name) \(expected): no message contains \"\(fragment)\"; got \(messages)")
+            #expect(
+                messages.contains { $0.contains(fragment) },
+                "\(name) \(expected): no message contains \"\(fragment)\"; got \(messages)")
         }
         // A spec with an error never lowers; one with only warnings does.
         #expect((result.spec == nil) == result.diagnostics.hasErrors, "\(name)")

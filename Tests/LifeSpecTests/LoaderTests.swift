@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LifeSpec
 
 @Suite("Spec loader")
@@ -32,8 +33,10 @@ struct LoaderTests {
         // Rendering failures come from renderers, not from loading; `related:` is checked across
         // specs by SpecRelations (RelationsTests); an unwritable output file is the CLI's (CLI tests).
         let loaderCodes = Set(DiagnosticCode.allCases.map(\.rawValue))
-            .subtracting([DiagnosticCode.renderFailed.rawValue, DiagnosticCode.unknownRelatedSpec.rawValue,
-                          DiagnosticCode.unwritableFile.rawValue])
+            .subtracting([
+                DiagnosticCode.renderFailed.rawValue, DiagnosticCode.unknownRelatedSpec.rawValue,
+                DiagnosticCode.unwritableFile.rawValue,
+            ])
         #expect(loaderCodes.subtracting(covered).sorted() == [])
     }
 
@@ -64,7 +67,8 @@ struct LoaderTests {
         var shortScalars = LoaderLimits()
         shortScalars.maxScalarLength = 3
         // 'lamp' is the first string longer than three characters.
-        #expect(positions(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: shortScalars)).contains("LS003 2:5"))
+        #expect(
+            positions(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: shortScalars)).contains("LS003 2:5"))
 
         // Aliases may share a list a few times over, but not expand a document past one node per byte.
         let shared = """
@@ -77,9 +81,10 @@ struct LoaderTests {
         #expect(!SpecLoader.load(text: shared, path: "shared.yaml").diagnostics.contains { $0.code == .inputLimit })
         let bombPath = Fixtures.path("Invalid", "alias-bomb.yaml")
         let bombBytes = try #require(FileManager.default.contents(atPath: bombPath)).count
-        #expect(SpecLoader.load(path: bombPath).diagnostics.map(\.message) == [
-            "aliases expand this \(bombBytes)-byte document to more than 20000 YAML nodes (without aliases it could hold at most one per byte); refusing to read further",
-        ])
+        #expect(
+            SpecLoader.load(path: bombPath).diagnostics.map(\.message) == [
+                "aliases expand this \(bombBytes)-byte document to more than 20000 YAML nodes (without aliases it could hold at most one per byte); refusing to read further"
+            ])
 
         var fewNodes = LoaderLimits()
         fewNodes.maxNodes = 10
@@ -95,8 +100,9 @@ struct LoaderTests {
         #expect(states.diagnostics.first?.message.contains("2 states (the limit is 1)") == true)
         var fewTransitions = LoaderLimits()
         fewTransitions.maxTransitions = 1
-        #expect(SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: fewTransitions).diagnostics.first?.message
-            .contains("transitions (the limit is 1)") == true)
+        #expect(
+            SpecLoader.load(text: Self.lamp, path: "lamp.yaml", limits: fewTransitions).diagnostics.first?.message
+                .contains("transitions (the limit is 1)") == true)
 
         var shallow = LoaderLimits()
         shallow.maxDepth = 1
@@ -124,7 +130,10 @@ struct LoaderTests {
     @Test func diagnosticsPrintAsPathLineColumn() throws {
         let result = Fixtures.load("Invalid", "unknown-state.yaml")
         let diagnostic = try #require(result.diagnostics.first)
-        #expect(diagnostic.description == "\(Fixtures.path("Invalid", "unknown-state.yaml")):13:31: error: [LS101] state 'of' is not declared; did you mean 'off'?")
+        #expect(
+            diagnostic.description
+                == "\(Fixtures.path("Invalid", "unknown-state.yaml")):13:31: error: [LS101] state 'of' is not declared; did you mean 'off'?"
+        )
         #expect(diagnostic.severity == .error)
     }
 
@@ -134,7 +143,8 @@ struct LoaderTests {
         // In a nested block mapping and a flow mapping (where only the first is known).
         let nested = Self.lamp.replacingOccurrences(of: "  lit:\n", with: "  lit:\n    title: Lit\n    title: Lamp\n")
         #expect(positions(SpecLoader.load(text: nested, path: "lamp.yaml")) == ["LS004 7:5"])
-        let flow = Self.lamp.replacingOccurrences(of: "{from: off, on: flip, to: lit}", with: "{from: off, on: flip, on: flip, to: lit}")
+        let flow = Self.lamp.replacingOccurrences(
+            of: "{from: off, on: flip, to: lit}", with: "{from: off, on: flip, on: flip, to: lit}")
         #expect(positions(SpecLoader.load(text: flow, path: "lamp.yaml")) == ["LS004 10:17"])
     }
 
@@ -145,12 +155,14 @@ struct LoaderTests {
 
     @Test func duplicateIDsNoteTheFirstDeclaration() throws {
         let diagnostic = try #require(Fixtures.load("Invalid", "duplicate-nested-state-id.yaml").diagnostics.first)
-        #expect(diagnostic.notes == ["first declared at \(Fixtures.path("Invalid", "duplicate-nested-state-id.yaml")):6:3"])
+        #expect(
+            diagnostic.notes == ["first declared at \(Fixtures.path("Invalid", "duplicate-nested-state-id.yaml")):6:3"])
     }
 
     @Test func nondeterminismNotesTheOtherTransition() throws {
         let diagnostic = try #require(Fixtures.load("Invalid", "nondeterminism.yaml").diagnostics.first)
-        #expect(diagnostic.notes == ["the other transition is at \(Fixtures.path("Invalid", "nondeterminism.yaml")):16:5"])
+        #expect(
+            diagnostic.notes == ["the other transition is at \(Fixtures.path("Invalid", "nondeterminism.yaml")):16:5"])
     }
 
     @Test func scenarioMismatchShowsBothTracesSideBySide() throws {
@@ -183,13 +195,17 @@ struct LoaderTests {
 
 @Suite("Did-you-mean with bounded work")
 struct BoundedSuggestionTests {
-    @Test("the banded edit distance agrees with the full one wherever it answers, and answers whenever the distance is within the limit")
+    @Test(
+        "the banded edit distance agrees with the full one wherever it answers, and answers whenever the distance is within the limit"
+    )
     func bandedAgreesWithFull() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcAB_é中")
         for _ in 0..<2_000 {
-            let a = String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
-            let b = String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let a = String(
+                (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let b = String(
+                (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             let full = Suggestion.editDistance(a, b)
             for limit in 0...4 {
                 let banded = Suggestion.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: limit)

@@ -5,19 +5,19 @@ import Testing
 struct RelationsTests {
     static func spec(id: String, related: [String]) -> String {
         var text = """
-        lifespec: 1
-        id: \(id)
-        states:
-          a: {}
-          b: {}
-        initial: a
-        events:
-          go: {}
-        transitions:
-          - {from: a, on: go, to: b}
-          - {from: b, on: go, to: a}
+            lifespec: 1
+            id: \(id)
+            states:
+              a: {}
+              b: {}
+            initial: a
+            events:
+              go: {}
+            transitions:
+              - {from: a, on: go, to: b}
+              - {from: b, on: go, to: a}
 
-        """
+            """
         if !related.isEmpty {
             text += "related:\n" + related.map { "  - spec: \($0)\n    description: see there\n" }.joined()
         }

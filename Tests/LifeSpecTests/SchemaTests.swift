@@ -1,6 +1,7 @@
 import Foundation
-@testable import LifeSpec
 import Testing
+
+@testable import LifeSpec
 
 /// The JSON Schema and the parser describe one format: the schema's keys are the parser's, every
 /// spec the loader accepts validates against it, and every spec with an unknown key (LS010) or a
@@ -15,8 +16,9 @@ struct SchemaTests {
     }
 
     @Test func theFileIsTheSchemaTheToolShips() throws {
-        #expect(try String(contentsOf: Self.schemaURL, encoding: .utf8) == SpecSchema.json,
-                "schema/lifespec.schema.json and SpecSchema.json differ: update one from the other")
+        #expect(
+            try String(contentsOf: Self.schemaURL, encoding: .utf8) == SpecSchema.json,
+            "schema/lifespec.schema.json and SpecSchema.json differ: update one from the other")
     }
 
     /// Without a validator, the keys alone: each mapping of the format lists exactly the parser's keys.
@@ -35,7 +37,9 @@ struct SchemaTests {
         #expect(try keys(top, ["events", "additionalProperties", "properties"]) == SpecParser.eventKeys.sorted())
         #expect(try keys(top, ["flags", "additionalProperties", "properties"]) == SpecParser.flagKeys.sorted())
         #expect(try keys(top, ["callbacks", "additionalProperties", "properties"]) == SpecParser.callbackKeys.sorted())
-        #expect(try keys(top, ["notifications", "additionalProperties", "properties"]) == SpecParser.notificationKeys.sorted())
+        #expect(
+            try keys(top, ["notifications", "additionalProperties", "properties"])
+                == SpecParser.notificationKeys.sorted())
         #expect(try keys(top, ["transitions", "items", "properties"]) == SpecParser.transitionKeys.sorted())
         #expect(try keys(top, ["scenarios", "items", "properties"]) == SpecParser.scenarioKeys.sorted())
         #expect(try keys(top, ["sources", "additionalProperties", "properties"]) == SpecParser.sourceKeys.sorted())
@@ -49,7 +53,9 @@ struct SchemaTests {
             if let object = node as? [String: Any] {
                 if let properties = object["properties"] as? [String: Any] {
                     for (key, value) in properties {
-                        if let property = value as? [String: Any], property["description"] == nil { undescribed.append(path + "." + key) }
+                        if let property = value as? [String: Any], property["description"] == nil {
+                            undescribed.append(path + "." + key)
+                        }
                     }
                 }
                 for (key, value) in object { walk(value, path + "/" + key) }
@@ -65,13 +71,16 @@ struct SchemaTests {
     static func corpus() throws -> (valid: [URL], invalid: [URL]) {
         var valid = Fixtures.names(in: "Valid").map { Fixtures.url("Valid", $0) }
         let specFolder = packageRoot.appendingPathComponent("Spec")
-        valid += try FileManager.default.contentsOfDirectory(atPath: specFolder.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        valid += try FileManager.default.contentsOfDirectory(atPath: specFolder.path).filter { $0.hasSuffix(".yaml") }
+            .sorted()
             .map { specFolder.appendingPathComponent($0) }
         valid.append(packageRoot.appendingPathComponent("docs/examples/media-player.yaml"))
         var invalid: [URL] = []
         for name in Fixtures.names(in: "Invalid") {
             let header = FixtureHeader(bytes: try Data(contentsOf: Fixtures.url("Invalid", name)))
-            if header.diagnostics.contains(where: { $0.code == "LS010" || $0.code == "LS011" }) { invalid.append(Fixtures.url("Invalid", name)) }
+            if header.diagnostics.contains(where: { $0.code == "LS010" || $0.code == "LS011" }) {
+                invalid.append(Fixtures.url("Invalid", name))
+            }
         }
         return (valid, invalid)
     }
@@ -84,11 +93,16 @@ struct SchemaTests {
         #expect(corpus.invalid.count >= 9)
     }
 
-    @Test(.enabled(if: SchemaValidator.isAvailable || SchemaValidator.isRequired, "needs Python with jsonschema (.ci/run installs it)"))
+    @Test(
+        .enabled(
+            if: SchemaValidator.isAvailable || SchemaValidator.isRequired,
+            "needs Python with jsonschema (.ci/run installs it)"))
     func aRealValidatorAcceptsEveryValidSpecAndRejectsEveryStructuralMistake() throws {
-        let python = try #require(SchemaValidator.python, "no Python with jsonschema: run .ci/run, or set LIFESPEC_SCHEMA_PYTHON")
+        let python = try #require(
+            SchemaValidator.python, "no Python with jsonschema: run .ci/run, or set LIFESPEC_SCHEMA_PYTHON")
         let corpus = try Self.corpus()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-schema-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var expected: [String: Bool] = [:]
@@ -114,8 +128,10 @@ enum SchemaValidator {
     static var isRequired: Bool { ProcessInfo.processInfo.environment["LIFESPEC_REQUIRE_SCHEMA_VALIDATOR"] == "1" }
 
     static let python: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["LIFESPEC_SCHEMA_PYTHON"],
-                          SchemaTests.packageRoot.appendingPathComponent(".build/schema-venv/bin/python").path].compactMap { $0 }
+        let candidates = [
+            ProcessInfo.processInfo.environment["LIFESPEC_SCHEMA_PYTHON"],
+            SchemaTests.packageRoot.appendingPathComponent(".build/schema-venv/bin/python").path,
+        ].compactMap { $0 }
         return candidates.first { path in
             guard FileManager.default.isExecutableFile(atPath: path) else { return false }
             return (try? run(path, ["-c", "import jsonschema"]).status) == 0
@@ -140,17 +156,17 @@ enum SchemaValidator {
     /// One verdict per JSON file of `folder`: valid, or the validator's first error.
     static func run(python: String, schema: URL, folder: URL) throws -> [String: (valid: Bool, detail: String)] {
         let script = """
-        import json, os, sys
-        from jsonschema import Draft202012Validator
-        schema = json.load(open(sys.argv[1], encoding="utf-8"))
-        Draft202012Validator.check_schema(schema)
-        validator = Draft202012Validator(schema)
-        for name in sorted(os.listdir(sys.argv[2])):
-            document = json.load(open(os.path.join(sys.argv[2], name), encoding="utf-8"))
-            errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-            detail = (errors[0].message + " at " + "/".join(map(str, errors[0].absolute_path))) if errors else ""
-            print(name + "\\t" + ("valid" if not errors else "invalid") + "\\t" + detail.replace("\\n", " ")[:300])
-        """
+            import json, os, sys
+            from jsonschema import Draft202012Validator
+            schema = json.load(open(sys.argv[1], encoding="utf-8"))
+            Draft202012Validator.check_schema(schema)
+            validator = Draft202012Validator(schema)
+            for name in sorted(os.listdir(sys.argv[2])):
+                document = json.load(open(os.path.join(sys.argv[2], name), encoding="utf-8"))
+                errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+                detail = (errors[0].message + " at " + "/".join(map(str, errors[0].absolute_path))) if errors else ""
+                print(name + "\\t" + ("valid" if not errors else "invalid") + "\\t" + detail.replace("\\n", " ")[:300])
+            """
         let result = try run(python, ["-c", script, schema.path, folder.path])
         guard result.status == 0 else { throw ValidatorFailure(output: result.output) }
         var verdicts: [String: (valid: Bool, detail: String)] = [:]

@@ -1,5 +1,5 @@
-import LifecycleEngine
 import LifeSpec
+import LifecycleEngine
 import Testing
 
 /// One rule of the W3C SCXML algorithm per test, on small specs written in the YAML format (so the
@@ -9,7 +9,8 @@ import Testing
 struct StatechartSemanticsTests {
     /// A spec whose callbacks are declared from the ids used in `body` (every `cb_…` word).
     static func machine(_ body: String, unhandled: String = "error") throws -> Machine {
-        let callbacks = Set(body.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).filter { $0.hasPrefix("cb_") })
+        let callbacks = Set(
+            body.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).filter { $0.hasPrefix("cb_") })
         let text = """
             lifespec: 1
             id: chart
@@ -20,7 +21,9 @@ struct StatechartSemanticsTests {
             """
         let result = SpecLoader.load(text: text, path: "chart.yaml")
         // Dead ends and unreachable states are the graph rules' opinion of a chart, not loading.
-        let errors = result.diagnostics.filter { $0.severity == .error && ![.deadEnd, .unreachableState].contains($0.code) }
+        let errors = result.diagnostics.filter {
+            $0.severity == .error && ![.deadEnd, .unreachableState].contains($0.code)
+        }
         guard let loaded = result.spec, errors.isEmpty else {
             Issue.record("spec does not load: \(errors.map(\.description))")
             throw CancellationError()
@@ -74,31 +77,34 @@ struct StatechartSemanticsTests {
 
     @Test func enteringAParallelStateEntersEveryRegionParentsFirstInDocumentOrder() throws {
         var runner = try Runner(machine: Self.machine(Self.player))
-        #expect(Self.describe(try runner.send("power")) == [
-            "power:off->paused", "cb_t_power",
-            "cb_on_in", "cb_audio_in", "cb_paused_in", "cb_ui_in", "cb_hidden_in",
-        ])
+        #expect(
+            Self.describe(try runner.send("power")) == [
+                "power:off->paused", "cb_t_power",
+                "cb_on_in", "cb_audio_in", "cb_paused_in", "cb_ui_in", "cb_hidden_in",
+            ])
         #expect(runner.activeStates == ["on", "audio", "paused", "ui", "hidden"])
         #expect(runner.states == ["paused", "hidden"])
     }
 
     @Test func exitingRunsChildrenBeforeParentsInReverseDocumentOrderThenTheTransitionActions() throws {
         var runner = try Runner(machine: Self.machine(Self.player), states: ["paused", "hidden"])
-        #expect(Self.describe(try runner.send("power")) == [
-            "power:paused->off",
-            "cb_hidden_out", "cb_ui_out", "cb_paused_out", "cb_audio_out", "cb_on_out",
-            "cb_t_off",
-        ])
+        #expect(
+            Self.describe(try runner.send("power")) == [
+                "power:paused->off",
+                "cb_hidden_out", "cb_ui_out", "cb_paused_out", "cb_audio_out", "cb_on_out",
+                "cb_t_off",
+            ])
         #expect(runner.activeStates == ["off"])
     }
 
     @Test func everyRegionTakesItsOwnTransitionInOneMicrostep() throws {
         var runner = try Runner(machine: Self.machine(Self.player), states: ["paused", "hidden"])
-        #expect(Self.describe(try runner.send("play")) == [
-            // Both exits first, in reverse document order, then entries in document order.
-            "play:paused->playing", "cb_hidden_out", "cb_paused_out",
-            "play:hidden->shown", "cb_playing_in", "cb_shown_in",
-        ])
+        #expect(
+            Self.describe(try runner.send("play")) == [
+                // Both exits first, in reverse document order, then entries in document order.
+                "play:paused->playing", "cb_hidden_out", "cb_paused_out",
+                "play:hidden->shown", "cb_playing_in", "cb_shown_in",
+            ])
         #expect(runner.states == ["playing", "shown"])
     }
 
@@ -113,7 +119,8 @@ struct StatechartSemanticsTests {
     }
 
     @Test func aDescendantsTransitionWinsOverItsAncestorsInTheSameConflict() throws {
-        let machine = try Self.machine("""
+        let machine = try Self.machine(
+            """
             events: {e: {}, f: {}}
             initial: p
             states:
@@ -168,10 +175,11 @@ struct StatechartSemanticsTests {
         let machine = try Self.machine(Self.history)
         var runner = try Runner(machine: machine)
         try runner.send(["next", "deeper", "leave"])
-        #expect(runner.configuration.history == [
-            .init(state: "shallowH", remembered: ["second"]),
-            .init(state: "deepH", remembered: ["inner2"]),
-        ])
+        #expect(
+            runner.configuration.history == [
+                .init(state: "shallowH", remembered: ["second"]),
+                .init(state: "deepH", remembered: ["inner2"]),
+            ])
         var shallow = runner
         try shallow.send("back")
         #expect(shallow.states == ["inner1"])
@@ -180,7 +188,8 @@ struct StatechartSemanticsTests {
     }
 
     @Test func finalChildRaisesDoneForItsParentAndAParallelStateIsDoneWhenEveryRegionIs() throws {
-        let machine = try Self.machine("""
+        let machine = try Self.machine(
+            """
             events: {a: {}, b: {}}
             initial: p
             states:
@@ -245,7 +254,10 @@ struct StatechartSemanticsTests {
     @Test func anExternalTransitionToADescendantExitsAndReentersItsSourceAnInternalOneDoesNot() throws {
         let machine = try Self.machine(Self.typed)
         var external = try Runner(machine: machine)
-        #expect(Self.describe(try external.send("ext")) == ["ext:a->b", "cb_a_out", "cb_parent_out", "cb_parent_in", "cb_b_in"])
+        #expect(
+            Self.describe(try external.send("ext")) == [
+                "ext:a->b", "cb_a_out", "cb_parent_out", "cb_parent_in", "cb_b_in",
+            ])
         var internalRunner = try Runner(machine: machine)
         #expect(Self.describe(try internalRunner.send("int")) == ["int:a->b", "cb_a_out", "cb_b_in"])
     }
@@ -257,7 +269,8 @@ struct StatechartSemanticsTests {
     }
 
     @Test func inGuardsReadTheConfiguration() throws {
-        let machine = try Self.machine("""
+        let machine = try Self.machine(
+            """
             events: {go: {}, flip: {}, reset: {}}
             initial: p
             states:
@@ -278,7 +291,8 @@ struct StatechartSemanticsTests {
     }
 
     @Test func eventDescriptorsMatchByTokenPrefixAndOneTransitionCanNameSeveral() throws {
-        let machine = try Self.machine("""
+        let machine = try Self.machine(
+            """
             events: {error: {}, error.io: {}, errorx: {}, ping: {}, pong: {}}
             initial: s
             states:
@@ -301,7 +315,8 @@ struct StatechartSemanticsTests {
     }
 
     @Test func eventlessTransitionsRunBeforeRaisedEventsAndStartRunsTheFirstMacrostep() throws {
-        let machine = try Self.machine("""
+        let machine = try Self.machine(
+            """
             events: {next: {}}
             flags: {ready: {}}
             initial: a
@@ -336,7 +351,9 @@ struct StatechartSemanticsTests {
     }
 
     @Test func theREADMEsParallelExampleIsValidAndRunsAsDocumented() throws {
-        let readme = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/LifeSpecTests/StatechartSemanticsTests.swift", with: "README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOfFile: #filePath.replacingOccurrences(
+                of: "Tests/LifeSpecTests/StatechartSemanticsTests.swift", with: "README.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "A parallel machine with history, written out:"))
         let fence = try #require(readme.range(of: "```yaml\n", range: start.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```", range: fence.upperBound..<readme.endIndex))
@@ -344,9 +361,11 @@ struct StatechartSemanticsTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         var runner = try Runner(machine: try #require(result.spec).machine)
         let steps = try runner.send(["power", "play", "show", "finish"])
-        #expect(steps.compactMap(\.observation) == [
-            .callback("didPowerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("willPowerOff"), .callback("allDone"),
-        ])
+        #expect(
+            steps.compactMap(\.observation) == [
+                .callback("didPowerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("willPowerOff"),
+                .callback("allDone"),
+            ])
         #expect(runner.activeStates == ["off"])
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import LifecycleEngine
-@testable import LifeSpec
 import Testing
+
+@testable import LifeSpec
 
 /// System specs (`parts:`): composition, namespacing, and the diagnostics of including a part.
 @Suite("System specs")
@@ -47,10 +48,13 @@ struct SystemSpecTests {
             guard case .callback(let id) = step else { return nil }
             return spec.machine.callback(id)?.swiftName
         }
-        #expect(names == [
-            "B.init(nibName:bundle:)", "A.viewWillDisappear(_:)", "B.loadView()", "B.viewDidLoad()", "B.viewWillAppear(_:)",
-            "B.viewIsAppearing(_:)", "B.viewWillLayoutSubviews()", "B.viewDidLayoutSubviews()", "A.viewDidDisappear(_:)", "B.viewDidAppear(_:)",
-        ])
+        #expect(
+            names == [
+                "B.init(nibName:bundle:)", "A.viewWillDisappear(_:)", "B.loadView()", "B.viewDidLoad()",
+                "B.viewWillAppear(_:)",
+                "B.viewIsAppearing(_:)", "B.viewWillLayoutSubviews()", "B.viewDidLayoutSubviews()",
+                "A.viewDidDisappear(_:)", "B.viewDidAppear(_:)",
+            ])
         #expect(Set(runner.states) == ["A.disappeared", "B.appeared", "pushed"])
         // The coordinator's guard reads B's state: pushing again is refused while B is on top.
         #expect(throws: RunError.self) { try runner.send("pushB") }
@@ -64,7 +68,9 @@ struct SystemSpecTests {
         init(_ files: [String: String]) throws {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-parts-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+            for (name, text) in files {
+                try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
         }
         func path(_ name: String) -> String { url.appendingPathComponent(name).path }
         func load(_ name: String = "system.yaml") -> SpecLoadResult { SpecLoader.load(path: path(name)) }
@@ -98,14 +104,18 @@ struct SystemSpecTests {
     }
 
     @Test func twoInstancesOfOnePartRunIndependently() throws {
-        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
-            states: {idle: {}, lit: {}}
-            initial: idle
-            events: {lightBoth: {}}
-            transitions:
-              - {from: idle, on: lightBoth, to: lit, raise: [A.toggle, B.toggle]}
-              - {from: lit, on: A.didNotExist, to: idle}
-            """)])
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {idle: {}, lit: {}}
+                initial: idle
+                events: {lightBoth: {}}
+                transitions:
+                  - {from: idle, on: lightBoth, to: lit, raise: [A.toggle, B.toggle]}
+                  - {from: lit, on: A.didNotExist, to: idle}
+                """),
+        ])
         defer { folder.remove() }
         let result = folder.load()
         // `on: A.didNotExist` names no event of part A.
@@ -116,19 +126,23 @@ struct SystemSpecTests {
     }
 
     @Test func raisedEventsRunInOrderAcrossParts() throws {
-        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
-            states: {idle: {}, lit: {}}
-            initial: idle
-            events: {lightBoth: {}}
-            transitions:
-              - {from: idle, on: lightBoth, to: lit, raise: [B.toggle, A.toggle]}
-              - {from: lit, on: lightBoth, to: idle, guard: "in(A.on) && A.bright", raise: [A.toggle, B.toggle]}
-            scenarios:
-              - id: both
-                events: [lightBoth, lightBoth]
-                expect: [B.didLight, A.didLight, A.didDarken, B.didDarken]
-                end: [A.off, B.off, idle]
-            """)])
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {idle: {}, lit: {}}
+                initial: idle
+                events: {lightBoth: {}}
+                transitions:
+                  - {from: idle, on: lightBoth, to: lit, raise: [B.toggle, A.toggle]}
+                  - {from: lit, on: lightBoth, to: idle, guard: "in(A.on) && A.bright", raise: [A.toggle, B.toggle]}
+                scenarios:
+                  - id: both
+                    events: [lightBoth, lightBoth]
+                    expect: [B.didLight, A.didLight, A.didDarken, B.didDarken]
+                    end: [A.off, B.off, idle]
+                """),
+        ])
         defer { folder.remove() }
         let result = folder.load()
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
@@ -140,18 +154,23 @@ struct SystemSpecTests {
     }
 
     @Test func unknownPartSpecSuggestsASibling() throws {
-        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": """
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": """
             lifespec: 1
             id: system
             parts: {A: lamp, B: lammp}
-            """])
+            """,
+        ])
         defer { folder.remove() }
         let result = folder.load()
         #expect(result.spec == nil)
         let diagnostic = try #require(result.diagnostics.first)
         #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
         #expect(diagnostic.code == .unknownPartSpec)
-        #expect(diagnostic.message.contains("there is no spec 'lammp'") && diagnostic.message.contains("did you mean 'lamp'?"))
+        #expect(
+            diagnostic.message.contains("there is no spec 'lammp'")
+                && diagnostic.message.contains("did you mean 'lamp'?"))
         #expect(diagnostic.location == SourceLocation(path: folder.path("system.yaml"), line: 3, column: 21))
     }
 
@@ -168,7 +187,9 @@ struct SystemSpecTests {
         // error is listed once.
         let includes = result.diagnostics.filter { $0.code == .invalidPart }
         #expect(includes.map(\.location.line) == [5, 6])
-        #expect(includes.allSatisfy { $0.location.path == folder.path("system.yaml") && $0.message.contains("has 1 error") })
+        #expect(
+            includes.allSatisfy { $0.location.path == folder.path("system.yaml") && $0.message.contains("has 1 error") }
+        )
     }
 
     @Test func partsDoNotNestAndASpecIsNotItsOwnPart() throws {
@@ -183,22 +204,28 @@ struct SystemSpecTests {
         ])
         defer { folder.remove() }
         let result = folder.load()
-        let messages = result.diagnostics.map { "\($0.code.rawValue) \($0.location.line):\($0.location.column) \($0.message)" }
+        let messages = result.diagnostics.map {
+            "\($0.code.rawValue) \($0.location.line):\($0.location.column) \($0.message)"
+        }
         #expect(result.diagnostics.map(\.code) == [.invalidPart, .invalidPart], "\(messages)")
         #expect(messages[0].contains("has parts of its own"))
         #expect(messages[1].contains("cannot be a part of itself"))
     }
 
     @Test func namesThatClashWithThePartsNamespace() throws {
-        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
-            states: {A: {}, idle: {}, coordinator: {}}
-            initial: idle
-            events: {B.toggle: {}, go: {}}
-            transitions:
-              - {from: idle, on: go, to: A}
-              - {from: A, on: go, to: coordinator}
-              - {from: coordinator, on: go, to: idle}
-            """)])
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {A: {}, idle: {}, coordinator: {}}
+                initial: idle
+                events: {B.toggle: {}, go: {}}
+                transitions:
+                  - {from: idle, on: go, to: A}
+                  - {from: A, on: go, to: coordinator}
+                  - {from: coordinator, on: go, to: idle}
+                """),
+        ])
         defer { folder.remove() }
         let result = folder.load()
         let clashes = result.diagnostics.filter { $0.code == .partNameClash }
@@ -209,24 +236,39 @@ struct SystemSpecTests {
     }
 
     @Test func theSystemDrivesPartsThroughEventsNotTheirStates() throws {
-        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("""
-            states: {idle: {}}
-            initial: idle
-            events: {go: {}}
-            transitions:
-              - {from: idle, on: go, to: A.on}
-              - {from: idle, on: go, to: idle, guard: "in(B.onn) || A.brigt", raise: [B.togle]}
-            scenarios:
-              - {id: s, events: [A.toggel], expect: [B.didLite]}
-            """)])
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {idle: {}}
+                initial: idle
+                events: {go: {}}
+                transitions:
+                  - {from: idle, on: go, to: A.on}
+                  - {from: idle, on: go, to: idle, guard: "in(B.onn) || A.brigt", raise: [B.togle]}
+                scenarios:
+                  - {id: s, events: [A.toggel], expect: [B.didLite]}
+                """),
+        ])
         defer { folder.remove() }
         let result = folder.load()
-        let lines = result.diagnostics.map { "\($0.code.rawValue) \($0.location.line):\($0.location.column) \($0.message)" }
+        let lines = result.diagnostics.map {
+            "\($0.code.rawValue) \($0.location.line):\($0.location.column) \($0.message)"
+        }
         #expect(lines.contains { $0.hasPrefix("LS194 11:30") && $0.contains("a state of part 'A'") }, "\(lines)")
         // Every misspelled member of a part gets LS193 with the part's own names to choose from.
-        #expect(lines.contains { $0.hasPrefix("LS193 12:47") && $0.contains("part 'B' (lamp) has no state 'onn'; did you mean 'B.on'?") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("LS193 12:57") && $0.contains("has no flag 'brigt'; did you mean 'A.bright'?") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("LS193 12:75") && $0.contains("has no event 'togle'; did you mean 'B.toggle'?") }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("LS193 12:47") && $0.contains("part 'B' (lamp) has no state 'onn'; did you mean 'B.on'?")
+            }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("LS193 12:57") && $0.contains("has no flag 'brigt'; did you mean 'A.bright'?")
+            }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("LS193 12:75") && $0.contains("has no event 'togle'; did you mean 'B.toggle'?")
+            }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("LS193 14:22") && $0.contains("has no event 'toggel'") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("LS193 14:42") && $0.contains("has no callback 'didLite'") }, "\(lines)")
     }
@@ -249,16 +291,21 @@ struct READMESystemExampleTests {
         _ = try runner.send("showRoot")
         let lines = try runner.send("pushB").map { step -> String in
             switch step {
-            case .transition(let move): "\(move.event ?? "(eventless)"): \(move.isInternal ? "stays in \(move.from)" : "\(move.from) → \(move.to)")"
+            case .transition(let move):
+                "\(move.event ?? "(eventless)"): \(move.isInternal ? "stays in \(move.from)" : "\(move.from) → \(move.to)")"
             case .callback(let id): "    callback      " + (spec.machine.callback(id)?.swiftName ?? id)
             case .notification(let id): "    notification  " + (spec.machine.notification(id)?.swiftName ?? id)
             }
         }
         // The console excerpt under the example, line for line where it does not elide.
-        let console = try #require(readme.range(of: "$ swift run lifespec simulate Spec/push-and-pop.yaml showRoot pushB\n…\n", range: end.upperBound..<readme.endIndex))
+        let console = try #require(
+            readme.range(
+                of: "$ swift run lifespec simulate Spec/push-and-pop.yaml showRoot pushB\n…\n",
+                range: end.upperBound..<readme.endIndex))
         let shown = readme[console.upperBound...].prefix { _ in true }.split(separator: "\n").prefix(7).map(String.init)
         #expect(Array(lines.prefix(7)) == shown)
-        let tail = readme[console.upperBound...].split(separator: "\n").drop { $0 != "…" }.dropFirst().prefix(4).map(String.init)
+        let tail = readme[console.upperBound...].split(separator: "\n").drop { $0 != "…" }.dropFirst().prefix(4).map(
+            String.init)
         #expect(Array(lines.suffix(4)) == tail)
         #expect(Set(runner.states) == ["A.disappeared", "B.appeared", "pushed"])
     }

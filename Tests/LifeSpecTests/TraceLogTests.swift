@@ -50,7 +50,9 @@ struct TraceLogLineTests {
 @Suite("Trace line reader: bounded, any line ending, regular files only")
 struct LineReaderHardeningTests {
     private func file(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-trace-\(UUID().uuidString).log").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-trace-\(UUID().uuidString).log"
+        ).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -86,7 +88,9 @@ struct LineReaderHardeningTests {
             #expect {
                 _ = try reader.nextLine()
             } throws: { error in
-                (error as? TraceInputError).map { $0.location.line == 3 && $0.description.contains("[LS001]") && $0.message.contains("\(limit) bytes") } ?? false
+                (error as? TraceInputError).map {
+                    $0.location.line == 3 && $0.description.contains("[LS001]") && $0.message.contains("\(limit) bytes")
+                } ?? false
             }
             #expect(reader.next() == nil && reader.error != nil)
         }
@@ -94,7 +98,8 @@ struct LineReaderHardeningTests {
 
     @Test("a folder, a device and a FIFO are refused before they are opened")
     func notRegularFiles() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-fifo-\(UUID().uuidString)").path
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-fifo-\(UUID().uuidString)")
+            .path
         #expect(mkfifo(fifo, 0o600) == 0)
         for (path, kind) in [(NSTemporaryDirectory(), "a folder"), ("/dev/zero", "a device"), (fifo, "a FIFO")] {
             #expect {
@@ -111,6 +116,7 @@ struct LineReaderHardeningTests {
     func shownText() {
         #expect(TraceText.shown("\u{1B}[2Jevil\u{0}x\u{202E}y\u{2028}") == "\\u{1B}[2Jevil\\u{0}x\\u{202E}y\\u{2028}")
         #expect(TraceText.shown("viewDidLoad()") == "viewDidLoad()")
-        #expect(TraceText.shown(Substring(String(repeating: "a", count: 10_000))).count == TraceText.maximumShownLength + 1)
+        #expect(
+            TraceText.shown(Substring(String(repeating: "a", count: 10_000))).count == TraceText.maximumShownLength + 1)
     }
 }

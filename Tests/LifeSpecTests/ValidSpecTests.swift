@@ -1,6 +1,6 @@
 import Foundation
-import LifecycleEngine
 import LifeSpec
+import LifecycleEngine
 import Testing
 
 @Suite("Valid specs")
@@ -79,7 +79,8 @@ struct ValidSpecTests {
         #expect(powerUp.source == "wiring")
         #expect(document.text(powerUp.usage, locale: "zh-Hans") == "预热驱动。")
         // A bare notification id means "posted after the callback returns".
-        #expect(document.callback("lampDidLight")?.posts == PostedNotification(notification: "lightNote", order: .after))
+        #expect(
+            document.callback("lampDidLight")?.posts == PostedNotification(notification: "lightNote", order: .after))
         #expect(document.callback("lampDidSurge")?.posts == nil)
         let dim = try #require(document.callback("lampWillDim")?.deprecated)
         #expect(dim.since == "2.0")
@@ -88,8 +89,12 @@ struct ValidSpecTests {
         // The engine sees the same posts, so expansion follows them.
         #expect(spec.machine.callback("lampWillPowerUp")?.posts?.order == .before)
         #expect(spec.machine.callback("lampWillPowerUp")?.objcName == "lampWillPowerUp:")
-        #expect(spec.machine.expand(.callback("lampWillPowerUp")) == [.notification("powerNote"), .callback("lampWillPowerUp")])
-        #expect(spec.machine.expand(.callback("lampDidLight")) == [.callback("lampDidLight"), .notification("lightNote")])
+        #expect(
+            spec.machine.expand(.callback("lampWillPowerUp")) == [
+                .notification("powerNote"), .callback("lampWillPowerUp"),
+            ])
+        #expect(
+            spec.machine.expand(.callback("lampDidLight")) == [.callback("lampDidLight"), .notification("lightNote")])
         #expect(document.notification("powerNote")?.objc == "LampPowerNotification")
         #expect(spec.machine.notification("lightNote")?.swiftName == "Lamp.lightNotification")
         #expect(spec.machine.notification("coolNote")?.swiftName == "coolNote")
@@ -97,7 +102,10 @@ struct ValidSpecTests {
 
     @Test func scenarioDataIsKeptAsWritten() throws {
         let document = try deskLamp().document
-        #expect(document.scenarios.map(\.id) == ["plugIn", "lightUp", "childLocked", "boostThenFade", "surgeWhileBright", "overheat", "recycle"])
+        #expect(
+            document.scenarios.map(\.id) == [
+                "plugIn", "lightUp", "childLocked", "boostThenFade", "surgeWhileBright", "overheat", "recycle",
+            ])
         let plugIn = try #require(document.scenario("plugIn"))
         #expect(plugIn.from == nil)
         #expect(plugIn.flags.isEmpty)
@@ -120,7 +128,8 @@ struct ValidSpecTests {
         #expect(document.sources.map(\.id) == ["manual", "wiring"])
         #expect(document.source("wiring")?.url == "https://example.com/lamp/wiring")
         #expect(document.text(document.source("manual")?.title, locale: "zh-Hans") == "台灯说明书")
-        #expect(document.events.map(\.id) == ["plug", "unplug", "press", "boost", "surge", "overheat", "cooled", "recycle"])
+        #expect(
+            document.events.map(\.id) == ["plug", "unplug", "press", "boost", "surge", "overheat", "cooled", "recycle"])
         #expect(document.event("cooled")?.kind == .internal)
         #expect(document.event("press")?.source == "manual")
         #expect(document.flags.map(\.id) == ["childLock", "hot"])
@@ -129,7 +138,9 @@ struct ValidSpecTests {
         #expect((document.transitions[2].location.line, document.transitions[2].location.column) == (81, 5))
         #expect(document.text(document.transitions[3].description, locale: "zh-Hans") == "童锁吞掉了按键。")
         #expect(document.transitions[11].source == "manual")
-        #expect(document.state("unplugged")?.location == SourceLocation(path: Fixtures.path("Valid", "desk-lamp.yaml"), line: 15, column: 3))
+        #expect(
+            document.state("unplugged")?.location
+                == SourceLocation(path: Fixtures.path("Valid", "desk-lamp.yaml"), line: 15, column: 3))
     }
 
     // MARK: The machine
@@ -137,7 +148,8 @@ struct ValidSpecTests {
     @Test func machineIsLoweredFaithfully() throws {
         let machine = try deskLamp().machine
         #expect(machine.id == "desk-lamp")
-        #expect(machine.states.map(\.id) == ["unplugged", "powered", "off", "on", "dim", "bright", "fading", "retired"])
+        #expect(
+            machine.states.map(\.id) == ["unplugged", "powered", "off", "on", "dim", "bright", "fading", "retired"])
         #expect(machine.state("on")?.parent == "powered")
         #expect(machine.state("powered")?.children == ["off", "on", "fading"])
         #expect(machine.state("retired")?.isFinal == true)
@@ -145,7 +157,10 @@ struct ValidSpecTests {
         #expect(machine.leaf(entering: "powered") == "off")
         #expect(machine.leaf(entering: "on") == "dim")
         #expect(machine.events.map(\.kind) == [.user, .user, .user, .user, .system, .system, .internal, .user])
-        #expect(machine.flags == [LifecycleFlag(id: "childLock", defaultValue: false), LifecycleFlag(id: "hot", defaultValue: false)])
+        #expect(
+            machine.flags == [
+                LifecycleFlag(id: "childLock", defaultValue: false), LifecycleFlag(id: "hot", defaultValue: false),
+            ])
 
         let transitions = machine.transitions
         #expect(transitions.count == 12)
@@ -171,9 +186,10 @@ struct ValidSpecTests {
         }
         // The pass-through state: pressing while on fades, then settles in off by itself.
         var runner = try Runner(machine: spec.machine, state: "bright")
-        #expect(try runner.send("press").compactMap { step -> String? in
-            if case .transition(let taken) = step { "\(taken.from)->\(taken.to)" } else { nil }
-        } == ["bright->fading", "fading->off"])
+        #expect(
+            try runner.send("press").compactMap { step -> String? in
+                if case .transition(let taken) = step { "\(taken.from)->\(taken.to)" } else { nil }
+            } == ["bright->fading", "fading->off"])
     }
 
     // MARK: Encodings and twins
@@ -212,7 +228,8 @@ private struct Contents: Equatable, CustomStringConvertible {
         lines += document.sources.map { "source \($0.id) \($0.title) \($0.url)" }
         lines += document.states.map { state in
             let facts = state.facts.map { "\($0.key)=\($0.value)" }
-            return "state \(state.id) \(String(describing: state.title)) \(String(describing: state.description)) \(facts) \(state.source ?? "-")"
+            return
+                "state \(state.id) \(String(describing: state.title)) \(String(describing: state.description)) \(facts) \(state.source ?? "-")"
         }
         lines += document.events.map { "event \($0.id) \($0.kind) \(String(describing: $0.title)) \($0.source ?? "-")" }
         lines += document.flags.map { "flag \($0.id) \($0.defaultValue) \(String(describing: $0.description))" }
@@ -220,7 +237,9 @@ private struct Contents: Equatable, CustomStringConvertible {
             "callback \($0.id) \($0.swift ?? "-") \($0.objc ?? "-") \(String(describing: $0.posts)) \(String(describing: $0.deprecated)) \($0.timeLimit ?? "-")"
         }
         lines += document.notifications.map { "notification \($0.id) \($0.swift ?? "-") \($0.objc ?? "-")" }
-        lines += document.transitions.map { "transition \($0.index) \($0.guardText ?? "-") \(String(describing: $0.description)) \($0.source ?? "-")" }
+        lines += document.transitions.map {
+            "transition \($0.index) \($0.guardText ?? "-") \(String(describing: $0.description)) \($0.source ?? "-")"
+        }
         lines += document.scenarios.map {
             "scenario \($0.id) \(String(describing: $0.title)) \($0.from ?? "-") \($0.flags.sorted { $0.key < $1.key }) \($0.events) \($0.expect) \($0.end ?? "-") \($0.source ?? "-")"
         }

@@ -17,28 +17,39 @@ struct CoverageConformanceTests {
             flags: [LifecycleFlag(id: "charged", defaultValue: true)],
             callbacks: [
                 LifecycleCallback(id: "didPowerOn", posts: PostedNotification(notification: "powered", order: .after)),
-                LifecycleCallback(id: "willPlay", posts: PostedNotification(notification: "willPlayNote", order: .before)),
+                LifecycleCallback(
+                    id: "willPlay", posts: PostedNotification(notification: "willPlayNote", order: .before)),
                 LifecycleCallback(id: "didStop"),
                 LifecycleCallback(id: "neverCalled", posts: PostedNotification(notification: "ghost")),
             ],
-            notifications: [LifecycleNotification(id: "powered"), LifecycleNotification(id: "willPlayNote"),
-                            LifecycleNotification(id: "ghost"), LifecycleNotification(id: "rewound")],
+            notifications: [
+                LifecycleNotification(id: "powered"), LifecycleNotification(id: "willPlayNote"),
+                LifecycleNotification(id: "ghost"), LifecycleNotification(id: "rewound"),
+            ],
             transitions: [
-                Transition(sources: ["off"], trigger: .event("power"), guardExpression: .flag("charged"), target: "idle", actions: [.callback("didPowerOn")]),
-                Transition(sources: ["idle"], trigger: .event("play"), target: "playing", actions: [.callback("willPlay")]),
-                Transition(sources: ["playing"], trigger: .event("stop"), target: "idle", actions: [.callback("didStop")], raises: ["rewind"]),
+                Transition(
+                    sources: ["off"], trigger: .event("power"), guardExpression: .flag("charged"), target: "idle",
+                    actions: [.callback("didPowerOn")]),
+                Transition(
+                    sources: ["idle"], trigger: .event("play"), target: "playing", actions: [.callback("willPlay")]),
+                Transition(
+                    sources: ["playing"], trigger: .event("stop"), target: "idle", actions: [.callback("didStop")],
+                    raises: ["rewind"]),
                 Transition(sources: ["idle"], trigger: .event("rewind"), target: nil, actions: [.notify("rewound")]),
                 Transition(sources: ["idle", "playing"], trigger: .event("power"), target: "off"),
-                Transition(sources: ["attic"], trigger: .event("power"), target: "off", actions: [.callback("neverCalled")]),
+                Transition(
+                    sources: ["attic"], trigger: .event("power"), target: "off", actions: [.callback("neverCalled")]),
             ]
         )
     }
 
     static func plan() throws -> ConformancePlan {
-        try ConformancePlan(machine: machine(), scenarios: [
-            ConformanceScenario(id: "listen", title: "Power on and listen", events: ["power", "play", "stop"]),
-            ConformanceScenario(id: "from-idle", from: "idle", flags: ["charged": false], events: ["play"]),
-        ])
+        try ConformancePlan(
+            machine: machine(),
+            scenarios: [
+                ConformanceScenario(id: "listen", title: "Power on and listen", events: ["power", "play", "stop"]),
+                ConformanceScenario(id: "from-idle", from: "idle", flags: ["charged": false], events: ["play"]),
+            ])
     }
 
     static func runAll(_ cases: [ConformancePlan.Case], on system: some LifecycleSystem) -> [ConformanceFailure] {
@@ -60,11 +71,15 @@ struct CoverageConformanceTests {
         #expect(listen.name == "listen")
         #expect(listen.start == "off")
         #expect(listen.steps == [.send("power"), .send("play"), .send("stop")])
-        #expect(listen.checks == [
-            .trace([.callback("didPowerOn"), .notification("powered"), .notification("willPlayNote"), .callback("willPlay"),
-                    .callback("didStop"), .notification("rewound")]),
-            .state("idle"),
-        ])
+        #expect(
+            listen.checks == [
+                .trace([
+                    .callback("didPowerOn"), .notification("powered"), .notification("willPlayNote"),
+                    .callback("willPlay"),
+                    .callback("didStop"), .notification("rewound"),
+                ]),
+                .state("idle"),
+            ])
         let fromIdle = try #require(plan.cases.first { $0.id == "scenario:from-idle" })
         #expect(fromIdle.start == "idle")
         #expect(fromIdle.flags == ["charged": false])
@@ -77,7 +92,7 @@ struct CoverageConformanceTests {
         #expect(plan.coverage.uncoverable.map(\.transition) == [5])
         for item in coverage {
             for step in item.steps {
-                guard case let .handled(observations, state) = step.expectation else {
+                guard case .handled(let observations, let state) = step.expectation else {
                     Issue.record("a coverage step expects a rejection")
                     continue
                 }
@@ -137,7 +152,9 @@ struct CoverageConformanceTests {
 
     // MARK: The checker
 
-    static func single(_ steps: [ConformanceStep], start: String = "off", checks: [ConformanceCheck] = []) -> ConformanceCase {
+    static func single(_ steps: [ConformanceStep], start: String = "off", checks: [ConformanceCheck] = [])
+        -> ConformanceCase
+    {
         ConformanceCase(id: "t", kind: .coverage, summary: "t", start: start, steps: steps, checks: checks)
     }
 
@@ -148,7 +165,9 @@ struct CoverageConformanceTests {
             .send("play", expect: [], state: "playing"),
         ]).run(on: &system)
         #expect(failures.map(\.step) == [1, 2])
-        #expect(failures[0].message.contains("was observed as [didPowerOn, notify: powered], expected [notify: powered, didPowerOn]"))
+        #expect(
+            failures[0].message.contains(
+                "was observed as [didPowerOn, notify: powered], expected [notify: powered, didPowerOn]"))
         #expect(failures[0].description.hasPrefix("[t] step 1:"))
     }
 
@@ -188,10 +207,16 @@ struct CoverageConformanceTests {
 
     @Test func traceAndStateChecksCompareTheWholeRun() throws {
         var system = try EngineLifecycleSystem(machine: Self.machine())
-        let failures = Self.single([.send("power"), .send("play")], checks: [
-            .trace([.callback("didPowerOn"), .notification("powered"), .callback("willPlay"), .notification("willPlayNote")]),
-            .state("idle"),
-        ]).run(on: &system)
+        let failures = Self.single(
+            [.send("power"), .send("play")],
+            checks: [
+                .trace([
+                    .callback("didPowerOn"), .notification("powered"), .callback("willPlay"),
+                    .notification("willPlayNote"),
+                ]),
+                .state("idle"),
+            ]
+        ).run(on: &system)
         #expect(failures.count == 2)
         #expect(failures[0].message.hasPrefix("the trace differs from entry 3 on"))
         #expect(failures[1].message == "the run ends in 'playing', expected 'idle'")
@@ -204,9 +229,13 @@ struct CoverageConformanceTests {
         var missing = ScriptedSystem(state: "a", outcome: .handled([.callback("other")]))
         let test = Self.single([.send("go")], start: "a", checks: [check])
         #expect(test.run(on: &right).isEmpty)
-        #expect(test.run(on: &swapped).map(\.message) == ["'n' must be observed right after 'cb' (observed [notify: n, cb])"])
+        #expect(
+            test.run(on: &swapped).map(\.message) == [
+                "'n' must be observed right after 'cb' (observed [notify: n, cb])"
+            ])
         #expect(test.run(on: &missing).first?.message.contains("'cb' was never called") == true)
-        let before = Self.single([.send("go")], start: "a", checks: [.order(callback: "cb", notification: "n", .before)])
+        let before = Self.single(
+            [.send("go")], start: "a", checks: [.order(callback: "cb", notification: "n", .before)])
         #expect(before.run(on: &swapped).isEmpty)
         #expect(!before.run(on: &right).isEmpty)
     }

@@ -24,14 +24,20 @@ struct CoveragePlanTests {
             callbacks: [LifecycleCallback(id: "didPowerOn"), LifecycleCallback(id: "willPlay")],
             notifications: [LifecycleNotification(id: "rewound")],
             transitions: [
-                Transition(sources: ["off"], trigger: .event("power"), guardExpression: .flag("charged"), target: "on", actions: [.callback("didPowerOn")]),
+                Transition(
+                    sources: ["off"], trigger: .event("power"), guardExpression: .flag("charged"), target: "on",
+                    actions: [.callback("didPowerOn")]),
                 Transition(sources: ["on"], trigger: .event("power"), target: "off"),
-                Transition(sources: ["idle"], trigger: .event("play"), target: "playing", actions: [.callback("willPlay")]),
+                Transition(
+                    sources: ["idle"], trigger: .event("play"), target: "playing", actions: [.callback("willPlay")]),
                 Transition(sources: ["playing"], trigger: .event("stop"), target: "idle", raises: ["rewind"]),
                 Transition(sources: ["idle"], trigger: .event("rewind"), target: nil, actions: [.notify("rewound")]),
-                Transition(sources: ["playing"], trigger: .event("tick"), target: nil, assignments: [FlagAssignment(flag: "charged", value: false)]),
+                Transition(
+                    sources: ["playing"], trigger: .event("tick"), target: nil,
+                    assignments: [FlagAssignment(flag: "charged", value: false)]),
                 Transition(sources: ["on"], trigger: .always, guardExpression: .not(.flag("charged")), target: "off"),
-                Transition(sources: ["idle"], trigger: .event("vipOnly"), guardExpression: .flag("vip"), target: "playing"),
+                Transition(
+                    sources: ["idle"], trigger: .event("vipOnly"), guardExpression: .flag("vip"), target: "playing"),
             ]
         )
     }
@@ -148,18 +154,29 @@ struct CoveragePlanTests {
                 StateNode(id: "armed"),
             ],
             initial: "boot",
-            events: [LifecycleEvent(id: "go", kind: .user), LifecycleEvent(id: "fire", kind: .user), LifecycleEvent(id: "tick", kind: .internal)],
+            events: [
+                LifecycleEvent(id: "go", kind: .user), LifecycleEvent(id: "fire", kind: .user),
+                LifecycleEvent(id: "tick", kind: .internal),
+            ],
             flags: [LifecycleFlag(id: "ready"), LifecycleFlag(id: "x")],
             transitions: [
-                Transition(sources: ["boot"], trigger: .always, target: "main"),                                             // 0 only while starting
-                Transition(sources: ["main"], trigger: .event("go"), target: "outer"),                                       // 1
-                Transition(sources: ["inner"], trigger: .event("go"), target: "armed", assignments: [FlagAssignment(flag: "ready", value: false)]), // 2
-                Transition(sources: ["outer"], trigger: .event("go"), target: "main"),                                       // 3 preempted by 2
-                Transition(sources: ["island"], trigger: .event("go"), target: "main"),                                      // 4 unreachable
-                Transition(sources: ["armed"], trigger: .event("fire"), guardExpression: .flag("ready"), target: "main"),   // 5 never enabled
-                Transition(sources: ["armed"], trigger: .event("go"), guardExpression: .and(.flag("x"), .not(.flag("x"))), target: "main"), // 6
-                Transition(sources: ["armed"], trigger: .event("tick"), target: "main"),                                     // 7 internal, never raised
-                Transition(sources: ["armed"], trigger: .event("go"), guardExpression: .not(.flag("ready")), target: "main"), // 8
+                Transition(sources: ["boot"], trigger: .always, target: "main"),  // 0 only while starting
+                Transition(sources: ["main"], trigger: .event("go"), target: "outer"),  // 1
+                Transition(
+                    sources: ["inner"], trigger: .event("go"), target: "armed",
+                    assignments: [FlagAssignment(flag: "ready", value: false)]),  // 2
+                Transition(sources: ["outer"], trigger: .event("go"), target: "main"),  // 3 preempted by 2
+                Transition(sources: ["island"], trigger: .event("go"), target: "main"),  // 4 unreachable
+                // 5 never enabled
+                Transition(
+                    sources: ["armed"], trigger: .event("fire"), guardExpression: .flag("ready"), target: "main"),
+                Transition(
+                    sources: ["armed"], trigger: .event("go"), guardExpression: .and(.flag("x"), .not(.flag("x"))),
+                    target: "main"),  // 6
+                Transition(sources: ["armed"], trigger: .event("tick"), target: "main"),  // 7 internal, never raised
+                // 8
+                Transition(
+                    sources: ["armed"], trigger: .event("go"), guardExpression: .not(.flag("ready")), target: "main"),
             ]
         )
         let plan = CoveragePlan(machine: machine)

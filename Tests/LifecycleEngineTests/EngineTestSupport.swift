@@ -15,9 +15,9 @@ indirect enum Tree {
 func nodes(_ trees: [Tree], parent: String? = nil) -> [StateNode] {
     trees.flatMap { tree -> [StateNode] in
         switch tree {
-        case let .leaf(id, final):
+        case .leaf(let id, let final):
             return [StateNode(id: id, parent: parent, isFinal: final)]
-        case let .compound(id, initial, children):
+        case .compound(let id, let initial, let children):
             return [StateNode(id: id, parent: parent, children: children.map(\.id), initial: initial)]
                 + nodes(children, parent: id)
         }
@@ -25,6 +25,8 @@ func nodes(_ trees: [Tree], parent: String? = nil) -> [StateNode] {
 }
 
 /// A transition in one line. `guard` is parsed, so a typo in a test's guard fails that test.
+/// Named like a type because the tables of transitions it builds read as such.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func T(
     _ sources: String...,
     on event: String? = nil,

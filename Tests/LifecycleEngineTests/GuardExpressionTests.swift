@@ -69,7 +69,9 @@ struct GuardExpressionTests {
             let expression = try GuardExpression(parsing: text)
             for bits in 0..<8 {
                 let (x, y, z) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0)
-                #expect(expression.evaluate(["a": x, "b": y, "c": z]) == reference(x, y, z), "\(text) with a=\(x) b=\(y) c=\(z)")
+                #expect(
+                    expression.evaluate(["a": x, "b": y, "c": z]) == reference(x, y, z),
+                    "\(text) with a=\(x) b=\(y) c=\(z)")
             }
         }
     }
@@ -168,7 +170,9 @@ struct GuardExpressionTests {
         #expect(try GuardExpression(parsing: "a || !a").isSatisfiable())
         #expect(try GuardExpression(parsing: "!a && b").isSatisfiable())
 
-        let witness = GuardExpression.satisfyingAssignment(all: [try GuardExpression(parsing: "a"), try GuardExpression(parsing: "!b")])
+        let witness = GuardExpression.satisfyingAssignment(all: [
+            try GuardExpression(parsing: "a"), try GuardExpression(parsing: "!b"),
+        ])
         #expect(witness == ["a": true, "b": false])
         #expect(!GuardExpression.satisfiable(a, .not(a)))
         #expect(GuardExpression.satisfiable(a, .not(b)))
@@ -191,7 +195,10 @@ struct GuardLimitTests {
     func deepNestingIsRefused() throws {
         let depth = GuardExpression.maximumDepth
         #expect(try GuardExpression(parsing: String(repeating: "!", count: depth) + "a").flags == ["a"])
-        #expect(try GuardExpression(parsing: String(repeating: "(", count: depth) + "a" + String(repeating: ")", count: depth)).flags == ["a"])
+        #expect(
+            try GuardExpression(
+                parsing: String(repeating: "(", count: depth) + "a" + String(repeating: ")", count: depth)
+            ).flags == ["a"])
         for count in [depth + 1, 5_000, 60_000] {
             #expect(isLimit(String(repeating: "!", count: count) + "a"))
             #expect(isLimit(String(repeating: "(", count: count) + "a" + String(repeating: ")", count: count)))
@@ -203,7 +210,8 @@ struct GuardLimitTests {
     @Test("a chain of more flags than the limit is an error: the tree is as deep as the chain")
     func longChainsAreRefused() throws {
         let terms = GuardExpression.maximumTerms
-        #expect(try GuardExpression(parsing: Array(repeating: "a", count: terms).joined(separator: " && ")).flags == ["a"])
+        #expect(
+            try GuardExpression(parsing: Array(repeating: "a", count: terms).joined(separator: " && ")).flags == ["a"])
         #expect(isLimit(Array(repeating: "a", count: terms + 1).joined(separator: " && ")))
         #expect(isLimit(Array(repeating: "a || b", count: 100_000).joined(separator: " && ")))
     }

@@ -9,10 +9,12 @@ private func appModel(initial: String = "off") throws -> Machine {
     try makeMachine(
         [
             .leaf("off"),
-            .compound("running", initial: "foreground", [
-                .compound("foreground", initial: "inactive", [.leaf("inactive"), .leaf("active")]),
-                .leaf("background"),
-            ]),
+            .compound(
+                "running", initial: "foreground",
+                [
+                    .compound("foreground", initial: "inactive", [.leaf("inactive"), .leaf("active")]),
+                    .leaf("background"),
+                ]),
         ],
         initial: initial,
         flags: [LifecycleFlag(id: "locked")],

@@ -42,16 +42,22 @@ struct MachineTests {
             try Machine(id: "m", states: nodes([.leaf("a"), .leaf("a")]), initial: "a")
         }
         #expect(throws: MachineError.duplicate(kind: .event, id: "e")) {
-            try Machine(id: "m", states: leaves, initial: "a", events: [LifecycleEvent(id: "e"), LifecycleEvent(id: "e", kind: .user)])
+            try Machine(
+                id: "m", states: leaves, initial: "a",
+                events: [LifecycleEvent(id: "e"), LifecycleEvent(id: "e", kind: .user)])
         }
         #expect(throws: MachineError.duplicate(kind: .flag, id: "f")) {
             try Machine(id: "m", states: leaves, initial: "a", flags: [LifecycleFlag(id: "f"), LifecycleFlag(id: "f")])
         }
         #expect(throws: MachineError.duplicate(kind: .callback, id: "c")) {
-            try Machine(id: "m", states: leaves, initial: "a", callbacks: [LifecycleCallback(id: "c"), LifecycleCallback(id: "c")])
+            try Machine(
+                id: "m", states: leaves, initial: "a",
+                callbacks: [LifecycleCallback(id: "c"), LifecycleCallback(id: "c")])
         }
         #expect(throws: MachineError.duplicate(kind: .notification, id: "n")) {
-            try Machine(id: "m", states: leaves, initial: "a", notifications: [LifecycleNotification(id: "n"), LifecycleNotification(id: "n")])
+            try Machine(
+                id: "m", states: leaves, initial: "a",
+                notifications: [LifecycleNotification(id: "n"), LifecycleNotification(id: "n")])
         }
     }
 
@@ -63,10 +69,16 @@ struct MachineTests {
             try Machine(id: "m", states: [StateNode(id: "a", parent: "ghost")], initial: "a")
         }
         #expect(throws: MachineError.compoundWithoutInitial("p")) {
-            try Machine(id: "m", states: [StateNode(id: "p", children: ["a"]), StateNode(id: "a", parent: "p")], initial: "p")
+            try Machine(
+                id: "m", states: [StateNode(id: "p", children: ["a"]), StateNode(id: "a", parent: "p")], initial: "p")
         }
         #expect(throws: MachineError.compoundWithoutInitial("p")) {
-            try Machine(id: "m", states: [StateNode(id: "p", children: ["a"], initial: "b"), StateNode(id: "a", parent: "p"), StateNode(id: "b")], initial: "p")
+            try Machine(
+                id: "m",
+                states: [
+                    StateNode(id: "p", children: ["a"], initial: "b"), StateNode(id: "a", parent: "p"),
+                    StateNode(id: "b"),
+                ], initial: "p")
         }
     }
 
@@ -74,9 +86,10 @@ struct MachineTests {
         let events = [LifecycleEvent(id: "e")]
         let flags = [LifecycleFlag(id: "f")]
         func build(_ transition: Transition) throws(MachineError) -> Machine {
-            try Machine(id: "m", states: leaves, initial: "a", events: events, flags: flags,
-                        callbacks: [LifecycleCallback(id: "c")], notifications: [LifecycleNotification(id: "n")],
-                        transitions: [try! T("a", on: "e", to: "b"), transition])
+            try Machine(
+                id: "m", states: leaves, initial: "a", events: events, flags: flags,
+                callbacks: [LifecycleCallback(id: "c")], notifications: [LifecycleNotification(id: "n")],
+                transitions: [try! T("a", on: "e", to: "b"), transition])
         }
         #expect(throws: MachineError.unknown(kind: .state, id: "q", context: "transition 1 source")) {
             try build(try T("q", on: "e", to: "b"))
@@ -103,20 +116,25 @@ struct MachineTests {
             try build(try T("a", on: "e", to: "b", raise: ["e", "q"]))
         }
         // The same references, all declared, are accepted.
-        let fine = try build(try T("a", on: "e", guard: "f", to: "b", do: [.callback("c"), .notify("n")], set: ["f": true], raise: ["e"]))
+        let fine = try build(
+            try T(
+                "a", on: "e", guard: "f", to: "b", do: [.callback("c"), .notify("n")], set: ["f": true], raise: ["e"]))
         #expect(fine.transitions.count == 2)
     }
 
     @Test func callbackPostingAnUnknownNotificationIsRefused() {
         #expect(throws: MachineError.unknown(kind: .notification, id: "q", context: "callback 'c'")) {
-            try Machine(id: "m", states: leaves, initial: "a",
-                        callbacks: [LifecycleCallback(id: "c", posts: PostedNotification(notification: "q"))])
+            try Machine(
+                id: "m", states: leaves, initial: "a",
+                callbacks: [LifecycleCallback(id: "c", posts: PostedNotification(notification: "q"))])
         }
     }
 
     @Test func errorDescriptionsNameTheProblem() {
         #expect(MachineError.duplicate(kind: .state, id: "a").description == "duplicate state id 'a'")
-        #expect(MachineError.unknown(kind: .flag, id: "q", context: "transition 1 set").description == "unknown flag 'q' in transition 1 set")
+        #expect(
+            MachineError.unknown(kind: .flag, id: "q", context: "transition 1 set").description
+                == "unknown flag 'q' in transition 1 set")
         #expect(MachineError.compoundWithoutInitial("p").description == "compound state 'p' has no valid initial child")
     }
 }

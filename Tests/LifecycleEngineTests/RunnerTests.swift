@@ -11,7 +11,9 @@ struct RunToCompletionTests {
             initial: "idle",
             flags: [LifecycleFlag(id: "busy")],
             transitions: [
-                T("idle", on: "go", guard: "!busy", to: "work", do: [.callback("start")], set: ["busy": true], raise: ["check"]),
+                T(
+                    "idle", on: "go", guard: "!busy", to: "work", do: [.callback("start")], set: ["busy": true],
+                    raise: ["check"]),
                 T("work", guard: "busy", to: "done", do: [.callback("finish")]),
                 T("done", on: "check", guard: "busy", to: "checked", do: [.callback("verified")], set: ["busy": false]),
                 T("checked", on: "go", to: "idle"),
@@ -19,11 +21,12 @@ struct RunToCompletionTests {
         )
         var runner = try Runner(machine: machine)
         let steps = try runner.send("go")
-        #expect(describe(steps) == [
-            "go idle->work", "cb:start",
-            "always work->done", "cb:finish",
-            "check done->checked", "cb:verified",
-        ])
+        #expect(
+            describe(steps) == [
+                "go idle->work", "cb:start",
+                "always work->done", "cb:finish",
+                "check done->checked", "cb:verified",
+            ])
         #expect(runner.state == "checked")
         #expect(runner.flags == ["busy": false])
     }
@@ -60,13 +63,14 @@ struct RunToCompletionTests {
         )
         var runner = try Runner(machine: machine)
         let steps = try runner.send("e1")
-        #expect(describe(steps) == [
-            "e1 a->b", "cb:onE1",
-            "always b->c", "cb:onAlways",
-            "r1 c->d", "cb:onR1",
-            "r2 d->e", "cb:onR2",
-            "r3 e->f", "cb:onR3",
-        ])
+        #expect(
+            describe(steps) == [
+                "e1 a->b", "cb:onE1",
+                "always b->c", "cb:onAlways",
+                "r1 c->d", "cb:onR1",
+                "r2 d->e", "cb:onR2",
+                "r3 e->f", "cb:onR3",
+            ])
         #expect(runner.state == "f")
     }
 
@@ -155,7 +159,10 @@ struct RunToCompletionTests {
 
     @Test func eventlessTransitionOnAnAncestorAppliesInsideAndInnermostWins() throws {
         let machine = try makeMachine(
-            [.compound("outer", initial: "inner", [.leaf("inner"), .leaf("other")]), .leaf("out"), .leaf("elsewhere")],
+            [
+                .compound("outer", initial: "inner", [.leaf("inner"), .leaf("other")]), .leaf("out"),
+                .leaf("elsewhere"),
+            ],
             initial: "out",
             flags: [LifecycleFlag(id: "leave"), LifecycleFlag(id: "stay")],
             transitions: [
@@ -168,9 +175,10 @@ struct RunToCompletionTests {
         )
         var both = try Runner(machine: machine, flags: ["leave": true, "stay": true])
         // Inner first: inner → other; then the ancestor's transition applies in `other` too.
-        #expect(describe(try both.send("enter")) == [
-            "enter out->inner", "always inner->other", "cb:innerAlways", "always other->out", "cb:outerAlways",
-        ])
+        #expect(
+            describe(try both.send("enter")) == [
+                "enter out->inner", "always inner->other", "cb:innerAlways", "always other->out", "cb:outerAlways",
+            ])
     }
 
     @Test func eventlessLoopIsATypedErrorAndChangesNothing() throws {
@@ -188,7 +196,7 @@ struct RunToCompletionTests {
         var runner = try Runner(machine: machine, flags: ["spin": false])
         runner.eventlessLimit = 7
         let error = runError { () throws(RunError) in try runner.send("go") }
-        guard case let .eventlessLoop(_, steps) = error else {
+        guard case .eventlessLoop(_, let steps) = error else {
             Issue.record("expected an eventless loop, got \(String(describing: error))")
             return
         }
@@ -227,7 +235,9 @@ struct RunToCompletionTests {
             Issue.record("first step is not the transition")
             return
         }
-        #expect(taken == TransitionStep(event: "memory", from: "active", to: "active", transitionIndex: 1, isInternal: true))
+        #expect(
+            taken == TransitionStep(event: "memory", from: "active", to: "active", transitionIndex: 1, isInternal: true)
+        )
         // Declared on the compound, yet the active leaf stays: an internal transition exits nothing.
         #expect(runner.state == "active")
         #expect(machine.transitions[1].isInternal)
@@ -239,30 +249,44 @@ struct RunToCompletionTests {
             [.leaf("a"), .leaf("b")],
             initial: "a",
             callbacks: [
-                LifecycleCallback(id: "afterCallback", posts: PostedNotification(notification: "postedAfter", order: .after)),
-                LifecycleCallback(id: "beforeCallback", posts: PostedNotification(notification: "postedBefore", order: .before)),
+                LifecycleCallback(
+                    id: "afterCallback", posts: PostedNotification(notification: "postedAfter", order: .after)),
+                LifecycleCallback(
+                    id: "beforeCallback", posts: PostedNotification(notification: "postedBefore", order: .before)),
                 LifecycleCallback(id: "silent"),
             ],
             notifications: ["postedAfter", "postedBefore", "standalone"],
             transitions: [
-                T("a", on: "go", to: "b", do: [.callback("afterCallback"), .callback("beforeCallback"), .callback("silent"), .notify("standalone")]),
+                T(
+                    "a", on: "go", to: "b",
+                    do: [
+                        .callback("afterCallback"), .callback("beforeCallback"), .callback("silent"),
+                        .notify("standalone"),
+                    ]),
                 T("b", on: "go", to: "a"),
             ]
         )
         var runner = try Runner(machine: machine)
         let steps = try runner.send("go")
-        #expect(describe(steps) == [
-            "go a->b", "cb:afterCallback", "n:postedAfter", "n:postedBefore", "cb:beforeCallback", "cb:silent", "n:standalone",
-        ])
-        #expect(steps.compactMap(\.observation) == [
-            .callback("afterCallback"), .notification("postedAfter"), .notification("postedBefore"),
-            .callback("beforeCallback"), .callback("silent"), .notification("standalone"),
-        ])
-        #expect(steps.compactMap(\.observation).map(\.description) == [
-            "afterCallback", "notify: postedAfter", "notify: postedBefore", "beforeCallback", "silent", "notify: standalone",
-        ])
-        #expect(machine.expand(.callback("beforeCallback")) == [.notification("postedBefore"), .callback("beforeCallback")])
-        #expect(machine.expand(.callback("afterCallback")) == [.callback("afterCallback"), .notification("postedAfter")])
+        #expect(
+            describe(steps) == [
+                "go a->b", "cb:afterCallback", "n:postedAfter", "n:postedBefore", "cb:beforeCallback", "cb:silent",
+                "n:standalone",
+            ])
+        #expect(
+            steps.compactMap(\.observation) == [
+                .callback("afterCallback"), .notification("postedAfter"), .notification("postedBefore"),
+                .callback("beforeCallback"), .callback("silent"), .notification("standalone"),
+            ])
+        #expect(
+            steps.compactMap(\.observation).map(\.description) == [
+                "afterCallback", "notify: postedAfter", "notify: postedBefore", "beforeCallback", "silent",
+                "notify: standalone",
+            ])
+        #expect(
+            machine.expand(.callback("beforeCallback")) == [.notification("postedBefore"), .callback("beforeCallback")])
+        #expect(
+            machine.expand(.callback("afterCallback")) == [.callback("afterCallback"), .notification("postedAfter")])
         #expect(machine.expand(.callback("silent")) == [.callback("silent")])
         #expect(machine.expand(.notify("standalone")) == [.notification("standalone")])
         #expect(PostedNotification(notification: "n").order == .after)
@@ -327,8 +351,12 @@ struct RunnerErrorTests {
         var runner = try Runner(machine: machine)
         #expect(runError { () throws(RunError) in try runner.send("nope") } == .unknownEvent("nope"))
         #expect(runner.state == "idle")
-        #expect(runError { () throws(RunError) in _ = try Runner(machine: machine, state: "nowhere") } == .unknownState("nowhere"))
-        #expect(runError { () throws(RunError) in _ = try Runner(machine: machine, flags: ["turbo": true, "warp": true]) } == .unknownFlag("warp"))
+        #expect(
+            runError { () throws(RunError) in _ = try Runner(machine: machine, state: "nowhere") }
+                == .unknownState("nowhere"))
+        #expect(
+            runError { () throws(RunError) in _ = try Runner(machine: machine, flags: ["turbo": true, "warp": true]) }
+                == .unknownFlag("warp"))
         #expect(RunError.unknownFlag("warp").description == "unknown flag 'warp'")
     }
 

@@ -17,14 +17,14 @@ struct StateSpaceTests {
             events: ["launch", "work", "rest", "poke", "open", "quit"],
             flags: [LifecycleFlag(id: "unlocked")],
             transitions: [
-                T("off", on: "launch", to: "on"),                       // 0
-                T("idle", on: "work", to: "busy"),                      // 1
-                T("busy", on: "rest", to: "idle"),                      // 2
-                T("idle", "busy", on: "poke", to: nil),                 // 3
-                T("on", on: "poke", to: "off"),                         // 4 shadowed
-                T("idle", on: "open", guard: "unlocked", to: "secret"), // 5
-                T("secret", on: "quit", to: "off"),                     // 6
-                T("island", on: "quit", to: "off"),                     // 7 unreachable source
+                T("off", on: "launch", to: "on"),  // 0
+                T("idle", on: "work", to: "busy"),  // 1
+                T("busy", on: "rest", to: "idle"),  // 2
+                T("idle", "busy", on: "poke", to: nil),  // 3
+                T("on", on: "poke", to: "off"),  // 4 shadowed
+                T("idle", on: "open", guard: "unlocked", to: "secret"),  // 5
+                T("secret", on: "quit", to: "off"),  // 6
+                T("island", on: "quit", to: "off"),  // 7 unreachable source
             ]
         )
     }
@@ -38,7 +38,10 @@ struct StateSpaceTests {
         #expect(!space.isReachable("island"))
         #expect(!space.isReachable("nowhere"))
         #expect(space.starts.count == 2)
-        #expect(Set(space.starts) == [Configuration(state: "off", flagValues: [false]), Configuration(state: "off", flagValues: [true])])
+        #expect(
+            Set(space.starts) == [
+                Configuration(state: "off", flagValues: [false]), Configuration(state: "off", flagValues: [true]),
+            ])
     }
 
     @Test func takenTransitionsLeaveOutShadowedAndUnreachableOnes() throws {
@@ -66,10 +69,10 @@ struct StateSpaceTests {
             initial: "boot",
             events: ["go", "finish"],
             transitions: [
-                T("boot", to: "ready"),                                 // 0, only while settling
-                T("ready", on: "go", to: "ready", raise: ["finish"]),   // 1
-                T("ready", on: "finish", to: "done"),                   // 2, only as a raised event
-                T("done", on: "go", to: "boot"),                        // 3
+                T("boot", to: "ready"),  // 0, only while settling
+                T("ready", on: "go", to: "ready", raise: ["finish"]),  // 1
+                T("ready", on: "finish", to: "done"),  // 2, only as a raised event
+                T("done", on: "go", to: "boot"),  // 3
             ]
         )
         let space = StateSpace(machine: machine)
@@ -114,7 +117,8 @@ struct StateSpaceTests {
         let trueFirst = Configuration(state: "a", flagValues: [true, false])
         #expect(falseFirst < trueFirst)
         #expect(Configuration(state: "a", flagValues: [true]) < Configuration(state: "b", flagValues: [false]))
-        let machine = try makeMachine([.leaf("a")], initial: "a", flags: [LifecycleFlag(id: "x"), LifecycleFlag(id: "y")], transitions: [])
+        let machine = try makeMachine(
+            [.leaf("a")], initial: "a", flags: [LifecycleFlag(id: "x"), LifecycleFlag(id: "y")], transitions: [])
         #expect(falseFirst.flags(in: machine) == ["x": false, "y": true])
     }
 }

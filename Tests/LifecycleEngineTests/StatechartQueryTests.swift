@@ -12,11 +12,15 @@ struct StatechartQueryTests {
             id: "player",
             states: [
                 StateNode(id: "off"),
-                StateNode(id: "on", children: ["audio", "ui"], isParallel: true, entry: ActionBlock(actions: [.callback("powerOn")])),
+                StateNode(
+                    id: "on", children: ["audio", "ui"], isParallel: true,
+                    entry: ActionBlock(actions: [.callback("powerOn")])),
                 StateNode(id: "audio", parent: "on", children: ["paused", "playing", "h"], initial: "paused"),
                 StateNode(id: "paused", parent: "audio"),
-                StateNode(id: "playing", parent: "audio",
-                          entry: ActionBlock(actions: [.callback("startAudio")]), exit: ActionBlock(actions: [.callback("stopAudio")])),
+                StateNode(
+                    id: "playing", parent: "audio",
+                    entry: ActionBlock(actions: [.callback("startAudio")]),
+                    exit: ActionBlock(actions: [.callback("stopAudio")])),
                 StateNode(id: "h", parent: "audio", history: .shallow),
                 StateNode(id: "ui", parent: "on", children: ["hidden", "shown"], initial: "hidden"),
                 StateNode(id: "hidden", parent: "ui"),
@@ -28,8 +32,11 @@ struct StatechartQueryTests {
             callbacks: ["powerOn", "startAudio", "stopAudio", "shown"].map { LifecycleCallback(id: $0) },
             transitions: [
                 Transition(sources: ["off"], events: ["power"], targets: ["h"]),
-                Transition(sources: ["paused"], events: ["play"], guardExpression: .flag("allowed"), targets: ["playing"]),
-                Transition(sources: ["hidden"], events: ["play"], guardExpression: .not(.flag("other")), targets: ["shown"], actions: [.callback("shown")]),
+                Transition(
+                    sources: ["paused"], events: ["play"], guardExpression: .flag("allowed"), targets: ["playing"]),
+                Transition(
+                    sources: ["hidden"], events: ["play"], guardExpression: .not(.flag("other")), targets: ["shown"],
+                    actions: [.callback("shown")]),
                 Transition(sources: ["on"], events: ["quit"], targets: ["off"]),
                 Transition(sources: ["h"], events: [], targets: ["paused"]),
             ]
@@ -70,7 +77,9 @@ struct StatechartQueryTests {
         // One transition per region, in document order; both regions' guards are read.
         #expect(play.transitions.map(\.index) == [1, 2])
         #expect(play.flagsRead == ["allowed", "other"])
-        let blocked = try Runner(machine: machine, states: ["paused", "hidden"], flags: ["allowed": false, "other": true]).enabled(for: "play")
+        let blocked = try Runner(
+            machine: machine, states: ["paused", "hidden"], flags: ["allowed": false, "other": true]
+        ).enabled(for: "play")
         #expect(blocked.transitions.isEmpty)
         #expect(blocked.flagsRead == ["allowed", "other"])
         #expect(runner.enabled(for: "quit").transitions.map(\.index) == [3])
@@ -96,9 +105,13 @@ struct StatechartQueryTests {
         let fed = copy.feed(.callback("stopAudio"))
         let deviation = try #require(fed)
         #expect(deviation.possibleStates == ["off", "paused+hidden"])
-        #expect(deviation.allowedNext.contains(.callback("shown")) || deviation.allowedNext.contains(.callback("startAudio")))
+        #expect(
+            deviation.allowedNext.contains(.callback("shown"))
+                || deviation.allowedNext.contains(.callback("startAudio")))
         var runner = try Runner(machine: Self.player(), states: ["paused", "hidden"])
-        for observation in try runner.send("play").compactMap(\.observation) { #expect(checker.feed(observation) == nil) }
+        for observation in try runner.send("play").compactMap(\.observation) {
+            #expect(checker.feed(observation) == nil)
+        }
         #expect(checker.possibleStates.contains("playing+shown"))
         #expect(!checker.possibleStates.contains("paused+hidden"))
     }

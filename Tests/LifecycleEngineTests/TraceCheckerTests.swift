@@ -136,7 +136,9 @@ struct TraceCheckerTests {
         #expect(checker.possibleStates == ["on"])
         #expect(checker.feed(.callback("lightOff")) == nil)
         #expect(checker.inferredEvents.events == ["press"])
-        #expect(runError { () throws(RunError) in _ = try TraceChecker(machine: lamp, from: "nowhere") } == .unknownState("nowhere"))
+        #expect(
+            runError { () throws(RunError) in _ = try TraceChecker(machine: lamp, from: "nowhere") }
+                == .unknownState("nowhere"))
     }
 
     /// A flag fixed at the start leaves only the outputs its value allows.

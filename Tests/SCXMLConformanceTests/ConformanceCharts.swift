@@ -1,7 +1,7 @@
 import Foundation
 import LifeSpec
-import LifecycleEngine
 import LifeSpecTestSupport
+import LifecycleEngine
 
 /// The shared SCXML conformance charts (`shared/scxml-conformance`, beside the repository in CI):
 /// SCION's charts with their event scripts and W3C's IRP tests converted to the null datamodel.
@@ -15,8 +15,11 @@ enum ConformanceCharts {
             return URL(fileURLWithPath: override)
         }
         for up in ["..", "../.."] {
-            let candidate = packageRoot.appendingPathComponent(up).appendingPathComponent("shared/scxml-conformance").standardized
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("scion").path) { return candidate }
+            let candidate = packageRoot.appendingPathComponent(up).appendingPathComponent("shared/scxml-conformance")
+                .standardized
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("scion").path) {
+                return candidate
+            }
         }
         return nil
     }()
@@ -90,7 +93,8 @@ enum ConformanceCharts {
         for (position, step) in script.events.enumerated() {
             try runner.send(step.event.name)
             if Set(runner.states) != Set(step.nextConfiguration) {
-                return "after event \(position + 1) '\(step.event.name)': expected \(step.nextConfiguration.sorted()), engine \(runner.states.sorted())"
+                return
+                    "after event \(position + 1) '\(step.event.name)': expected \(step.nextConfiguration.sorted()), engine \(runner.states.sorted())"
             }
         }
         return nil

@@ -1,7 +1,8 @@
 import Foundation
-@testable import LifeSpec
 import LifecycleEngine
 import Testing
+
+@testable import LifeSpec
 
 /// `lifespec import` and `export` as library calls: SCXML → YAML gives the same machine on every
 /// conformance chart, YAML → SCXML → YAML gives the same machine on every spec in `Spec/`, and Qt
@@ -26,18 +27,24 @@ import Testing
         for chart in ConformanceCharts.scion + ConformanceCharts.w3c {
             let loaded = SpecLoader.load(path: ConformanceCharts.url(chart).path)
             guard let spec = loaded.spec else {
-                #expect(Self.refusedCharts.contains(chart), "\(chart) does not load: \(loaded.diagnostics.map(\.description))")
+                #expect(
+                    Self.refusedCharts.contains(chart),
+                    "\(chart) does not load: \(loaded.diagnostics.map(\.description))")
                 continue
             }
             #expect(!Self.refusedCharts.contains(chart), "\(chart) loads now: take it off refusedCharts")
             let yaml = try SpecYAMLWriter.yaml(for: spec)
             let reloaded = SpecLoader.load(text: yaml, path: "imported.yaml")
-            #expect(reloaded.spec?.machine == spec.machine, "\(chart): \(reloaded.diagnostics.filter { $0.severity == .error }.map(\.description))\n\(yaml)")
+            #expect(
+                reloaded.spec?.machine == spec.machine,
+                "\(chart): \(reloaded.diagnostics.filter { $0.severity == .error }.map(\.description))\n\(yaml)")
             // The loader's machine runs the chart as the reader's own does.
             #expect(try ConformanceCharts.machine(chart).states.map(\.id) == spec.machine.states.map(\.id))
             if reloaded.spec?.machine == spec.machine { imported += 1 }
         }
-        print("SCXML import: \(imported)/\(ConformanceCharts.scion.count + ConformanceCharts.w3c.count) conformance charts give the same machine as YAML")
+        print(
+            "SCXML import: \(imported)/\(ConformanceCharts.scion.count + ConformanceCharts.w3c.count) conformance charts give the same machine as YAML"
+        )
     }
 
     @Test(arguments: specs)
@@ -50,7 +57,9 @@ import Testing
         // A system spec's flags are named by their part (`A.needsLayout`): no ECMAScript variable
         // can carry that name, so its export is refused with the reason rather than renamed.
         if !original.document.parts.isEmpty {
-            #expect { try SCXMLWriter.scxml(for: original) } throws: { "\($0)".contains("cannot be an ECMAScript variable") }
+            #expect { try SCXMLWriter.scxml(for: original) } throws: {
+                "\($0)".contains("cannot be an ECMAScript variable")
+            }
             return
         }
         let scxml = try SCXMLWriter.scxml(for: original)
@@ -62,14 +71,19 @@ import Testing
         #expect(chart.machine == original.machine, "\(Self.difference(chart.machine, original.machine))")
         let yaml = try SpecYAMLWriter.yaml(for: chart)
         let back = SpecLoader.load(text: yaml, path: "roundtrip.yaml")
-        #expect(back.spec?.machine == original.machine, "\(back.diagnostics.map(\.description)) \(back.spec.map { Self.difference($0.machine, original.machine) } ?? "")")
+        #expect(
+            back.spec?.machine == original.machine,
+            "\(back.diagnostics.map(\.description)) \(back.spec.map { Self.difference($0.machine, original.machine) } ?? "")"
+        )
     }
 
     @Test func exportedTextIsEscaped() throws {
         #expect(TextOutput.string { XMLText.writeAttribute("a\"<b>&'c\n", to: &$0) } == "a&quot;&lt;b&gt;&amp;'c&#10;")
         #expect(TextOutput.string { ECMAScriptText.writeString("it's \\ \n", to: &$0) } == "'it\\'s \\\\ \\n'")
         #expect(TextOutput.string { YAMLText.writeQuoted("a\"b\\c\u{1}", to: &$0) } == "\"a\\\"b\\\\c\\u0001\"")
-        #expect(TextOutput.string { JSONText.writeString("a\"b\\c\u{1}\u{2028}", to: &$0) } == "\"a\\\"b\\\\c\\u0001\\u2028\"")
+        #expect(
+            TextOutput.string { JSONText.writeString("a\"b\\c\u{1}\u{2028}", to: &$0) }
+                == "\"a\\\"b\\\\c\\u0001\\u2028\"")
         // A callback name that would break out of the expression and the attribute stays inside both.
         let yaml = """
             lifespec: 1
@@ -96,7 +110,8 @@ import Testing
     /// random walks over the events the engine accepts; callbacks, notifications and the atomic
     /// configuration must match after every event.
     @Test func qtRunsExportedSpecsWithTheEnginesTrace() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-export-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-export-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var requests: [QtSCXML.Request] = []
@@ -108,7 +123,9 @@ import Testing
             }
             // System specs are not exported (see yamlToSCXMLToYAMLKeepsTheMachine).
             guard spec.document.parts.isEmpty else { continue }
-            let file = folder.appendingPathComponent(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".scxml").path
+            let file = folder.appendingPathComponent(
+                URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".scxml"
+            ).path
             try Data(try SCXMLWriter.scxml(for: spec).utf8).write(to: URL(fileURLWithPath: file))
             var scripts = spec.document.scenarios.filter { $0.from == nil && $0.flags.isEmpty }.map(\.events)
             for seed in 1...8 { scripts.append(try Self.walk(spec.machine, seed: UInt64(seed), length: 12)) }
@@ -125,16 +142,23 @@ import Testing
         for (item, qt) in zip(expected, results) {
             #expect(qt.errors.isEmpty, "\(item.name): Qt refuses the export: \(qt.errors)")
             let same = qt.configurations == item.run.configurations && qt.logs == item.run.logs
-            #expect(same, "\(item.name) events \(item.events): engine \(item.run.configurations) \(item.run.logs), Qt \(qt.configurations) \(qt.logs)")
+            #expect(
+                same,
+                "\(item.name) events \(item.events): engine \(item.run.configurations) \(item.run.logs), Qt \(qt.configurations) \(qt.logs)"
+            )
             if same { agreeing += 1 }
         }
-        print("Qt export differential: \(agreeing)/\(expected.count) runs of \(Self.specs.count) exported specs agree with Qt SCXML")
+        print(
+            "Qt export differential: \(agreeing)/\(expected.count) runs of \(Self.specs.count) exported specs agree with Qt SCXML"
+        )
     }
 
     /// The first part in which two machines differ, for a failure message.
     static func difference(_ lhs: Machine, _ rhs: Machine) -> String {
         if lhs.id != rhs.id { return "id \(lhs.id) / \(rhs.id)" }
-        if lhs.initialTargets != rhs.initialTargets || lhs.initial != rhs.initial { return "initial \(lhs.initialTargets) / \(rhs.initialTargets)" }
+        if lhs.initialTargets != rhs.initialTargets || lhs.initial != rhs.initial {
+            return "initial \(lhs.initialTargets) / \(rhs.initialTargets)"
+        }
         if lhs.unhandledEvents != rhs.unhandledEvents { return "unhandled" }
         for (a, b) in zip(lhs.states, rhs.states) where a != b { return "state \(a) / \(b)" }
         for (a, b) in zip(lhs.events, rhs.events) where a != b { return "event \(a) / \(b)" }
@@ -143,7 +167,8 @@ import Testing
         for (a, b) in zip(lhs.callbacks, rhs.callbacks) where a != b { return "callback \(a) / \(b)" }
         if lhs.notifications != rhs.notifications { return "notifications" }
         for (a, b) in zip(lhs.transitions, rhs.transitions) where a != b { return "transition \(a) / \(b)" }
-        return lhs.transitions.count != rhs.transitions.count ? "transition count" : "states count \(lhs.states.count)/\(rhs.states.count)"
+        return lhs.transitions.count != rhs.transitions.count
+            ? "transition count" : "states count \(lhs.states.count)/\(rhs.states.count)"
     }
 
     static func run(_ machine: Machine, _ events: [String]) throws -> (configurations: [[String]], logs: [[String]]) {
@@ -172,7 +197,9 @@ import Testing
         var (runner, _) = try Runner.start(machine: machine)
         var events: [String] = []
         for _ in 0..<length {
-            let accepted = runner.acceptedEvents.filter { !$0.hasPrefix("done.") && machine.event($0)?.kind != .internal }
+            let accepted = runner.acceptedEvents.filter {
+                !$0.hasPrefix("done.") && machine.event($0)?.kind != .internal
+            }
             guard !accepted.isEmpty else { break }
             let event = random.pick(accepted)
             try runner.send(event)

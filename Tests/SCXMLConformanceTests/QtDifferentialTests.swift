@@ -7,7 +7,8 @@ import Testing
 /// the same configurations and `<log>` output after every macrostep.
 enum QtSCXML {
     static let python = "/usr/bin/python3"
-    static let script = ConformanceCharts.packageRoot.appendingPathComponent("Tests/SCXMLConformanceTests/qt_scxml.py").path
+    static let script = ConformanceCharts.packageRoot.appendingPathComponent("Tests/SCXMLConformanceTests/qt_scxml.py")
+        .path
 
     struct Request: Encodable {
         let path: String
@@ -31,16 +32,21 @@ enum QtSCXML {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let payload = try JSONEncoder().encode(requests)
         // Read both pipes while writing, so neither side blocks on a full pipe.
-        let outputBox = DataBox(), errorBox = DataBox()
+        let outputBox = DataBox()
+        let errorBox = DataBox()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outputBox.data = output.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            outputBox.data = output.fileHandleForReading.readDataToEndOfFile()
+        }
         DispatchQueue.global().async(group: group) { errorBox.data = errors.fileHandleForReading.readDataToEndOfFile() }
         input.fileHandleForWriting.write(payload)
         try input.fileHandleForWriting.close()
@@ -52,7 +58,9 @@ enum QtSCXML {
         }
         process.waitUntilExit()
         let stderr = String(decoding: errorBox.data, as: UTF8.self)
-        if process.terminationStatus == 3 { return .unavailable(stderr.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if process.terminationStatus == 3 {
+            return .unavailable(stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         guard process.terminationStatus == 0 else {
             throw QtFailure(message: "qt_scxml.py exited with \(process.terminationStatus): \(stderr.suffix(2000))")
         }
@@ -101,14 +109,17 @@ struct EngineRun {
     /// expectations, checked by `SCXMLConformanceTests`).
     static let legacyCharts = [
         "scion/more-parallel/test2.scxml", "scion/more-parallel/test3.scxml", "scion/more-parallel/test6.scxml",
-        "scion/parallel+interrupt/test21.scxml", "scion/parallel+interrupt/test21b.scxml", "scion/parallel+interrupt/test7.scxml",
+        "scion/parallel+interrupt/test21.scxml", "scion/parallel+interrupt/test21b.scxml",
+        "scion/parallel+interrupt/test7.scxml",
     ]
 
     @Test func randomChartsAgreeWithQt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-qt-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-qt-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var cases: [(seed: UInt64, chart: RandomChart, text: String, events: [String], engine: EngineRun, path: String)] = []
+        var cases:
+            [(seed: UInt64, chart: RandomChart, text: String, events: [String], engine: EngineRun, path: String)] = []
         var looping = 0
         for seed in 1...UInt64(Self.chartCount) {
             let chart = RandomChart(seed: seed)
@@ -116,7 +127,9 @@ struct EngineRun {
             let path = folder.appendingPathComponent("chart\(seed).scxml").path
             let read = SCXMLReader.read(data: Data(text.utf8), path: path)
             guard let document = read.document else {
-                Issue.record("seed \(seed): the generated chart does not load:\n\(read.diagnostics.map(\.description).joined(separator: "\n"))\n\(text)")
+                Issue.record(
+                    "seed \(seed): the generated chart does not load:\n\(read.diagnostics.map(\.description).joined(separator: "\n"))\n\(text)"
+                )
                 continue
             }
             let events = chart.script(seed: seed, length: Self.scriptLength)
@@ -150,12 +163,15 @@ struct EngineRun {
                 if problem != nil { break }
             }
             if let problem {
-                Issue.record("seed \(item.seed): \(problem)\nevents: \(item.events.joined(separator: " "))\n\(item.text)")
+                Issue.record(
+                    "seed \(item.seed): \(problem)\nevents: \(item.events.joined(separator: " "))\n\(item.text)")
             } else {
                 agreeing += 1
             }
         }
-        print("Qt differential: \(agreeing)/\(cases.count) random charts agree with Qt SCXML after every event (\(looping) generated charts loop on eventless transitions and were not run)")
+        print(
+            "Qt differential: \(agreeing)/\(cases.count) random charts agree with Qt SCXML after every event (\(looping) generated charts loop on eventless transitions and were not run)"
+        )
     }
 
     /// The six SCION charts where Qt keeps the pre-recommendation semantics: Qt's configurations
@@ -178,11 +194,15 @@ struct EngineRun {
         var expected: [[[String]]] = []
         for chart in Self.legacyCharts {
             let script = try ConformanceCharts.script(chart)
-            requests.append(QtSCXML.Request(path: folder.appendingPathComponent(chart).path, events: script.events.map(\.event.name)))
+            requests.append(
+                QtSCXML.Request(
+                    path: folder.appendingPathComponent(chart).path, events: script.events.map(\.event.name)))
             let json = folder.appendingPathComponent(chart).deletingPathExtension().appendingPathExtension("json")
             let legacy = try JSONDecoder().decode(Legacy.self, from: Data(contentsOf: json)).legacySemantics
-            expected.append([legacy.initialConfiguration.sorted()] + legacy.events.map { $0.nextConfiguration.sorted() })
-            #expect(try ConformanceCharts.runSCION(chart) == nil, "\(chart): the engine must follow the W3C expectations")
+            expected.append(
+                [legacy.initialConfiguration.sorted()] + legacy.events.map { $0.nextConfiguration.sorted() })
+            #expect(
+                try ConformanceCharts.runSCION(chart) == nil, "\(chart): the engine must follow the W3C expectations")
         }
         guard case .ran(let results) = try QtSCXML.run(requests) else {
             print("Qt differential: skipped (PySide2.QtScxml unavailable)")

@@ -13,7 +13,10 @@ import LifecycleEngine
 /// such conflicts are left to the SCION charts. Nor do the charts use `In()`, broken in Qt under
 /// the null datamodel.
 struct RandomChart {
-    enum Kind { case atomic, compound, parallel, final, history(deep: Bool) }
+    enum Kind {
+        case atomic, compound, parallel, final
+        case history(deep: Bool)
+    }
 
     struct Node {
         var id: String
@@ -49,7 +52,8 @@ struct RandomChart {
         func newID(_ prefix: String) -> String {
             counter += 1
             // Ids as SCXML writes them: dots and dashes are kept.
-            return random.int(0..<4) == 0 ? "\(prefix)-\(counter)" : random.int(0..<4) == 0 ? "\(prefix).\(counter)" : "\(prefix)\(counter)"
+            return random.int(0..<4) == 0
+                ? "\(prefix)-\(counter)" : random.int(0..<4) == 0 ? "\(prefix).\(counter)" : "\(prefix)\(counter)"
         }
         func build(parent: Int?, depth: Int, allowFinal: Bool) -> Int {
             budget -= 1
@@ -72,7 +76,9 @@ struct RandomChart {
             case .compound, .parallel:
                 let count = random.int(2..<4)
                 for _ in 0..<count {
-                    let child = build(parent: index, depth: depth + 1, allowFinal: { if case .compound = kind { true } else { false } }())
+                    let child = build(
+                        parent: index, depth: depth + 1,
+                        allowFinal: { if case .compound = kind { true } else { false } }())
                     nodes[index].children.append(child)
                 }
                 // Under a compound state only: Qt SCXML refuses a history state of a parallel one.
@@ -97,7 +103,10 @@ struct RandomChart {
             let candidates = nodes[index].children.filter { !nodes[$0].isHistory }
             switch random.int(0..<4) {
             case 0: nodes[index].initialAttribute = [nodes[random.pick(candidates)].id]
-            case 1: nodes[index].initialElement = [nodes[random.pick(descendants(of: index).filter { !nodes[$0].isHistory })].id]
+            case 1:
+                nodes[index].initialElement = [
+                    nodes[random.pick(descendants(of: index).filter { !nodes[$0].isHistory })].id
+                ]
             default: break
             }
         }
@@ -114,7 +123,8 @@ struct RandomChart {
         for index in nodes.indices where nodes[index].isHistory {
             let parent = nodes[index].parent!
             let choices = descendants(of: parent).filter { !nodes[$0].isHistory }
-            edges.append(Edge(source: index, event: nil, targets: [random.pick(choices)], isInternal: false, raises: []))
+            edges.append(
+                Edge(source: index, event: nil, targets: [random.pick(choices)], isInternal: false, raises: []))
         }
         // Transitions.
         var unique = 0
@@ -124,9 +134,14 @@ struct RandomChart {
                 let roll = random.int(0..<20)
                 if roll < 3 {
                     targets = []
-                } else if roll < 5, let parallel = nodes.indices.first(where: { if case .parallel = nodes[$0].kind { random.int(0..<2) == 0 } else { false } }) {
+                } else if roll < 5,
+                    let parallel = nodes.indices.first(where: {
+                        if case .parallel = nodes[$0].kind { random.int(0..<2) == 0 } else { false }
+                    })
+                {
                     // Several targets, one per region.
-                    for region in nodes[parallel].children.filter({ !nodes[$0].isHistory }) where random.int(0..<3) > 0 {
+                    for region in nodes[parallel].children.filter({ !nodes[$0].isHistory }) where random.int(0..<3) > 0
+                    {
                         let inside = [region] + descendants(of: region).filter { !nodes[$0].isHistory }
                         targets.append(random.pick(inside))
                     }
@@ -175,12 +190,16 @@ struct RandomChart {
     /// SCXML's transition domain: nil for the document root.
     func domain(_ edge: Edge) -> Int?? {
         if edge.targets.isEmpty { return .some(.none) }
-        if edge.isInternal, case .compound = nodes[edge.source].kind, edge.targets.allSatisfy({ isDescendant($0, of: edge.source) }) {
+        if edge.isInternal, case .compound = nodes[edge.source].kind,
+            edge.targets.allSatisfy({ isDescendant($0, of: edge.source) })
+        {
             return .some(edge.source)
         }
         var current = nodes[edge.source].parent
         while let ancestor = current {
-            if case .compound = nodes[ancestor].kind, edge.targets.allSatisfy({ isDescendant($0, of: ancestor) }) { return .some(ancestor) }
+            if case .compound = nodes[ancestor].kind, edge.targets.allSatisfy({ isDescendant($0, of: ancestor) }) {
+                return .some(ancestor)
+            }
             current = nodes[ancestor].parent
         }
         return .none
@@ -206,7 +225,8 @@ struct RandomChart {
     }
 
     var scxml: String {
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"null\""
+        var text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"null\""
         if !rootInitial.isEmpty { text += " initial=\"\(rootInitial.joined(separator: " "))\"" }
         text += ">\n"
         for index in nodes.indices where nodes[index].parent == nil { write(index, indent: "  ", into: &text) }
@@ -233,23 +253,34 @@ struct RandomChart {
             element = "history"
             attributes += deep ? " type=\"deep\"" : " type=\"shallow\""
         }
-        if !node.initialAttribute.isEmpty { attributes += " initial=\"\(node.initialAttribute.joined(separator: " "))\"" }
+        if !node.initialAttribute.isEmpty {
+            attributes += " initial=\"\(node.initialAttribute.joined(separator: " "))\""
+        }
         text += "\(indent)<\(element)\(attributes)>\n"
         let inner = indent + "  "
         if !node.initialElement.isEmpty {
-            text += "\(inner)<initial><transition target=\"\(node.initialElement.joined(separator: " "))\"/></initial>\n"
+            text +=
+                "\(inner)<initial><transition target=\"\(node.initialElement.joined(separator: " "))\"/></initial>\n"
         }
-        if !node.entry.isEmpty { text += "\(inner)<onentry>\n" + content(node.entry, indent: inner + "  ") + "\(inner)</onentry>\n" }
-        if !node.exit.isEmpty { text += "\(inner)<onexit>\n" + content(node.exit, indent: inner + "  ") + "\(inner)</onexit>\n" }
+        if !node.entry.isEmpty {
+            text += "\(inner)<onentry>\n" + content(node.entry, indent: inner + "  ") + "\(inner)</onentry>\n"
+        }
+        if !node.exit.isEmpty {
+            text += "\(inner)<onexit>\n" + content(node.exit, indent: inner + "  ") + "\(inner)</onexit>\n"
+        }
         for edge in edges where edge.source == index {
             var attributes = ""
             if let event = edge.event { attributes += " event=\"\(event)\"" }
-            if !edge.targets.isEmpty { attributes += " target=\"\(edge.targets.map { nodes[$0].id }.joined(separator: " "))\"" }
+            if !edge.targets.isEmpty {
+                attributes += " target=\"\(edge.targets.map { nodes[$0].id }.joined(separator: " "))\""
+            }
             if edge.isInternal { attributes += " type=\"internal\"" }
             if edge.raises.isEmpty {
                 text += "\(inner)<transition\(attributes)/>\n"
             } else {
-                text += "\(inner)<transition\(attributes)>\n" + content(edge.raises.map { "raise:" + $0 }, indent: inner + "  ") + "\(inner)</transition>\n"
+                text +=
+                    "\(inner)<transition\(attributes)>\n"
+                    + content(edge.raises.map { "raise:" + $0 }, indent: inner + "  ") + "\(inner)</transition>\n"
             }
         }
         for child in node.children { write(child, indent: inner, into: &text) }

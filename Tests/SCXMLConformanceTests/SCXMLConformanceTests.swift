@@ -17,14 +17,19 @@ import Testing
         var agreeing = 0
         var failing: [String] = []
         for chart in ConformanceCharts.scion {
-            if case .some(.none) = Result(catching: { try ConformanceCharts.runSCION(chart) }).success { agreeing += 1 } else { failing.append(chart) }
+            if case .some(.none) = Result(catching: { try ConformanceCharts.runSCION(chart) }).success {
+                agreeing += 1
+            } else {
+                failing.append(chart)
+            }
         }
         var passing = 0
         for chart in ConformanceCharts.w3c {
             if case .some(.none) = Result(catching: { try W3C.run(chart) }).success { passing += 1 }
         }
-        print("SCXML conformance: \(agreeing)/\(ConformanceCharts.scion.count) SCION charts agree, \(passing)/\(ConformanceCharts.w3c.count) W3C tests pass"
-              + (failing.isEmpty ? "" : " (differ: \(failing.joined(separator: ", ")))"))
+        print(
+            "SCXML conformance: \(agreeing)/\(ConformanceCharts.scion.count) SCION charts agree, \(passing)/\(ConformanceCharts.w3c.count) W3C tests pass"
+                + (failing.isEmpty ? "" : " (differ: \(failing.joined(separator: ", ")))"))
     }
 
     @Test(arguments: ConformanceCharts.scion)

@@ -18,6 +18,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 // SwiftPM links an executable's entry point as `<Module>_main`; hand control to libFuzzer's driver
 // from there (libFuzzer's own `main` is then not linked in).
+// The Swift name is libFuzzer's C symbol, hence not lowerCamelCase.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,

@@ -8,10 +8,14 @@ struct ChinesePunctuationRule: RawSpecRule {
             let scalars = Array(item.text.unicodeScalars)
             var searchFrom = (line: item.location.line, column: 1)
             for finding in ChineseTypography.findings(in: item.text) {
-                let location = locate(finding.offset, in: scalars, lines: lines, from: &searchFrom, fallback: item.location)
+                let location = locate(
+                    finding.offset, in: scalars, lines: lines, from: &searchFrom, fallback: item.location)
                 let context = excerpt(scalars, around: finding.offset)
-                findings.append(Finding(.chinesePunctuation, .asciiPunctuation(finding.mark, fullWidth: finding.fullWidth, in: item.what, context: context),
-                                        at: location))
+                findings.append(
+                    Finding(
+                        .chinesePunctuation,
+                        .asciiPunctuation(finding.mark, fullWidth: finding.fullWidth, in: item.what, context: context),
+                        at: location))
             }
         }
         return findings
@@ -20,8 +24,10 @@ struct ChinesePunctuationRule: RawSpecRule {
     /// Where the mark is in the file: the few characters around it are looked for in the source
     /// from the text's own position on (folding and escapes make offsets unreliable); the text's
     /// position when they are not found (a mark at a folded line break).
-    private static func locate(_ offset: Int, in scalars: [Unicode.Scalar], lines: [Substring],
-                               from start: inout (line: Int, column: Int), fallback: SourceLocation) -> SourceLocation {
+    private static func locate(
+        _ offset: Int, in scalars: [Unicode.Scalar], lines: [Substring],
+        from start: inout (line: Int, column: Int), fallback: SourceLocation
+    ) -> SourceLocation {
         // The window stays on one line of the value.
         var lower = max(0, offset - 2)
         if let newline = scalars[lower..<offset].lastIndex(of: "\n") { lower = newline + 1 }
@@ -36,7 +42,8 @@ struct ChinesePunctuationRule: RawSpecRule {
             let skip = lineNumber == start.line ? start.column - 1 : 0
             let lineScalars = Array(line.unicodeScalars)
             if !needle.isEmpty, lineScalars.count >= needle.count, skip <= lineScalars.count - needle.count {
-                for column in skip...(lineScalars.count - needle.count) where Array(lineScalars[column..<(column + needle.count)]) == needle {
+                for column in skip...(lineScalars.count - needle.count)
+                where Array(lineScalars[column..<(column + needle.count)]) == needle {
                     let markColumn = column + before + 1
                     // The next mark's window starts at least one character further on.
                     start = (lineNumber, column + 2)

@@ -31,7 +31,8 @@ struct EventlessCycleRule: SpecRule {
                 var taken: [Int] = []
                 var cycle: [Int]?
                 while let transition = runner.enabledEventlessTransition {
-                    let configuration = Configuration(state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
+                    let configuration = Configuration(
+                        state: runner.state, flagValues: flagIDs.map { runner.flags[$0] ?? false })
                     if let start = seen[configuration] {
                         cycle = Array(taken[start...])
                         break
@@ -41,7 +42,10 @@ struct EventlessCycleRule: SpecRule {
                     runner.takeEventlessTransition()
                 }
                 guard let cycle, let index = cycle.min(), reported.insert(index).inserted else { continue }
-                findings.append(Finding(.eventlessCycle, .loopsForever(from: leaf.id, flags: flags), at: context.location(ofTransition: index)))
+                findings.append(
+                    Finding(
+                        .eventlessCycle, .loopsForever(from: leaf.id, flags: flags),
+                        at: context.location(ofTransition: index)))
             }
         }
         return findings
@@ -53,8 +57,10 @@ struct EventlessCycleRule: SpecRule {
         var successors: [String: [(target: String, index: Int)]] = [:]
         for leaf in machine.leafStates {
             for id in machine.ancestry(of: leaf.id) {
-                for transition in machine.transitions(declaredOn: id) where transition.isEventless && transition.guardExpression?.isSatisfiable() ?? true {
-                    successors[leaf.id, default: []].append((transition.target.map(machine.leaf(entering:)) ?? leaf.id, transition.index))
+                for transition in machine.transitions(declaredOn: id)
+                where transition.isEventless && transition.guardExpression?.isSatisfiable() ?? true {
+                    successors[leaf.id, default: []].append(
+                        (transition.target.map(machine.leaf(entering:)) ?? leaf.id, transition.index))
                 }
             }
         }
@@ -64,7 +70,8 @@ struct EventlessCycleRule: SpecRule {
             color[state] = 1
             for (target, index) in successors[state] ?? [] {
                 if color[target] == 1 {
-                    findings.append(Finding(.eventlessCycle, .cycle(through: target), at: context.location(ofTransition: index)))
+                    findings.append(
+                        Finding(.eventlessCycle, .cycle(through: target), at: context.location(ofTransition: index)))
                 } else if color[target] == nil {
                     visit(target)
                 }
@@ -78,7 +85,9 @@ struct EventlessCycleRule: SpecRule {
 
 extension Finding.Message {
     static func loopsForever(from state: String, flags: [String: Bool]) -> Self {
-        let with = flags.isEmpty ? "" : " with " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        let with =
+            flags.isEmpty
+            ? "" : " with " + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
         return Self("eventless transitions can loop forever starting from state '\(state)'\(with)")
     }
 

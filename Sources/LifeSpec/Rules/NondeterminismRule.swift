@@ -8,15 +8,18 @@ struct NondeterminismRule: SpecRule {
         for state in context.machine.states {
             let declared = context.machine.transitions(declaredOn: state.id)
             for (offset, first) in declared.enumerated() {
-                for second in declared[(offset + 1)...] where second.trigger == first.trigger && !reported.contains(second.index) {
+                for second in declared[(offset + 1)...]
+                where second.trigger == first.trigger && !reported.contains(second.index) {
                     let guards = [first.guardExpression, second.guardExpression].compactMap { $0 }
                     guard let witness = GuardExpression.satisfyingAssignment(all: guards) else { continue }
                     reported.insert(second.index)
-                    findings.append(Finding(
-                        .nondeterminism, .nondeterministic(state: state.id, trigger: first.trigger, witness: witness),
-                        at: context.location(ofTransition: second.index),
-                        notes: ["the other transition is at \(context.location(ofTransition: first.index))"]
-                    ))
+                    findings.append(
+                        Finding(
+                            .nondeterminism,
+                            .nondeterministic(state: state.id, trigger: first.trigger, witness: witness),
+                            at: context.location(ofTransition: second.index),
+                            notes: ["the other transition is at \(context.location(ofTransition: first.index))"]
+                        ))
                 }
             }
         }
@@ -27,7 +30,13 @@ struct NondeterminismRule: SpecRule {
 extension Finding.Message {
     static func nondeterministic(state: String, trigger: Trigger, witness: [String: Bool]) -> Self {
         let trigger = trigger.eventID.map { "event '\($0)'" } ?? "eventless transitions"
-        let when = witness.isEmpty ? "" : " (e.g. when " + witness.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
-        return Self("nondeterministic: state '\(state)' has two transitions for \(trigger) whose guards can both hold\(when); make the guards exclusive")
+        let when =
+            witness.isEmpty
+            ? ""
+            : " (e.g. when "
+                + witness.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        return Self(
+            "nondeterministic: state '\(state)' has two transitions for \(trigger) whose guards can both hold\(when); make the guards exclusive"
+        )
     }
 }

@@ -5,7 +5,9 @@ import LifecycleEngine
 struct PlatformNamesRule: RawSpecRule {
     static func catalogs(of raw: RawSpec) -> [APICatalog] {
         var catalogs = raw.platform.flatMap { APICatalog.catalog(for: $0.value) }.map { [$0] } ?? []
-        for (_, catalog) in raw.catalogs where !catalogs.contains(where: { $0.name == catalog.name }) { catalogs.append(catalog) }
+        for (_, catalog) in raw.catalogs where !catalogs.contains(where: { $0.name == catalog.name }) {
+            catalogs.append(catalog)
+        }
         return catalogs
     }
 
@@ -17,9 +19,13 @@ struct PlatformNamesRule: RawSpecRule {
         func verify(_ name: Located<String>?, known: KeyPath<APICatalog, Set<String>>, kind: NameKind) {
             guard let name, !catalogs.contains(where: { $0[keyPath: known].contains(name.value) }) else { return }
             let candidates = catalogs.flatMap { $0[keyPath: known] }.sorted()
-            findings.append(Finding(.unknownAPIName, .notInCatalogs(name.value, kind: kind, catalogs: catalogs.map(\.name),
-                                                                    closest: Suggestion.closest(to: name.value, among: candidates)),
-                                    at: name.location, notes: [Finding.Message.addToACatalog]))
+            findings.append(
+                Finding(
+                    .unknownAPIName,
+                    .notInCatalogs(
+                        name.value, kind: kind, catalogs: catalogs.map(\.name),
+                        closest: Suggestion.closest(to: name.value, among: candidates)),
+                    at: name.location, notes: [Finding.Message.addToACatalog]))
         }
         // A part's names were checked against the part's own catalogs when it loaded.
         for callback in raw.callbacks where callback.part == nil {
@@ -49,14 +55,19 @@ extension PlatformNamesRule {
 }
 
 extension Finding.Message {
-    static func notInCatalogs(_ name: String, kind: PlatformNamesRule.NameKind, catalogs: [String], closest: String?) -> Self {
-        let hint = closest.map { "; did you mean '\($0)'?" }
+    static func notInCatalogs(_ name: String, kind: PlatformNamesRule.NameKind, catalogs: [String], closest: String?)
+        -> Self
+    {
+        let hint =
+            closest.map { "; did you mean '\($0)'?" }
             ?? " (not in \(catalogs.count == 1 ? "the \(catalogs[0]) catalog" : "any of them"))"
-        let message = catalogs.count == 1
+        let message =
+            catalogs.count == 1
             ? "\(catalogs[0]) has no \(kind.rawValue) named '\(name)'"
             : "none of the spec's API catalogs (\(catalogs.joined(separator: ", "))) has a \(kind.rawValue) named '\(name)'"
         return Self(message + hint)
     }
 
-    static let addToACatalog = "if the name is right, add it to a catalog file of your own and list the file under 'catalogs:' (see docs/spec-format.md, API catalogs)"
+    static let addToACatalog =
+        "if the name is right, add it to a catalog file of your own and list the file under 'catalogs:' (see docs/spec-format.md, API catalogs)"
 }

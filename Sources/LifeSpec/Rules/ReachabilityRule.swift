@@ -10,9 +10,13 @@ struct ReachabilityRule: SpecRule {
         // History pseudo-states are never active: whether one is ever restored is another question.
         // States inside a region nothing enters are reported once, for the region (LS123).
         let regions = UnreachableRegionRule.unreachableRegions(context)
-        for state in context.document.states where context.machine.state(state.id)?.isHistory == false && !context.space.isReachable(state.id)
-            && !UnreachableRegionRule.isInsideUnreachableRegion(state.id, context, regions: regions) {
-            findings.append(Finding(.unreachableState, .unreachable(state.id, initial: context.machine.initial), at: state.location))
+        for state in context.document.states
+        where context.machine.state(state.id)?.isHistory == false && !context.space.isReachable(state.id)
+            && !UnreachableRegionRule.isInsideUnreachableRegion(state.id, context, regions: regions)
+        {
+            findings.append(
+                Finding(.unreachableState, .unreachable(state.id, initial: context.machine.initial), at: state.location)
+            )
         }
         // The coverage planner's own verdict, so validate warns exactly where a generated suite
         // reports a transition it cannot cover.
@@ -26,8 +30,10 @@ struct ReachabilityRule: SpecRule {
                 if case .preempted(let winners) = item.reason {
                     reason = Finding.Message.preempted(byLines: winners.map { context.location(ofTransition: $0).line })
                 }
-                findings.append(Finding(.uncoverableTransition, .neverTaken(context.describe(transition), reason: reason),
-                                        at: context.location(ofTransition: item.transition)))
+                findings.append(
+                    Finding(
+                        .uncoverableTransition, .neverTaken(context.describe(transition), reason: reason),
+                        at: context.location(ofTransition: item.transition)))
             }
         }
         return findings

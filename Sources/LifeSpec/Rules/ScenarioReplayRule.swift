@@ -22,8 +22,12 @@ struct ScenarioReplayRule: SpecRule {
             do {
                 observed += try runner.send(event).compactMap(\.observation)
             } catch {
-                return Finding(.scenarioFailed, .stepFails(scenario.id, step: offset + 1, error), at: raw.events[offset].location,
-                              notes: ["trace so far: " + (observed.isEmpty ? "(nothing)" : observed.map(\.description).joined(separator: ", "))])
+                return Finding(
+                    .scenarioFailed, .stepFails(scenario.id, step: offset + 1, error), at: raw.events[offset].location,
+                    notes: [
+                        "trace so far: "
+                            + (observed.isEmpty ? "(nothing)" : observed.map(\.description).joined(separator: ", "))
+                    ])
             }
         }
         var problems: [String] = []
@@ -35,8 +39,9 @@ struct ScenarioReplayRule: SpecRule {
             problems.append("it ends in '\(runner.configuration)', not '\(scenario.endStates.joined(separator: "+"))'")
         }
         guard !problems.isEmpty else { return nil }
-        return Finding(.scenarioMismatch, .doesNotReplay(scenario.id, problems: problems),
-                      at: scenario.location, notes: sideBySide(expected: scenario.expect, actual: observed))
+        return Finding(
+            .scenarioMismatch, .doesNotReplay(scenario.id, problems: problems),
+            at: scenario.location, notes: sideBySide(expected: scenario.expect, actual: observed))
     }
 
     /// Expected and actual traces in two columns, the first differing row marked.

@@ -48,7 +48,9 @@ struct Finding: Sendable {
 struct RuleSeverity: Sendable {
     /// Findings that do not stop generation: the spec still describes a lifecycle, but probably
     /// not the one its author meant.
-    static let warnings: Set<DiagnosticCode> = [.uncoverableTransition, .unrestorableHistory, .unhandledDoneEvent, .chinesePunctuation]
+    static let warnings: Set<DiagnosticCode> = [
+        .uncoverableTransition, .unrestorableHistory, .unhandledDoneEvent, .chinesePunctuation,
+    ]
 
     /// Further codes that are warnings under this policy.
     let advisory: Set<DiagnosticCode>
@@ -57,7 +59,9 @@ struct RuleSeverity: Sendable {
     /// What a lifecycle spec must not do, a chart with SCXML's semantics (`unhandled: ignore`, every
     /// SCXML file) may: a state nothing leaves or nothing reaches (test charts have both), and
     /// transitions that document order chooses between. These are warnings there.
-    static let scxmlSemantics = RuleSeverity(advisory: [.deadEnd, .unreachableState, .unreachableRegion, .nondeterminism])
+    static let scxmlSemantics = RuleSeverity(advisory: [
+        .deadEnd, .unreachableState, .unreachableRegion, .nondeterminism,
+    ])
 
     /// The policy a spec is checked under: SCXML's semantics when it ignores unhandled events
     /// (every SCXML file does), a lifecycle's otherwise. Every rule's finding about that spec gets
@@ -71,7 +75,8 @@ struct RuleSeverity: Sendable {
     }
 
     func diagnostic(_ finding: Finding) -> Diagnostic {
-        Diagnostic(severity(of: finding.code), finding.code, finding.message.text, at: finding.location, notes: finding.notes)
+        Diagnostic(
+            severity(of: finding.code), finding.code, finding.message.text, at: finding.location, notes: finding.notes)
     }
 }
 
@@ -100,14 +105,18 @@ enum SpecRules {
         ]
     }
 
-    static var rawRules: [any RawSpecRule.Type] { [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self] }
+    static var rawRules: [any RawSpecRule.Type] {
+        [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self]
+    }
 
     static func check(raw: RawSpec, severity: RuleSeverity) -> [Diagnostic] {
         rawRules.flatMap { $0.check(raw) }.map(severity.diagnostic)
     }
 
     /// The diagnostics, and the exploration the rules shared (for `LoadedSpec.stateSpace`).
-    static func check(_ spec: LoadedSpec, raw: RawSpec, severity: RuleSeverity) -> (diagnostics: [Diagnostic], space: StateSpace) {
+    static func check(_ spec: LoadedSpec, raw: RawSpec, severity: RuleSeverity) -> (
+        diagnostics: [Diagnostic], space: StateSpace
+    ) {
         let context = RuleContext(spec: spec, raw: raw, space: StateSpaceMemo.space(for: spec.machine))
         return (all.flatMap { $0.check(context) }.map(severity.diagnostic), context.space)
     }

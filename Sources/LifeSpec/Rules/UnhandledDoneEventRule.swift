@@ -7,19 +7,27 @@ import LifecycleEngine
 struct UnhandledDoneEventRule: SpecRule {
     static func check(_ context: RuleContext) -> [Finding] {
         let machine = context.machine
-        func isHandled(_ event: String) -> Bool { machine.transitions.indices.contains { machine.transition($0, matches: event) } }
+        func isHandled(_ event: String) -> Bool {
+            machine.transitions.indices.contains { machine.transition($0, matches: event) }
+        }
         var findings: [Finding] = []
         for state in machine.states {
-            let feedsParallel = state.parent.flatMap(machine.state).map { $0.isParallel && machine.doneEvent(of: $0.id) != nil } ?? false
+            let feedsParallel =
+                state.parent.flatMap(machine.state).map { $0.isParallel && machine.doneEvent(of: $0.id) != nil }
+                ?? false
             guard let event = machine.doneEvent(of: state.id), let location = context.location(ofState: state.id),
-                  context.space.isReachable(state.id), !feedsParallel else { continue }
+                context.space.isReachable(state.id), !feedsParallel
+            else { continue }
             // Only a completion some run reaches is worth a word.
-            let completes = state.isParallel || state.children.contains { child in
-                machine.state(child)?.isFinal == true && context.space.isReachable(child)
-            }
+            let completes =
+                state.isParallel
+                || state.children.contains { child in
+                    machine.state(child)?.isFinal == true && context.space.isReachable(child)
+                }
             guard completes else { continue }
             if !isHandled(event) {
-                findings.append(Finding(.unhandledDoneEvent, .completionUnhandled(state.id, doneEvent: event), at: location))
+                findings.append(
+                    Finding(.unhandledDoneEvent, .completionUnhandled(state.id, doneEvent: event), at: location))
             }
         }
         return findings

@@ -8,11 +8,17 @@ struct UnreachableRegionRule: SpecRule {
         return unreachableRegions(context).compactMap { region in
             let machine = context.machine
             guard let location = context.location(ofState: machine.states[region].id),
-                  let parallel = machine.parentPosition(of: region) else { return nil }
-            let inside = machine.states.indices.filter { machine.isDescendant($0, of: region) && !isHistory(machine, $0) }.count
-            return Finding(.unreachableRegion, .regionNeverActive(machine.states[region].id, of: machine.states[parallel].id,
-                                                                  statesInside: inside, initial: machine.initial),
-                           at: location)
+                let parallel = machine.parentPosition(of: region)
+            else { return nil }
+            let inside = machine.states.indices.filter {
+                machine.isDescendant($0, of: region) && !isHistory(machine, $0)
+            }.count
+            return Finding(
+                .unreachableRegion,
+                .regionNeverActive(
+                    machine.states[region].id, of: machine.states[parallel].id,
+                    statesInside: inside, initial: machine.initial),
+                at: location)
         }
     }
 
@@ -21,7 +27,8 @@ struct UnreachableRegionRule: SpecRule {
         let machine = context.machine
         return machine.states.indices.filter { position in
             guard let parent = machine.parentPosition(of: position), machine.kind(at: parent) == .parallel,
-                  !isHistory(machine, position) else { return false }
+                !isHistory(machine, position)
+            else { return false }
             return !context.space.isReachable(machine.states[position].id)
         }
     }
@@ -38,8 +45,12 @@ struct UnreachableRegionRule: SpecRule {
 }
 
 extension Finding.Message {
-    static func regionNeverActive(_ region: String, of parallel: String, statesInside inside: Int, initial: String) -> Self {
+    static func regionNeverActive(_ region: String, of parallel: String, statesInside inside: Int, initial: String)
+        -> Self
+    {
         let what = inside == 0 ? "" : inside == 1 ? " (1 state inside it)" : " (\(inside) states inside it)"
-        return Self("region '\(region)' of parallel state '\(parallel)' is never active\(what): no run from the initial state '\(initial)' enters it")
+        return Self(
+            "region '\(region)' of parallel state '\(parallel)' is never active\(what): no run from the initial state '\(initial)' enters it"
+        )
     }
 }

@@ -8,15 +8,20 @@ struct UnrestorableHistoryRule: SpecRule {
         var findings: [Finding] = []
         for state in machine.states where state.isHistory {
             guard let location = context.location(ofState: state.id), let parent = state.parent else { continue }
-            let targeted = machine.transitions.contains { $0.targets.contains(state.id) && !$0.sources.contains(state.id) }
+            let targeted = machine.transitions.contains {
+                $0.targets.contains(state.id) && !$0.sources.contains(state.id)
+            }
             if !targeted {
                 findings.append(Finding(.unrestorableHistory, .neverTargeted(history: state.id), at: location))
                 continue
             }
             // Exact only when the engine explored every configuration; recorded history is part of it.
-            guard context.space.isExact, context.space.eventlessLoops.isEmpty, context.space.isReachable(parent) else { continue }
+            guard context.space.isExact, context.space.eventlessLoops.isEmpty, context.space.isReachable(parent) else {
+                continue
+            }
             if !context.space.recordedHistory.contains(state.id) {
-                findings.append(Finding(.unrestorableHistory, .recordsNothing(history: state.id, parent: parent), at: location))
+                findings.append(
+                    Finding(.unrestorableHistory, .recordsNothing(history: state.id, parent: parent), at: location))
             }
         }
         return findings
@@ -29,6 +34,8 @@ extension Finding.Message {
     }
 
     static func recordsNothing(history: String, parent: String) -> Self {
-        Self("history state '\(history)' is never restored: '\(parent)' is never exited while active, so it records nothing and every entry through it takes its default")
+        Self(
+            "history state '\(history)' is never restored: '\(parent)' is never exited while active, so it records nothing and every entry through it takes its default"
+        )
     }
 }

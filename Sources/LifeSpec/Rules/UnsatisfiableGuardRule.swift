@@ -5,7 +5,8 @@ struct UnsatisfiableGuardRule: RawSpecRule {
     static func check(_ raw: RawSpec) -> [Finding] {
         raw.transitions.indices.compactMap { index in
             guard let expression = raw.transitions[index].guardExpression, let text = raw.transitions[index].guardText,
-                  !expression.isSatisfiable() else { return nil }
+                !expression.isSatisfiable()
+            else { return nil }
             return Finding(.unsatisfiableGuard, .guardNeverHolds(expression), at: text.location)
         }
     }

@@ -17,18 +17,25 @@ package struct ScalarEscapes: Sendable {
 
     package func write(_ text: String, to output: inout TextOutput) {
         for scalar in text.unicodeScalars {
-            if let replacement = table[scalar] ?? other(scalar) { output.write(replacement) } else { output.write(scalar) }
+            if let replacement = table[scalar] ?? other(scalar) {
+                output.write(replacement)
+            } else {
+                output.write(scalar)
+            }
         }
     }
 
     /// `\uXXXX`, lowercase hexadecimal: the escape JSON, ECMAScript and YAML share.
-    package static func unicodeEscape(_ scalar: Unicode.Scalar) -> String { "\\u" + TextOutput.hex(scalar, uppercase: false) }
+    package static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        "\\u" + TextOutput.hex(scalar, uppercase: false)
+    }
 }
 
 /// JSON string literals: the short escapes, every other control character and U+2028/U+2029
 /// (which end a line in JavaScript) as `\uXXXX`.
 package enum JSONText {
-    private static let escapes = ScalarEscapes(["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]) { scalar in
+    private static let escapes = ScalarEscapes(["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]) {
+        scalar in
         scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}" ? ScalarEscapes.unicodeEscape(scalar) : nil
     }
 
@@ -78,9 +85,12 @@ package enum ECMAScriptText {
 /// Double-quoted YAML scalars: backslash, quote and every control character escaped, and the
 /// characters YAML readers treat as line breaks or a byte-order mark.
 package enum YAMLText {
-    private static let escapes = ScalarEscapes(["\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\t": "\\t", "\r": "\\r"]) { scalar in
+    private static let escapes = ScalarEscapes(["\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\t": "\\t", "\r": "\\r"]) {
+        scalar in
         let value = scalar.value
-        let escaped = value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x2028 || value == 0x2029 || value == 0xFEFF
+        let escaped =
+            value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || value == 0xFEFF
         return escaped ? ScalarEscapes.unicodeEscape(scalar) : nil
     }
 

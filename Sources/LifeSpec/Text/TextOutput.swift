@@ -67,21 +67,29 @@ package struct TextOutput: TextOutputStream {
     /// no output format wants) to `replace`, which writes its replacement or nothing (to drop
     /// it); everything else is copied as it is, in runs.
     @inline(__always)
-    package mutating func writeEscaped(_ text: String, escaping: ByteSet, replace: (Unicode.Scalar, inout TextOutput) -> Void) {
+    package mutating func writeEscaped(
+        _ text: String, escaping: ByteSet, replace: (Unicode.Scalar, inout TextOutput) -> Void
+    ) {
         let utf8 = text.utf8
         var runStart = utf8.startIndex
         var index = runStart
         while index != utf8.endIndex {
             let byte = utf8[index]
             if byte < 0x80 {
-                guard escaping.contains(byte) else { utf8.formIndex(after: &index); continue }
+                guard escaping.contains(byte) else {
+                    utf8.formIndex(after: &index)
+                    continue
+                }
                 bytes.append(contentsOf: utf8[runStart..<index])
                 replace(Unicode.Scalar(byte), &self)
                 utf8.formIndex(after: &index)
             } else {
                 // Valid UTF-8: C2 is always the lead byte of U+0080–U+00BF.
                 let next = utf8.index(after: index)
-                guard byte == 0xC2, next != utf8.endIndex, utf8[next] < 0xA0 else { index = next; continue }
+                guard byte == 0xC2, next != utf8.endIndex, utf8[next] < 0xA0 else {
+                    index = next
+                    continue
+                }
                 bytes.append(contentsOf: utf8[runStart..<index])
                 replace(Unicode.Scalar(utf8[next]), &self)
                 index = utf8.index(after: next)

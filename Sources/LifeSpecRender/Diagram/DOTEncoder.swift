@@ -29,9 +29,24 @@ public enum DOTEncoder {
     ) {
         output.indentation += 2
         defer { output.indentation -= 2 }
-        if !attributes.isEmpty { output.startLine(); output.write("graph"); writeAttributeList(attributes, to: &output); output.write(";\n") }
-        if !nodeDefaults.isEmpty { output.startLine(); output.write("node"); writeAttributeList(nodeDefaults, to: &output); output.write(";\n") }
-        if !edgeDefaults.isEmpty { output.startLine(); output.write("edge"); writeAttributeList(edgeDefaults, to: &output); output.write(";\n") }
+        if !attributes.isEmpty {
+            output.startLine()
+            output.write("graph")
+            writeAttributeList(attributes, to: &output)
+            output.write(";\n")
+        }
+        if !nodeDefaults.isEmpty {
+            output.startLine()
+            output.write("node")
+            writeAttributeList(nodeDefaults, to: &output)
+            output.write(";\n")
+        }
+        if !edgeDefaults.isEmpty {
+            output.startLine()
+            output.write("edge")
+            writeAttributeList(edgeDefaults, to: &output)
+            output.write(";\n")
+        }
         for statement in statements {
             switch statement {
             case .node(let node):
@@ -120,7 +135,7 @@ public enum DOTEncoder {
             case "\"": output.write("\\\"")
             case "\n": output.write("\\n")
             case "\t": output.write(byte: UInt8(ascii: " "))
-            default: break // other controls are dropped
+            default: break  // other controls are dropped
             }
         }
         output.write(byte: UInt8(ascii: "\""))
@@ -140,7 +155,7 @@ public enum DOTEncoder {
             case "{", "}", "|", "<", ">":
                 output.write(byte: UInt8(ascii: "\\"))
                 output.write(scalar)
-            default: break // other controls are dropped
+            default: break  // other controls are dropped
             }
         }
     }
@@ -156,7 +171,9 @@ public enum DOTEncoder {
     }
 
     /// DOT keywords, matched case-insensitively.
-    private static let keywords: [[UInt8]] = ["node", "edge", "graph", "digraph", "subgraph", "strict"].map { Array($0.utf8) }
+    private static let keywords: [[UInt8]] = ["node", "edge", "graph", "digraph", "subgraph", "strict"].map {
+        Array($0.utf8)
+    }
 
     /// Byte-wise: every character of a bare identifier is ASCII, so a keyword can only be spelled
     /// in ASCII letters too, and ASCII lowercasing is all `lowercased()` would do.
@@ -164,9 +181,12 @@ public enum DOTEncoder {
         let bytes = id.utf8
         guard let first = bytes.first else { return false }
         func isLetter(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
         }
-        guard isLetter(first), bytes.allSatisfy({ isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+        guard isLetter(first),
+            bytes.allSatisfy({ isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return false }
         return !keywords.contains { keyword in
             keyword.count == bytes.count && zip(keyword, bytes).allSatisfy { $0 == ($1 | 0x20) }
         }
@@ -177,23 +197,38 @@ public enum DOTEncoder {
         var dots = 0
         for (offset, byte) in id.utf8.enumerated() {
             if offset == 0, byte == UInt8(ascii: "-") { continue }
-            if byte == UInt8(ascii: ".") { dots += 1 } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { digits += 1 } else { return false }
+            if byte == UInt8(ascii: ".") {
+                dots += 1
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                digits += 1
+            } else {
+                return false
+            }
         }
         return digits > 0 && dots <= 1
     }
 
     /// A number with at most four decimals, trailing zeros removed: `1`, `0.25`, `-3.5`.
     static func writeNumber(_ number: Double, to output: inout TextOutput) {
-        guard number.isFinite else { output.write(byte: UInt8(ascii: "0")); return }
+        guard number.isFinite else {
+            output.write(byte: UInt8(ascii: "0"))
+            return
+        }
         let scaled = (number * 10_000).rounded()
-        guard abs(scaled) < 1e17 else { output.write(String(Int64(number.rounded()))); return }
+        guard abs(scaled) < 1e17 else {
+            output.write(String(Int64(number.rounded())))
+            return
+        }
         let magnitude = Int64(abs(scaled))
         if scaled < 0, magnitude != 0 { output.write(byte: UInt8(ascii: "-")) }
         output.write(String(magnitude / 10_000))
         var fraction = magnitude % 10_000
         guard fraction != 0 else { return }
         var digits = 4
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
         output.write(byte: UInt8(ascii: "."))
         var divisor: Int64 = 1
         for _ in 1..<digits { divisor *= 10 }

@@ -85,11 +85,17 @@ extension DOTHTML {
                 output.write("<BR/>")
             }
         case .bold(let inner):
-            output.write("<B>"); inner.write(to: &output); output.write("</B>")
+            output.write("<B>")
+            inner.write(to: &output)
+            output.write("</B>")
         case .italic(let inner):
-            output.write("<I>"); inner.write(to: &output); output.write("</I>")
+            output.write("<I>")
+            inner.write(to: &output)
+            output.write("</I>")
         case .underline(let inner):
-            output.write("<U>"); inner.write(to: &output); output.write("</U>")
+            output.write("<U>")
+            inner.write(to: &output)
+            output.write("</U>")
         case .font(let font, let inner):
             if font.face == nil, font.pointSize == nil, font.color == nil {
                 inner.write(to: &output)
@@ -159,7 +165,8 @@ extension DOTHTML {
     /// up Unicode properties, and for ASCII it means exactly `A`–`Z` and `a`–`z`.
     private static func writeAttributeName(_ key: String, to output: inout TextOutput) {
         func isNameByte(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
         }
         let bytes = key.utf8
         if bytes.allSatisfy(isNameByte) {
@@ -207,7 +214,9 @@ extension DOTHTML {
     /// Writes the replacement of a character that `escaped` holds (or a C1 control); true when
     /// that wrote something.
     @discardableResult
-    private static func writeReplacement(_ scalar: Unicode.Scalar, lineBreaks: Bool, to output: inout TextOutput) -> Bool {
+    private static func writeReplacement(_ scalar: Unicode.Scalar, lineBreaks: Bool, to output: inout TextOutput)
+        -> Bool
+    {
         switch scalar {
         case "&": output.write("&amp;")
         case "<": output.write("&lt;")
@@ -215,7 +224,7 @@ extension DOTHTML {
         case "\"": output.write("&quot;")
         case "\n": output.write(lineBreaks ? "<BR/>" : " ")
         case "\t": output.write(byte: UInt8(ascii: " "))
-        default: return false // other controls are dropped
+        default: return false  // other controls are dropped
         }
         return true
     }

@@ -15,33 +15,49 @@ import LifecycleEngine
 ///   their step numbers and everything it does not touch is faded.
 public enum DiagramBuilder {
     /// Decides the detail the diagram can be drawn at, without building it.
-    public static func plan(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) -> DiagramPlan {
+    public static func plan(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
+        -> DiagramPlan
+    {
         DiagramPlan(size: DiagramSize(spec: spec, options: options), requested: options.detail, limits: limits)
     }
 
     /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
     /// the machine is too large to draw even at `states` detail.
-    public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> Diagram {
+    public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
+        throws(DiagramError) -> Diagram
+    {
         // A group is any state drawn as a cluster: compound or parallel.
         if let group = options.group, spec.machine.state(group).map({ $0.isCompound || $0.isParallel }) != true {
-            throw .unknownGroup(group, available: spec.machine.states.filter { $0.isCompound || $0.isParallel }.map(\.id))
+            throw .unknownGroup(
+                group, available: spec.machine.states.filter { $0.isCompound || $0.isParallel }.map(\.id))
         }
         // One topology for the plan and the drawing: it is the costliest part of both.
         let topology = DiagramTopology(machine: spec.machine, group: options.group)
-        let plan = DiagramPlan(size: DiagramSize(spec: spec, options: options, topology: topology), requested: options.detail, limits: limits)
+        let plan = DiagramPlan(
+            size: DiagramSize(spec: spec, options: options, topology: topology), requested: options.detail,
+            limits: limits)
         guard !plan.isRefused else { throw .tooLarge(plan) }
         var effective = options
         effective.detail = plan.effectiveDetail
-        let path = try options.scenario.map { id throws(DiagramError) in try ScenarioPath(spec: spec, scenario: id, locale: options.locale) }
+        let path = try options.scenario.map { id throws(DiagramError) in
+            try ScenarioPath(spec: spec, scenario: id, locale: options.locale)
+        }
         let composer = DiagramComposer(spec: spec, options: effective, path: path, topology: topology)
         let steps = composer.stepBadges()
-        return Diagram(plan: plan, graph: composer.graph(),
-                       overlays: steps.map { Overlay(edgeID: $0.edgeID, html: $0.badge.markup, fontSize: DiagramStyle.badgeSize, fontName: DiagramStyle.font) },
-                       stepBadges: Dictionary(steps.map { ($0.edgeID, $0.badge) }, uniquingKeysWith: { first, _ in first }))
+        return Diagram(
+            plan: plan, graph: composer.graph(),
+            overlays: steps.map {
+                Overlay(
+                    edgeID: $0.edgeID, html: $0.badge.markup, fontSize: DiagramStyle.badgeSize,
+                    fontName: DiagramStyle.font)
+            },
+            stepBadges: Dictionary(steps.map { ($0.edgeID, $0.badge) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The graph alone (at the plan's effective detail).
-    public static func graph(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard) throws(DiagramError) -> DOTGraph {
+    public static func graph(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
+        throws(DiagramError) -> DOTGraph
+    {
         try build(for: spec, options: options, limits: limits).graph
     }
 }
@@ -62,7 +78,9 @@ public struct Diagram: Sendable, Hashable {
         guard !overlays.isEmpty else { return dot }
         var copy = graph
         copy.statements = copy.statements.map { statement in
-            guard case .edge(var edge) = statement, case .string(let id)? = edge.attributes["id"], let badge = stepBadges[id] else { return statement }
+            guard case .edge(var edge) = statement, case .string(let id)? = edge.attributes["id"],
+                let badge = stepBadges[id]
+            else { return statement }
             edge.attributes["xlabel"] = .html(badge)
             return .edge(edge)
         }
@@ -72,7 +90,8 @@ public struct Diagram: Sendable, Hashable {
     /// What `lifespec diagram` draws: the graph laid out and the overlays placed over it.
     public func render(_ format: GraphvizFormat) throws(GraphvizError) -> [UInt8] {
         if format == .dot { return try GraphvizRenderer.shared.render(dot: standaloneDOT, format: .dot) }
-        return try GraphvizRenderer.shared.render(layout: dot, requests: [DrawingRequest(overlays: overlays, formats: [format])])[0][0].data
+        return try GraphvizRenderer.shared.render(
+            layout: dot, requests: [DrawingRequest(overlays: overlays, formats: [format])])[0][0].data
     }
 }
 
@@ -133,7 +152,9 @@ struct ScenarioPath {
                 visited.insert(step.to)
                 let transition = machine.transitions[step.transitionIndex]
                 // A history state the step went through is on the path too.
-                for target in transition.targets where machine.state(target)?.isHistory == true { visited.insert(target) }
+                for target in transition.targets where machine.state(target)?.isHistory == true {
+                    visited.insert(target)
+                }
                 // The source that matched is the innermost declared source around the state left.
                 let ancestry = machine.ancestry(of: step.from)
                 let source = ancestry.first(where: transition.sources.contains) ?? transition.sources[0]

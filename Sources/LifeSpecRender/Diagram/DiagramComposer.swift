@@ -129,13 +129,21 @@ struct DiagramComposer {
         if let initial {
             let marker = DiagramTopology.markerID(parent)
             let onPath = markerOnPath(parent)
-            statements.append(.node(DOTNode(marker, attributes: [
-                "shape": "point", "width": 0.13, "height": 0.13, "style": "filled",
-                "color": .string(onPath ? DiagramStyle.accent : (path == nil ? DiagramStyle.ink : DiagramStyle.fadedText)),
-                "fillcolor": .string(onPath ? DiagramStyle.accent : (path == nil ? DiagramStyle.ink : DiagramStyle.fadedText)),
-                "label": .text(""),
-                "id": .string("initial-" + (parent ?? machine.id)),
-            ])))
+            statements.append(
+                .node(
+                    DOTNode(
+                        marker,
+                        attributes: [
+                            "shape": "point", "width": 0.13, "height": 0.13, "style": "filled",
+                            "color": .string(
+                                onPath ? DiagramStyle.accent : (path == nil ? DiagramStyle.ink : DiagramStyle.fadedText)
+                            ),
+                            "fillcolor": .string(
+                                onPath ? DiagramStyle.accent : (path == nil ? DiagramStyle.ink : DiagramStyle.fadedText)
+                            ),
+                            "label": .text(""),
+                            "id": .string("initial-" + (parent ?? machine.id)),
+                        ])))
             var edge: DOTAttributes = ["arrowsize": 0.6]
             let isCompound = machine.state(initial)?.isCompound ?? false
             let isParallel = machine.state(initial)?.isParallel ?? false
@@ -145,8 +153,11 @@ struct DiagramComposer {
                 if onPath { edge["penwidth"] = 2 }
             }
             // A parallel state has no dot of its own: the arrow ends at its first region's leaf.
-            let head = isCompound ? DiagramTopology.markerID(initial)
-                : DiagramTopology.nodeID(isParallel ? machine.defaultLeaves(entering: initial).first ?? initial : initial)
+            let head =
+                isCompound
+                ? DiagramTopology.markerID(initial)
+                : DiagramTopology.nodeID(
+                    isParallel ? machine.defaultLeaves(entering: initial).first ?? initial : initial)
             // Written after the children so the head node is first declared inside its cluster.
             statements += children(of: parent, depth: depth)
             statements.append(.edge(DOTEdge(from: marker, to: head, attributes: edge)))
@@ -159,12 +170,18 @@ struct DiagramComposer {
         // The regions of a parallel state share its box, each framed by a dashed line.
         let inParallel = parent.flatMap { machine.state($0)?.isParallel } ?? false
         return (childrenByParent[parent] ?? []).map { state in
-            if state.isCompound || state.isParallel { return .subgraph(cluster(state, depth: depth, isRegion: inParallel)) }
+            if state.isCompound || state.isParallel {
+                return .subgraph(cluster(state, depth: depth, isRegion: inParallel))
+            }
             if state.isHistory { return .node(history(state)) }
             guard inParallel else { return .node(leaf(state)) }
-            return .subgraph(DOTSubgraph(id: DiagramTopology.regionClusterID(state.id), attributes: [
-                "label": .text(""), "style": "dashed,rounded", "color": .string(DiagramStyle.tertiary), "penwidth": 1, "margin": 10,
-            ], statements: [.node(leaf(state))]))
+            return .subgraph(
+                DOTSubgraph(
+                    id: DiagramTopology.regionClusterID(state.id),
+                    attributes: [
+                        "label": .text(""), "style": "dashed,rounded", "color": .string(DiagramStyle.tertiary),
+                        "penwidth": 1, "margin": 10,
+                    ], statements: [.node(leaf(state))]))
         }
     }
 
@@ -187,10 +204,14 @@ struct DiagramComposer {
             attributes["color"] = .string(DiagramStyle.tertiary)
         }
         if state.isParallel { attributes["penwidth"] = 1.4 }
-        if let path, state.isParallel || isRegion, path.visited.contains(where: { machine.ancestry(of: $0).contains(state.id) }) {
+        if let path, state.isParallel || isRegion,
+            path.visited.contains(where: { machine.ancestry(of: $0).contains(state.id) })
+        {
             attributes["color"] = .string(DiagramStyle.accent)
         }
-        return DOTSubgraph(id: DiagramTopology.clusterID(state.id), attributes: attributes, statements: states(in: state.id, depth: depth + 1))
+        return DOTSubgraph(
+            id: DiagramTopology.clusterID(state.id), attributes: attributes,
+            statements: states(in: state.id, depth: depth + 1))
     }
 
     /// A history pseudo-state: a small circle, `H` (shallow) or `H*` (deep).
@@ -220,11 +241,16 @@ struct DiagramComposer {
             guard case .arrow(_, let head, _, _, _) = entry.placement, head == fork else { continue }
             let onPath = !numbers(of: entry).isEmpty
             let color = path == nil ? DiagramStyle.line : onPath ? DiagramStyle.accent : DiagramStyle.faded
-            statements.append(.node(DOTNode(fork, attributes: [
-                "shape": "box", "width": 0.4, "height": 0.05, "fixedsize": true, "style": "filled", "label": .text(""),
-                "color": .string(color), "fillcolor": .string(color),
-                "id": .string("fork-\(entry.transition.index)-\(entry.source)"),
-            ])))
+            statements.append(
+                .node(
+                    DOTNode(
+                        fork,
+                        attributes: [
+                            "shape": "box", "width": 0.4, "height": 0.05, "fixedsize": true, "style": "filled",
+                            "label": .text(""),
+                            "color": .string(color), "fillcolor": .string(color),
+                            "id": .string("fork-\(entry.transition.index)-\(entry.source)"),
+                        ])))
             for target in entry.transition.targets {
                 guard let node = machine.state(target) else { continue }
                 var attributes: DOTAttributes = ["color": .string(color)]
@@ -232,7 +258,11 @@ struct DiagramComposer {
                 if entry.transition.isEventless { attributes["style"] = "dashed" }
                 let container = node.isCompound || node.isParallel
                 if container { attributes["lhead"] = .string(DiagramTopology.clusterID(target)) }
-                let head = container ? (node.isCompound ? DiagramTopology.markerID(target) : DiagramTopology.nodeID(machine.defaultLeaves(entering: target).first ?? target))
+                let head =
+                    container
+                    ? (node.isCompound
+                        ? DiagramTopology.markerID(target)
+                        : DiagramTopology.nodeID(machine.defaultLeaves(entering: target).first ?? target))
                     : DiagramTopology.nodeID(target)
                 statements.append(.edge(DOTEdge(from: fork, to: head, attributes: attributes)))
             }
@@ -266,16 +296,26 @@ struct DiagramComposer {
     private func outside(_ state: StateNode) -> DOTNode {
         let visited = path?.visited.contains(state.id) ?? false
         let stateTitle = title(of: state.id)
-        var rows: [DOTHTMLRow] = [.cells([DOTHTMLCell(styled(.italic(.text(stateTitle)), color: DiagramStyle.secondary))])]
+        var rows: [DOTHTMLRow] = [
+            .cells([DOTHTMLCell(styled(.italic(.text(stateTitle)), color: DiagramStyle.secondary))])
+        ]
         if !Self.titleSaysID(stateTitle, state.id) {
-            rows.append(.cells([DOTHTMLCell(styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: DiagramStyle.tertiary))]))
+            rows.append(
+                .cells([
+                    DOTHTMLCell(
+                        styled(
+                            .text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize,
+                            color: DiagramStyle.tertiary))
+                ]))
         }
-        return DOTNode(DiagramTopology.outsideID(state.id), attributes: [
-            "label": .html(.table(DOTHTMLTable(attributes: Self.labelTable, rows: rows))),
-            "style": "rounded,dashed",
-            "color": .string(visited ? DiagramStyle.accent : DiagramStyle.tertiary),
-            "id": .string("outside-" + state.id),
-        ])
+        return DOTNode(
+            DiagramTopology.outsideID(state.id),
+            attributes: [
+                "label": .html(.table(DOTHTMLTable(attributes: Self.labelTable, rows: rows))),
+                "style": "rounded,dashed",
+                "color": .string(visited ? DiagramStyle.accent : DiagramStyle.tertiary),
+                "id": .string("outside-" + state.id),
+            ])
     }
 
     /// Title (with the id beneath when the title does not already say it), then the internal
@@ -285,13 +325,18 @@ struct DiagramComposer {
         let align = alignLeft ? Self.alignLeft : Self.alignCenter
         let stateTitle = title(of: state.id)
         var rows: [DOTHTMLRow] = [
-            .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: align)]),
+            .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: align)])
         ]
         if !Self.titleSaysID(stateTitle, state.id) {
-            rows.append(.cells([DOTHTMLCell(
-                styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.tertiary),
-                attributes: align
-            )]))
+            rows.append(
+                .cells([
+                    DOTHTMLCell(
+                        styled(
+                            .text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize,
+                            color: faded ? DiagramStyle.fadedText : DiagramStyle.tertiary),
+                        attributes: align
+                    )
+                ]))
         }
         if options.detail > .states {
             let listed = topology.listed(on: state.id)
@@ -310,16 +355,25 @@ struct DiagramComposer {
                     case .note(let text): text
                     }
                 }.joined(separator: ", ")
-                rows.append(.cells([DOTHTMLCell(.concat([
-                    styled(.italic(.text(word + " / ")), size: DiagramStyle.codeSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.secondary),
-                    styled(.text(text), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize, color: faded ? DiagramStyle.fadedText : DiagramStyle.ink),
-                ]), attributes: align)]))
+                rows.append(
+                    .cells([
+                        DOTHTMLCell(
+                            .concat([
+                                styled(
+                                    .italic(.text(word + " / ")), size: DiagramStyle.codeSize,
+                                    color: faded ? DiagramStyle.fadedText : DiagramStyle.secondary),
+                                styled(
+                                    .text(text), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize,
+                                    color: faded ? DiagramStyle.fadedText : DiagramStyle.ink),
+                            ]), attributes: align)
+                    ]))
             }
         }
-        return .table(DOTHTMLTable(
-            attributes: Self.labelTable,
-            rows: rows
-        ))
+        return .table(
+            DOTHTMLTable(
+                attributes: Self.labelTable,
+                rows: rows
+            ))
     }
 
     private static let spacer = DOTHTMLCell(.font(DOTHTMLFont(pointSize: 4), .text(" ")))
@@ -335,9 +389,11 @@ struct DiagramComposer {
     /// `dir=back`, so Graphviz ranks it with the flow while still drawing the arrowhead at the
     /// real target.
     private func arrow(_ group: DiagramTopology.ArrowGroup) -> DOTEdge? {
-        guard case let .arrow(tail, head, ltail, lhead, backward) = group.placement, let first = group.entries.first else { return nil }
+        guard case .arrow(let tail, let head, let ltail, let lhead, let backward) = group.placement,
+            let first = group.entries.first
+        else { return nil }
         var attributes: DOTAttributes = [
-            "id": .string("transition-\(first.transition.index)-\(first.source)"),
+            "id": .string("transition-\(first.transition.index)-\(first.source)")
         ]
         if let ltail { attributes[backward ? "lhead" : "ltail"] = .string(ltail) }
         if let lhead { attributes[backward ? "ltail" : "lhead"] = .string(lhead) }
@@ -350,12 +406,16 @@ struct DiagramComposer {
         }
         let lines = labelLines(group.entries)
         if !lines.isEmpty {
-            attributes["label"] = .html(.table(DOTHTMLTable(
-                attributes: Self.labelTable,
-                rows: lines.map { .cells([$0]) }
-            )))
+            attributes["label"] = .html(
+                .table(
+                    DOTHTMLTable(
+                        attributes: Self.labelTable,
+                        rows: lines.map { .cells([$0]) }
+                    )))
         }
-        return backward ? DOTEdge(from: head, to: tail, attributes: attributes) : DOTEdge(from: tail, to: head, attributes: attributes)
+        return backward
+            ? DOTEdge(from: head, to: tail, attributes: attributes)
+            : DOTEdge(from: tail, to: head, attributes: attributes)
     }
 
     private func numbers(of entry: DiagramTopology.Entry) -> [Int] {
@@ -378,7 +438,8 @@ struct DiagramComposer {
         effects.compactMap { effect in
             switch effect {
             case .callback(let id): .callback(lookup.shownName(ofCallback: id, in: machine))
-            case .notification(let id, _): options.showNotifications ? .notification(machine.notification(id)?.swiftName ?? id) : nil
+            case .notification(let id, _):
+                options.showNotifications ? .notification(machine.notification(id)?.swiftName ?? id) : nil
             case .assignment(let assignment): .note(words.set(assignment.flag, to: assignment.value))
             case .raise(let event): .note(words.raise(eventTitle(event)))
             }
@@ -399,7 +460,9 @@ struct DiagramComposer {
         var blocks: [Block] = []
         for entry in entries {
             var key = effect(of: entry.transition)
-            if case .headerRow = entry.placement, let target = entry.transition.target { key.insert(.note("→ " + title(of: target)), at: 0) }
+            if case .headerRow = entry.placement, let target = entry.transition.target {
+                key.insert(.note("→ " + title(of: target)), at: 0)
+            }
             if let index = blocks.firstIndex(where: { $0.key == key }) {
                 blocks[index].entries.append(entry)
             } else {
@@ -411,7 +474,9 @@ struct DiagramComposer {
             if offset > 0 { cells.append(Self.spacer) }
             let blockFaded = path != nil && block.entries.allSatisfy { numbers(of: $0).isEmpty }
             let guards = block.entries.map { guardText($0.transition) }
-            let sharedGuard: String? = block.entries.count > 1 && Set(guards).count == 1 && block.entries[0].transition.trigger.eventID != nil ? guards[0] : nil
+            let sharedGuard: String? =
+                block.entries.count > 1 && Set(guards).count == 1 && block.entries[0].transition.trigger.eventID != nil
+                ? guards[0] : nil
             for (entry, guardText) in zip(block.entries, guards) {
                 let stepNumbers = numbers(of: entry)
                 let faded = path != nil && stepNumbers.isEmpty
@@ -422,20 +487,33 @@ struct DiagramComposer {
                     parts.append(.italic(.text("[" + guardText + "]")))
                 }
                 guard !parts.isEmpty else { continue }
-                cells.append(DOTHTMLCell(styled(.concat(parts), color: faded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: Self.alignLeft))
+                cells.append(
+                    DOTHTMLCell(
+                        styled(.concat(parts), color: faded ? DiagramStyle.fadedText : DiagramStyle.ink),
+                        attributes: Self.alignLeft))
             }
             if let sharedGuard {
-                cells.append(DOTHTMLCell(styled(.italic(.text("[" + sharedGuard + "]")), color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: Self.alignLeft))
+                cells.append(
+                    DOTHTMLCell(
+                        styled(
+                            .italic(.text("[" + sharedGuard + "]")),
+                            color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink), attributes: Self.alignLeft))
             }
             for line in block.key {
                 let content: DOTHTML
                 switch line {
                 case .callback(let name):
-                    content = styled(.text(name), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink)
+                    content = styled(
+                        .text(name), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize,
+                        color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.ink)
                 case .notification(let name):
-                    content = styled(.text("→ " + name), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.tertiary)
+                    content = styled(
+                        .text("→ " + name), face: DiagramStyle.monoFont, size: DiagramStyle.codeSize,
+                        color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.tertiary)
                 case .note(let text):
-                    content = styled(.italic(.text(text)), size: DiagramStyle.codeSize, color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.secondary)
+                    content = styled(
+                        .italic(.text(text)), size: DiagramStyle.codeSize,
+                        color: blockFaded ? DiagramStyle.fadedText : DiagramStyle.secondary)
                 }
                 cells.append(DOTHTMLCell(content, attributes: Self.alignLeft))
             }
@@ -446,16 +524,27 @@ struct DiagramComposer {
     /// A scenario's step numbers, white on the accent colour.
     /// With `fixedSize` (points) it keeps that size inside a wider cell (a table stretches to fill its cell).
     static func badge(_ numbers: [Int], fixedSize: (width: Int, height: Int)? = nil) -> DOTHTML {
-        var attributes = ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1", "BGCOLOR": DiagramStyle.accent, "STYLE": "rounded"]
+        var attributes = [
+            "BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "1", "BGCOLOR": DiagramStyle.accent,
+            "STYLE": "rounded",
+        ]
         if let fixedSize {
             attributes["FIXEDSIZE"] = "TRUE"
             attributes["WIDTH"] = String(fixedSize.width)
             attributes["HEIGHT"] = String(fixedSize.height)
         }
-        return .table(DOTHTMLTable(
-            attributes: attributes,
-            rows: [.cells([DOTHTMLCell(.font(DOTHTMLFont(pointSize: DiagramStyle.badgeSize, color: "white"), .bold(.text(numbers.map(String.init).joined(separator: ", ")))))])]
-        ))
+        return .table(
+            DOTHTMLTable(
+                attributes: attributes,
+                rows: [
+                    .cells([
+                        DOTHTMLCell(
+                            .font(
+                                DOTHTMLFont(pointSize: DiagramStyle.badgeSize, color: "white"),
+                                .bold(.text(numbers.map(String.init).joined(separator: ", ")))))
+                    ])
+                ]
+            ))
     }
 
     /// The step numbers of the scenario, one badge per arrow it takes (by the arrow's `id`). They
@@ -485,31 +574,48 @@ struct DiagramComposer {
     // MARK: Legend
 
     private func legend() -> DOTHTML {
-        let hasFinal = machine.states.contains { $0.isFinal && options.group.map(machine.ancestry(of: $0.id).contains) ?? true }
-        let hasEventless = topology.entries.contains { $0.transition.isEventless }
-        let hasListed = options.detail > .states && topology.entries.contains { entry in
-            if case .arrow = entry.placement { false } else { true }
+        let hasFinal = machine.states.contains {
+            $0.isFinal && options.group.map(machine.ancestry(of: $0.id).contains) ?? true
         }
+        let hasEventless = topology.entries.contains { $0.transition.isEventless }
+        let hasListed =
+            options.detail > .states
+            && topology.entries.contains { entry in
+                if case .arrow = entry.placement { false } else { true }
+            }
         let hasCompoundSource = topology.entries.contains { entry in
             if case .arrow(_, _, .some, _, _) = entry.placement { true } else { false }
         }
         var rows: [(DOTHTML, String)] = []
-        func sample(_ text: String, color: String = DiagramStyle.ink, face: String? = nil, bold: Bool = false) -> DOTHTML {
+        func sample(_ text: String, color: String = DiagramStyle.ink, face: String? = nil, bold: Bool = false)
+            -> DOTHTML
+        {
             let inner: DOTHTML = bold ? .bold(.text(text)) : .text(text)
             return styled(inner, face: face, color: color)
         }
         rows.append((sample("●"), words.initial))
-        if !topology.outsideStates.isEmpty { rows.append((styled(.italic(.text("▢")), color: DiagramStyle.secondary), words.outside)) }
+        if !topology.outsideStates.isEmpty {
+            rows.append((styled(.italic(.text("▢")), color: DiagramStyle.secondary), words.outside))
+        }
         if hasFinal { rows.append((sample("◎"), words.final)) }
-        let drawn = machine.states.filter { state in options.group.map(machine.ancestry(of: state.id).contains) ?? true }
-        if drawn.contains(where: \.isParallel) { rows.append((sample("┆", color: DiagramStyle.tertiary), words.regions)) }
+        let drawn = machine.states.filter { state in options.group.map(machine.ancestry(of: state.id).contains) ?? true
+        }
+        if drawn.contains(where: \.isParallel) {
+            rows.append((sample("┆", color: DiagramStyle.tertiary), words.regions))
+        }
         if drawn.contains(where: \.isHistory) { rows.append((sample("Ⓗ"), words.history)) }
-        if topology.entries.contains(where: { $0.transition.targets.count > 1 }) { rows.append((sample("━┳►"), words.fork)) }
+        if topology.entries.contains(where: { $0.transition.targets.count > 1 }) {
+            rows.append((sample("━┳►"), words.fork))
+        }
         switch options.detail {
         case .states:
             rows.append((sample("───►"), words.transition))
         case .events, .full:
-            rows.append((.concat([sample(words.event, bold: true), .text(" "), .italic(.text("[" + words.guardWord + "]"))]), words.eventTransition))
+            rows.append(
+                (
+                    .concat([sample(words.event, bold: true), .text(" "), .italic(.text("[" + words.guardWord + "]"))]),
+                    words.eventTransition
+                ))
         }
         if hasEventless { rows.append((sample("- - ►"), words.eventless)) }
         if hasCompoundSource { rows.append((sample("□──►"), words.groupArrow)) }
@@ -522,7 +628,11 @@ struct DiagramComposer {
             }
             if drawsClosure { rows.append((sample(words.closureSample, face: DiagramStyle.monoFont), words.closures)) }
             if options.showNotifications {
-                rows.append((sample(words.notificationSample, color: DiagramStyle.tertiary, face: DiagramStyle.monoFont), words.notification))
+                rows.append(
+                    (
+                        sample(words.notificationSample, color: DiagramStyle.tertiary, face: DiagramStyle.monoFont),
+                        words.notification
+                    ))
             }
         }
         if hasListed { rows.append((sample(words.event, bold: true), words.listed)) }
@@ -533,19 +643,24 @@ struct DiagramComposer {
         if let path {
             var caption = words.scenario(path.title ?? path.id)
             if !path.startsAtInitial { caption += words.startsIn(title(of: path.start)) }
-            if !path.flags.isEmpty { caption += words.with + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: words.flagSeparator) }
-            tableRows.append(.cells([DOTHTMLCell(.bold(.text(caption)), attributes: ["ALIGN": "LEFT", "COLSPAN": "2"])]))
+            if !path.flags.isEmpty {
+                caption += words.with + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: words.flagSeparator)
+            }
+            tableRows.append(
+                .cells([DOTHTMLCell(.bold(.text(caption)), attributes: ["ALIGN": "LEFT", "COLSPAN": "2"])]))
         }
         for (symbol, meaning) in rows {
-            tableRows.append(.cells([
-                DOTHTMLCell(symbol, attributes: Self.alignLeft),
-                DOTHTMLCell(styled(.text(meaning), color: DiagramStyle.secondary), attributes: Self.alignLeft),
-            ]))
+            tableRows.append(
+                .cells([
+                    DOTHTMLCell(symbol, attributes: Self.alignLeft),
+                    DOTHTMLCell(styled(.text(meaning), color: DiagramStyle.secondary), attributes: Self.alignLeft),
+                ]))
         }
-        return .table(DOTHTMLTable(
-            attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "2"],
-            rows: tableRows
-        ))
+        return .table(
+            DOTHTMLTable(
+                attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "2"],
+                rows: tableRows
+            ))
     }
 
     // MARK: Text
@@ -577,13 +692,14 @@ struct DiagramComposer {
             // Asked for every state: ASCII text is squashed byte-wise, without the Unicode
             // property lookups of `isLetter`/`isNumber` (which for ASCII mean A–Z, a–z, 0–9).
             if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                return String(decoding: text.utf8.compactMap { byte -> UInt8? in
-                    switch byte {
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
-                    default: nil
-                    }
-                }, as: UTF8.self)
+                return String(
+                    decoding: text.utf8.compactMap { byte -> UInt8? in
+                        switch byte {
+                        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+                        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+                        default: nil
+                        }
+                    }, as: UTF8.self)
             }
             return String(text.lowercased().filter { $0.isLetter || $0.isNumber })
         }

@@ -72,13 +72,16 @@ public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unknownScenario(id, available):
-            let list = available.isEmpty ? "the spec has no scenarios" : "scenarios: " + available.joined(separator: ", ")
+        case .unknownScenario(let id, let available):
+            let list =
+                available.isEmpty ? "the spec has no scenarios" : "scenarios: " + available.joined(separator: ", ")
             return "unknown scenario '\(id)'\(Suggestion.didYouMean(id, among: available)) (\(list))"
-        case let .unknownGroup(id, available):
-            let list = available.isEmpty ? "the spec has no compound states" : "compound states: " + available.joined(separator: ", ")
+        case .unknownGroup(let id, let available):
+            let list =
+                available.isEmpty
+                ? "the spec has no compound states" : "compound states: " + available.joined(separator: ", ")
             return "'\(id)' is not a compound state\(Suggestion.didYouMean(id, among: available)) (\(list))"
-        case let .scenarioFailed(scenario, step, message):
+        case .scenarioFailed(let scenario, let step, let message):
             return step == 0
                 ? "scenario '\(scenario)' cannot start: \(message)"
                 : "scenario '\(scenario)' step \(step): \(message)"

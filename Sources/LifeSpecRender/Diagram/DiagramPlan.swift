@@ -29,14 +29,22 @@ public struct DiagramSize: Sendable, Hashable {
     /// and draw from one topology.
     init(spec: LoadedSpec, options: DiagramOptions, topology: DiagramTopology) {
         let machine = spec.machine
-        let leaves = machine.leafStates.filter { leaf in options.group.map { machine.ancestry(of: leaf.id).contains($0) } ?? true }
+        let leaves = machine.leafStates.filter { leaf in
+            options.group.map { machine.ancestry(of: leaf.id).contains($0) } ?? true
+        }
         let rootMarker = options.group == nil ? 1 : 0
         // History circles and fork bars are nodes too; each fork fans out into an arrow per target.
-        let histories = machine.states.filter { state in state.isHistory && (options.group.map { machine.ancestry(of: state.id).contains($0) } ?? true) }.count
+        let histories = machine.states.filter { state in
+            state.isHistory && (options.group.map { machine.ancestry(of: state.id).contains($0) } ?? true)
+        }.count
         let forks = topology.entries.filter { $0.transition.targets.count > 1 }
-        nodes = leaves.count + topology.compounds.count + rootMarker + topology.outsideStates.count + histories + forks.count
+        nodes =
+            leaves.count + topology.compounds.count + rootMarker + topology.outsideStates.count + histories
+            + forks.count
         clusters = topology.compounds.count
-        let arrows = topology.compounds.count + rootMarker + topology.arrows.count + forks.reduce(0) { $0 + $1.transition.targets.count }
+        let arrows =
+            topology.compounds.count + rootMarker + topology.arrows.count
+            + forks.reduce(0) { $0 + $1.transition.targets.count }
         var eventLines = 0
         var fullLines = 0
         for entry in topology.entries {
@@ -112,17 +120,22 @@ public struct DiagramPlan: Sendable, Hashable {
         if let fitting {
             effectiveDetail = fitting
             isRefused = false
-            message = fitting == requested ? nil
+            message =
+                fitting == requested
+                ? nil
                 : "the diagram has \(describe): drawing it at '\(fitting.rawValue)' detail instead of '\(requested.rawValue)' to keep the layout fast"
         } else if size.weight(at: .states) <= limits.maximumWeight {
             effectiveDetail = .states
             isRefused = false
-            message = requested == .states ? "the diagram has \(describe): the layout may take several seconds"
+            message =
+                requested == .states
+                ? "the diagram has \(describe): the layout may take several seconds"
                 : "the diagram has \(describe): drawing it at 'states' detail instead of '\(requested.rawValue)'; the layout may take several seconds"
         } else {
             effectiveDetail = .states
             isRefused = true
-            message = "the diagram has \(describe), too many for Graphviz to lay out in reasonable time even at 'states' detail; "
+            message =
+                "the diagram has \(describe), too many for Graphviz to lay out in reasonable time even at 'states' detail; "
                 + "draw one group of states at a time (the group option), split the spec, or use the Mermaid or Markdown output"
         }
     }

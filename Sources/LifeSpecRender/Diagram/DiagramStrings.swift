@@ -42,13 +42,15 @@ struct DiagramStrings: Sendable {
     }
 
     func scenarioComment(_ id: String) -> String {
-        pick("scenario \(id): numbered steps, visited states in class lifespecPath",
-             "场景 \(id)：步骤已编号，经过的状态使用 class lifespecPath")
+        pick(
+            "scenario \(id): numbered steps, visited states in class lifespecPath",
+            "场景 \(id)：步骤已编号，经过的状态使用 class lifespecPath")
     }
 
     func scenarioNotRunComment(_ id: String) -> String {
-        pick("scenario \(id) does not run on this machine; drawn without it",
-             "场景 \(id) 无法在此状态机上运行；绘制时不含该场景")
+        pick(
+            "scenario \(id) does not run on this machine; drawn without it",
+            "场景 \(id) 无法在此状态机上运行；绘制时不含该场景")
     }
 
     /// A transition listed on a compound state, which Mermaid cannot show: kept as a comment.
@@ -61,8 +63,9 @@ struct DiagramStrings: Sendable {
     }
 
     var notDrawnToOwnBorder: String {
-        pick(" (not drawn: Mermaid cannot draw from inside a composite state to its own border)",
-             "（未绘制：Mermaid 无法从复合状态内部画到其自身边框）")
+        pick(
+            " (not drawn: Mermaid cannot draw from inside a composite state to its own border)",
+            "（未绘制：Mermaid 无法从复合状态内部画到其自身边框）")
     }
 
     // MARK: Legend
@@ -72,7 +75,9 @@ struct DiagramStrings: Sendable {
     var transition: String { pick("transition", "转换") }
     var eventTransition: String { pick("transition on an event, taken when the guard holds", "由事件触发的转换，守卫条件成立时发生") }
     var eventless: String { pick("eventless transition, taken as soon as its guard holds", "无事件转换，守卫条件一成立即发生") }
-    var groupArrow: String { pick("arrow leaving a group’s border: applies in every state inside it", "从分组边框出发的箭头：适用于组内每个状态") }
+    var groupArrow: String {
+        pick("arrow leaving a group’s border: applies in every state inside it", "从分组边框出发的箭头：适用于组内每个状态")
+    }
     var callbacks: String { pick("delegate callbacks, in call order", "代理回调，按调用顺序") }
     var closureSample: String { "{ handler }" }
     var closures: String { pick("a closure the app passed to UIKit, called back", "应用传给 UIKit 的闭包，被回调") }
@@ -81,8 +86,9 @@ struct DiagramStrings: Sendable {
     var outside: String { pick("dashed: a state outside the group drawn here", "虚线框：本图所画分组之外的状态") }
     var regions: String { pick("dashed frames in one box: regions, all active at once", "同一框内的虚线分区：并行区域，同时处于活动状态") }
     var history: String {
-        pick("H / H*: history (shallow / deep), resumes where the group was left; its arrow is the default",
-             "H / H*：历史状态（浅 / 深），回到离开分组时的状态；其箭头为默认转换")
+        pick(
+            "H / H*: history (shallow / deep), resumes where the group was left; its arrow is the default",
+            "H / H*：历史状态（浅 / 深），回到离开分组时的状态；其箭头为默认转换")
     }
     var fork: String { pick("bar: one transition entering several regions", "横条：一个转换同时进入多个区域") }
     var notDrawnHistory: String { pick(" (not drawn: Mermaid has no history states)", "（未绘制：Mermaid 没有历史状态）") }

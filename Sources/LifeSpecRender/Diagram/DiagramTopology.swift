@@ -78,8 +78,9 @@ struct DiagramTopology {
                 guard sourceInside || targetInside else { continue }
                 if !sourceInside { outside[source] = true }
                 if !targetInside, let target { outside[target] = true }
-                let (placement, key) = Self.place(transition, source: source, target: target, tree: tree, flow: flow,
-                                                  sourceOutside: !sourceInside, targetOutside: !targetInside)
+                let (placement, key) = Self.place(
+                    transition, source: source, target: target, tree: tree, flow: flow,
+                    sourceOutside: !sourceInside, targetOutside: !targetInside)
                 entries.append(Entry(transition: transition, source: sourceID, placement: placement))
                 keys.append(key)
             }
@@ -99,7 +100,8 @@ struct DiagramTopology {
                     arrows[index].entries.append(entry)
                 } else {
                     arrowIndex[key] = arrows.count
-                    arrows.append(ArrowGroup(placement: entry.placement, isEventless: key.isEventless, entries: [entry]))
+                    arrows.append(
+                        ArrowGroup(placement: entry.placement, isEventless: key.isEventless, entries: [entry]))
                 }
             case .internalRow(let owner), .headerRow(let owner):
                 listed[tree.index(owner)].append(entry)
@@ -256,8 +258,9 @@ struct DiagramTopology {
                 tail: nodeID(tree.ids[tailState]), head: forkID(transition: transition.index, source: sourceID),
                 ltail: sourceIsCompound ? clusterID(sourceID) : nil, lhead: nil, backward: false
             )
-            let key = ArrowKey(tail: tailState, head: -2 - transition.index, ends: End.node.rawValue << 4 | End.outside.rawValue + 1,
-                               ltail: sourceIsCompound ? source : -1, lhead: -1, backward: false, isEventless: transition.isEventless)
+            let key = ArrowKey(
+                tail: tailState, head: -2 - transition.index, ends: End.node.rawValue << 4 | End.outside.rawValue + 1,
+                ltail: sourceIsCompound ? source : -1, lhead: -1, backward: false, isEventless: transition.isEventless)
             return (placement, key)
         }
         let targetID = tree.ids[target]

@@ -42,8 +42,12 @@ struct DocumentIndex {
         let name = machine.callback(id)?.swiftName ?? id
         return callback(id)?.kind == .closure ? "{ \(name) }" : name
     }
-    func notification(_ id: String) -> SpecDocument.NotificationInfo? { notifications[id].map { document.notifications[$0] } }
+    func notification(_ id: String) -> SpecDocument.NotificationInfo? {
+        notifications[id].map { document.notifications[$0] }
+    }
     func flag(_ id: String) -> SpecDocument.FlagInfo? { flags[id].map { document.flags[$0] } }
     /// The prose of the transition whose `Machine.transitions` index is `index`.
-    func transition(_ index: Int) -> SpecDocument.TransitionInfo? { transitions[index].map { document.transitions[$0] } }
+    func transition(_ index: Int) -> SpecDocument.TransitionInfo? {
+        transitions[index].map { document.transitions[$0] }
+    }
 }

@@ -112,19 +112,26 @@ public final class GraphvizRenderer: Sendable {
     }
 
     /// Like `render`, also returning the warnings Graphviz printed.
-    public func renderWithWarnings(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
+    public func renderWithWarnings(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError)
+        -> GraphvizOutput
+    {
         try render(dot: dot, formats: [format], layout: layout)[0]
     }
 
     /// Lays `dot` out once and renders it in each of `formats` (in that order): an SVG and a PNG
     /// of one diagram cost one layout.
-    public func render(dot: String, formats: [GraphvizFormat], layout: String = "dot") throws(GraphvizError) -> [GraphvizOutput] {
+    public func render(dot: String, formats: [GraphvizFormat], layout: String = "dot") throws(GraphvizError)
+        -> [GraphvizOutput]
+    {
         try render(dot: dot, targets: formats.map(Target.init), layout: layout)
     }
 
     /// Renders with any Graphviz device name (`"svg"`, `"png:cairo"`, `"json"`, …).
     public func render(dot: String, device: String, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
-        try render(layout: dot, drawings: [Drawing(targets: [Target(device: device, kind: device.hasPrefix("pdf") ? .pdf : .plain)])], layout: layout)[0][0]
+        try render(
+            layout: dot,
+            drawings: [Drawing(targets: [Target(device: device, kind: device.hasPrefix("pdf") ? .pdf : .plain)])],
+            layout: layout)[0][0]
     }
 
     /// Lays `dot` out once and draws every request from that layout, in order: each is the laid-out
@@ -132,8 +139,14 @@ public final class GraphvizRenderer: Sendable {
     /// larger legend), with its overlays placed. A restyle that would need other positions (the
     /// two graphs are not the same graph) is laid out on its own instead, so the result is always
     /// right; `layoutsShared` counts the requests that were not.
-    public func render(layout dot: String, requests: [DrawingRequest], layout: String = "dot") throws(GraphvizError) -> [[GraphvizOutput]] {
-        try render(layout: dot, drawings: requests.map { Drawing(restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init)) }, layout: layout)
+    public func render(layout dot: String, requests: [DrawingRequest], layout: String = "dot") throws(GraphvizError)
+        -> [[GraphvizOutput]]
+    {
+        try render(
+            layout: dot,
+            drawings: requests.map {
+                Drawing(restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init))
+            }, layout: layout)
     }
 
     /// How many restyled drawings had to be laid out on their own, since the process started.
@@ -164,8 +177,11 @@ public final class GraphvizRenderer: Sendable {
         /// coordinates (SVG, DOT, JSON, …): only those need the system's text layouts.
         var drawsGlyphs: Bool {
             let name = device.split(separator: ":").first.map(String.init) ?? device
-            return kind != .plain || !["svg", "svgz", "dot", "xdot", "gv", "canon", "json", "json0", "dot_json", "xdot_json",
-                                       "plain", "plain-ext", "imap", "imap_np", "cmapx", "cmapx_np", "ismap", "vml", "fig", "pic", "tk"].contains(name)
+            return kind != .plain
+                || ![
+                    "svg", "svgz", "dot", "xdot", "gv", "canon", "json", "json0", "dot_json", "xdot_json",
+                    "plain", "plain-ext", "imap", "imap_np", "cmapx", "cmapx_np", "ismap", "vml", "fig", "pic", "tk",
+                ].contains(name)
         }
 
         init(device: String, kind: Kind) {
@@ -199,7 +215,9 @@ public final class GraphvizRenderer: Sendable {
         try render(layout: dot, drawings: [Drawing(targets: targets)], layout: layout)[0]
     }
 
-    private func render(layout dot: String, drawings: [Drawing], layout: String) throws(GraphvizError) -> [[GraphvizOutput]] {
+    private func render(layout dot: String, drawings: [Drawing], layout: String) throws(GraphvizError)
+        -> [[GraphvizOutput]]
+    {
         for text in [dot] + drawings.compactMap(\.restyle) where text.utf8.contains(0) {
             throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character")
         }
@@ -254,7 +272,9 @@ public final class GraphvizRenderer: Sendable {
                     // After a restyle, the graph's own look is a restyle back to it.
                     if let style = drawing.restyle ?? (restyled ? dot : nil) {
                         guard let source = lifespec_agmemread(style) else {
-                            throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
+                            throw GraphvizError(
+                                stage: .parse,
+                                message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
                         }
                         defer { agclose(source) }
                         restyled = true
@@ -264,7 +284,9 @@ public final class GraphvizRenderer: Sendable {
                         }
                     }
                     defer { lifespec_restore_geometry(graph, &geometry) }
-                    slots[index] = try draw(graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: layoutWarnings)
+                    slots[index] = try draw(
+                        graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc,
+                        layoutWarnings: layoutWarnings)
                     rendered.append(slots[index]!)
                     encodeInBackground(slots[index]!)
                 }
@@ -274,7 +296,8 @@ public final class GraphvizRenderer: Sendable {
                 let drawing = drawings[index]
                 let (graph, warnings) = try layOut(drawing.restyle ?? dot, gvc: gvc, layout: layout)
                 defer { release(graph, gvc: gvc, layout: layout) }
-                slots[index] = try draw(graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: warnings)
+                slots[index] = try draw(
+                    graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: warnings)
                 rendered.append(slots[index]!)
                 encodeInBackground(slots[index]!)
             }
@@ -285,9 +308,9 @@ public final class GraphvizRenderer: Sendable {
             var files: [GraphvizOutput] = []
             for result in drawing {
                 switch result {
-                case let .bytes(data, warnings):
+                case .bytes(let data, let warnings):
                     files.append(GraphvizOutput(data: data, warnings: warnings))
-                case let .pixels(buffer, _, warnings):
+                case .pixels(let buffer, _, let warnings):
                     encodings.wait()
                     let result = encoded.withLock { $0[Int(bitPattern: buffer)] }
                     files.append(GraphvizOutput(data: try result!.get(), warnings: warnings))
@@ -299,11 +322,14 @@ public final class GraphvizRenderer: Sendable {
     }
 
     /// Parses and lays out `dot` (under the lock); the caller frees the graph with `release`.
-    private func layOut(_ dot: String, gvc: OpaquePointer, layout: String) throws(GraphvizError) -> (UnsafeMutablePointer<Agraph_t>, [String]) {
+    private func layOut(_ dot: String, gvc: OpaquePointer, layout: String) throws(GraphvizError) -> (
+        UnsafeMutablePointer<Agraph_t>, [String]
+    ) {
         GraphvizMessages.reset()
         _ = agreseterrors()
         guard var graph = lifespec_agmemread(dot) else {
-            throw GraphvizError(stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
+            throw GraphvizError(
+                stage: .parse, message: GraphvizMessages.take(orDefault: "syntax error in DOT text").errors)
         }
         // dot reports some failures through agerr while still returning 0; its path planner writes
         // "triangulation failed" straight to fd 2, which the filter drops.
@@ -319,7 +345,8 @@ public final class GraphvizRenderer: Sendable {
             graph = retry
             lifespec_set_newrank(graph)
             _ = agreseterrors()
-            guard StandardErrorFilter.run({ gvLayout(gvc, graph, layout) }).0 == 0, agerrors() < Int32(AGERR.rawValue) else {
+            guard StandardErrorFilter.run({ gvLayout(gvc, graph, layout) }).0 == 0, agerrors() < Int32(AGERR.rawValue)
+            else {
                 agclose(graph)
                 throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
             }
@@ -334,12 +361,15 @@ public final class GraphvizRenderer: Sendable {
         agclose(graph)
     }
 
-    private func draw(_ graph: UnsafeMutablePointer<Agraph_t>, overlays: [Overlay], targets: [Target], gvc: OpaquePointer, layoutWarnings: [String]) throws(GraphvizError) -> [Rendered] {
+    private func draw(
+        _ graph: UnsafeMutablePointer<Agraph_t>, overlays: [Overlay], targets: [Target], gvc: OpaquePointer,
+        layoutWarnings: [String]
+    ) throws(GraphvizError) -> [Rendered] {
         var placed: [UnsafeMutablePointer<Agedge_t>] = []
         defer { for edge in placed { lifespec_remove_overlay(edge) } }
         for overlay in overlays {
             guard let edge = lifespec_edge_with_id(graph, overlay.edgeID),
-                  lifespec_place_overlay(graph, edge, overlay.html, overlay.fontSize, overlay.fontName) == 0
+                lifespec_place_overlay(graph, edge, overlay.html, overlay.fontSize, overlay.fontName) == 0
             else {
                 throw GraphvizError(stage: .render, message: "cannot place the overlay on arrow '\(overlay.edgeID)'")
             }
@@ -352,7 +382,9 @@ public final class GraphvizRenderer: Sendable {
                 if target.kind == .png {
                     let dpi = lifespec_set_bitmap_dpi(graph, 96, Self.maximumBitmapPixels)
                     if dpi < 96 {
-                        notes.append("the bitmap is drawn at \(Int(dpi)) dpi instead of 96 to stay under \(Int(Self.maximumBitmapPixels / 1_000_000)) megapixels")
+                        notes.append(
+                            "the bitmap is drawn at \(Int(dpi)) dpi instead of 96 to stay under \(Int(Self.maximumBitmapPixels / 1_000_000)) megapixels"
+                        )
                     }
                 }
                 defer { if target.kind == .png { lifespec_clear_bitmap_dpi(graph) } }
@@ -362,12 +394,16 @@ public final class GraphvizRenderer: Sendable {
                 let status = gvRenderData(gvc, graph, target.device, &buffer, &length)
                 guard status == 0, let buffer else {
                     if let buffer { gvFreeRenderData(buffer) }
-                    throw GraphvizError(stage: .render, message: GraphvizMessages.take(orDefault: "format '\(target.device)' failed").errors)
+                    throw GraphvizError(
+                        stage: .render,
+                        message: GraphvizMessages.take(orDefault: "format '\(target.device)' failed").errors)
                 }
                 let messages = GraphvizMessages.take(orDefault: "")
                 if agerrors() >= Int32(AGERR.rawValue) {
                     gvFreeRenderData(buffer)
-                    throw GraphvizError(stage: .render, message: messages.errors.isEmpty ? "Graphviz reported an error" : messages.errors)
+                    throw GraphvizError(
+                        stage: .render,
+                        message: messages.errors.isEmpty ? "Graphviz reported an error" : messages.errors)
                 }
                 let warnings = layoutWarnings + messages.warnings + notes
                 if target.kind == .png {
@@ -396,7 +432,9 @@ public final class GraphvizRenderer: Sendable {
         let width = raw.loadUnaligned(as: UInt32.self)
         let height = raw.loadUnaligned(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
         guard width > 0, height > 0, length - headerSize == Int(width) * Int(height) * 4 else {
-            throw GraphvizError(stage: .render, message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
+            throw GraphvizError(
+                stage: .render,
+                message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
         }
         // The buffer is malloc'd with room to spare; its pixel words start 8 bytes in, so aligned.
         let pixels = raw.advanced(by: headerSize).assumingMemoryBound(to: UInt32.self)
@@ -435,8 +473,8 @@ public final class GraphvizRenderer: Sendable {
     }
 }
 
-private extension Array where Element == UInt8 {
-    func firstRange(of pattern: [UInt8], from start: Int) -> Int? {
+extension Array where Element == UInt8 {
+    fileprivate func firstRange(of pattern: [UInt8], from start: Int) -> Int? {
         guard !pattern.isEmpty, count >= pattern.count, start <= count - pattern.count else { return nil }
         for index in start...(count - pattern.count) where self[index] == pattern[0] {
             if self[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
@@ -498,7 +536,9 @@ enum GraphvizMessages {
         }
         let errors = messages.filter(\.isError).map { clean($0.text) }.filter { !$0.isEmpty }
         let warnings = messages.filter { !$0.isError }.map { clean($0.text) }.filter { !$0.isEmpty }
-        let errorText = errors.isEmpty ? (warnings.isEmpty ? fallback : warnings.joined(separator: "\n")) : errors.joined(separator: "\n")
+        let errorText =
+            errors.isEmpty
+            ? (warnings.isEmpty ? fallback : warnings.joined(separator: "\n")) : errors.joined(separator: "\n")
         return (errorText, warnings)
     }
 }

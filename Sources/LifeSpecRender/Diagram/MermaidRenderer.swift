@@ -38,13 +38,13 @@ public enum MermaidRenderer {
                         output.write(Int(byte))
                         output.write(byte: UInt8(ascii: ";"))
                     case _ where byte < 0x20 || byte == 0x7F:
-                        break // dropped control
+                        break  // dropped control
                     default:
                         output.write(byte: byte)
                     }
                     index = next
                 } else if byte == 0xC2 || byte == 0xE2, let length = droppedLength(of: bytes[index...]) {
-                    index = bytes.index(index, offsetBy: length) // a C1 control, a line or paragraph separator
+                    index = bytes.index(index, offsetBy: length)  // a C1 control, a line or paragraph separator
                 } else {
                     output.write(byte: byte)
                     index = next
@@ -75,7 +75,11 @@ public enum MermaidRenderer {
         var index = bytes.startIndex
         while index != bytes.endIndex {
             let byte = bytes[index]
-            if byte < 0x80 ? syntax.contains(byte) : (byte == 0xC2 || byte == 0xE2) && droppedLength(of: bytes[index...]) != nil { return true }
+            if byte < 0x80
+                ? syntax.contains(byte) : (byte == 0xC2 || byte == 0xE2) && droppedLength(of: bytes[index...]) != nil
+            {
+                return true
+            }
             bytes.formIndex(after: &index)
         }
         return false
@@ -125,7 +129,9 @@ private struct MermaidWriter {
         guardTexts = texts
         lookup = DocumentIndex(spec.document)
         words = DiagramStrings(locale: options.locale ?? spec.document.defaultLocale)
-        titles = states.map { [lookup] state in spec.document.text(lookup.state(state.id)?.title, locale: options.locale) ?? state.id }
+        titles = states.map { [lookup] state in
+            spec.document.text(lookup.state(state.id)?.title, locale: options.locale) ?? state.id
+        }
         // The engine's structure: `Machine` refuses parents, sources and targets that are not states.
         let parents = states.indices.map { machine.parentPosition(of: $0) ?? -1 }
         var children = Array(repeating: [Int](), count: states.count + 1)
@@ -133,7 +139,10 @@ private struct MermaidWriter {
         self.children = children
         blockItems = Self.blockItems(topology: topology, parents: parents, machine: machine)
         var eventTitles: [String: String] = [:]
-        for event in machine.events { eventTitles[event.id] = spec.document.text(lookup.event(event.id)?.title, locale: options.locale) ?? event.id }
+        for event in machine.events {
+            eventTitles[event.id] =
+                spec.document.text(lookup.event(event.id)?.title, locale: options.locale) ?? event.id
+        }
         self.eventTitles = eventTitles
         effects = machine.transitions.map(effectText)
     }
@@ -194,7 +203,8 @@ private struct MermaidWriter {
             }
             if source == target {
                 let parent = parents[source]
-                result[parent < 0 ? topLevel : parent].append(.drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entryIndex)))
+                result[parent < 0 ? topLevel : parent].append(
+                    .drawn(Drawn(from: source, to: target, fromNote: nil, toNote: nil, entry: entryIndex)))
                 continue
             }
             // The innermost common ancestor (`scope`, nil at the top level), and the number of
@@ -219,9 +229,12 @@ private struct MermaidWriter {
             // concurrent region ("cannot set property 'rank' of undefined"): there the arrow goes
             // to the state it really enters, across the composite's border.
             if to != target, isInsideParallelState(to) { to = target }
-            result[scope ?? topLevel].append(.drawn(Drawn(
-                from: from, to: to, fromNote: from == source ? nil : source, toNote: to == target ? nil : target, entry: entryIndex
-            )))
+            result[scope ?? topLevel].append(
+                .drawn(
+                    Drawn(
+                        from: from, to: to, fromNote: from == source ? nil : source,
+                        toNote: to == target ? nil : target, entry: entryIndex
+                    )))
         }
         return result
     }
@@ -240,9 +253,11 @@ enum MermaidIdentifiers {
     static func list(_ states: [String]) -> [String] {
         // Compared lowercased: Mermaid's lexer matches these in any case. `default` and the
         // accessibility and link words broke the parse as state ids (mermaid.js 10/11).
-        let keywords: Set<String> = ["state", "note", "direction", "end", "as", "class", "classdef", "style", "click", "left", "right", "of",
-                                     "statediagram", "statediagram-v2", "default", "acctitle", "accdescr", "href", "scale", "call",
-                                     "callback", "link", "linkstyle", "hide", "empty", "root", "fork", "join", "choice", "concurrent"]
+        let keywords: Set<String> = [
+            "state", "note", "direction", "end", "as", "class", "classdef", "style", "click", "left", "right", "of",
+            "statediagram", "statediagram-v2", "default", "acctitle", "accdescr", "href", "scale", "call",
+            "callback", "link", "linkstyle", "hide", "empty", "root", "fork", "join", "choice", "concurrent",
+        ]
         var used: Set<String> = []
         used.reserveCapacity(states.count)
         return states.map { id in
@@ -252,7 +267,9 @@ enum MermaidIdentifiers {
             bytes.reserveCapacity(id.utf8.count)
             for scalar in id.unicodeScalars {
                 let value = scalar.value
-                let keep = (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value) || value == 0x5F
+                let keep =
+                    (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value)
+                    || value == 0x5F
                 bytes.append(keep ? UInt8(value) : UInt8(ascii: "_"))
             }
             var base = String(decoding: bytes, as: UTF8.self)
@@ -278,7 +295,10 @@ extension MermaidWriter {
     func text() -> String {
         var output = TextOutput(capacity: 1 << 16)
         // Every line ends with a newline, the last one included.
-        func line(_ text: String) { output.write(text); output.write(byte: UInt8(ascii: "\n")) }
+        func line(_ text: String) {
+            output.write(text)
+            output.write(byte: UInt8(ascii: "\n"))
+        }
         line("%% " + words.generatedComment(file: Self.comment(Self.fileName(document.path))))
         line("stateDiagram-v2")
         line("    direction \(options.direction.rawValue)")
@@ -300,9 +320,18 @@ extension MermaidWriter {
     private func block(_ parent: Int, depth: Int, to output: inout TextOutput) {
         // Each line: the indent, its pieces, a newline (pieces as separate arguments rather than
         // a variadic list, which would allocate an array per line).
-        func line(_ a: String, _ b: String = "", _ c: String = "", _ d: String = "", _ e: String = "", _ f: String = "", _ g: String = "") {
+        func line(
+            _ a: String, _ b: String = "", _ c: String = "", _ d: String = "", _ e: String = "", _ f: String = "",
+            _ g: String = ""
+        ) {
             output.write(repeating: UInt8(ascii: " "), count: 4 * depth)
-            output.write(a); output.write(b); output.write(c); output.write(d); output.write(e); output.write(f); output.write(g)
+            output.write(a)
+            output.write(b)
+            output.write(c)
+            output.write(d)
+            output.write(e)
+            output.write(f)
+            output.write(g)
             output.write(byte: UInt8(ascii: "\n"))
         }
         let states = machine.states
@@ -312,8 +341,10 @@ extension MermaidWriter {
             let id = ids[child]
             let title = titles[child]
             if let depthOfHistory = states[child].history {
-                line("%% ", id, " (" + MermaidRenderer.escape(title) + "): ", depthOfHistory == .deep ? "deep" : "shallow",
-                     " history of ", ids[parent], " (not drawn: Mermaid has no history states)")
+                line(
+                    "%% ", id, " (" + MermaidRenderer.escape(title) + "): ",
+                    depthOfHistory == .deep ? "deep" : "shallow",
+                    " history of ", ids[parent], " (not drawn: Mermaid has no history states)")
                 continue
             }
             // Regions of a parallel state are separated by Mermaid's concurrency line.
@@ -325,7 +356,11 @@ extension MermaidWriter {
                 line(id, " : ", MermaidRenderer.escape(title))
                 for (word, actions) in [("entry", states[child].entry), ("exit", states[child].exit)] {
                     let text = blockText(actions)
-                    if !text.isEmpty { line("%% ", id, " ", MermaidRenderer.escape(word + " " + text), " (not drawn: Mermaid shows a composite state's title only)") }
+                    if !text.isEmpty {
+                        line(
+                            "%% ", id, " ", MermaidRenderer.escape(word + " " + text),
+                            " (not drawn: Mermaid shows a composite state's title only)")
+                    }
                 }
                 line("state ", id, " {")
                 block(child, depth: depth + 1, to: &output)
@@ -345,11 +380,14 @@ extension MermaidWriter {
             line("[*] --> ", ids[machine.position(of: machine.initial)!])
         } else {
             for entry in listed(on: states[parent].id) {
-                line("%% ", words.compoundHandles(ids[parent], label([entry])),
-                     entry.transition.target.map { " → " + MermaidRenderer.escape(title($0)) } ?? "",
-                     words.notDrawnOnComposite)
+                line(
+                    "%% ", words.compoundHandles(ids[parent], label([entry])),
+                    entry.transition.target.map { " → " + MermaidRenderer.escape(title($0)) } ?? "",
+                    words.notDrawnOnComposite)
             }
-            if let initial = states[parent].initial, !states[parent].isParallel { line("[*] --> ", ids[machine.position(of: initial)!]) }
+            if let initial = states[parent].initial, !states[parent].isParallel {
+                line("[*] --> ", ids[machine.position(of: initial)!])
+            }
         }
         for child in children[parent] where states[child].isFinal {
             line(ids[child], " --> [*]")
@@ -372,18 +410,24 @@ extension MermaidWriter {
         for item in blockItems[parent] {
             switch item {
             case .intoEnclosing(let entry, let source, let target):
-                line("%% ", ids[source], " --> ", ids[target], " : ", label([entries[entry]]),
-                     words.notDrawnToOwnBorder)
+                line(
+                    "%% ", ids[source], " --> ", ids[target], " : ", label([entries[entry]]),
+                    words.notDrawnToOwnBorder)
             case .throughHistory(let entry, let source, _):
                 let transition = entries[entry].transition
                 let text = label([entries[entry]])
-                line("%% ", ids[source], " --> ", transition.targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
-                     text.isEmpty ? "" : " : " + text, words.notDrawnHistory)
+                line(
+                    "%% ", ids[source], " --> ",
+                    transition.targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
+                    text.isEmpty ? "" : " : " + text, words.notDrawnHistory)
             case .drawn(let drawn):
                 let transition = entries[drawn.entry].transition.index
-                let key = EndsKey(from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
-                                  isEventless: entries[drawn.entry].transition.isEventless)
-                if let index = groupsByEnds[key]?.first(where: { effects[entries[groups[$0].first.entry].transition.index] == effects[transition] }) {
+                let key = EndsKey(
+                    from: drawn.from, to: drawn.to, fromNote: drawn.fromNote, toNote: drawn.toNote,
+                    isEventless: entries[drawn.entry].transition.isEventless)
+                if let index = groupsByEnds[key]?.first(where: {
+                    effects[entries[groups[$0].first.entry].transition.index] == effects[transition]
+                }) {
                     groups[index].entries.append(drawn.entry)
                 } else {
                     groupsByEnds[key, default: []].append(groups.count)
@@ -394,15 +438,22 @@ extension MermaidWriter {
         for group in groups {
             let first = group.first
             var text = options.detail == .states && path == nil ? "" : label(group.entries.map { entries[$0] })
-            if let notes = words.endNotes(from: first.fromNote.map { titles[$0] }, to: first.toNote.map { titles[$0] }) {
+            if let notes = words.endNotes(from: first.fromNote.map { titles[$0] }, to: first.toNote.map { titles[$0] })
+            {
                 text += (text.isEmpty ? "" : " ") + MermaidRenderer.escape(notes)
             }
-            if text.isEmpty { line(ids[first.from], " --> ", ids[first.to]) } else { line(ids[first.from], " --> ", ids[first.to], " : ", text) }
+            if text.isEmpty {
+                line(ids[first.from], " --> ", ids[first.to])
+            } else {
+                line(ids[first.from], " --> ", ids[first.to], " : ", text)
+            }
             for entry in group.entries {
                 let targets = entries[entry].transition.targets
                 guard targets.count > 1 else { continue }
-                line("%% ", ids[first.from], " --> ", targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
-                     " (several targets: Mermaid draws the first)")
+                line(
+                    "%% ", ids[first.from], " --> ",
+                    targets.map { ids[machine.position(of: $0)!] }.joined(separator: ", "),
+                    " (several targets: Mermaid draws the first)")
             }
         }
     }
@@ -439,7 +490,8 @@ extension MermaidWriter {
         for effect in effects {
             switch effect {
             case .callback(let id): add(lookup.shownName(ofCallback: id, in: machine))
-            case .notification(let id, _): if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
+            case .notification(let id, _):
+                if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
             case .assignment(let assignment): add(words.set(assignment.flag, to: assignment.value))
             case .raise(let event): add(words.raise(eventTitle(event)))
             }
@@ -466,16 +518,22 @@ extension MermaidWriter {
                 text += piece
                 partCount += 1
             }
-            if let numbers = path?.numbers[ScenarioPath.EdgeKey(transition: entry.transition.index, source: entry.source)], !numbers.isEmpty {
+            if let numbers = path?.numbers[
+                ScenarioPath.EdgeKey(transition: entry.transition.index, source: entry.source)], !numbers.isEmpty
+            {
                 part(numbers.map(String.init).joined(separator: ", ") + " ·")
             }
             if options.detail > .states {
                 if let event = entry.transition.trigger.eventID { part(eventTitle(event)) }
-                if !sharesGuard, let guardText = entries.count > 1 ? guards[offset] : guardText(entry) { part("[" + guardText + "]") }
+                if !sharesGuard, let guardText = entries.count > 1 ? guards[offset] : guardText(entry) {
+                    part("[" + guardText + "]")
+                }
             }
             if partCount > 0 { eventCount += 1 }
         }
-        if options.detail > .states, sharesGuard, let guardText = guards[0] { text += (text.isEmpty ? "" : " ") + "[" + guardText + "]" }
+        if options.detail > .states, sharesGuard, let guardText = guards[0] {
+            text += (text.isEmpty ? "" : " ") + "[" + guardText + "]"
+        }
         let effect = effect(of: first.transition)
         if !effect.isEmpty { text += (text.isEmpty ? "" : " ") + effect }
         return MermaidRenderer.escape(text)

@@ -32,7 +32,9 @@ enum StandardErrorFilter {
         guard !captured.isEmpty else { return (result, []) }
         var dropped: [String] = []
         var passed = ""
-        for line in String(decoding: captured, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast(captured.last == 0x0A ? 1 : 0) {
+        for line in String(decoding: captured, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .dropLast(captured.last == 0x0A ? 1 : 0)
+        {
             if isPlannerLine(line) { dropped.append(String(line)) } else { passed += line + "\n" }
         }
         if !passed.isEmpty { FileHandle.standardError.write(Data(passed.utf8)) }
@@ -40,6 +42,7 @@ enum StandardErrorFilter {
     }
 
     static func isPlannerLine(_ line: Substring) -> Bool {
-        line.hasPrefix("libpath/") || line.contains("triangulation failed") || line.contains("in routesplines, Pshortestpath failed")
+        line.hasPrefix("libpath/") || line.contains("triangulation failed")
+            || line.contains("in routesplines, Pshortestpath failed")
     }
 }

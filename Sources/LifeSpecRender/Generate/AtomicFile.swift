@@ -23,7 +23,9 @@ public enum AtomicFile {
             case S_IFREG: break
             case S_IFLNK: throw Failure(reason: "it is a symbolic link; -o only replaces a regular file")
             case S_IFDIR: throw Failure(reason: "it is a folder; -o names a file")
-            default: throw Failure(reason: "it is not a regular file (a device, FIFO or socket); -o only replaces a regular file")
+            default:
+                throw Failure(
+                    reason: "it is not a regular file (a device, FIFO or socket); -o only replaces a regular file")
             }
         }
         let url = URL(fileURLWithPath: path)
@@ -33,7 +35,9 @@ public enum AtomicFile {
         guard stat(folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR, access(folder, W_OK) == 0 else {
             throw Failure(reason: describeUnwritable(path))
         }
-        let temporary = folder + "/.\(url.lastPathComponent).lifespec-tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let temporary =
+            folder
+            + "/.\(url.lastPathComponent).lifespec-tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         do {
             try FileTree.create(temporary, bytes: bytes)
         } catch {

@@ -6,7 +6,9 @@ import LifeSpec
 /// folder and the arguments, and the bytes of every spec file in each folder a spec is read from
 /// (the specs a run loads, and the siblings `related:` or `parts:` may name).
 enum GenerateInputs {
-    static func digest(version: String, specs: [String], paths: [String], output: String, suites: String?, docc: String?) -> String? {
+    static func digest(
+        version: String, specs: [String], paths: [String], output: String, suites: String?, docc: String?
+    ) -> String? {
         guard let tool = executableIdentity() else { return nil }
         var hasher = SHA256()
         func field(_ name: String, _ text: String) {
@@ -25,7 +27,8 @@ enum GenerateInputs {
         let folders = Set(paths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }).sorted()
         for folder in folders {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
-            for name in names.sorted() where SpecFiles.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
+            for name in names.sorted()
+            where SpecFiles.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
                 let path = folder + "/" + name
                 guard let data = FileManager.default.contents(atPath: path) else { return nil }
                 field("file", path)
@@ -39,17 +42,20 @@ enum GenerateInputs {
     /// The running executable's file: device, inode, size and times.
     private static func executableIdentity() -> String? {
         #if os(Linux)
-        let path = "/proc/self/exe"  // stat follows the link to the binary
+            let path = "/proc/self/exe"  // stat follows the link to the binary
         #else
-        guard let path = Bundle.main.executablePath else { return nil }
+            guard let path = Bundle.main.executablePath else { return nil }
         #endif
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        let modified = info.st_mtimespec, changed = info.st_ctimespec
+            let modified = info.st_mtimespec
+            let changed = info.st_ctimespec
         #else
-        let modified = info.st_mtim, changed = info.st_ctim
+            let modified = info.st_mtim
+            let changed = info.st_ctim
         #endif
-        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
+        return
+            "\(info.st_dev) \(info.st_ino) \(info.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
     }
 }

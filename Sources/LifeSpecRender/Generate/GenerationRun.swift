@@ -35,7 +35,9 @@ public struct GenerationRun {
     /// (see `affected`); `nil` loads and generates everything.
     public var cache: SpecCache?
 
-    public init(specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil, toolVersion: String? = nil) {
+    public init(
+        specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil, toolVersion: String? = nil
+    ) {
         self.specs = specs
         self.output = output
         self.suites = suites
@@ -55,9 +57,13 @@ public struct GenerationRun {
         if let docc { folders.append((docc, nil)) }
         // Nothing to do is proven from the inputs' bytes and the outputs' stat (see NoOpRecord),
         // without loading a spec (Benchmarks/RESULTS.md, "generate with nothing to do").
-        let inputs = toolVersion.flatMap { GenerateInputs.digest(version: $0, specs: specs, paths: paths, output: output, suites: suites, docc: docc) }
+        let inputs = toolVersion.flatMap {
+            GenerateInputs.digest(version: $0, specs: specs, paths: paths, output: output, suites: suites, docc: docc)
+        }
         // A watch's first pass does the whole work: it is what later passes compare with.
-        if let inputs, cache == nil || cache?.committed != nil, let kept = NoOpRecord.verify(inputs: inputs, folders: folders.map(\.path), in: output, refresh: !check) {
+        if let inputs, cache == nil || cache?.committed != nil,
+            let kept = NoOpRecord.verify(inputs: inputs, folders: folders.map(\.path), in: output, refresh: !check)
+        {
             var report = SyncReport()
             report.kept = kept
             return Outcome(diagnostics: [], report: report)
@@ -65,14 +71,17 @@ public struct GenerationRun {
         var loaded: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
         cache?.beginPass()
-        let load: (String) -> SpecLoadResult = { [cache] path in cache?.load(path: path) ?? SpecLoader.load(path: path) }
+        let load: (String) -> SpecLoadResult = { [cache] path in cache?.load(path: path) ?? SpecLoader.load(path: path)
+        }
         for path in paths {
             let result = load(path)
             diagnostics += result.diagnostics.filter { $0.severity == .error }
             if let spec = result.spec { loaded.append(spec) }
         }
         diagnostics = diagnostics.removingRepeats()
-        if !diagnostics.hasErrors { diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths, load: load) }
+        if !diagnostics.hasErrors {
+            diagnostics += SpecFiles.relationDiagnostics(for: loaded, paths: paths, load: load)
+        }
         // Not a diagnostic of its own (no code): the errors above are the problems.
         guard !diagnostics.hasErrors else { return Outcome(diagnostics: diagnostics, report: nil) }
         let others = specs.isEmpty ? loaded : loaded + SpecFiles.neighbours(of: loaded, paths: paths, load: load)
@@ -80,7 +89,8 @@ public struct GenerationRun {
         // specs' files stay as they are, out of the folders' scope.
         let changed = affected(loaded: loaded, others: others)
         let generated = changed ?? loaded
-        let scope: Set<String>? = changed.map { Set($0.map(\.document.id)).union(specs.isEmpty ? ["README.md"] : []) }
+        let scope: Set<String>? =
+            changed.map { Set($0.map(\.document.id)).union(specs.isEmpty ? ["README.md"] : []) }
             ?? (specs.isEmpty ? nil : Set(loaded.map(\.document.id)))
         // Drawings are compared by what they were drawn from, not by their bytes (see DrawingFreshness).
         let freshness = DrawingFreshness(directory: URL(fileURLWithPath: output, isDirectory: true))
@@ -96,8 +106,10 @@ public struct GenerationRun {
             // Each folder is locked for the whole run (a second run waits), and what a killed run
             // left is finished or thrown away before anything is compared.
             for (folder, folderScope) in folders {
-                stages.append(try OutputStage(writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
-                                              scope: folderScope, waiting: { waiting(folder) }))
+                stages.append(
+                    try OutputStage(
+                        writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
+                        scope: folderScope, waiting: { waiting(folder) }))
             }
             // What the last recorded run left and nobody changed since is not read again to be
             // compared or verified (taken with the folders locked).
@@ -135,21 +147,27 @@ public struct GenerationRun {
                 let catalogued = Set(loaded.map(\.document.id))
                 for spec in loaded {
                     let article = DocCRenderer.article(for: spec, resources: resources, catalogued: catalogued)
-                    try doccStage.offer(GeneratedFile(path: DocCRenderer.articleName(specID: spec.document.id), text: article))
+                    try doccStage.offer(
+                        GeneratedFile(path: DocCRenderer.articleName(specID: spec.document.id), text: article))
                 }
                 let name = URL(fileURLWithPath: docc).deletingPathExtension().lastPathComponent
-                try doccStage.offer(GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
+                try doccStage.offer(
+                    GeneratedFile(path: "\(name).md", text: DocCRenderer.root(title: name, specs: loaded)))
             }
             // A run that printed nothing but its report is one a later run may repeat by the record.
             // (Not a watch's partial pass: its record would name only the files it generated.)
             let recordable = !check && diagnostics.isEmpty && freshness.edited.isEmpty && changed == nil
             let reports = try OutputStage.commit(stages) { reports in
                 guard recordable, let inputs else { return }
-                NoOpRecord.record(inputs: inputs, folders: zip(folders, reports).map { NoOpRecord.Folder(path: $0.0.path, report: $0.1) }, in: output)
+                NoOpRecord.record(
+                    inputs: inputs,
+                    folders: zip(folders, reports).map { NoOpRecord.Folder(path: $0.0.path, report: $0.1) }, in: output)
             }
             remember(others: others, folders: folders.map(\.path))
             var report = reports[0].prefixed(with: output)
-            for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) { report.merge(folderReport.prefixed(with: folder.path)) }
+            for (folder, folderReport) in zip(folders.dropFirst(), reports.dropFirst()) {
+                report.merge(folderReport.prefixed(with: folder.path))
+            }
             let prefix = output.hasSuffix("/") ? output : output + "/"
             return Outcome(diagnostics: diagnostics, report: report, edited: freshness.edited.map { prefix + $0 })
         } catch {
@@ -208,8 +226,12 @@ public struct GenerationRun {
         lines += report.created.map { "created  \($0)" }
         lines += report.written.map { "updated  \($0)" }
         lines += report.removed.map { "removed  \($0)" }
-        lines += report.leftAlone.map { "kept     \($0) (no spec makes it any more, but it was changed since lifespec wrote it)" }
-        lines.append("\(report.created.count) created, \(report.written.count) updated, \(report.kept.count) unchanged, \(report.removed.count) removed")
+        lines += report.leftAlone.map {
+            "kept     \($0) (no spec makes it any more, but it was changed since lifespec wrote it)"
+        }
+        lines.append(
+            "\(report.created.count) created, \(report.written.count) updated, \(report.kept.count) unchanged, \(report.removed.count) removed"
+        )
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -18,7 +18,9 @@ public enum Generator {
     /// The suites, one file per spec, relative to the suites directory (the test target that
     /// compiles them), kept apart from `Output/` so each exists once.
     public static func suites(for specs: [LoadedSpec]) -> [GeneratedFile] {
-        specs.map { GeneratedFile(path: SwiftSuiteRenderer.fileName(for: $0), text: SwiftSuiteRenderer.render(spec: $0)) }
+        specs.map {
+            GeneratedFile(path: SwiftSuiteRenderer.fileName(for: $0), text: SwiftSuiteRenderer.render(spec: $0))
+        }
     }
 
     /// The files for every spec, plus the index. Paths are relative to the output directory.
@@ -51,15 +53,20 @@ public enum Generator {
     ///
     /// With `freshness`, a drawing whose file on disk is fresh (see `DrawingFreshness`) is not drawn
     /// again: its bytes on disk are handed over as they are.
-    public static func generate(_ specs: [LoadedSpec], others: [LoadedSpec], index: Bool, freshness: DrawingFreshness? = nil,
-                                into sink: @escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) {
+    public static func generate(
+        _ specs: [LoadedSpec], others: [LoadedSpec], index: Bool, freshness: DrawingFreshness? = nil,
+        into sink: @escaping @Sendable (GeneratedFile) throws -> Void
+    ) throws(StreamError) {
         var unique: [LoadedSpec] = []
         var diagnostics: [Diagnostic] = []
         var ids: [String: String] = [:]
         for spec in specs {
             if let other = ids.updateValue(spec.path, forKey: spec.document.id) {
-                diagnostics.append(.error(.duplicateID, "spec id '\(spec.document.id)' is also used by \(other); each spec needs its own Output/<id>/",
-                                          at: SourceLocation(path: spec.path, line: 1, column: 1)))
+                diagnostics.append(
+                    .error(
+                        .duplicateID,
+                        "spec id '\(spec.document.id)' is also used by \(other); each spec needs its own Output/<id>/",
+                        at: SourceLocation(path: spec.path, line: 1, column: 1)))
                 continue
             }
             unique.append(spec)
@@ -91,14 +98,18 @@ public enum Generator {
         if !result.failures.isEmpty {
             // The first failure of a spec says it; its other diagrams usually fail the same way.
             var failedSpecs: Set<String> = []
-            for (index, failure) in result.failures.sorted(by: { $0.key < $1.key }) where failedSpecs.insert(pieces[index].specPath).inserted {
+            for (index, failure) in result.failures.sorted(by: { $0.key < $1.key })
+            where failedSpecs.insert(pieces[index].specPath).inserted {
                 diagnostics += failure.diagnostics
             }
             throw .failure(Failure(diagnostics: diagnostics))
         }
         if index {
             do {
-                try sink(GeneratedFile(path: "README.md", text: MarkdownIndexRenderer.render(others.sorted { $0.document.id < $1.document.id })))
+                try sink(
+                    GeneratedFile(
+                        path: "README.md",
+                        text: MarkdownIndexRenderer.render(others.sorted { $0.document.id < $1.document.id })))
             } catch {
                 throw .sink(error)
             }
@@ -106,7 +117,9 @@ public enum Generator {
     }
 
     /// Runs a streamed generate into an array, in path order.
-    private static func collect(_ body: (@escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) -> Void) throws(Failure) -> [GeneratedFile] {
+    private static func collect(
+        _ body: (@escaping @Sendable (GeneratedFile) throws -> Void) throws(StreamError) -> Void
+    ) throws(Failure) -> [GeneratedFile] {
         let files = Locked([GeneratedFile]())
         do {
             try body { file in files.withLock { $0.append(file) } }
@@ -134,9 +147,13 @@ public enum Generator {
                 do {
                     return try make()
                 } catch let error as DiagramError {
-                    throw Failure(diagnostics: [.error(.renderFailed, "cannot draw the diagram: \(error)", at: location)])
+                    throw Failure(diagnostics: [
+                        .error(.renderFailed, "cannot draw the diagram: \(error)", at: location)
+                    ])
                 } catch {
-                    throw Failure(diagnostics: [.error(.renderFailed, "cannot render the diagram: \(error)", at: location)])
+                    throw Failure(diagnostics: [
+                        .error(.renderFailed, "cannot render the diagram: \(error)", at: location)
+                    ])
                 }
             }
         }
@@ -155,51 +172,64 @@ public enum Generator {
 
         // Mermaid and the reference pages, one per locale, each embedding the Mermaid diagram in
         // its own language (as `lifespec docs --locale` does).
-        pieces.append(piece {
-            let mermaid = MermaidRenderer.render(spec, options: options)
-            var files = [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
-            for locale in locales {
-                let localized = locale == nil || locale == spec.document.defaultLocale ? mermaid
-                    : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
-                var markdown = MarkdownOptions(specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
-                                               scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg")
-                if !drawnWhole {
-                    markdown.diagramPath = nil
-                    markdown.scenarioDiagramPattern = nil
+        pieces.append(
+            piece {
+                let mermaid = MermaidRenderer.render(spec, options: options)
+                var files = [GeneratedFile(path: "\(folder)/diagram.mmd", text: mermaid)]
+                for locale in locales {
+                    let localized =
+                        locale == nil || locale == spec.document.defaultLocale
+                        ? mermaid
+                        : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
+                    var markdown = MarkdownOptions(
+                        specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
+                        scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg")
+                    if !drawnWhole {
+                        markdown.diagramPath = nil
+                        markdown.scenarioDiagramPattern = nil
+                    }
+                    let page = MarkdownRenderer.page(for: spec, locale: locale, options: markdown, others: others)
+                    files.append(GeneratedFile(path: "\(folder)/\(page.fileName)", text: page.text))
                 }
-                let page = MarkdownRenderer.page(for: spec, locale: locale, options: markdown, others: others)
-                files.append(GeneratedFile(path: "\(folder)/\(page.fileName)", text: page.text))
-            }
-            return files
-        })
+                return files
+            })
 
         guard drawnWhole else {
             for group in spec.machine.topLevelStates where group.isCompound || group.isParallel {
-                pieces.append(piece {
-                    var groupOptions = options
-                    groupOptions.group = group.id
-                    let dot = try DiagramBuilder.build(for: spec, options: groupOptions).dot
-                    let path = "\(folder)/groups/\(group.id).svg"
-                    let source = DrawingSource(layout: dot, format: .svg)
-                    let svg = try freshness?.reusable(path, source: source)
-                        ?? DrawingStamp.stamp(GraphvizRenderer.shared.render(dot: dot, format: .svg), source: source)
-                    return [GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: dot), GeneratedFile(path: path, contents: svg)]
-                })
+                pieces.append(
+                    piece {
+                        var groupOptions = options
+                        groupOptions.group = group.id
+                        let dot = try DiagramBuilder.build(for: spec, options: groupOptions).dot
+                        let path = "\(folder)/groups/\(group.id).svg"
+                        let source = DrawingSource(layout: dot, format: .svg)
+                        let svg =
+                            try freshness?.reusable(path, source: source)
+                            ?? DrawingStamp.stamp(
+                                GraphvizRenderer.shared.render(dot: dot, format: .svg), source: source)
+                        return [
+                            GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: dot),
+                            GeneratedFile(path: path, contents: svg),
+                        ]
+                    })
             }
             return pieces
         }
-        pieces.append(piece {
-            // One manifest for the folder's bitmaps, every locale's among them.
-            var manifest = DrawingManifest()
-            var files: [GeneratedFile] = []
-            for locale in locales {
-                var localeOptions = options
-                localeOptions.locale = locale
-                files += try drawings(for: spec, options: localeOptions, suffix: suffix(locale), freshness: freshness, manifest: &manifest)
-            }
-            files.append(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
-            return files
-        })
+        pieces.append(
+            piece {
+                // One manifest for the folder's bitmaps, every locale's among them.
+                var manifest = DrawingManifest()
+                var files: [GeneratedFile] = []
+                for locale in locales {
+                    var localeOptions = options
+                    localeOptions.locale = locale
+                    files += try drawings(
+                        for: spec, options: localeOptions, suffix: suffix(locale), freshness: freshness,
+                        manifest: &manifest)
+                }
+                files.append(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
+                return files
+            })
         return pieces
     }
 
@@ -208,8 +238,10 @@ public enum Generator {
     /// are drawn; with all of them fresh, Graphviz is not asked at all.
     /// `suffix` names a locale's files (`diagram.zh-Hans.svg`; empty for the default locale, which
     /// also writes the DOT source: the other locales differ from it only in words).
-    private static func drawings(for spec: LoadedSpec, options: DiagramOptions, suffix: String, freshness: DrawingFreshness?,
-                                 manifest: inout DrawingManifest) throws -> [GeneratedFile] {
+    private static func drawings(
+        for spec: LoadedSpec, options: DiagramOptions, suffix: String, freshness: DrawingFreshness?,
+        manifest: inout DrawingManifest
+    ) throws -> [GeneratedFile] {
         let folder = spec.document.id
         let overview = try DiagramBuilder.build(for: spec, options: options)
         let dot = overview.dot
@@ -235,8 +267,10 @@ public enum Generator {
             scenarioOptions.scenario = scenarios[index].id
             let result = Result { () throws(DiagramError) -> (Diagram, Planned) in
                 let diagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
-                let planned = plan("\(folder)/scenarios/\(scenarios[index].id)\(suffix).svg",
-                                   DrawingSource(layoutDigest: layout, restyle: diagram.dot, overlays: diagram.overlays, format: .svg), .svg)
+                let planned = plan(
+                    "\(folder)/scenarios/\(scenarios[index].id)\(suffix).svg",
+                    DrawingSource(layoutDigest: layout, restyle: diagram.dot, overlays: diagram.overlays, format: .svg),
+                    .svg)
                 return (diagram, planned)
             }
             built.withLock { $0[index] = result }
@@ -253,7 +287,9 @@ public enum Generator {
         if !overviewMissing.isEmpty { requests.append(DrawingRequest(formats: overviewMissing)) }
         let scenariosMissing = scenarioFiles.indices.filter { scenarioFiles[$0].bytes == nil }
         for index in scenariosMissing {
-            requests.append(DrawingRequest(restyle: scenarioDiagrams[index].dot, overlays: scenarioDiagrams[index].overlays, formats: [.svg]))
+            requests.append(
+                DrawingRequest(
+                    restyle: scenarioDiagrams[index].dot, overlays: scenarioDiagrams[index].overlays, formats: [.svg]))
         }
         if !requests.isEmpty {
             var results = try GraphvizRenderer.shared.render(layout: dot, requests: requests)[...]
@@ -273,7 +309,8 @@ public enum Generator {
                 if !file.reused { bytes = DrawingStamp.stamp(bytes, source: file.source) }
             } else {
                 let relative = String(file.path.dropFirst(folder.count + 1))
-                manifest.entries[relative] = DrawingManifest.Entry(source: file.source.digest, content: "sha256:" + SHA256.hex(bytes))
+                manifest.entries[relative] = DrawingManifest.Entry(
+                    source: file.source.digest, content: "sha256:" + SHA256.hex(bytes))
             }
             files.append(GeneratedFile(path: file.path, contents: bytes))
         }

@@ -21,7 +21,11 @@ public enum NoOpRecord {
     static let header = "lifespec-no-op 2"
 
     struct Entry: Equatable {
-        enum Kind: String { case file = "f", folder = "d", manifest = "m" }
+        enum Kind: String {
+            case file = "f"
+            case folder = "d"
+            case manifest = "m"
+        }
         let kind: Kind
         let path: String
         let size: Int64
@@ -41,11 +45,11 @@ public enum NoOpRecord {
             self.path = path
             size = Int64(info.st_size)
             #if canImport(Darwin)
-            modified = Self.nanoseconds(info.st_mtimespec)
-            changed = Self.nanoseconds(info.st_ctimespec)
+                modified = Self.nanoseconds(info.st_mtimespec)
+                changed = Self.nanoseconds(info.st_ctimespec)
             #else
-            modified = Self.nanoseconds(info.st_mtim)
-            changed = Self.nanoseconds(info.st_ctim)
+                modified = Self.nanoseconds(info.st_mtim)
+                changed = Self.nanoseconds(info.st_ctim)
             #endif
             inode = UInt64(info.st_ino)
             device = UInt64(info.st_dev)
@@ -55,10 +59,12 @@ public enum NoOpRecord {
         init?(line: Substring) {
             let fields = line.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: false)
             guard fields.count == 8, let kind = Kind(rawValue: String(fields[0])), let size = Int64(fields[1]),
-                  let modified = Int64(fields[2]), let changed = Int64(fields[3]), let inode = UInt64(fields[4]),
-                  let device = UInt64(fields[5]), let digest = UInt64(fields[6], radix: 16), !fields[7].isEmpty
+                let modified = Int64(fields[2]), let changed = Int64(fields[3]), let inode = UInt64(fields[4]),
+                let device = UInt64(fields[5]), let digest = UInt64(fields[6], radix: 16), !fields[7].isEmpty
             else { return nil }
-            (self.kind, path, self.size, self.modified, self.changed) = (kind, String(fields[7]), size, modified, changed)
+            (self.kind, path, self.size, self.modified, self.changed) = (
+                kind, String(fields[7]), size, modified, changed
+            )
             (self.inode, self.device, self.digest) = (inode, device, digest)
         }
 
@@ -85,7 +91,9 @@ public enum NoOpRecord {
         for folder in folders {
             let root = prefix(folder.path)
             var digests: [String: UInt64] = [:]
-            for entry in OutputWriter(directory: URL(fileURLWithPath: folder.path, isDirectory: true)).previousManifest() {
+            for entry in OutputWriter(directory: URL(fileURLWithPath: folder.path, isDirectory: true))
+                .previousManifest()
+            {
                 digests[entry.path] = entry.digest
             }
             var info = stat()
@@ -124,10 +132,13 @@ public enum NoOpRecord {
         let recordPath = prefix(output) + folderName + "/" + fileName
         var recordInfo = stat()
         guard lstat(prefix(output) + folderName, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFDIR,
-              lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
-              let bytes = readFile(recordPath), let text = unsealed(bytes) else { return nil }
+            lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
+            let bytes = readFile(recordPath), let text = unsealed(bytes)
+        else { return nil }
         var lines = text.split(separator: "\n")[...]
-        guard lines.popFirst() == Substring(header), lines.popFirst() == Substring("inputs \(inputs)") else { return nil }
+        guard lines.popFirst() == Substring(header), lines.popFirst() == Substring("inputs \(inputs)") else {
+            return nil
+        }
         var entries: [Entry] = []
         for line in lines {
             guard let entry = Entry(line: line) else { return nil }
@@ -147,7 +158,9 @@ public enum NoOpRecord {
         }
         let threshold = Entry(kind: .file, path: recordPath, info: recordInfo, digest: 0).modified
         let roots = Set(folders.map(prefix))
-        guard Set(entries.filter { $0.kind == .folder && roots.contains($0.path) }.map(\.path)) == roots else { return nil }
+        guard Set(entries.filter { $0.kind == .folder && roots.contains($0.path) }.map(\.path)) == roots else {
+            return nil
+        }
         var racy = 0
         var kept: [String] = []
         for entry in entries {
@@ -181,8 +194,10 @@ public enum NoOpRecord {
     public static func unchanged(_ folder: String, in output: String) -> [String: UInt64] {
         let recordPath = prefix(output) + folderName + "/" + fileName
         var recordInfo = stat()
-        guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG, let bytes = readFile(recordPath),
-              let text = unsealed(bytes) else { return [:] }
+        guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
+            let bytes = readFile(recordPath),
+            let text = unsealed(bytes)
+        else { return [:] }
         let threshold = Entry(kind: .file, path: recordPath, info: recordInfo, digest: 0).modified
         let root = prefix(folder)
         var result: [String: UInt64] = [:]
@@ -198,11 +213,15 @@ public enum NoOpRecord {
             switch entry.kind {
             case .folder:
                 // A folder on the way that is not the recorded one (or is a link now): trust nothing.
-                guard info.st_mode & S_IFMT == S_IFDIR, now.inode == entry.inode, now.device == entry.device else { return [:] }
+                guard info.st_mode & S_IFMT == S_IFDIR, now.inode == entry.inode, now.device == entry.device else {
+                    return [:]
+                }
             case .manifest:
                 continue
             case .file:
-                guard info.st_mode & S_IFMT == S_IFREG, now == entry, entry.modified < threshold, entry.changed < threshold else { continue }
+                guard info.st_mode & S_IFMT == S_IFREG, now == entry, entry.modified < threshold,
+                    entry.changed < threshold
+                else { continue }
                 result[String(entry.path.dropFirst(root.count))] = entry.digest
             }
         }
@@ -215,7 +234,9 @@ public enum NoOpRecord {
 
     /// The text of a sealed record without its seal, or `nil` when the seal does not match.
     static func unsealed(_ bytes: [UInt8]) -> String? {
-        guard bytes.last == UInt8(ascii: "\n"), let start = bytes.dropLast().lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }) else { return nil }
+        guard bytes.last == UInt8(ascii: "\n"),
+            let start = bytes.dropLast().lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 })
+        else { return nil }
         let body = Array(bytes[..<start])
         guard String(decoding: bytes[start...], as: UTF8.self) == "sum sha256:\(SHA256.hex(body))\n" else { return nil }
         return String(decoding: body, as: UTF8.self)
@@ -228,7 +249,8 @@ public enum NoOpRecord {
         var info = stat()
         if lstat(folder, &info) != 0 {
             guard mkdir(folder, 0o755) == 0 else { return }
-            _ = create(folder + "/.gitignore", Array("# machine-local state of lifespec generate: never committed\n*\n".utf8))
+            _ = create(
+                folder + "/.gitignore", Array("# machine-local state of lifespec generate: never committed\n*\n".utf8))
         } else if info.st_mode & S_IFMT != S_IFDIR {
             return
         }

@@ -36,7 +36,6 @@ public struct SyncReport: Sendable, Hashable {
     public init() {}
 }
 
-
 /// The output directory, and the rules for what may be written in it: generated paths stay
 /// inside, and nothing in the tree is a symbolic link (a link would steer a write or a delete
 /// outside, so it is refused, never followed).
@@ -56,13 +55,20 @@ public struct OutputWriter: Sendable {
     /// long for a file system: ids can never steer a write outside the output directory.
     public static func validate(_ path: String) throws(OutputError) {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }),
-              !path.contains("\\"), !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        guard !path.isEmpty, !path.hasPrefix("/"),
+            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }),
+            !path.contains("\\"), !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {
-            throw OutputError(path: path, message: "refusing to write '\(path)': generated paths must stay inside the output directory")
+            throw OutputError(
+                path: path,
+                message: "refusing to write '\(path)': generated paths must stay inside the output directory")
         }
         if let long = components.first(where: { $0.utf8.count > maximumNameLength }) {
-            throw OutputError(path: path, message: "the file name '\(long.prefix(40))…' is \(long.utf8.count) bytes long; file systems take at most \(maximumNameLength)")
+            throw OutputError(
+                path: path,
+                message:
+                    "the file name '\(long.prefix(40))…' is \(long.utf8.count) bytes long; file systems take at most \(maximumNameLength)"
+            )
         }
     }
 
@@ -140,9 +146,12 @@ struct FileTree: Sendable {
             let kind = info.st_mode & S_IFMT
             let last = index == components.count - 1
             switch kind {
-            case S_IFLNK: return .refused(prefix, "is a symbolic link; lifespec never writes or deletes through a link in its output folder")
+            case S_IFLNK:
+                return .refused(
+                    prefix, "is a symbolic link; lifespec never writes or deletes through a link in its output folder")
             case S_IFDIR: if last { return .folder }
-            case S_IFREG: if last { return .file } else { return .refused(prefix, "is a file where a folder is needed") }
+            case S_IFREG:
+                if last { return .file } else { return .refused(prefix, "is a file where a folder is needed") }
             default: return .refused(prefix, "is not a regular file or folder")
             }
         }
@@ -257,7 +266,9 @@ public final class OutputStage: Sendable {
 
     /// Locks the directory (waiting for another run on it, after calling `waiting`), finishes or
     /// throws away what a killed run left, and, unless checking, makes this run's staging folder.
-    public init(writer: OutputWriter, check: Bool, scope: Set<String>? = nil, waiting: (@Sendable () -> Void)? = nil) throws {
+    public init(writer: OutputWriter, check: Bool, scope: Set<String>? = nil, waiting: (@Sendable () -> Void)? = nil)
+        throws
+    {
         self.writer = writer
         self.check = check
         self.scope = scope
@@ -293,7 +304,9 @@ public final class OutputStage: Sendable {
         if check {
             staging = nil
         } else {
-            let folder = root + "/" + OutputWriter.stagingPrefix + "\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+            let folder =
+                root + "/" + OutputWriter.stagingPrefix
+                + "\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
             guard mkdir(folder, 0o700) == 0 else {
                 let reason = String(cString: strerror(errno))
                 close(descriptor)
@@ -315,7 +328,9 @@ public final class OutputStage: Sendable {
         try OutputWriter.validate(file.path)
         let digest = ManifestEntry.digest(file.contents)
         let number = try state.withLock { state throws(OutputError) -> Int in
-            guard !state.finished else { throw OutputError(path: file.path, message: "the output stage is already committed or discarded") }
+            guard !state.finished else {
+                throw OutputError(path: file.path, message: "the output stage is already committed or discarded")
+            }
             guard state.seen.updateValue(digest, forKey: file.path) == nil else {
                 throw OutputError(path: file.path, message: "two outputs claim the same file '\(file.path)'")
             }
@@ -343,7 +358,11 @@ public final class OutputStage: Sendable {
             try FileTree.create(staging + "/s\(number)", bytes: file.contents)
         }
         state.withLock { state in
-            if existing == nil { state.report.created.append(file.path) } else { state.report.written.append(file.path) }
+            if existing == nil {
+                state.report.created.append(file.path)
+            } else {
+                state.report.written.append(file.path)
+            }
             if staging != nil { state.pending.append(Pending(path: file.path, number: number)) }
         }
     }
@@ -358,7 +377,9 @@ public final class OutputStage: Sendable {
     /// written before any step is carried out, and a step that fails in any of them undoes all.
     /// `whileLocked` runs once every folder is whole-new and its staging folder gone, before the
     /// locks are released: what it sees of the folders is what this run left (see `NoOpRecord`).
-    public static func commit(_ stages: [OutputStage], whileLocked: ([SyncReport]) -> Void = { _ in }) throws -> [SyncReport] {
+    public static func commit(_ stages: [OutputStage], whileLocked: ([SyncReport]) -> Void = { _ in }) throws
+        -> [SyncReport]
+    {
         try Interruption.shared.whileCommitting { () throws -> [SyncReport] in
             var prepared: [(OutputStage, [JournalStep], SyncReport)] = []
             do {
@@ -378,7 +399,9 @@ public final class OutputStage: Sendable {
                     done.append((stage, steps))
                 } catch {
                     Journal.undo(steps, in: stage.tree, staging: staging)
-                    for (earlier, steps) in done.reversed() { Journal.undo(steps, in: earlier.tree, staging: earlier.staging!) }
+                    for (earlier, steps) in done.reversed() {
+                        Journal.undo(steps, in: earlier.tree, staging: earlier.staging!)
+                    }
                     for stage in stages { stage.discard() }
                     throw error
                 }
@@ -394,7 +417,10 @@ public final class OutputStage: Sendable {
     /// process dies.
     func prepare() throws -> ([JournalStep], SyncReport) {
         let (seen, pending, unsortedReport, next) = try state.withLock { state throws(OutputError) in
-            guard !state.finished else { throw OutputError(path: writer.directory.path, message: "the output stage is already committed or discarded") }
+            guard !state.finished else {
+                throw OutputError(
+                    path: writer.directory.path, message: "the output stage is already committed or discarded")
+            }
             state.finished = true
             return (state.seen, state.pending, state.report, state.nextNumber)
         }
@@ -421,7 +447,9 @@ public final class OutputStage: Sendable {
                 case .missing:
                     folders.insert(folder)
                     steps.append(.makeFolder(folder))
-                case .file: throw OutputError(path: tree.full(folder), message: "cannot create the folder: a file is in its place")
+                case .file:
+                    throw OutputError(
+                        path: tree.full(folder), message: "cannot create the folder: a file is in its place")
                 case .refused(let prefix, let reason): throw OutputError(path: tree.full(prefix), message: reason)
                 }
             }
@@ -431,7 +459,9 @@ public final class OutputStage: Sendable {
             switch tree.entry(item.path) {
             case .missing: steps.append(.put(item.number, item.path, replacing: false))
             case .file: steps.append(.put(item.number, item.path, replacing: true))
-            case .folder: throw OutputError(path: tree.full(item.path), message: "cannot write the file: a folder is in its place")
+            case .folder:
+                throw OutputError(
+                    path: tree.full(item.path), message: "cannot write the file: a folder is in its place")
             case .refused(let prefix, let reason): throw OutputError(path: tree.full(prefix), message: reason)
             }
         }
@@ -453,16 +483,21 @@ public final class OutputStage: Sendable {
             number += 1
         }
         guard let staging else { return (steps, report) }
-        let manifestText = "# generated by lifespec — do not edit: the files the last 'lifespec generate' wrote, each with the digest of its bytes\n"
+        let manifestText =
+            "# generated by lifespec — do not edit: the files the last 'lifespec generate' wrote, each with the digest of its bytes\n"
             + kept.sorted { $0.path < $1.path }.map { $0.line + "\n" }.joined()
         let manifest = Array(manifestText.utf8)
         switch tree.entry(OutputWriter.manifestName) {
         case .missing, .file:
             if tree.readRegularFile(OutputWriter.manifestName) != manifest {
                 try FileTree.create(staging + "/s\(number)", bytes: manifest)
-                steps.append(.put(number, OutputWriter.manifestName, replacing: tree.entry(OutputWriter.manifestName) == .file))
+                steps.append(
+                    .put(number, OutputWriter.manifestName, replacing: tree.entry(OutputWriter.manifestName) == .file))
             }
-        case .folder: throw OutputError(path: tree.full(OutputWriter.manifestName), message: "cannot write the manifest: a folder is in its place")
+        case .folder:
+            throw OutputError(
+                path: tree.full(OutputWriter.manifestName),
+                message: "cannot write the manifest: a folder is in its place")
         case .refused(let prefix, let reason): throw OutputError(path: tree.full(prefix), message: reason)
         }
         if !steps.isEmpty { try Journal.write(steps, staging: staging) }
@@ -513,7 +548,8 @@ public final class OutputStage: Sendable {
     /// Finishes or throws away every staging folder a killed run left in `tree`. Called with the
     /// lock held, so no live run owns any of them.
     static func recover(in tree: FileTree) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: tree.root)) ?? [] where name.hasPrefix(OutputWriter.stagingPrefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tree.root)) ?? []
+        where name.hasPrefix(OutputWriter.stagingPrefix) {
             let folder = tree.root + "/" + name
             guard tree.entry(name) == .folder else {
                 unlink(folder)
@@ -572,7 +608,8 @@ enum Journal {
     static let abortName = "abort"
     private static let header = "lifespec-journal 1"
     /// Tests stretch the commit (microseconds per step) so a kill can land inside it.
-    private static let pause = ProcessInfo.processInfo.environment["LIFESPEC_TEST_COMMIT_PAUSE"].flatMap { UInt32($0) } ?? 0
+    private static let pause =
+        ProcessInfo.processInfo.environment["LIFESPEC_TEST_COMMIT_PAUSE"].flatMap { UInt32($0) } ?? 0
 
     /// Written in full under another name, then renamed: a journal is there whole or not at all.
     static func write(_ steps: [JournalStep], staging: String) throws(OutputError) {
@@ -580,7 +617,8 @@ enum Journal {
         for step in steps {
             switch step {
             case .makeFolder(let path): text += "mkdir\t\(path)\n"
-            case .put(let number, let path, let replacing): text += "put\t\(number)\t\(replacing ? "replace" : "new")\t\(path)\n"
+            case .put(let number, let path, let replacing):
+                text += "put\t\(number)\t\(replacing ? "replace" : "new")\t\(path)\n"
             case .remove(let number, let path): text += "remove\t\(number)\t\(path)\n"
             }
         }
@@ -588,7 +626,8 @@ enum Journal {
         let partial = staging + "/" + name + ".partial"
         try FileTree.create(partial, bytes: Array(text.utf8))
         guard rename(partial, staging + "/" + name) == 0 else {
-            throw OutputError(path: staging, message: "cannot write the commit journal: \(String(cString: strerror(errno)))")
+            throw OutputError(
+                path: staging, message: "cannot write the commit journal: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -603,7 +642,8 @@ enum Journal {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
             case "mkdir" where fields.count == 2: steps.append(.makeFolder(fields[1]))
-            case "put" where fields.count == 4: steps.append(.put(Int(fields[1]) ?? -1, fields[3], replacing: fields[2] == "replace"))
+            case "put" where fields.count == 4:
+                steps.append(.put(Int(fields[1]) ?? -1, fields[3], replacing: fields[2] == "replace"))
             case "remove" where fields.count == 3: steps.append(.remove(Int(fields[1]) ?? -1, fields[2]))
             default: return nil
             }
@@ -618,7 +658,8 @@ enum Journal {
     /// Carries out every step not yet done; running it again after a kill finishes the job.
     static func carryOut(_ steps: [JournalStep], in tree: FileTree, staging: String) throws(OutputError) {
         func fail(_ path: String, _ what: String) -> OutputError {
-            OutputError(path: tree.full(path), message: "\(what): \(String(cString: strerror(errno))); nothing was changed")
+            OutputError(
+                path: tree.full(path), message: "\(what): \(String(cString: strerror(errno))); nothing was changed")
         }
         var removedFolders: [String] = []
         for step in steps {
@@ -629,9 +670,13 @@ enum Journal {
                 guard isSafe(path) else { continue }
                 switch tree.entry(path) {
                 case .folder: continue
-                case .missing: guard mkdir(tree.full(path), 0o755) == 0 else { throw fail(path, "cannot create the folder") }
-                case .file: errno = ENOTDIR; throw fail(path, "cannot create the folder")
-                case .refused(let prefix, let reason): throw OutputError(path: tree.full(prefix), message: reason + "; nothing was changed")
+                case .missing:
+                    guard mkdir(tree.full(path), 0o755) == 0 else { throw fail(path, "cannot create the folder") }
+                case .file:
+                    errno = ENOTDIR
+                    throw fail(path, "cannot create the folder")
+                case .refused(let prefix, let reason):
+                    throw OutputError(path: tree.full(prefix), message: reason + "; nothing was changed")
                 }
             case .put(let number, let path, _):
                 let staged = staging + "/s\(number)"
@@ -640,16 +685,23 @@ enum Journal {
                 case .missing: break
                 case .file:
                     let backup = staging + "/b\(number)"
-                    if !FileTree.exists(backup), link(tree.full(path), backup) != 0, rename(tree.full(path), backup) != 0 {
+                    if !FileTree.exists(backup), link(tree.full(path), backup) != 0,
+                        rename(tree.full(path), backup) != 0
+                    {
                         throw fail(path, "cannot replace the file")
                     }
-                case .folder: errno = EISDIR; throw fail(path, "cannot replace the file")
-                case .refused(let prefix, let reason): throw OutputError(path: tree.full(prefix), message: reason + "; nothing was changed")
+                case .folder:
+                    errno = EISDIR
+                    throw fail(path, "cannot replace the file")
+                case .refused(let prefix, let reason):
+                    throw OutputError(path: tree.full(prefix), message: reason + "; nothing was changed")
                 }
                 guard rename(staged, tree.full(path)) == 0 else { throw fail(path, "cannot replace the file") }
             case .remove(let number, let path):
                 guard isSafe(path), tree.entry(path) == .file else { continue }
-                guard rename(tree.full(path), staging + "/r\(number)") == 0 else { throw fail(path, "cannot remove the file") }
+                guard rename(tree.full(path), staging + "/r\(number)") == 0 else {
+                    throw fail(path, "cannot remove the file")
+                }
                 removedFolders.append(path)
             }
         }
@@ -684,8 +736,13 @@ enum Journal {
                 guard isSafe(path), FileTree.exists(moved) else { continue }
                 var components = path.split(separator: "/").dropLast()
                 var parents: [String] = []
-                while !components.isEmpty { parents.append(components.joined(separator: "/")); components = components.dropLast() }
-                for folder in parents.reversed() where tree.entry(folder) == .missing { mkdir(tree.full(folder), 0o755) }
+                while !components.isEmpty {
+                    parents.append(components.joined(separator: "/"))
+                    components = components.dropLast()
+                }
+                for folder in parents.reversed() where tree.entry(folder) == .missing {
+                    mkdir(tree.full(folder), 0o755)
+                }
                 rename(moved, tree.full(path))
             }
         }

@@ -51,9 +51,13 @@ public final class SpecCache: @unchecked Sendable {
             var info = stat()
             guard lstat(path, &info) == 0 else { return nil }
             #if canImport(Darwin)
-            (modified, changed) = (NoOpRecord.Entry.nanoseconds(info.st_mtimespec), NoOpRecord.Entry.nanoseconds(info.st_ctimespec))
+                (modified, changed) = (
+                    NoOpRecord.Entry.nanoseconds(info.st_mtimespec), NoOpRecord.Entry.nanoseconds(info.st_ctimespec)
+                )
             #else
-            (modified, changed) = (NoOpRecord.Entry.nanoseconds(info.st_mtim), NoOpRecord.Entry.nanoseconds(info.st_ctim))
+                (modified, changed) = (
+                    NoOpRecord.Entry.nanoseconds(info.st_mtim), NoOpRecord.Entry.nanoseconds(info.st_ctim)
+                )
             #endif
             (inode, size) = (UInt64(info.st_ino), Int64(info.st_size))
         }
@@ -72,16 +76,24 @@ public final class SpecCache: @unchecked Sendable {
     public func load(path: String) -> SpecLoadResult {
         guard let bytes = FileManager.default.contents(atPath: path) else { return SpecLoader.load(path: path) }
         let cached = lock.withLock { entries[path] }
-        if let cached, cached.bytes == bytes, cached.parts.allSatisfy({ FileManager.default.contents(atPath: $0.path) == $0.bytes }) {
+        if let cached, cached.bytes == bytes,
+            cached.parts.allSatisfy({ FileManager.default.contents(atPath: $0.path) == $0.bytes })
+        {
             lock.withLock { used.formUnion([path] + cached.parts.map(\.path)) }
             return cached.result
         }
         let result = SpecLoader.load(data: bytes, path: path)
-        let parts = Self.partFiles(of: result, path: path).map { (path: $0, bytes: FileManager.default.contents(atPath: $0)) }
+        let parts = Self.partFiles(of: result, path: path).map {
+            (path: $0, bytes: FileManager.default.contents(atPath: $0))
+        }
         lock.withLock {
             used.formUnion([path] + parts.map(\.path))
             // A file that did not load may have failed on a part that does not exist yet: loaded again next time.
-            if result.spec != nil { entries[path] = Entry(bytes: bytes, parts: parts, result: result) } else { entries[path] = nil }
+            if result.spec != nil {
+                entries[path] = Entry(bytes: bytes, parts: parts, result: result)
+            } else {
+                entries[path] = nil
+            }
         }
         return result
     }

@@ -25,11 +25,15 @@ public enum SpecFiles {
 
     /// `related:` references checked against the given specs and the other specs beside them,
     /// and the names `generate` would write, so `validate` accepts only what `generate` can write.
-    public static func relationDiagnostics(for loaded: [LoadedSpec], paths: [String], load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }) -> [Diagnostic] {
+    public static func relationDiagnostics(
+        for loaded: [LoadedSpec], paths: [String], load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }
+    ) -> [Diagnostic] {
         // Only the named specs are looked for: which systems use a spec does not change a diagnostic.
         let known = loaded + neighbours(of: loaded, paths: paths, includingUsers: false, load: load)
         let loadedPaths = Set(loaded.map(\.path))
-        return (SpecRelations.check(known).filter { loadedPaths.contains($0.location.path) } + outputNameDiagnostics(for: loaded)).sorted()
+        return
+            (SpecRelations.check(known).filter { loadedPaths.contains($0.location.path) }
+            + outputNameDiagnostics(for: loaded)).sorted()
     }
 
     /// Every file name `generate` makes from ids must fit a file system (255 bytes a name), and no
@@ -39,8 +43,11 @@ public enum SpecFiles {
         func check(_ name: String, for what: String, at location: SourceLocation) {
             let bytes = name.utf8.count
             guard bytes > OutputWriter.maximumNameLength else { return }
-            diagnostics.append(.error(.inputLimit, "\(what) makes the file name '\(name.prefix(32))…' of \(bytes) bytes; file systems take at most \(OutputWriter.maximumNameLength)",
-                                      at: location))
+            diagnostics.append(
+                .error(
+                    .inputLimit,
+                    "\(what) makes the file name '\(name.prefix(32))…' of \(bytes) bytes; file systems take at most \(OutputWriter.maximumNameLength)",
+                    at: location))
         }
         var folders: [String: LoadedSpec] = [:]
         var suites: [String: LoadedSpec] = [:]
@@ -54,14 +61,24 @@ public enum SpecFiles {
             }
             for group in spec.machine.topLevelStates where group.isCompound {
                 if let info = spec.document.states.first(where: { $0.id == group.id }) {
-                    check(group.id + ".svg", for: "state '\(group.id.prefix(32))' (drawn alone when the machine is too large)", at: info.location)
+                    check(
+                        group.id + ".svg",
+                        for: "state '\(group.id.prefix(32))' (drawn alone when the machine is too large)",
+                        at: info.location)
                 }
             }
             if let other = folders.updateValue(spec, forKey: id) {
-                diagnostics.append(.error(.duplicateID, "spec id '\(id)' is also the id of \(other.path); each spec needs its own Output/\(id)/", at: location))
+                diagnostics.append(
+                    .error(
+                        .duplicateID,
+                        "spec id '\(id)' is also the id of \(other.path); each spec needs its own Output/\(id)/",
+                        at: location))
             } else if let other = suites.updateValue(spec, forKey: SwiftSuiteRenderer.fileName(for: spec)) {
-                diagnostics.append(.error(.duplicateID, "spec id '\(id)' gives the same conformance suite file, \(SwiftSuiteRenderer.fileName(for: spec)), as '\(other.document.id)' in \(other.path); choose ids that differ in more than punctuation",
-                                          at: location))
+                diagnostics.append(
+                    .error(
+                        .duplicateID,
+                        "spec id '\(id)' gives the same conformance suite file, \(SwiftSuiteRenderer.fileName(for: spec)), as '\(other.document.id)' in \(other.path); choose ids that differ in more than punctuation",
+                        at: location))
             }
         }
         return diagnostics
@@ -70,7 +87,8 @@ public enum SpecFiles {
     /// Where the top-level `id:` is written (the document keeps no location for it).
     private static func idLocation(of spec: LoadedSpec) -> SourceLocation {
         if let text = try? String(contentsOfFile: spec.path, encoding: .utf8) {
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.hasPrefix("id:") {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.hasPrefix("id:") {
                 let value = line.dropFirst(3).prefix { $0 == " " }.count + 4
                 return SourceLocation(path: spec.path, line: index + 1, column: value)
             }
@@ -85,20 +103,26 @@ public enum SpecFiles {
     /// named), and the other siblings are loaded only when that finds none; a sibling is loaded as
     /// a possible user only when its text names both `parts` and a given spec's id. So validating
     /// one spec does not load every spec beside it.
-    public static func neighbours(of loaded: [LoadedSpec], paths: [String], includingUsers: Bool = true,
-                                  load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }) -> [LoadedSpec] {
+    public static func neighbours(
+        of loaded: [LoadedSpec], paths: [String], includingUsers: Bool = true,
+        load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }
+    ) -> [LoadedSpec] {
         let given = Set(loaded.map(\.document.id))
-        let wanted = Set(loaded.flatMap { $0.document.related.map(\.id) + $0.document.parts.map(\.specID) }).subtracting(given)
+        let wanted = Set(loaded.flatMap { $0.document.related.map(\.id) + $0.document.parts.map(\.specID) })
+            .subtracting(given)
         let siblings = SpecRelations.siblings(of: paths, extensions: extensions)
         var found: [String: LoadedSpec] = [:]
         var tried: Set<String> = []
         func take(_ path: String) {
             guard tried.insert(path).inserted, let spec = load(path).spec else { return }
             let id = spec.document.id
-            guard wanted.contains(id) || (includingUsers && spec.document.parts.contains { given.contains($0.specID) }) else { return }
+            guard wanted.contains(id) || (includingUsers && spec.document.parts.contains { given.contains($0.specID) })
+            else { return }
             if found[path] == nil { found[path] = spec }
         }
-        let byName = Dictionary(siblings.map { (((($0 as NSString).lastPathComponent) as NSString).deletingPathExtension, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(
+            siblings.map { (((($0 as NSString).lastPathComponent) as NSString).deletingPathExtension, $0) },
+            uniquingKeysWith: { first, _ in first })
         for id in wanted.sorted() {
             if let path = byName[id] { take(path) }
         }
@@ -113,7 +137,9 @@ public enum SpecFiles {
             }
             guard includingUsers, let bytes = FileManager.default.contents(atPath: path) else { continue }
             let text = [UInt8](bytes)
-            guard contains(text, Array("parts".utf8)), givenIDs.contains(where: { contains(text, $0) }) else { continue }
+            guard contains(text, Array("parts".utf8)), givenIDs.contains(where: { contains(text, $0) }) else {
+                continue
+            }
             take(path)
         }
         // In the order of the files beside them, as before.
@@ -126,7 +152,7 @@ public enum SpecFiles {
         var index = 0
         let last = text.count - needle.count
         while index <= last {
-            if text[index] == first, text[index ..< index + needle.count].elementsEqual(needle) { return true }
+            if text[index] == first, text[index..<index + needle.count].elementsEqual(needle) { return true }
             index += 1
         }
         return false

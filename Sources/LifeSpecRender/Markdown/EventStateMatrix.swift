@@ -67,7 +67,9 @@ struct EventStateMatrix: Sendable, Hashable {
             // A leaf alone is no situation the machine can be in: the columns are the distinct
             // sets of active atomic states the engine reaches, in the order it finds them.
             var seen: Set<[String]> = []
-            let all = (stateSpace ?? StateSpace(machine: machine)).configurations.map(\.states).filter { seen.insert($0).inserted }
+            let all = (stateSpace ?? StateSpace(machine: machine)).configurations.map(\.states).filter {
+                seen.insert($0).inserted
+            }
             // Configurations multiply across regions: past a page's worth of columns the table
             // would be unreadable (and slow to compute), so it is left out with a note.
             columnsLeftOut = all.count > Self.configurationLimit ? all.count : 0
@@ -93,10 +95,14 @@ struct EventStateMatrix: Sendable, Hashable {
         for column in columns {
             let leaf = column[0]
             // Guard reads are followed from one state; a configuration's runs enumerate every flag.
-            var runners = LeafRunners(machine: machine, states: column, position: column.count == 1 ? reads.position(leaf) : nil)
-            cells.append(events.map { event in
-                Self.branches(machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads, runners: &runners)
-            })
+            var runners = LeafRunners(
+                machine: machine, states: column, position: column.count == 1 ? reads.position(leaf) : nil)
+            cells.append(
+                events.map { event in
+                    Self.branches(
+                        machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads,
+                        runners: &runners)
+                })
         }
         rows = events.indices.map { row in
             Row(event: events[row], cells: cells.map { $0[row] })
@@ -134,7 +140,11 @@ struct EventStateMatrix: Sendable, Hashable {
                 handled = machine.handledEvents(in: leaf)
             } else {
                 var handled: [String] = []
-                for state in states { for event in machine.handledEvents(in: state) where !handled.contains(event) { handled.append(event) } }
+                for state in states {
+                    for event in machine.handledEvents(in: state) where !handled.contains(event) {
+                        handled.append(event)
+                    }
+                }
                 self.handled = handled
             }
         }
@@ -146,7 +156,8 @@ struct EventStateMatrix: Sendable, Hashable {
                 lastFlags = flags
             }
             if let runner = lastPlaced[mask] { return runner }
-            let runner = try? Runner(machine: machine, states: states, flags: EventStateMatrix.assignment(mask, flags: flags))
+            let runner = try? Runner(
+                machine: machine, states: states, flags: EventStateMatrix.assignment(mask, flags: flags))
             lastPlaced[mask] = .some(runner)
             return runner
         }
@@ -186,7 +197,9 @@ struct EventStateMatrix: Sendable, Hashable {
                 if let index = machine.flags.firstIndex(where: { $0.id == flag }) { bit[index] = 1 << offset }
             }
             self.bit = bit
-            eventless = machine.states.indices.map { state in machine.guardFlags(for: nil, onAncestryOf: state).reduce(0) { $0 | bit[$1] } }
+            eventless = machine.states.indices.map { state in
+                machine.guardFlags(for: nil, onAncestryOf: state).reduce(0) { $0 | bit[$1] }
+            }
             hasEventless = machine.states.indices.map { machine.hasEventlessTransition(onAncestryOf: $0) }
         }
 
@@ -224,7 +237,9 @@ struct EventStateMatrix: Sendable, Hashable {
         var flags = allFlags
         if flags.count > flagLimit {
             // Only the guards this leaf can meet first; the rest stay at their defaults.
-            let local = Set(runners.position.map { machine.guardFlags(for: event, onAncestryOf: $0).map { machine.flags[$0].id } } ?? [])
+            let local = Set(
+                runners.position.map { machine.guardFlags(for: event, onAncestryOf: $0).map { machine.flags[$0].id } }
+                    ?? [])
             flags = flags.filter(local.contains)
             if flags.count > flagLimit { flags = [] }
         }
@@ -260,12 +275,16 @@ struct EventStateMatrix: Sendable, Hashable {
         var known = Array(repeating: [TransitionStep]??.none, count: 1 << flags.count)
         var ends: [[TransitionStep]: [String]] = [:]
         for mask in universe where known[mask] == nil {
-            let outcome = resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event, ends: &ends)
+            let outcome =
+                resting.contains(mask) ? nil : run(runners.runner(mask, flags: flags), event: event, ends: &ends)
             known[mask] = .some(outcome)
             guard let leafPosition, let outcome, !resting.contains(mask) else { continue }
             var read = event.map { reads.reads($0, in: leafPosition) } ?? reads.eventless[leafPosition]
             for step in outcome {
-                if reads.raises(step.transitionIndex) { read = ~0; break }
+                if reads.raises(step.transitionIndex) {
+                    read = ~0
+                    break
+                }
                 read |= reads.position(step.to).map { reads.eventless[$0] } ?? ~0
             }
             for other in universe where known[other] == nil && (other ^ mask) & read == 0 && !resting.contains(other) {
@@ -284,7 +303,9 @@ struct EventStateMatrix: Sendable, Hashable {
                 masks.append([mask])
             }
         }
-        if outcomes.count == 1 { return [Branch(steps: outcomes[0], condition: .always, end: outcomes[0].flatMap { ends[$0] })] }
+        if outcomes.count == 1 {
+            return [Branch(steps: outcomes[0], condition: .always, end: outcomes[0].flatMap { ends[$0] })]
+        }
 
         // The outcome under the default flag values first, then first-seen order; outcomes whose
         // condition is no simple conjunction go last, so the very last one can read "otherwise".
@@ -339,7 +360,9 @@ struct EventStateMatrix: Sendable, Hashable {
 
     /// The transitions the engine takes for `event` (or on its own, for `nil`) from where
     /// `placed` stands; `placed` itself is left as it is (runners are values).
-    private static func run(_ placed: Runner?, event: String?, ends: inout [[TransitionStep]: [String]]) -> [TransitionStep]? {
+    private static func run(_ placed: Runner?, event: String?, ends: inout [[TransitionStep]: [String]])
+        -> [TransitionStep]?
+    {
         guard var runner = placed else { return nil }
         let steps: [Step]
         do {

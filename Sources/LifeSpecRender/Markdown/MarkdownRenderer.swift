@@ -18,14 +18,18 @@ public enum MarkdownRenderer {
     ///
     /// `others` are the specs generated beside this one: the `related:` ones are linked, in the
     /// page's locale where the other spec has it.
-    public static func pages(for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []) -> [MarkdownPage] {
+    public static func pages(
+        for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []
+    ) -> [MarkdownPage] {
         let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
         return locales.map { page(for: spec, locale: $0, options: options, others: others) }
     }
 
     /// The page of one locale (`nil` when the spec declares none), exactly as `pages` writes it:
     /// `lifespec docs` prints one page and need not render the others.
-    public static func page(for spec: LoadedSpec, locale: String?, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []) -> MarkdownPage {
+    public static func page(
+        for spec: LoadedSpec, locale: String?, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []
+    ) -> MarkdownPage {
         let document = spec.document
         let links = document.locales.map {
             LocaleLink(locale: $0, path: fileName(locale: $0, defaultLocale: document.defaultLocale))
@@ -35,7 +39,8 @@ public enum MarkdownRenderer {
         pageOptions.localeLinks = links
         /// Another spec's page in this page's locale where it has one.
         func link(to otherDocument: SpecDocument) -> RelatedPage {
-            let otherLocale = locale.flatMap { otherDocument.locales.contains($0) ? $0 : nil } ?? otherDocument.defaultLocale
+            let otherLocale =
+                locale.flatMap { otherDocument.locales.contains($0) ? $0 : nil } ?? otherDocument.defaultLocale
             let title = otherDocument.text(otherDocument.title, locale: otherLocale) ?? otherDocument.id
             let page = fileName(locale: otherLocale, defaultLocale: otherDocument.defaultLocale)
             return RelatedPage(title: title, path: "../\(otherDocument.id)/\(page)")
@@ -70,7 +75,8 @@ public enum MarkdownRenderer {
     /// digits, `-` and `_` replaced so a locale can never leave its folder.
     public static func localeSuffix(locale: String?, defaultLocale: String?) -> String {
         guard let locale, locale != defaultLocale else { return "" }
-        return "." + String(locale.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
+        return "."
+            + String(locale.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
     }
 }
 
@@ -224,11 +230,12 @@ final class MarkdownPageBuilder {
     /// GitHub's heading anchor: lowercased, punctuation and symbols dropped, spaces as hyphens.
     /// (Characters in the anchor are letters, digits, `-` and `_`, so it is a safe URL fragment.)
     static func anchor(_ heading: String) -> String {
-        String(heading.lowercased().compactMap { character -> Character? in
-            if character == " " { return "-" }
-            if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
-            return nil
-        })
+        String(
+            heading.lowercased().compactMap { character -> Character? in
+                if character == " " { return "-" }
+                if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
+                return nil
+            })
     }
 
     /// Anchors of the headings of one page, in order; a repeated anchor gets `-1`, `-2`… like GitHub.
@@ -256,8 +263,9 @@ final class MarkdownPageBuilder {
             body.add("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(url))")
         }
         if let mermaid = options.mermaid, !mermaid.isEmpty {
-            body.add("<details>\n<summary>\(MarkdownText.singleLine(strings.mermaidSummary))</summary>\n\n"
-                + MarkdownText.fencedBlock(mermaid, language: "mermaid") + "\n\n</details>")
+            body.add(
+                "<details>\n<summary>\(MarkdownText.singleLine(strings.mermaidSummary))</summary>\n\n"
+                    + MarkdownText.fencedBlock(mermaid, language: "mermaid") + "\n\n</details>")
         }
         return body
     }
@@ -266,19 +274,27 @@ final class MarkdownPageBuilder {
         guard !machine.states.isEmpty else { return MarkdownBlocks() }
         // Declared facts in their declared order, then any undeclared ones as first written.
         let shownStates = document.states.filter { shows($0.id) }
-        var factKeys: [String] = document.facts.map(\.id).filter { key in shownStates.contains { $0.facts.contains { $0.key == key } } }
+        var factKeys: [String] = document.facts.map(\.id).filter { key in
+            shownStates.contains { $0.facts.contains { $0.key == key } }
+        }
         for state in shownStates {
             for fact in state.facts where !factKeys.contains(fact.key) { factKeys.append(fact.key) }
         }
-        var table = MarkdownTable([strings.stateColumn, strings.groupColumn, strings.descriptionColumn]
-            + factKeys.map { key in MarkdownText.inline(text(document.fact(key)?.title) ?? key) })
+        var table = MarkdownTable(
+            [strings.stateColumn, strings.groupColumn, strings.descriptionColumn]
+                + factKeys.map { key in MarkdownText.inline(text(document.fact(key)?.title) ?? key) })
         for state in machine.states where shows(state.id) || document.parts.contains(where: { $0.name == state.id }) {
             let info = lookup.state(state.id)
             var label = stateLabel(state.id)
             var markers = strings.markers(of: state, in: machine, code: code)
-            if state.isParallel { markers.append(strings.parallelOf(machine.regions(of: state.id).map(code).joined(separator: strings.listSeparator))) }
+            if state.isParallel {
+                markers.append(
+                    strings.parallelOf(machine.regions(of: state.id).map(code).joined(separator: strings.listSeparator))
+                )
+            }
             if let depth = state.history, let parent = state.parent {
-                let fallback = machine.historyDefault(of: state.id)?.targets.map(code).joined(separator: " + ") ?? strings.none
+                let fallback =
+                    machine.historyDefault(of: state.id)?.targets.map(code).joined(separator: " + ") ?? strings.none
                 markers.append(strings.historyOf(deep: depth == .deep, parent: code(parent), fallback: fallback))
             }
             if !state.entry.isEmpty { markers.append(strings.onEntry(actionsText(state.entry))) }
@@ -287,11 +303,12 @@ final class MarkdownPageBuilder {
             let facts = factKeys.map { key in
                 info?.facts.first { $0.key == key }.map { factText($0.value) } ?? ""
             }
-            table.add([
-                label,
-                state.parent.map(stateLabel) ?? strings.none,
-                described(info?.description, source: info?.source),
-            ] + facts)
+            table.add(
+                [
+                    label,
+                    state.parent.map(stateLabel) ?? strings.none,
+                    described(info?.description, source: info?.source),
+                ] + facts)
         }
         if machine.hasParallelRegions {
             let initial = machine.defaultLeaves(entering: machine.initial).map(code).joined(separator: " + ")
@@ -329,27 +346,38 @@ final class MarkdownPageBuilder {
             if let objc = info?.objc ?? callback.objcName {
                 method += "<br/>" + strings.objc(code(objc))
             }
-            let notification = callback.posts.map { posted in
-                notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
-            } ?? strings.none
+            let notification =
+                callback.posts.map { posted in
+                    notificationName(posted.notification) + "<br/>" + strings.posted(posted.order)
+                } ?? strings.none
             let callers = self.callers[callback.id] ?? []
             // Entry and exit actions call it too.
             var blockCallers: [String] = []
             for state in machine.states {
-                if state.entry.actions.contains(.callback(callback.id)) { blockCallers.append(strings.entering(code(state.id))) }
-                if state.exit.actions.contains(.callback(callback.id)) { blockCallers.append(strings.exiting(code(state.id))) }
+                if state.entry.actions.contains(.callback(callback.id)) {
+                    blockCallers.append(strings.entering(code(state.id)))
+                }
+                if state.exit.actions.contains(.callback(callback.id)) {
+                    blockCallers.append(strings.exiting(code(state.id)))
+                }
             }
-            let calledWhen = callers.isEmpty && blockCallers.isEmpty ? "*\(strings.notCalled)*"
+            let calledWhen =
+                callers.isEmpty && blockCallers.isEmpty
+                ? "*\(strings.notCalled)*"
                 : (callers.map(when) + blockCallers).joined(separator: "<br/>")
             var purpose: [String] = []
             if let description = text(info?.description) { purpose.append(MarkdownText.inline(description)) }
-            if let usage = text(info?.usage) { purpose.append("**\(strings.typicalUse)** " + MarkdownText.inline(usage)) }
+            if let usage = text(info?.usage) {
+                purpose.append("**\(strings.typicalUse)** " + MarkdownText.inline(usage))
+            }
             var notes: [String] = []
             if let returns = info?.returns { notes.append(strings.returns(code(returns))) }
             if let limit = info?.timeLimit { notes.append(strings.timeLimit(MarkdownText.inline(limit))) }
             if let deprecation = info?.deprecated {
                 var note = "⚠️ " + strings.deprecated(since: deprecation.since.map(MarkdownText.inline))
-                if let replacement = deprecation.replacement { note += strings.sentenceSeparator + strings.replacement(code(replacement)) }
+                if let replacement = deprecation.replacement {
+                    note += strings.sentenceSeparator + strings.replacement(code(replacement))
+                }
                 if let extra = text(deprecation.note) { note += strings.sentenceSeparator + MarkdownText.inline(extra) }
                 notes.append(note)
             }
@@ -396,23 +424,30 @@ final class MarkdownPageBuilder {
         var body = MarkdownBlocks()
         body.add(strings.scenariosIntro)
         if document.scenarios.count > 1 {
-            body.addLines(zip(document.scenarios, anchors).enumerated().map { offset, item in
-                "\(offset + 1). [\(MarkdownText.singleLine(scenarioTitle(item.0)))](#\(item.1))"
-            })
+            body.addLines(
+                zip(document.scenarios, anchors).enumerated().map { offset, item in
+                    "\(offset + 1). [\(MarkdownText.singleLine(scenarioTitle(item.0)))](#\(item.1))"
+                })
         }
         for scenario in document.scenarios {
             body.add("### " + MarkdownText.singleLine(scenarioTitle(scenario)))
-            if let description = text(scenario.description) { body.add(contentsOf: MarkdownText.paragraphs(description)) }
+            if let description = text(scenario.description) {
+                body.add(contentsOf: MarkdownText.paragraphs(description))
+            }
             let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
 
             var start = strings.startsIn(walkthrough.startStates.map(code).joined(separator: " + "))
             let flags = orderedFlags(walkthrough.flags)
             if !flags.isEmpty {
-                start += strings.withFlags(flags.map { code($0.key) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator))
+                start += strings.withFlags(
+                    flags.map { code($0.key) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)
+                )
             }
             var header = "*" + start + "*"
             if let pattern = options.scenarioDiagramPattern,
-               let url = MarkdownText.url(pattern.replacingOccurrences(of: "{id}", with: MarkdownText.percentEncoded(scenario.id))) {
+                let url = MarkdownText.url(
+                    pattern.replacingOccurrences(of: "{id}", with: MarkdownText.percentEncoded(scenario.id)))
+            {
                 header += strings.separator + "[\(MarkdownText.singleLine(strings.highlightedDiagram))](\(url))"
             }
             header += sourceMark(scenario.source)
@@ -422,7 +457,10 @@ final class MarkdownPageBuilder {
             if !walkthrough.startObservations.isEmpty || !walkthrough.startMoves.isEmpty {
                 var lines: [String] = []
                 if !walkthrough.startObservations.isEmpty {
-                    lines.append("- " + strings.onStart(walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
+                    lines.append(
+                        "- "
+                            + strings.onStart(
+                                walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
                 }
                 for move in walkthrough.startMoves { lines.append("- " + moveText(move, event: "")) }
                 body.addLines(lines)
@@ -437,13 +475,21 @@ final class MarkdownPageBuilder {
                 // (the entry and exit actions are among the callbacks listed above).
                 if showsEntryExit, !(item.left.isEmpty && item.entered.isEmpty) {
                     func named(_ states: [String]) -> String? {
-                        states.isEmpty ? nil : states.map { state in
-                            let block = item.left.contains(state) ? machine.state(state)?.exit : machine.state(state)?.entry
-                            guard let block, !block.isEmpty else { return code(state) }
-                            return code(state) + " (" + (item.left.contains(state) ? strings.onExit(actionsText(block)) : strings.onEntry(actionsText(block))) + ")"
-                        }.joined(separator: strings.listSeparator)
+                        states.isEmpty
+                            ? nil
+                            : states.map { state in
+                                let block =
+                                    item.left.contains(state) ? machine.state(state)?.exit : machine.state(state)?.entry
+                                guard let block, !block.isEmpty else { return code(state) }
+                                return code(state) + " ("
+                                    + (item.left.contains(state)
+                                        ? strings.onExit(actionsText(block)) : strings.onEntry(actionsText(block)))
+                                    + ")"
+                            }.joined(separator: strings.listSeparator)
                     }
-                    lines.append(indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered)) + "*")
+                    lines.append(
+                        indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered))
+                            + "*")
                 }
                 list += lines
             }
@@ -480,7 +526,9 @@ final class MarkdownPageBuilder {
         var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
         for flag in machine.flags where shows(flag.id) {
             let info = lookup.flag(flag.id)
-            table.add([code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)])
+            table.add([
+                code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source),
+            ])
         }
         return MarkdownBlocks(strings.flagsIntro, table)
     }
@@ -506,13 +554,24 @@ final class MarkdownPageBuilder {
                     }
                 }
                 row.cell { output in
-                    if let event = transition.trigger.eventID { MarkdownText.writeCode(event, to: &output) } else { output.write(strings.always) }
+                    if let event = transition.trigger.eventID {
+                        MarkdownText.writeCode(event, to: &output)
+                    } else {
+                        output.write(strings.always)
+                    }
                 }
                 row.cell { output in
-                    if let expression = transition.guardExpression { MarkdownText.writeCode(expression.description, to: &output) } else { output.write(strings.none) }
+                    if let expression = transition.guardExpression {
+                        MarkdownText.writeCode(expression.description, to: &output)
+                    } else {
+                        output.write(strings.none)
+                    }
                 }
                 row.cell { output in
-                    guard let target = transition.target else { output.write(strings.stays); return }
+                    guard let target = transition.target else {
+                        output.write(strings.stays)
+                        return
+                    }
                     MarkdownText.writeCode(target, to: &output)
                     // Several targets (one per region).
                     for other in transition.targets.dropFirst() {
@@ -552,7 +611,10 @@ final class MarkdownPageBuilder {
                     }
                     if !assignments.isEmpty {
                         next()
-                        output.write(strings.sets(assignments.map { code($0.flag) + " = " + code(String($0.value)) }.joined(separator: listSeparator)))
+                        output.write(
+                            strings.sets(
+                                assignments.map { code($0.flag) + " = " + code(String($0.value)) }.joined(
+                                    separator: listSeparator)))
                     }
                     if !raises.isEmpty {
                         next()
@@ -571,13 +633,21 @@ final class MarkdownPageBuilder {
 
     private func matrixSection() -> MarkdownBlocks {
         let matrix = EventStateMatrix(machine: machine, stateSpace: stateSpace)
-        if matrix.columnsLeftOut > 0 { return MarkdownBlocks(strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)) }
+        if matrix.columnsLeftOut > 0 {
+            return MarkdownBlocks(
+                strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)
+            )
+        }
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.eventColumn] + matrix.columns.map { $0.map(code).joined(separator: " + ") })
         for matrixRow in matrix.rows {
             table.addRow { row in
                 row.cell { output in
-                    if let event = matrixRow.event { MarkdownText.writeCode(event, to: &output) } else { output.write(strings.alwaysRow) }
+                    if let event = matrixRow.event {
+                        MarkdownText.writeCode(event, to: &output)
+                    } else {
+                        output.write(strings.alwaysRow)
+                    }
                 }
                 let none = strings.none
                 for branches in matrixRow.cells {
@@ -591,7 +661,9 @@ final class MarkdownPageBuilder {
             }
         }
         var intro = strings.matrixIntro
-        if matrix.rows.contains(where: { $0.event == nil }) { intro += strings.sentenceSeparator + strings.alwaysRowNote }
+        if matrix.rows.contains(where: { $0.event == nil }) {
+            intro += strings.sentenceSeparator + strings.alwaysRowNote
+        }
         return MarkdownBlocks(intro, table)
     }
 
@@ -609,8 +681,12 @@ final class MarkdownPageBuilder {
             if let page, let url = MarkdownText.url(page.path) {
                 item += strings.colon + "[\(MarkdownText.inline(page.title))](\(url))"
                 // Its own diagram beside its page, in the same locale (`README.zh-Hans.md`, `diagram.zh-Hans.svg`).
-                let diagramPath = page.path.hasSuffix(".md") ? String(page.path.dropLast(3)).replacingOccurrences(of: "/README", with: "/diagram") + ".svg" : nil
-                if let diagram = diagramPath.flatMap(MarkdownText.url) { item += strings.parenthesized(strings.partDiagram(diagram)) }
+                let diagramPath =
+                    page.path.hasSuffix(".md")
+                    ? String(page.path.dropLast(3)).replacingOccurrences(of: "/README", with: "/diagram") + ".svg" : nil
+                if let diagram = diagramPath.flatMap(MarkdownText.url) {
+                    item += strings.parenthesized(strings.partDiagram(diagram))
+                }
             } else {
                 item += strings.colon + code(part.specID)
             }
@@ -619,15 +695,22 @@ final class MarkdownPageBuilder {
         }
         // Examples of the first part's own names, as the tables and traces spell them.
         let prefix = document.parts[0].prefix
-        let examples = [machine.leafStates.first { $0.id.hasPrefix(prefix) }?.id, machine.callbacks.first { $0.id.hasPrefix(prefix) }?.swiftName]
-        return MarkdownBlocks(strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)), lines: items)
+        let examples = [
+            machine.leafStates.first { $0.id.hasPrefix(prefix) }?.id,
+            machine.callbacks.first { $0.id.hasPrefix(prefix) }?.swiftName,
+        ]
+        return MarkdownBlocks(
+            strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)),
+            lines: items)
     }
 
     /// The system specs that include this one as a part.
     private func usedBySection() -> MarkdownBlocks {
         guard !options.usedBy.isEmpty else { return MarkdownBlocks() }
         let items = options.usedBy.map { user -> String in
-            let link = MarkdownText.url(user.page.path).map { "[\(MarkdownText.inline(user.page.title))](\($0))" } ?? MarkdownText.inline(user.page.title)
+            let link =
+                MarkdownText.url(user.page.path).map { "[\(MarkdownText.inline(user.page.title))](\($0))" }
+                ?? MarkdownText.inline(user.page.title)
             return "- " + link + strings.asParts(user.parts.map(code).joined(separator: strings.listSeparator))
         }
         return MarkdownBlocks(strings.usedByIntro, lines: items)
@@ -719,7 +802,8 @@ final class MarkdownPageBuilder {
             text += strings.raised(code(raised))
         }
         let observed = move.observations.map(observationText)
-        return text + strings.colon + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
+        return text + strings.colon
+            + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
     }
 
     /// A matrix cell: each branch (`<br/>` between them), a conditional one as the locale's phrase
@@ -771,7 +855,9 @@ final class MarkdownPageBuilder {
     }
 
     /// The outcome as text, for the phrase around a conditional branch.
-    private func outcome(of branch: EventStateMatrix.Branch) -> String { TextOutput.string { writeOutcome(of: branch, to: &$0) } }
+    private func outcome(of branch: EventStateMatrix.Branch) -> String {
+        TextOutput.string { writeOutcome(of: branch, to: &$0) }
+    }
 
     private func factText(_ value: FactValue) -> String {
         switch value {

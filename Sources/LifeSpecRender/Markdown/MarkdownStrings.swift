@@ -123,28 +123,33 @@ public struct MarkdownStrings: Sendable, Hashable {
         )
     }
 
-    func parallelOf(_ regions: String) -> String { pick("parallel: regions \(regions), all active at once", "并行：区域 \(regions) 同时处于活动状态") }
+    func parallelOf(_ regions: String) -> String {
+        pick("parallel: regions \(regions), all active at once", "并行：区域 \(regions) 同时处于活动状态")
+    }
     func historyOf(deep: Bool, parent: String, fallback: String) -> String {
         deep
-            ? pick("deep history of \(parent): re-entering it resumes every state it was in; the first time, \(fallback)",
-                   "\(parent) 的深历史：再次进入时恢复离开时的所有状态；首次进入时为 \(fallback)")
-            : pick("history of \(parent): re-entering it resumes the child it was in; the first time, \(fallback)",
-                   "\(parent) 的历史：再次进入时恢复离开时所在的子状态；首次进入时为 \(fallback)")
+            ? pick(
+                "deep history of \(parent): re-entering it resumes every state it was in; the first time, \(fallback)",
+                "\(parent) 的深历史：再次进入时恢复离开时的所有状态；首次进入时为 \(fallback)")
+            : pick(
+                "history of \(parent): re-entering it resumes the child it was in; the first time, \(fallback)",
+                "\(parent) 的历史：再次进入时恢复离开时所在的子状态；首次进入时为 \(fallback)")
     }
     func onEntry(_ actions: String) -> String { pick("on entry: \(actions)", "进入时：\(actions)") }
     func onExit(_ actions: String) -> String { pick("on exit: \(actions)", "退出时：\(actions)") }
     func matrixLeftOut(configurations: Int, limit: Int) -> String {
-        pick("The machine's parallel regions combine into \(configurations) reachable configurations, more than the \(limit) a readable table can show, so the event × configuration matrix is left out; the transitions table and the diagram describe every region.",
-             "该状态机的并行区域组合出 \(configurations) 个可达配置，超过表格可读的 \(limit) 个，因此省略事件 × 配置矩阵；转换表和状态图描述了每个区域。")
+        pick(
+            "The machine's parallel regions combine into \(configurations) reachable configurations, more than the \(limit) a readable table can show, so the event × configuration matrix is left out; the transitions table and the diagram describe every region.",
+            "该状态机的并行区域组合出 \(configurations) 个可达配置，超过表格可读的 \(limit) 个，因此省略事件 × 配置矩阵；转换表和状态图描述了每个区域。")
     }
     func onStart(_ observed: String) -> String { pick("*on start:* \(observed)", "*启动时：*\(observed)") }
     func entering(_ state: String) -> String { pick("entering \(state)", "进入 \(state) 时") }
     func exiting(_ state: String) -> String { pick("exiting \(state)", "退出 \(state) 时") }
     func leavesEnters(left: String?, entered: String?) -> String {
         switch (left, entered) {
-        case let (left?, entered?): pick("leaves \(left), enters \(entered)", "离开 \(left)，进入 \(entered)")
-        case let (left?, nil): pick("leaves \(left)", "离开 \(left)")
-        case let (nil, entered?): pick("enters \(entered)", "进入 \(entered)")
+        case (let left?, let entered?): pick("leaves \(left), enters \(entered)", "离开 \(left)，进入 \(entered)")
+        case (let left?, nil): pick("leaves \(left)", "离开 \(left)")
+        case (nil, let entered?): pick("enters \(entered)", "进入 \(entered)")
         case (nil, nil): ""
         }
     }

@@ -101,7 +101,9 @@ extension TextOutput {
             switch bytes[offset] {
             case 0x0A...0x0D: return true
             case 0xC2 where offset + 1 < bytes.count && bytes[offset + 1] == 0x85: return true
-            case 0xE2 where offset + 2 < bytes.count && bytes[offset + 1] == 0x80 && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
+            case 0xE2
+            where offset + 2 < bytes.count && bytes[offset + 1] == 0x80
+                && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
                 return true
             default: offset += 1
             }

@@ -90,7 +90,11 @@ enum MarkdownText {
         }
         output.write("<code>")
         for character in flat {
-            if let reference = lookUp(character, in: references) { output.write(reference) } else { output.write(String(character)) }
+            if let reference = lookUp(character, in: references) {
+                output.write(reference)
+            } else {
+                output.write(String(character))
+            }
         }
         output.write("</code>")
     }
@@ -195,8 +199,10 @@ enum MarkdownText {
         let bytes = line.utf8
         guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
         var needsEscape = false
-        for (offset, byte) in bytes.enumerated() where references[Int(byte)] != nil || (offset == 0 && blockStarters[Int(byte)] != nil)
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")") {
+        for (offset, byte) in bytes.enumerated()
+        where references[Int(byte)] != nil || (offset == 0 && blockStarters[Int(byte)] != nil)
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ")")
+        {
             needsEscape = true
             break
         }
@@ -225,7 +231,8 @@ enum MarkdownText {
     /// asks for no backtick or pipe, which a plain code span cannot hold.
     private static func isPlainASCIILine(_ text: String, withoutCodeDelimiters: Bool = false) -> Bool {
         let bytes = text.utf8
-        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ")
+        else { return false }
         if withoutCodeDelimiters {
             return bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "|") }
         }
@@ -240,18 +247,23 @@ enum MarkdownText {
         // which a page would pay for every cell. Whitespace at either end (by the Unicode
         // property, which covers Foundation's `whitespacesAndNewlines`) takes the full path.
         if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-           !first.properties.isWhitespace, !last.properties.isWhitespace,
-           text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" }) {
+            !first.properties.isWhitespace, !last.properties.isWhitespace,
+            text.unicodeScalars.allSatisfy({
+                $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}"
+            })
+        {
             return [text]
         }
-        let cleaned = String(String.UnicodeScalarView(text.replacingLineEndings().unicodeScalars.compactMap { scalar in
-            if scalar == "\n" { return scalar }
-            if scalar == "\t" { return " " }
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return nil }
-            // Line and paragraph separators would start new lines in some renderers.
-            if scalar == "\u{2028}" || scalar == "\u{2029}" { return "\n" }
-            return scalar
-        }))
+        let cleaned = String(
+            String.UnicodeScalarView(
+                text.replacingLineEndings().unicodeScalars.compactMap { scalar in
+                    if scalar == "\n" { return scalar }
+                    if scalar == "\t" { return " " }
+                    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return nil }
+                    // Line and paragraph separators would start new lines in some renderers.
+                    if scalar == "\u{2028}" || scalar == "\u{2029}" { return "\n" }
+                    return scalar
+                }))
         let lines = cleaned.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if keepEmpty { return lines }

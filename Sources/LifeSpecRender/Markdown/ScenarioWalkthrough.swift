@@ -49,7 +49,8 @@ struct ScenarioWalkthrough: Sendable, Hashable {
             runner = begun.runner
             startMoves = Self.group(begun.steps)
             // Observations before any transition (entry actions of the initial states).
-            startObservations = Array(begun.steps.prefix { if case .transition = $0 { false } else { true } }.compactMap(\.observation))
+            startObservations = Array(
+                begun.steps.prefix { if case .transition = $0 { false } else { true } }.compactMap(\.observation))
         } catch {
             startMoves = []
             startObservations = []
@@ -71,8 +72,10 @@ struct ScenarioWalkthrough: Sendable, Hashable {
                 let before = current.activeStates
                 let steps = try current.send(event)
                 let after = current.activeStates
-                items.append(Item(event: event, moves: Self.group(steps),
-                                  left: before.filter { !after.contains($0) }, entered: after.filter { !before.contains($0) }))
+                items.append(
+                    Item(
+                        event: event, moves: Self.group(steps),
+                        left: before.filter { !after.contains($0) }, entered: after.filter { !before.contains($0) }))
             } catch {
                 stop = .failed(event: event, error: error)
                 break

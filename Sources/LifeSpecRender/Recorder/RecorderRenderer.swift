@@ -9,19 +9,28 @@ public enum RecorderRenderer {
     /// `UIApplication.didBecomeActiveNotification`: ASCII identifiers joined by dots, nothing else.
     static func isDottedName(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.allSatisfy { part in
-            guard let first = part.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-            return part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-        }
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                guard let first = part.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else {
+                    return false
+                }
+                return part.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+                }
+            }
     }
 
     /// What `#function` gives inside a method or initializer: `viewWillDisappear(_:)`, `init(coder:)`, `loadView()`.
     static func isFunctionName(_ text: String) -> Bool {
-        guard text.hasSuffix(")"), let open = text.firstIndex(of: "("), isDottedName(String(text[..<open])), !text[..<open].contains(".") else { return false }
+        guard text.hasSuffix(")"), let open = text.firstIndex(of: "("), isDottedName(String(text[..<open])),
+            !text[..<open].contains(".")
+        else { return false }
         let labels = text[text.index(after: open)..<text.index(before: text.endIndex)]
         guard !labels.isEmpty else { return true }
         guard labels.hasSuffix(":") else { return false }
-        return labels.dropLast().split(separator: ":", omittingEmptySubsequences: false).allSatisfy { $0 == "_" || isDottedName(String($0)) && !$0.contains(".") }
+        return labels.dropLast().split(separator: ":", omittingEmptySubsequences: false).allSatisfy {
+            $0 == "_" || isDottedName(String($0)) && !$0.contains(".")
+        }
     }
 
     /// Why the recorder cannot be written for `spec`, or `nil`. The file refers to the spec's
@@ -29,7 +38,8 @@ public enum RecorderRenderer {
     /// names no framework (no `platform:`, no catalog with a `module`) cannot say what to import.
     public static func refusal(for spec: LoadedSpec) -> String? {
         guard spec.document.apiModules.isEmpty else { return nil }
-        return "the recorder refers to the spec's callbacks and notifications in Swift, so it must know which framework declares them: add 'platform: uikit', or list an API catalog with a 'module' under 'catalogs:' (see docs/spec-format.md)"
+        return
+            "the recorder refers to the spec's callbacks and notifications in Swift, so it must know which framework declares them: add 'platform: uikit', or list an API catalog with a 'module' under 'catalogs:' (see docs/spec-format.md)"
     }
 
     public static func render(_ spec: LoadedSpec, specPath: String? = nil) -> String {
@@ -39,11 +49,13 @@ public enum RecorderRenderer {
         func literal(_ text: String) -> String { TextOutput.string { SwiftSource.writeStringLiteral(text, to: &$0) } }
         // Only plain module names become code; anything else could not be imported anyway.
         var modules: [String] = []
-        for module in spec.document.apiModules where isDottedName(module) && !module.contains(".") && !modules.contains(module) {
+        for module in spec.document.apiModules
+        where isDottedName(module) && !module.contains(".") && !modules.contains(module) {
             modules.append(module)
         }
         let condition = modules.map { "canImport(\($0))" }.joined(separator: " && ")
-        let imports = (["Foundation"] + modules.filter { $0 != "Foundation" }).map { "import \($0)" }.joined(separator: "\n")
+        let imports = (["Foundation"] + modules.filter { $0 != "Foundation" }).map { "import \($0)" }.joined(
+            separator: "\n")
         var names: [String] = []
         for notification in machine.notifications {
             // Spec text becomes code only when it is a plain dotted Swift name; anything else is
@@ -57,17 +69,20 @@ public enum RecorderRenderer {
         }
         let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
         let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { callback in
-            var line = "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
+            var line =
+                "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
             // `#function` names a part's method without its object (`viewWillDisappear(_:)`), so
             // the object says which part it plays.
             if let part = spec.document.part(of: callback.id), callback.swiftName.hasPrefix(part.prefix),
-               isFunctionName(String(callback.swiftName.dropFirst(part.prefix.count))) {
+                isFunctionName(String(callback.swiftName.dropFirst(part.prefix.count)))
+            {
                 line += ", or in that method `record(#function, part: \(SwiftSource.commentText(literal(part.name))))`"
             }
             return line
         }
         let isSystem = spec.document.isSystem
-        let functionHint = isSystem
+        let functionHint =
+            isSystem
             ? """
             /// 2. In each callback below, record its name. Each object plays a part of the system: in its
             ///    methods, `record(#function, part: "<its part>")` gives the part's name for the call
@@ -78,7 +93,8 @@ public enum RecorderRenderer {
             /// 2. In each callback below, record its name (in a delegate method, `record(#function)`
             ///    gives the same name):
             """
-        let partRecord = isSystem
+        let partRecord =
+            isSystem
             ? """
 
 
@@ -95,75 +111,77 @@ public enum RecorderRenderer {
             "///   - in the closure you pass to `\(SwiftSource.commentText(closure.passedTo ?? "UIKit"))`: "
                 + "`\(typeName).shared.record(\(SwiftSource.commentText(literal(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
         }
-        let closureLines = closureSteps.isEmpty ? "" : "\n/// 2b. Closures UIKit calls back, with their log names:\n" + closureSteps.joined(separator: "\n")
+        let closureLines =
+            closureSteps.isEmpty
+            ? "" : "\n/// 2b. Closures UIKit calls back, with their log names:\n" + closureSteps.joined(separator: "\n")
         return """
-        // generated from \(shownPath) by lifespec — do not edit
-        //
-        // Drop this file into the app to record the lifecycle it really goes through, then check
-        // the log with: lifespec check-trace \(shownPath) <log file>
-        #if \(condition)
-        \(imports)
+            // generated from \(shownPath) by lifespec — do not edit
+            //
+            // Drop this file into the app to record the lifecycle it really goes through, then check
+            // the log with: lifespec check-trace \(shownPath) <log file>
+            #if \(condition)
+            \(imports)
 
-        /// Records lifecycle callbacks and notifications, one per line, as `<seconds> <name>`: the
-        /// format check-trace reads (a name runs to the end of its line, so names with spaces survive).
-        ///
-        /// 1. Call `\(typeName).shared.start()` before the first callback (for an app, first thing in
-        ///    `application(_:willFinishLaunchingWithOptions:)`); notifications are then logged as
-        ///    they are posted, on whatever thread posts them.
-        \(functionHint)
-        \(callbacks.joined(separator: "\n"))\(closureLines)
-        /// 3. Copy the log (`logURL`, in the Caches folder) off the device and run check-trace.
-        ///
-        /// Safe to call from any thread: writes are serialized by a lock, in the order they happen.
-        public final class \(typeName): @unchecked Sendable {
-            public static let shared = \(typeName)()
+            /// Records lifecycle callbacks and notifications, one per line, as `<seconds> <name>`: the
+            /// format check-trace reads (a name runs to the end of its line, so names with spaces survive).
+            ///
+            /// 1. Call `\(typeName).shared.start()` before the first callback (for an app, first thing in
+            ///    `application(_:willFinishLaunchingWithOptions:)`); notifications are then logged as
+            ///    they are posted, on whatever thread posts them.
+            \(functionHint)
+            \(callbacks.joined(separator: "\n"))\(closureLines)
+            /// 3. Copy the log (`logURL`, in the Caches folder) off the device and run check-trace.
+            ///
+            /// Safe to call from any thread: writes are serialized by a lock, in the order they happen.
+            public final class \(typeName): @unchecked Sendable {
+                public static let shared = \(typeName)()
 
-            public let logURL: URL
-            private let lock = NSLock()
-            private var handle: FileHandle?
-            private var observers: [NSObjectProtocol] = []
-            private let startDate = Date()
+                public let logURL: URL
+                private let lock = NSLock()
+                private var handle: FileHandle?
+                private var observers: [NSObjectProtocol] = []
+                private let startDate = Date()
 
-            /// The spec's notifications and the names the log uses for them.
-            public static let notifications: [(Notification.Name, String)] = [
-        \(names.joined(separator: "\n"))
-            ]
+                /// The spec's notifications and the names the log uses for them.
+                public static let notifications: [(Notification.Name, String)] = [
+            \(names.joined(separator: "\n"))
+                ]
 
-            private init() {
-                let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
-                logURL = caches.appendingPathComponent("lifespec-trace.log")
-            }
-
-            public func start(truncating: Bool = true) {
-                lock.lock()
-                defer { lock.unlock() }
-                guard handle == nil else { return }
-                if truncating || !FileManager.default.fileExists(atPath: logURL.path) {
-                    FileManager.default.createFile(atPath: logURL.path, contents: nil)
+                private init() {
+                    let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+                    logURL = caches.appendingPathComponent("lifespec-trace.log")
                 }
-                handle = try? FileHandle(forWritingTo: logURL)
-                _ = try? handle?.seekToEnd()
-                for (name, logName) in Self.notifications {
-                    // queue: nil runs the block on the posting thread, so the line is written
-                    // before the post returns, in order with the callbacks around it.
-                    let observer = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in
-                        \(typeName).shared.record(logName)
+
+                public func start(truncating: Bool = true) {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    guard handle == nil else { return }
+                    if truncating || !FileManager.default.fileExists(atPath: logURL.path) {
+                        FileManager.default.createFile(atPath: logURL.path, contents: nil)
                     }
-                    observers.append(observer)
+                    handle = try? FileHandle(forWritingTo: logURL)
+                    _ = try? handle?.seekToEnd()
+                    for (name, logName) in Self.notifications {
+                        // queue: nil runs the block on the posting thread, so the line is written
+                        // before the post returns, in order with the callbacks around it.
+                        let observer = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in
+                            \(typeName).shared.record(logName)
+                        }
+                        observers.append(observer)
+                    }
                 }
+
+                public func record(_ name: String) {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    let seconds = String(format: "%.6f", Date().timeIntervalSince(startDate))
+                    // One line per name: a line break inside a name would split it.
+                    let line = name.replacingOccurrences(of: "\\n", with: " ").replacingOccurrences(of: "\\r", with: " ")
+                    handle?.write(Data("\\(seconds) \\(line)\\n".utf8))
+                }\(partRecord)
             }
+            #endif
 
-            public func record(_ name: String) {
-                lock.lock()
-                defer { lock.unlock() }
-                let seconds = String(format: "%.6f", Date().timeIntervalSince(startDate))
-                // One line per name: a line break inside a name would split it.
-                let line = name.replacingOccurrences(of: "\\n", with: " ").replacingOccurrences(of: "\\r", with: " ")
-                handle?.write(Data("\\(seconds) \\(line)\\n".utf8))
-            }\(partRecord)
-        }
-        #endif
-
-        """
+            """
     }
 }

@@ -13,12 +13,14 @@ enum ConformanceText {
             return "Coverage path \(number) of \(count): \(events) \(plural(events, "event")) from '\(item.start)'"
                 + "\(ConformanceCase.describe(item.flags)), first to take \(newlyCovered) \(plural(newlyCovered, "transition"))"
         case .rejection(let configuration, let events):
-            return "In '\(configuration)'\(ConformanceCase.describe(item.flags)), unhandled events are rejected and change nothing: "
+            return
+                "In '\(configuration)'\(ConformanceCase.describe(item.flags)), unhandled events are rejected and change nothing: "
                 + events.joined(separator: ", ")
         case .notificationOrder(let callback, let notification, let order):
             return "'\(notification)' is observed \(order.rawValue) '\(callback)'"
         case .actionOrder(let state, let entry):
-            return "The \(entry ? "entry" : "exit") actions of '\(state)' run in the engine's order: exits (innermost first), "
+            return
+                "The \(entry ? "entry" : "exit") actions of '\(state)' run in the engine's order: exits (innermost first), "
                 + "then the transition's actions, then entries (outermost first)"
         }
     }

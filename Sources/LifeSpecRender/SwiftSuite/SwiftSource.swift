@@ -54,9 +54,11 @@ public enum SwiftSource {
     public static func identifierFragment(_ text: String) -> String {
         // ASCII (every case id): one byte each, `isAlphabetic` meaning A–Z and a–z there.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: text.utf8.map { byte in
-                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) ? byte : UInt8(ascii: "_")
-            }, as: UTF8.self)
+            return String(
+                decoding: text.utf8.map { byte in
+                    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                        ? byte : UInt8(ascii: "_")
+                }, as: UTF8.self)
         }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -78,7 +80,8 @@ public enum SwiftSource {
         var result = ""
         var capitalizeNext = true
         for scalar in text.unicodeScalars {
-            let isWordCharacter = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+            let isWordCharacter =
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
             if isWordCharacter {
                 result += capitalizeNext ? String(scalar).uppercased() : String(scalar)
                 capitalizeNext = false
@@ -100,10 +103,10 @@ public enum SwiftSource {
         if scalar.isASCII { return scalar.value >= 0x20 && scalar.value < 0x7F }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber,
-             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation,
-             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            .decimalNumber, .letterNumber, .otherNumber,
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             return true
         default:
             return false

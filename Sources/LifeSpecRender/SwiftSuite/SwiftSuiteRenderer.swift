@@ -18,7 +18,9 @@ public struct SwiftSuiteInput: Sendable {
     /// A Swift identifier: `SwiftSuiteRenderer.isValidTypeName`.
     public var typeNameStem: String?
 
-    public init(specID: String, specPath: String, title: String? = nil, machine: Machine, scenarios: [ConformanceScenario] = []) {
+    public init(
+        specID: String, specPath: String, title: String? = nil, machine: Machine, scenarios: [ConformanceScenario] = []
+    ) {
         self.specID = specID
         self.specPath = specPath
         self.title = title
@@ -35,8 +37,9 @@ public struct SwiftSuiteInput: Sendable {
             title: document.text(document.title),
             machine: spec.machine,
             scenarios: document.scenarios.map { scenario in
-                ConformanceScenario(id: scenario.id, title: document.text(scenario.title), from: scenario.from,
-                                    flags: scenario.flags, events: scenario.events)
+                ConformanceScenario(
+                    id: scenario.id, title: document.text(scenario.title), from: scenario.from,
+                    flags: scenario.flags, events: scenario.events)
             }
         )
         // Only an exploration of this very machine stands in for exploring it.
@@ -78,11 +81,14 @@ public enum SwiftSuiteRenderer {
     /// Whether `name` can be the stem of the generated type names: an ASCII Swift identifier that
     /// is not a keyword.
     public static func isValidTypeName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
-        let keywords: Set<String> = ["Any", "Self", "Type", "Protocol", "_"]
-        return !keywords.contains(name) && name.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else {
+            return false
         }
+        let keywords: Set<String> = ["Any", "Self", "Type", "Protocol", "_"]
+        return !keywords.contains(name)
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+            }
     }
 }
 
@@ -157,10 +163,12 @@ private struct SuiteWriter {
         let described = counts.map { kind, count in "\(count) \(Self.noun(kind, count))" }.joined(separator: ", ")
         comment("Cases: \(described); \(plan.cases.count) in all.")
         let percent = coverage.transitionCount == 0 ? 100 : coverage.covered.count * 100 / coverage.transitionCount
-        comment("Transition coverage: \(coverage.covered.count) of \(coverage.transitionCount) transitions (\(percent)%), "
-            + "eventless and internal ones included,")
-        comment("in \(coverage.paths.count) path\(coverage.paths.count == 1 ? "" : "s") of \(coverage.stepCount) event\(coverage.stepCount == 1 ? "" : "s") in all; "
-            + "lower bound \(coverage.lowerBound) event\(coverage.lowerBound == 1 ? "" : "s")")
+        comment(
+            "Transition coverage: \(coverage.covered.count) of \(coverage.transitionCount) transitions (\(percent)%), "
+                + "eventless and internal ones included,")
+        comment(
+            "in \(coverage.paths.count) path\(coverage.paths.count == 1 ? "" : "s") of \(coverage.stepCount) event\(coverage.stepCount == 1 ? "" : "s") in all; "
+                + "lower bound \(coverage.lowerBound) event\(coverage.lowerBound == 1 ? "" : "s")")
         comment("(one per covered transition that only a sent event can trigger).")
         if !coverage.uncoverable.isEmpty {
             comment("Not covered (no sequence of events takes them):")
@@ -176,12 +184,13 @@ private struct SuiteWriter {
     }
 
     static func noun(_ kind: ConformanceCase.Kind, _ count: Int) -> String {
-        let one = switch kind {
-        case .scenario: "scenario"
-        case .coverage: "coverage path"
-        case .rejection: "rejection test"
-        case .ordering: "ordering test"
-        }
+        let one =
+            switch kind {
+            case .scenario: "scenario"
+            case .coverage: "coverage path"
+            case .rejection: "rejection test"
+            case .ordering: "ordering test"
+            }
         return count == 1 ? one : one + "s"
     }
 
@@ -198,8 +207,14 @@ private struct SuiteWriter {
     mutating func cases() {
         line("enum \(suiteType): ConformanceSuite {")
         output.indentation = 4
-        output.startLine(); output.write("static let specID = "); literal(input.specID); output.newline()
-        output.startLine(); output.write("static let specPath = "); literal(input.specPath); output.newline()
+        output.startLine()
+        output.write("static let specID = ")
+        literal(input.specID)
+        output.newline()
+        output.startLine()
+        output.write("static let specPath = ")
+        literal(input.specPath)
+        output.newline()
         line()
         if plan.cases.isEmpty {
             line("static let cases: [ConformanceCase] = []")
@@ -218,11 +233,26 @@ private struct SuiteWriter {
     mutating func conformanceCase(_ item: ConformancePlan.Case, summary: String) {
         line("ConformanceCase(")
         output.indentation += 4
-        output.startLine(); output.write("id: "); literal(item.id); output.write(",\n")
-        output.startLine(); output.write("kind: ."); output.write(item.kind.rawValue); output.write(",\n")
-        output.startLine(); output.write("summary: "); literal(summary); output.write(",\n")
-        output.startLine(); output.write("start: "); literal(item.start); output.write(",\n")
-        output.startLine(); output.write("flags: "); writeFlags(item.flags); output.write(",\n")
+        output.startLine()
+        output.write("id: ")
+        literal(item.id)
+        output.write(",\n")
+        output.startLine()
+        output.write("kind: .")
+        output.write(item.kind.rawValue)
+        output.write(",\n")
+        output.startLine()
+        output.write("summary: ")
+        literal(summary)
+        output.write(",\n")
+        output.startLine()
+        output.write("start: ")
+        literal(item.start)
+        output.write(",\n")
+        output.startLine()
+        output.write("flags: ")
+        writeFlags(item.flags)
+        output.write(",\n")
         list("steps", item.steps, separator: ",") { $0.writeStep($1) }
         list("checks", item.checks, separator: "") { $0.writeCheck($1) }
         output.indentation -= 4
@@ -230,7 +260,9 @@ private struct SuiteWriter {
     }
 
     /// `name: [` and an item a line, then `]`; `name: []` for none; `separator` after the `]`.
-    mutating func list<Item>(_ name: String, _ items: [Item], separator: String, _ write: (inout SuiteWriter, Item) -> Void) {
+    mutating func list<Item>(
+        _ name: String, _ items: [Item], separator: String, _ write: (inout SuiteWriter, Item) -> Void
+    ) {
         guard !items.isEmpty else { return line(name + ": []" + separator) }
         line(name + ": [")
         output.indentation += 4
@@ -246,7 +278,10 @@ private struct SuiteWriter {
     mutating func literal(_ text: String) { SwiftSource.writeStringLiteral(text, to: &output) }
 
     mutating func writeFlags(_ flags: [String: Bool]) {
-        guard !flags.isEmpty else { output.write("[:]"); return }
+        guard !flags.isEmpty else {
+            output.write("[:]")
+            return
+        }
         output.write(byte: UInt8(ascii: "["))
         for (offset, flag) in flags.sorted(by: { $0.key < $1.key }).enumerated() {
             if offset > 0 { output.write(", ") }
@@ -278,7 +313,7 @@ private struct SuiteWriter {
         case .rejected:
             output.write(".reject(")
             literal(step.event)
-        case let .handled(expected, state):
+        case .handled(let expected, let state):
             output.write(".send(")
             literal(step.event)
             if let expected {
@@ -301,7 +336,7 @@ private struct SuiteWriter {
         case .state(let state):
             output.write(".state(")
             literal(state)
-        case let .order(callback, notification, order):
+        case .order(let callback, let notification, let order):
             output.write(".order(callback: ")
             literal(callback)
             output.write(", notification: ")
@@ -340,13 +375,23 @@ private struct SuiteWriter {
         let suiteType = self.suiteType
         switch framework {
         case .swiftTesting:
-            output.write("@Suite("); literal("Conformance: " + (input.title ?? input.specID)); output.write(")\n")
+            output.write("@Suite(")
+            literal("Conformance: " + (input.title ?? input.specID))
+            output.write(")\n")
             line("struct \(testType) {")
             for (offset, item) in plan.cases.enumerated() {
                 if offset > 0 { line() }
-                output.write("    @Test("); literal(summaries[offset]); output.write(")\n")
-                output.write("    func "); output.write(names[offset]); output.write("() throws {\n")
-                output.write("        let failures = try "); output.write(suiteType); output.write(".run("); literal(item.id); output.write(")\n")
+                output.write("    @Test(")
+                literal(summaries[offset])
+                output.write(")\n")
+                output.write("    func ")
+                output.write(names[offset])
+                output.write("() throws {\n")
+                output.write("        let failures = try ")
+                output.write(suiteType)
+                output.write(".run(")
+                literal(item.id)
+                output.write(")\n")
                 line("        #expect(failures.isEmpty, \"\\(ConformanceFailure.report(failures))\")")
                 line("    }")
             }
@@ -355,9 +400,17 @@ private struct SuiteWriter {
             line("final class \(testType): XCTestCase {")
             for (offset, item) in plan.cases.enumerated() {
                 if offset > 0 { line() }
-                output.write("    // "); output.write(SwiftSource.commentText(summaries[offset])); output.write("\n")
-                output.write("    func test_"); output.write(names[offset]); output.write("() throws {\n")
-                output.write("        let failures = try "); output.write(suiteType); output.write(".run("); literal(item.id); output.write(")\n")
+                output.write("    // ")
+                output.write(SwiftSource.commentText(summaries[offset]))
+                output.write("\n")
+                output.write("    func test_")
+                output.write(names[offset])
+                output.write("() throws {\n")
+                output.write("        let failures = try ")
+                output.write(suiteType)
+                output.write(".run(")
+                literal(item.id)
+                output.write(")\n")
                 line("        XCTAssertTrue(failures.isEmpty, ConformanceFailure.report(failures))")
                 line("    }")
             }

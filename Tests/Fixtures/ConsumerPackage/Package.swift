@@ -8,7 +8,8 @@
 import Foundation
 import PackageDescription
 
-let lifespecPath = Context.environment["LIFESPEC_PACKAGE"]
+let lifespecPath =
+    Context.environment["LIFESPEC_PACKAGE"]
     ?? URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../../..").standardizedFileURL.path
 // A path dependency's identity is its folder's name.
 let lifespec = URL(fileURLWithPath: lifespecPath).lastPathComponent
@@ -25,6 +26,6 @@ let package = Package(
                 .product(name: "LifeSpec", package: lifespec),
             ],
             plugins: [.plugin(name: "LifeSpecSuites", package: lifespec)]
-        ),
+        )
     ]
 )

@@ -15,8 +15,8 @@
 
 import Foundation
 import LifeSpec
-import LifecycleEngine
 import LifeSpecTestSupport
+import LifecycleEngine
 
 extension ConformanceSuite {
     static func makeSystem() throws -> EngineLifecycleSystem {

@@ -1,7 +1,7 @@
 import LifeSpecRender
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
-import LifeSpecTestSupport
 
 /// A machine made in code with ids no spec file may use (the loader restricts them): digits first,
 /// quotes, backslashes, interpolations, newlines, comment terminators, non-ASCII, Swift keywords.
@@ -11,8 +11,13 @@ enum HostileIDsFixture {
     static let specID = "7-hostile ids/ünï\"code"
 
     static func machine() throws -> Machine {
-        let start = "0-start", etat = "état", quoted = "a\"b", interpolated = "x\\(y)"
-        let group = "grüppe */", broken = "line\nbreak", comment = "*/ /*"
+        let start = "0-start"
+        let etat = "état"
+        let quoted = "a\"b"
+        let interpolated = "x\\(y)"
+        let group = "grüppe */"
+        let broken = "line\nbreak"
+        let comment = "*/ /*"
         let flag = "1flag"
         return try Machine(
             id: specID,
@@ -35,19 +40,24 @@ enum HostileIDsFixture {
             ],
             flags: [LifecycleFlag(id: flag)],
             callbacks: [
-                LifecycleCallback(id: "did\"Quote", posts: PostedNotification(notification: "note\n\\(x)", order: .after)),
-                LifecycleCallback(id: "🚀launch", posts: PostedNotification(notification: "\u{202E}rtl", order: .before)),
+                LifecycleCallback(
+                    id: "did\"Quote", posts: PostedNotification(notification: "note\n\\(x)", order: .after)),
+                LifecycleCallback(
+                    id: "🚀launch", posts: PostedNotification(notification: "\u{202E}rtl", order: .before)),
             ],
             notifications: [LifecycleNotification(id: "note\n\\(x)"), LifecycleNotification(id: "\u{202E}rtl")],
             transitions: [
                 Transition(sources: [start], trigger: .event("1go"), target: etat, actions: [.callback("did\"Quote")]),
-                Transition(sources: [etat], trigger: .event("ñ"), guardExpression: .flag(flag), target: quoted,
-                           actions: [.callback("🚀launch")]),
-                Transition(sources: [etat], trigger: .event("ñ"), guardExpression: .not(.flag(flag)), target: interpolated,
-                           actions: [.notify("note\n\\(x)")], assignments: [FlagAssignment(flag: flag, value: true)]),
+                Transition(
+                    sources: [etat], trigger: .event("ñ"), guardExpression: .flag(flag), target: quoted,
+                    actions: [.callback("🚀launch")]),
+                Transition(
+                    sources: [etat], trigger: .event("ñ"), guardExpression: .not(.flag(flag)), target: interpolated,
+                    actions: [.notify("note\n\\(x)")], assignments: [FlagAssignment(flag: flag, value: true)]),
                 Transition(sources: [interpolated], trigger: .event("\"\"\""), target: group),
                 Transition(sources: [broken], trigger: .always, target: comment, raises: ["#raw#"]),
-                Transition(sources: [comment], trigger: .event("#raw#"), target: nil, actions: [.callback("did\"Quote")]),
+                Transition(
+                    sources: [comment], trigger: .event("#raw#"), target: nil, actions: [.callback("did\"Quote")]),
                 Transition(sources: [group], trigger: .event("class"), target: start),
                 Transition(sources: [quoted], trigger: .event("class"), target: start, actions: [.callback("🚀launch")]),
             ]
@@ -61,7 +71,9 @@ enum HostileIDsFixture {
             title: "ids \"\"\" \\(boom) */ #\"x\"#\nsecond line",
             machine: try machine(),
             scenarios: [
-                ConformanceScenario(id: "1 \"quoted\" \\(scenario)", title: "*/\"\"\"\\(fatalError())\n", events: ["1go", "ñ", "\"\"\""]),
+                ConformanceScenario(
+                    id: "1 \"quoted\" \\(scenario)", title: "*/\"\"\"\\(fatalError())\n",
+                    events: ["1go", "ñ", "\"\"\""]),
                 ConformanceScenario(id: "ünï", from: "état", flags: ["1flag": true], events: ["ñ", "class"]),
             ]
         )
@@ -78,14 +90,16 @@ extension Spec7HostileIdsU00FCNU00EFCodeConformance {
 struct HostileIDsTests {
     @Test("The hostile-ids golden is what the renderer writes today")
     func goldenIsCurrent() throws {
-        try assertGolden(SwiftSuiteRenderer.render(HostileIDsFixture.input()),
-                         at: "Tests/Fixtures/SwiftSuite/Golden/hostile-ids-swift-testing.swift")
+        try assertGolden(
+            SwiftSuiteRenderer.render(HostileIDsFixture.input()),
+            at: "Tests/Fixtures/SwiftSuite/Golden/hostile-ids-swift-testing.swift")
     }
 
     @Test("The generated type is named from the spec id")
     func typeName() {
-        #expect(SwiftSuiteRenderer.suiteTypeName(forSpecID: HostileIDsFixture.specID)
-            == String(describing: Spec7HostileIdsU00FCNU00EFCodeConformance.self))
+        #expect(
+            SwiftSuiteRenderer.suiteTypeName(forSpecID: HostileIDsFixture.specID)
+                == String(describing: Spec7HostileIdsU00FCNU00EFCodeConformance.self))
     }
 
     @Test("The hostile ids reach the cases unchanged")

@@ -15,11 +15,16 @@ struct MutationTests {
             try entry(SwiftSuiteHostileConformance.self),
             try entry(SwiftSuiteDoorConformance.self),
             try entry(PlayerConformance.self),
-            (HostileIDsFixture.specID, Spec7HostileIdsU00FCNU00EFCodeConformance.cases, try HostileIDsFixture.machine()),
+            (
+                HostileIDsFixture.specID, Spec7HostileIdsU00FCNU00EFCodeConformance.cases,
+                try HostileIDsFixture.machine()
+            ),
         ]
     }
 
-    static func failures(of cases: [ConformanceCase], on machine: Machine, _ mutation: Mutation) throws -> [ConformanceFailure] {
+    static func failures(of cases: [ConformanceCase], on machine: Machine, _ mutation: Mutation) throws
+        -> [ConformanceFailure]
+    {
         var failures: [ConformanceFailure] = []
         for item in cases {
             var system = try Mutant(machine: machine, mutation: mutation)
@@ -49,8 +54,11 @@ struct MutationTests {
     func notificationOnTheWrongSide() throws {
         let flagship = try #require(try Self.suites().first)
         for callback in flagship.machine.callbacks where callback.posts != nil {
-            let failures = try Self.failures(of: flagship.cases, on: flagship.machine, .notificationOnWrongSide(callback: callback.id))
-            #expect(failures.contains { $0.caseID == "ordering:\(callback.id)" }, "ordering test of \(callback.id) missed it")
+            let failures = try Self.failures(
+                of: flagship.cases, on: flagship.machine, .notificationOnWrongSide(callback: callback.id))
+            #expect(
+                failures.contains { $0.caseID == "ordering:\(callback.id)" },
+                "ordering test of \(callback.id) missed it")
         }
     }
 
@@ -58,7 +66,10 @@ struct MutationTests {
     func missingTransition() throws {
         for suite in try Self.suites() {
             let plan = CoveragePlan(machine: suite.machine)
-            for index in plan.covered where suite.machine.transitions[index].trigger.eventID.map({ suite.machine.event($0)?.kind != .internal }) ?? false {
+            for index in plan.covered
+            where suite.machine.transitions[index].trigger.eventID.map({ suite.machine.event($0)?.kind != .internal })
+                ?? false
+            {
                 let failures = try Self.failures(of: suite.cases, on: suite.machine, .missingTransition(index))
                 #expect(!failures.isEmpty, "\(suite.name): transition \(index) removed and no case failed")
             }
@@ -70,7 +81,8 @@ struct MutationTests {
         for suite in try Self.suites() {
             let plan = CoveragePlan(machine: suite.machine)
             let external = { (index: Int) in
-                suite.machine.transitions[index].trigger.eventID.map { suite.machine.event($0)?.kind != .internal } ?? false
+                suite.machine.transitions[index].trigger.eventID.map { suite.machine.event($0)?.kind != .internal }
+                    ?? false
             }
             for index in plan.covered where external(index) && suite.machine.transitions[index].target != nil {
                 let failures = try Self.failures(of: suite.cases, on: suite.machine, .wrongTarget(index))
@@ -94,7 +106,9 @@ struct MutationTests {
     @Test("The flagship suite catches a wrong final state, an unhandled event accepted, and a rejection that moves")
     func rejectionsAndFinalStates() throws {
         let flagship = try #require(try Self.suites().first)
-        let wrongEnd = try Self.failures(of: flagship.cases, on: flagship.machine, .wrongTarget(flagship.machine.transitions.firstIndex { $0.target != nil }!))
+        let wrongEnd = try Self.failures(
+            of: flagship.cases, on: flagship.machine,
+            .wrongTarget(flagship.machine.transitions.firstIndex { $0.target != nil }!))
         #expect(wrongEnd.contains { $0.message.contains("expected") })
         let accepts = try Self.failures(of: flagship.cases, on: flagship.machine, .acceptsUnhandledEvents)
         #expect(accepts.contains { $0.caseID.hasPrefix("rejection:") })

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSpecRender
-import Testing
 import LifeSpecTestSupport
+import Testing
 
 /// The suites this target compiles are the ones the specs generate today: none missing, none stale,
 /// none left over from a removed spec.
@@ -20,11 +20,13 @@ struct SuiteFreshnessTests {
             let spec = try SpecMachines.load(atPackagePath: "Spec/\(file)")
             let name = SwiftSuiteRenderer.fileName(for: spec)
             #expect(expected.insert(name).inserted, "two specs generate \(name)")
-            try assertGolden(SwiftSuiteRenderer.render(spec: spec), at: "\(Self.generatedFolder)/\(name)",
-                             whenMissing: "run 'swift run lifespec generate' (or the tests with LIFESPEC_RECORD=1) to create it")
+            try assertGolden(
+                SwiftSuiteRenderer.render(spec: spec), at: "\(Self.generatedFolder)/\(name)",
+                whenMissing: "run 'swift run lifespec generate' (or the tests with LIFESPEC_RECORD=1) to create it")
         }
-        let present = Set(try manager.contentsOfDirectory(atPath: SpecMachines.url(Self.generatedFolder).path)
-            .filter { !$0.hasPrefix(".") })
+        let present = Set(
+            try manager.contentsOfDirectory(atPath: SpecMachines.url(Self.generatedFolder).path)
+                .filter { !$0.hasPrefix(".") })
         let extra = present.subtracting(expected).sorted()
         #expect(extra.isEmpty, "\(Self.generatedFolder) has files no spec generates: \(extra.joined(separator: ", "))")
     }

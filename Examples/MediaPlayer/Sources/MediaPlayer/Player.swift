@@ -28,7 +28,10 @@ public final class Player {
     public weak var delegate: PlayerDelegate?
     public let notificationCenter: NotificationCenter
 
-    public init(status: Status = .idle, autoplay: Bool = false, loop: Bool = false, notificationCenter: NotificationCenter = .default) {
+    public init(
+        status: Status = .idle, autoplay: Bool = false, loop: Bool = false,
+        notificationCenter: NotificationCenter = .default
+    ) {
         self.status = status
         self.autoplay = autoplay
         self.loop = loop

@@ -13,12 +13,14 @@ final class PlayerSystem: LifecycleSystem, PlayerDelegate {
     init() {
         // A center of its own: notifications of other players (other tests) are not seen.
         let log = log
-        observers.append(center.addObserver(forName: Player.didStartNotification, object: nil, queue: nil) { _ in
-            log.append(.notification("startNotification"))
-        })
-        observers.append(center.addObserver(forName: Player.didFinishNotification, object: nil, queue: nil) { _ in
-            log.append(.notification("finishNotification"))
-        })
+        observers.append(
+            center.addObserver(forName: Player.didStartNotification, object: nil, queue: nil) { _ in
+                log.append(.notification("startNotification"))
+            })
+        observers.append(
+            center.addObserver(forName: Player.didFinishNotification, object: nil, queue: nil) { _ in
+                log.append(.notification("finishNotification"))
+            })
         reset(status: .idle, flags: [:])
     }
 
@@ -33,7 +35,9 @@ final class PlayerSystem: LifecycleSystem, PlayerDelegate {
     }
 
     private func reset(status: Player.Status, flags: [String: Bool]) {
-        player = Player(status: status, autoplay: flags["autoplay"] ?? false, loop: flags["loop"] ?? false, notificationCenter: center)
+        player = Player(
+            status: status, autoplay: flags["autoplay"] ?? false, loop: flags["loop"] ?? false,
+            notificationCenter: center)
         player.delegate = self
     }
 
