@@ -106,6 +106,9 @@ final class MarkdownPageBuilder {
     /// document order (filtering every transition per callback was quadratic).
     let callers: [String: [Transition]]
     let posters: [String: [Transition]]
+    /// The states whose entry or exit calls each callback, in document order (scanning every
+    /// state per callback was quadratic).
+    let blockCallers: [String: [(state: String, onEntry: Bool)]]
     /// The callbacks that post each notification, in declaration order.
     let postingCallbacks: [String: [LifecycleCallback]]
     /// `when(_:)` per transition index, made when first asked for: a transition that calls
@@ -143,6 +146,16 @@ final class MarkdownPageBuilder {
         }
         self.callers = callers
         self.posters = posters
+        var blockCallers: [String: [(state: String, onEntry: Bool)]] = [:]
+        for state in spec.machine.states {
+            for (actions, onEntry) in [(state.entry.actions, true), (state.exit.actions, false)] {
+                var called: Set<String> = []
+                for case .callback(let id) in actions where called.insert(id).inserted {
+                    blockCallers[id, default: []].append((state.id, onEntry))
+                }
+            }
+        }
+        self.blockCallers = blockCallers
         var posting: [String: [LifecycleCallback]] = [:]
         for callback in spec.machine.callbacks {
             if let posts = callback.posts { posting[posts.notification, default: []].append(callback) }
@@ -352,14 +365,8 @@ final class MarkdownPageBuilder {
                 } ?? strings.none
             let callers = self.callers[callback.id] ?? []
             // Entry and exit actions call it too.
-            var blockCallers: [String] = []
-            for state in machine.states {
-                if state.entry.actions.contains(.callback(callback.id)) {
-                    blockCallers.append(strings.entering(code(state.id)))
-                }
-                if state.exit.actions.contains(.callback(callback.id)) {
-                    blockCallers.append(strings.exiting(code(state.id)))
-                }
+            let blockCallers = (self.blockCallers[callback.id] ?? []).map {
+                $0.onEntry ? strings.entering(code($0.state)) : strings.exiting(code($0.state))
             }
             let calledWhen =
                 callers.isEmpty && blockCallers.isEmpty
