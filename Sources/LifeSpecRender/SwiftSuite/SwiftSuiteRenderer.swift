@@ -370,9 +370,17 @@ private struct SuiteWriter {
         }
     }
 
+    /// The first line of every test body, in either framework: run one case of the suite.
+    private mutating func writeRun(_ caseID: String) {
+        output.write("        let failures = try ")
+        output.write(suiteType)
+        output.write(".run(")
+        literal(caseID)
+        output.write(")\n")
+    }
+
     mutating func tests() {
         let names = testNames()
-        let suiteType = self.suiteType
         switch framework {
         case .swiftTesting:
             output.write("@Suite(")
@@ -387,11 +395,7 @@ private struct SuiteWriter {
                 output.write("    func ")
                 output.write(names[offset])
                 output.write("() throws {\n")
-                output.write("        let failures = try ")
-                output.write(suiteType)
-                output.write(".run(")
-                literal(item.id)
-                output.write(")\n")
+                writeRun(item.id)
                 line("        #expect(failures.isEmpty, \"\\(ConformanceFailure.report(failures))\")")
                 line("    }")
             }
@@ -406,11 +410,7 @@ private struct SuiteWriter {
                 output.write("    func test_")
                 output.write(names[offset])
                 output.write("() throws {\n")
-                output.write("        let failures = try ")
-                output.write(suiteType)
-                output.write(".run(")
-                literal(item.id)
-                output.write(")\n")
+                writeRun(item.id)
                 line("        XCTAssertTrue(failures.isEmpty, ConformanceFailure.report(failures))")
                 line("    }")
             }
