@@ -102,7 +102,7 @@ public enum NoOpRecord {
             var folders: Set<String> = []
             entries.append(Entry(kind: .folder, path: root, info: info, digest: 0))
             let manifest = root + OutputWriter.manifestName
-            if let bytes = readFile(manifest), lstat(manifest, &info) == 0 {
+            if let bytes = FileTree.readRegularFile(atPath: manifest), lstat(manifest, &info) == 0 {
                 entries.append(Entry(kind: .manifest, path: manifest, info: info, digest: ManifestEntry.digest(bytes)))
             }
             for path in (folder.report.kept + folder.report.written + folder.report.created).sorted() {
@@ -133,7 +133,7 @@ public enum NoOpRecord {
         var recordInfo = stat()
         guard lstat(prefix(output) + folderName, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFDIR,
             lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
-            let bytes = readFile(recordPath), let text = unsealed(bytes)
+            let bytes = FileTree.readRegularFile(atPath: recordPath), let text = unsealed(bytes)
         else { return nil }
         var lines = text.split(separator: "\n")[...]
         guard lines.popFirst() == Substring(header), lines.popFirst() == Substring("inputs \(inputs)") else {
@@ -178,7 +178,9 @@ public enum NoOpRecord {
             if entry.modified >= threshold || entry.changed >= threshold {
                 // Changed in the tick the record was written: a later edit in that tick could
                 // have left the same stat, so the bytes decide.
-                guard let bytes = readFile(entry.path), ManifestEntry.digest(bytes) == entry.digest else { return nil }
+                guard let bytes = FileTree.readRegularFile(atPath: entry.path),
+                    ManifestEntry.digest(bytes) == entry.digest
+                else { return nil }
                 racy += 1
             }
             if entry.kind == .file { kept.append(entry.path) }
@@ -195,7 +197,7 @@ public enum NoOpRecord {
         let recordPath = prefix(output) + folderName + "/" + fileName
         var recordInfo = stat()
         guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,
-            let bytes = readFile(recordPath),
+            let bytes = FileTree.readRegularFile(atPath: recordPath),
             let text = unsealed(bytes)
         else { return [:] }
         let threshold = Entry(kind: .file, path: recordPath, info: recordInfo, digest: 0).modified
@@ -249,50 +251,15 @@ public enum NoOpRecord {
         var info = stat()
         if lstat(folder, &info) != 0 {
             guard mkdir(folder, 0o755) == 0 else { return }
-            _ = create(
-                folder + "/.gitignore", Array("# machine-local state of lifespec generate: never committed\n*\n".utf8))
+            try? FileTree.create(
+                folder + "/.gitignore",
+                bytes: Array("# machine-local state of lifespec generate: never committed\n*\n".utf8))
         } else if info.st_mode & S_IFMT != S_IFDIR {
             return
         }
         let partial = folder + "/\(fileName).\(getpid()).partial"
         unlink(partial)
-        guard create(partial, Array(text.utf8)) else { return }
+        guard (try? FileTree.create(partial, bytes: Array(text.utf8))) != nil else { return }
         if rename(partial, folder + "/" + fileName) != 0 { unlink(partial) }
-    }
-
-    private static func create(_ path: String, _ bytes: [UInt8]) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return false }
-        var offset = 0
-        let complete = bytes.withUnsafeBytes { buffer -> Bool in
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        let closed = close(descriptor) == 0
-        if !(complete && closed) { unlink(path) }
-        return complete && closed
-    }
-
-    /// The bytes of a regular file, never through a link.
-    private static func readFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            offset += count
-        }
-        return bytes
     }
 }

@@ -161,7 +161,12 @@ struct FileTree: Sendable {
     /// The bytes of a regular file, opened without following a link; `nil` for anything else.
     func readRegularFile(_ relative: String) -> [UInt8]? {
         guard entry(relative) == .file else { return nil }
-        let descriptor = open(full(relative), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        return Self.readRegularFile(atPath: full(relative))
+    }
+
+    /// The bytes of the regular file at `path` (its last component is not followed if a link).
+    static func readRegularFile(atPath path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
