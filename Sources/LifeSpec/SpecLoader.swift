@@ -122,7 +122,7 @@ public enum SpecLoader {
             return ReadSpec(diagnostics: [depthProblem])
         }
         // Only aliases can make a key large: without a '*' there is nothing to check.
-        if text.utf8.contains(UInt8(ascii: "*")),
+        if text.withUTF8Buffer({ $0.contains(UInt8(ascii: "*")) }),
             let keyProblem = YAMLKeyGuard.check(
                 text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count))
         {
@@ -374,7 +374,10 @@ public enum SpecLoader {
     /// Scans bytes, not scalars (decoding them cost more than the scan): every character that
     /// matters is ASCII, and a scalar is one byte that is not a continuation byte.
     private static func nestingProblem(_ text: String, path: String, limit: Int) -> Diagnostic? {
-        let bytes = text.utf8
+        text.withUTF8Buffer { nestingProblem($0, path: path, limit: limit) }
+    }
+
+    private static func nestingProblem(_ bytes: UnsafeBufferPointer<UInt8>, path: String, limit: Int) -> Diagnostic? {
         var depth = 0
         var line = 1
         var column = 0

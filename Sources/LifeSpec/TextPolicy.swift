@@ -12,9 +12,13 @@
 public enum TextPolicy {
     /// Whether `clean` changes `text`, from its UTF-8 bytes (the common case is a quick scan).
     public static func needsCleaning(_ text: String) -> Bool {
+        text.withUTF8Buffer(needsCleaning)
+    }
+
+    private static func needsCleaning(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // The two bytes before this one: C2 and E2 lead the multi-byte scalars that matter.
         var previous: (UInt8, UInt8) = (0, 0)
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte < 0x20 {
                 if byte != 0x09 && byte != 0x0A { return true }
             } else if byte == 0x7F {

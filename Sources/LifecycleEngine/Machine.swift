@@ -281,6 +281,8 @@ final class RunTables: Sendable {
     let historyChildren: [[Int]]
     /// Per state: 0 atomic, 1 compound, 2 parallel, 3 history (shallow), 4 history (deep).
     let kind: [UInt8]
+    /// Whether some state is parallel: asked once per cell by the renderers, so not a scan each time.
+    let hasParallelStates: Bool
     let isFinal: [Bool]
     /// Per state: the last state of its subtree in document order (a descendant of `s` is a state
     /// `d` with `s < d <= subtreeEnd[s]`: states are numbered parents first, in document order).
@@ -599,6 +601,7 @@ final class RunTables: Sendable {
         self.children = children
         self.historyChildren = historyChildren
         self.kind = kind
+        hasParallelStates = kind.contains(2)
         self.isFinal = states.map(\.isFinal)
         self.subtreeEnd = subtreeEnd
         self.initialTargets = initialTargets

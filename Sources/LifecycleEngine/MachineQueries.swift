@@ -69,7 +69,7 @@ extension Machine {
     }
 
     /// Whether the machine has a parallel state anywhere.
-    public var hasParallelRegions: Bool { tables.kind.contains(2) }
+    public var hasParallelRegions: Bool { tables.hasParallelStates }
 
     /// The atomic states a plain default entry of `state` ends in (every region of a parallel
     /// state), ascending. For a history state: its default transition's.

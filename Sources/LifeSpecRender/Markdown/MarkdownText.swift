@@ -148,7 +148,7 @@ enum MarkdownText {
         var longest = 0
         // Escaped text (an embedded diagram) has no backtick at all; otherwise count runs of
         // backtick characters (a backtick with a combining mark is another character).
-        if text.utf8.contains(UInt8(ascii: "`")) {
+        if text.withUTF8Buffer({ $0.contains(UInt8(ascii: "`")) }) {
             var run = 0
             for character in text {
                 run = character == "`" ? run + 1 : 0
@@ -230,13 +230,16 @@ enum MarkdownText {
     /// False for any other text, which then takes the general path. `withoutCodeDelimiters` also
     /// asks for no backtick or pipe, which a plain code span cannot hold.
     private static func isPlainASCIILine(_ text: String, withoutCodeDelimiters: Bool = false) -> Bool {
-        let bytes = text.utf8
-        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ")
-        else { return false }
-        if withoutCodeDelimiters {
-            return bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "|") }
+        text.withUTF8Buffer { bytes in
+            guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ")
+            else { return false }
+            if withoutCodeDelimiters {
+                return bytes.allSatisfy {
+                    (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "`") && $0 != UInt8(ascii: "|")
+                }
+            }
+            return bytes.allSatisfy { (0x20...0x7E).contains($0) }
         }
-        return bytes.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     /// Lines with line endings normalised, control characters removed, tabs as spaces, each line

@@ -9,7 +9,7 @@ public enum SwiftSource {
         output.write(byte: UInt8(ascii: "\""))
         // ASCII text (ids, summaries) byte by byte: printable ASCII is visible, so only the
         // escapes below and the other controls (as `\u{…}`) differ from the text.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        if text.withUTF8Buffer({ $0.allSatisfy { $0 < 0x80 } }) {
             output.writeEscaped(text, escaping: literalEscapes) { scalar, output in writeEscape(scalar, to: &output) }
         } else {
             for scalar in text.unicodeScalars {
@@ -53,7 +53,7 @@ public enum SwiftSource {
     /// identifier (never a keyword, never starting with a digit).
     public static func identifierFragment(_ text: String) -> String {
         // ASCII (every case id): one byte each, `isAlphabetic` meaning A–Z and a–z there.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        if text.withUTF8Buffer({ $0.allSatisfy { $0 < 0x80 } }) {
             return String(
                 decoding: text.utf8.map { byte in
                     (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
