@@ -178,7 +178,10 @@ public enum DOTEncoder {
     /// Byte-wise: every character of a bare identifier is ASCII, so a keyword can only be spelled
     /// in ASCII letters too, and ASCII lowercasing is all `lowercased()` would do.
     static func isBareIdentifier(_ id: String) -> Bool {
-        let bytes = id.utf8
+        id.withUTF8Buffer(isBareIdentifier)
+    }
+
+    private static func isBareIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first else { return false }
         func isLetter(_ byte: UInt8) -> Bool {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)

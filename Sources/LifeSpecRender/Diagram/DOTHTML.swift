@@ -168,11 +168,10 @@ extension DOTHTML {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
         }
-        let bytes = key.utf8
-        if bytes.allSatisfy(isNameByte) {
+        if key.withUTF8Buffer({ $0.allSatisfy(isNameByte) }) {
             output.write(key)
-        } else if bytes.allSatisfy({ $0 < 0x80 }) {
-            for byte in bytes where isNameByte(byte) { output.write(byte: byte) }
+        } else if key.withUTF8Buffer({ $0.allSatisfy { $0 < 0x80 } }) {
+            for byte in key.utf8 where isNameByte(byte) { output.write(byte: byte) }
         } else {
             output.write(key.filter { $0.isASCII && ($0.isLetter || $0 == "-") })
         }
@@ -187,7 +186,7 @@ extension DOTHTML {
     /// U+2060 WORD JOINER in between, which keeps the text as written.
     static func writeEscaped(_ text: String, lineBreaks: Bool, to output: inout TextOutput) {
         // Most text has no backslash, and then nothing but the escaped bytes needs a look.
-        guard text.utf8.contains(UInt8(ascii: "\\")) else {
+        guard text.withUTF8Buffer({ $0.contains(UInt8(ascii: "\\")) }) else {
             output.writeEscaped(text, escaping: escaped) { scalar, output in
                 writeReplacement(scalar, lineBreaks: lineBreaks, to: &output)
             }

@@ -691,7 +691,7 @@ struct DiagramComposer {
         func squash(_ text: String) -> String {
             // Asked for every state: ASCII text is squashed byte-wise, without the Unicode
             // property lookups of `isLetter`/`isNumber` (which for ASCII mean A–Z, a–z, 0–9).
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            if text.withUTF8Buffer({ $0.allSatisfy { $0 < 0x80 } }) {
                 return String(
                     decoding: text.utf8.compactMap { byte -> UInt8? in
                         switch byte {

@@ -103,8 +103,8 @@ enum MarkdownText {
     /// U+1FEF GREEK VARIA counts as a backtick), slow for what a page asks of every id. ASCII
     /// text has no such equivalents, so a byte scan gives the same answer there.
     private static func containsBacktickOrPipe(_ text: String) -> Bool {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return text.utf8.contains { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "|") }
+        if text.withUTF8Buffer({ $0.allSatisfy { $0 < 0x80 } }) {
+            return text.withUTF8Buffer { $0.contains { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "|") } }
         }
         return text.contains("`") || text.contains("|")
     }
