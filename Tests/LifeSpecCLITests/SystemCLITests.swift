@@ -79,6 +79,48 @@ struct SystemCLITests {
         #expect(output.contains("lamps.yaml:3:12: error: [LS191] part 'A': spec 'lamp'"))
         #expect(output.contains("lamps.yaml:3:21: error: [LS191] part 'B': spec 'lamp'"))
     }
+
+    /// `docs` of a part looks beside it for the systems that use it, reading only files that name
+    /// `parts` and its id; an id spelled with a YAML escape has no such letters in a row.
+    @Test(arguments: ["lamp", #""l\x61mp""#, "\"la\\\n  mp\""])
+    func aPartsPageNamesTheSystemThatUsesItHoweverItsIDIsWritten(written: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-used-by-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        lifespec: 1
+        id: lamp
+        initial: off
+        events: {toggle: {}}
+        states: {off: {}, on: {}}
+        transitions:
+          - {from: off, on: toggle, to: on}
+          - {from: on, on: toggle, to: off}
+        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        try """
+        lifespec: 1
+        id: bulb
+        initial: dark
+        events: {flick: {}}
+        states: {dark: {}, lit: {}}
+        transitions:
+          - {from: dark, on: flick, to: lit}
+          - {from: lit, on: flick, to: dark}
+        """.write(to: folder.appendingPathComponent("bulb.yaml"), atomically: true, encoding: .utf8)
+        try """
+        lifespec: 1
+        id: desk
+        title: Desk
+        parts: {A: \(written), B: bulb}
+        """.write(to: folder.appendingPathComponent("desk.yaml"), atomically: true, encoding: .utf8)
+        let page = folder.appendingPathComponent("lamp.md").path
+        let result = try CLI.run(["docs", folder.appendingPathComponent("lamp.yaml").path, "-o", page])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(text.contains("## Used by"), "\(text)")
+        #expect(text.contains("Desk"))
+    }
 }
 
 /// A part's problems are printed once per run, located in the part's file, however many specs of

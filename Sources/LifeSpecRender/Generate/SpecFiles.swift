@@ -114,8 +114,8 @@ public enum SpecFiles {
     ///
     /// A named spec is looked for first under its own file name (`<id>.yaml`, as parts must be
     /// named), and the other siblings are loaded only when that finds none; a sibling is loaded as
-    /// a possible user only when its text names both `parts` and a given spec's id. So validating
-    /// one spec does not load every spec beside it.
+    /// a possible user only when its text names both `parts` and a given spec's id (or has a YAML
+    /// escape, which could spell them). So validating one spec does not load every spec beside it.
     public static func neighbours(
         of loaded: [LoadedSpec], paths: [String], includingUsers: Bool = true,
         load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }
@@ -150,9 +150,12 @@ public enum SpecFiles {
             }
             guard includingUsers, let bytes = FileManager.default.contents(atPath: path) else { continue }
             let text = [UInt8](bytes)
-            guard contains(text, Array("parts".utf8)), givenIDs.contains(where: { contains(text, $0) }) else {
-                continue
-            }
+            // A YAML escape (`"l\x61mp"`, or a quoted line broken with `\`) can spell `parts` or an
+            // id without its letters in a row: such a file is loaded and looked at whole.
+            guard
+                text.contains(UInt8(ascii: "\\"))
+                    || (contains(text, Array("parts".utf8)) && givenIDs.contains(where: { contains(text, $0) }))
+            else { continue }
             take(path)
         }
         // In the order of the files beside them, as before.
