@@ -189,6 +189,15 @@ public struct Runner: Sendable {
         self.init(machine: machine, placing: [stateIndex], flagValues: flagValues)
     }
 
+    /// Puts this runner where `other` stands after a step that read no history: `other`'s active
+    /// states, flags and running state, and this runner's history with what the step recorded.
+    mutating func take(stepOf other: Runner, recorded: [Int]) {
+        active = other.active
+        flagValues = other.flagValues
+        isRunning = other.isRunning
+        for history in recorded { historyValues[history] = other.historyValues[history] }
+    }
+
     init(machine: Machine, active: [Int], flagValues: [Bool], historyValues: [Int: [Int]]) {
         self.machine = machine
         self.active = active
@@ -504,6 +513,7 @@ public struct Runner: Sendable {
         // which may target the history just recorded).
         for state in exiting {
             for history in tables.historyChildren[state] {
+                trace.recorded(history: history)
                 historyValues[history] = active.filter { member in
                     tables.kind[history] == 4
                         ? tables.kind[member] == 0 && tables.isDescendant(member, of: state)
@@ -694,10 +704,13 @@ protocol RunTrace {
     mutating func emit(_ steps: [Step])
     /// A state was entered (by position).
     mutating func entered(_ state: Int)
+    /// A history state recorded what its parent held, the parent being exited.
+    mutating func recorded(history: Int)
 }
 
 extension RunTrace {
     mutating func entered(_ state: Int) {}
+    mutating func recorded(history: Int) {}
 }
 
 /// The whole trace: each transition step, then what is emitted.
@@ -724,8 +737,11 @@ struct StepTrace: RunTrace {
 struct TransitionTrace: RunTrace {
     var transitions: [Int] = []
     var enteredStates: [Int] = []
+    /// History states recorded on the way (a state with history children was exited).
+    var recordedHistory: [Int] = []
 
     mutating func entered(_ state: Int) { enteredStates.append(state) }
+    mutating func recorded(history: Int) { recordedHistory.append(history) }
 
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         transitions.append(transition)

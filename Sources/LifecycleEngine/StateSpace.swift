@@ -138,6 +138,12 @@ public struct StateSpace: Sendable {
     /// Explores at most `limit` configurations exactly; beyond that, or beyond `maxFlags` flags,
     /// falls back to guard-free graph reachability.
     public init(machine: Machine, maxFlags: Int = 10, limit: Int? = nil, strategy: Strategy = .automatic) {
+        self.init(machine: machine, maxFlags: maxFlags, limit: limit, strategy: strategy, reusesSteps: true)
+    }
+
+    /// `reusesSteps: false` runs the engine for every event from every configuration, as the
+    /// tests compare the reuse against (see `explore`).
+    init(machine: Machine, maxFlags: Int = 10, limit: Int? = nil, strategy: Strategy, reusesSteps: Bool) {
         // Regions multiply configurations, so a large parallel machine is out of reach of the exact
         // search whatever the limit; giving up at 10,000 leaves the same over-approximation in a
         // tenth of the time (validate of `lifespec synth --states 500 --regions 4`: 18 s to 1.9 s).
@@ -146,7 +152,7 @@ public struct StateSpace: Sendable {
         var product: Exploration?
         if strategy != .product, machine.flags.count <= maxFlags, machine.hasParallelRegions,
             let decomposition = RegionDecomposition(machine: machine),
-            let regions = Self.exploreRegions(machine, decomposition: decomposition)
+            let regions = Self.exploreRegions(machine, decomposition: decomposition, reusesSteps: reusesSteps)
         {
             // Enumerated, the product holds at least every combination of the regions' parts
             // reachable from the default flags: past the limit, the product search would fail.
@@ -155,7 +161,9 @@ public struct StateSpace: Sendable {
                 let (value, overflow) = lowerBound.multipliedReportingOverflow(by: max(1, region.countFromDefaults))
                 lowerBound = overflow ? .max : value
             }
-            if strategy == .automatic, lowerBound <= limit { product = Self.explore(machine, limit: limit) }
+            if strategy == .automatic, lowerBound <= limit {
+                product = Self.explore(machine, limit: limit, reusesSteps: reusesSteps)
+            }
             if product == nil {
                 composed = (
                     regions.map { $0.space },
@@ -177,7 +185,9 @@ public struct StateSpace: Sendable {
                 reachableStates: regions.reduce(into: Set<String>()) { $0.formUnion($1.reachableStates) },
                 recordedHistory: regions.reduce(into: Set<String>()) { $0.formUnion($1.recordedHistory) }
             )
-        } else if machine.flags.count <= maxFlags, let exact = product ?? Self.explore(machine, limit: limit) {
+        } else if machine.flags.count <= maxFlags,
+            let exact = product ?? Self.explore(machine, limit: limit, reusesSteps: reusesSteps)
+        {
             self.init(machine: machine, exploration: exact)
         } else {
             let (reachableStates, takenTransitions) = Self.approximate(machine)
@@ -239,9 +249,11 @@ public struct StateSpace: Sendable {
     /// every assignment (the others keep their defaults: it never sees them); nil when a region
     /// loops, fails on an event it takes, or exceeds the flat machine's limit, so the product
     /// decides. `countFromDefaults`: configurations reachable from the start under default flags.
-    private static func exploreRegions(_ machine: Machine, decomposition: RegionDecomposition) -> [(
-        space: StateSpace, countFromDefaults: Int
-    )]? {
+    private static func exploreRegions(_ machine: Machine, decomposition: RegionDecomposition, reusesSteps: Bool)
+        -> [(
+            space: StateSpace, countFromDefaults: Int
+        )]?
+    {
         let initial = (try? Runner(machine: machine))?.active ?? []
         let defaults = machine.tables.flagDefaults
         var result: [(space: StateSpace, countFromDefaults: Int)] = []
@@ -259,7 +271,8 @@ public struct StateSpace: Sendable {
             }
             guard
                 let exploration = explore(
-                    machine, limit: 100_000, initial: regionInitial, assignments: assignments, isRegion: true),
+                    machine, limit: 100_000, initial: regionInitial, assignments: assignments, isRegion: true,
+                    reusesSteps: reusesSteps),
                 exploration.loops.isEmpty
             else { return nil }
             let space = StateSpace(machine: machine, exploration: exploration)
@@ -312,29 +325,71 @@ public struct StateSpace: Sendable {
             active = runner.active
             history = runner.historyValues
             isRunning = runner.isRunning
-            var bits = 0
-            for (offset, value) in runner.flagValues.enumerated() where value { bits |= 1 << offset }
-            self.bits = bits
+            bits = Self.bits(runner.flagValues)
         }
+
+        static func bits(_ flagValues: [Bool]) -> Int {
+            var bits = 0
+            for (offset, value) in flagValues.enumerated() where value { bits |= 1 << offset }
+            return bits
+        }
+    }
+
+    /// A step reused across history values: where it starts (history aside) and on which event.
+    private struct StepKey: Hashable {
+        let active: [Int]
+        let bits: Int
+        let isRunning: Bool
+        let event: Int
+    }
+
+    /// Per event (by position): whether a step on it may read recorded history, i.e. take a
+    /// transition into a history state; `nil` when any step might (a history state entered by an
+    /// eventless transition, a raised or done event, `*`, or a default entry), so none is reused.
+    static func historyReadingEvents(_ machine: Machine) -> [Bool]? {
+        let tables = machine.tables
+        func isHistory(_ state: Int) -> Bool { tables.kind[state] >= 3 }
+        var reading = [Bool](repeating: false, count: machine.events.count)
+        for transition in tables.targets.indices where tables.targets[transition].contains(where: isHistory) {
+            if tables.trigger[transition] < 0 || tables.matchesAll[transition] { return nil }
+            for event in tables.eventMatches[transition] { reading[event] = true }
+        }
+        if tables.startTargets.contains(where: isHistory) { return nil }
+        for targets in tables.initialTargets where targets.contains(where: isHistory) { return nil }
+        for (event, isReading) in reading.enumerated() where isReading && tables.isDoneEvent[event] { return nil }
+        let blocks = tables.entry + tables.exit + tables.initialBlock
+        for raised in tables.raises + blocks.map(\.raises) where raised.contains(where: { reading[$0] }) {
+            return nil
+        }
+        return reading
     }
 
     /// Breadth-first over configurations, running the engine (`Runner`) on every event handled where
     /// it stands. Runs on copies of one runner per configuration and records only the transitions
     /// taken: the callbacks and notifications of each step are the engine's to replay later.
-    private static func explore(_ machine: Machine, limit: Int) -> Exploration? {
+    private static func explore(_ machine: Machine, limit: Int, reusesSteps: Bool) -> Exploration? {
         let flagCount = machine.flags.count
         let initial = (try? Runner(machine: machine))?.active ?? []
         let assignments = (0..<(1 << flagCount)).map { bits in (0..<flagCount).map { bits & (1 << $0) != 0 } }
-        return explore(machine, limit: limit, initial: initial, assignments: assignments, isRegion: false)
+        return explore(
+            machine, limit: limit, initial: initial, assignments: assignments, isRegion: false, reusesSteps: reusesSteps
+        )
     }
 
     /// The search from `initial` settled under each flag assignment. For a region explored alone
     /// (`isRegion`), an event it takes whose run then fails ends the search with nil: in the product
     /// that failure would block the other regions' moves too.
-    private static func explore(_ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool)
-        -> Exploration?
-    {
+    private static func explore(
+        _ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool, reusesSteps: Bool
+    ) -> Exploration? {
         var result = Exploration()
+        // History multiplies configurations (a region remembering one of ten leaves has ten copies
+        // of every other configuration), but only a step into a history state reads it: every
+        // other step ends in the same states with the same flags whatever was remembered, and
+        // records the same history. Such a step is run once per active states, flags and event,
+        // and given to the other copies (`Runner.take(stepOf:recorded:)`).
+        let historyReads = reusesSteps ? historyReadingEvents(machine) : nil
+        var steps: [StepKey: (runner: Runner, trace: TransitionTrace)] = [:]
         var position: [Key: Int] = [:]
         let events = machine.events
         /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
@@ -374,19 +429,30 @@ public struct StateSpace: Sendable {
             cursor += 1
             let configuration = result.configurations[current]
             let runner = result.runners[current]
+            let bits = historyReads == nil ? 0 : Key.bits(runner.flagValues)
             // Only events some transition on the way up handles can do anything here.
             for event in runner.handledEventNumbers {
                 var next = runner
                 var trace = TransitionTrace()
-                do {
-                    // `next` is a copy dropped on failure, so the non-atomic `process` is enough.
-                    try next.process(event: event, into: &trace)
-                } catch .eventlessLoop {
-                    result.loops.append(configuration)
-                    continue
-                } catch {
-                    if isRegion, !runner.select(event: event).isEmpty { return nil }
-                    continue
+                let reuse = historyReads.flatMap {
+                    $0[event]
+                        ? nil : StepKey(active: runner.active, bits: bits, isRunning: runner.isRunning, event: event)
+                }
+                if let reuse, let known = steps[reuse] {
+                    next.take(stepOf: known.runner, recorded: known.trace.recordedHistory)
+                    trace = known.trace
+                } else {
+                    do {
+                        // `next` is a copy dropped on failure, so the non-atomic `process` is enough.
+                        try next.process(event: event, into: &trace)
+                    } catch .eventlessLoop {
+                        result.loops.append(configuration)
+                        continue
+                    } catch {
+                        if isRegion, !runner.select(event: event).isEmpty { return nil }
+                        continue
+                    }
+                    if let reuse { steps[reuse] = (next, trace) }
                 }
                 // An ignored event (SCXML's policy) changes nothing: no edge.
                 if trace.transitions.isEmpty { continue }

@@ -1,0 +1,53 @@
+import Foundation
+import LifeSpec
+import Testing
+
+@testable import LifecycleEngine
+
+/// The exploration gives a step that reads no history to every configuration that differs only in
+/// what history remembers (`StateSpace.explore`). It must find exactly what running the engine
+/// for every event from every configuration finds: the same configurations in the same order, the
+/// same edges with the same transitions, the same starts and loops.
+@Suite struct StepReuseTests {
+    private func expectSameExploration(_ machine: Machine, _ label: Comment) {
+        for strategy in [StateSpace.Strategy.product, .composed] {
+            let reused = StateSpace(machine: machine, limit: 20_000, strategy: strategy, reusesSteps: true)
+            let everyStep = StateSpace(machine: machine, limit: 20_000, strategy: strategy, reusesSteps: false)
+            #expect(reused.isExact == everyStep.isExact, label)
+            #expect(reused.isComposed == everyStep.isComposed, label)
+            for (one, other) in [(reused, everyStep)] + zip(reused.regionSpaces, everyStep.regionSpaces).map({ $0 }) {
+                #expect(one.configurations == other.configurations, label)
+                #expect(one.starts == other.starts, label)
+                #expect(one.edges == other.edges, label)
+                #expect(one.eventlessLoops == other.eventlessLoops, label)
+                #expect(one.reachableStates == other.reachableStates, label)
+                #expect(one.recordedHistory == other.recordedHistory, label)
+            }
+        }
+    }
+
+    @Test func randomChartsExploreAlikeWithAndWithoutReuse() throws {
+        var withHistory = 0
+        for seed in UInt64(1)...60 {
+            let chart = RandomChart(seed: seed)
+            let text = chart.scxml
+            guard let document = SCXMLReader.read(data: Data(text.utf8), path: "chart\(seed).scxml").document else {
+                continue
+            }
+            let machine = try document.machine(extraEvents: chart.alphabet)
+            if machine.tables.kind.contains(where: { $0 >= 3 }) { withHistory += 1 }
+            expectSameExploration(machine, Comment(rawValue: "seed \(seed):\n\(text)"))
+        }
+        // The generator makes history states often enough for the comparison to mean something.
+        #expect(withHistory >= 15)
+    }
+
+    @Test(arguments: [1, 2] as [UInt64])
+    func syntheticRegionsWithDeepHistoryExploreAlike(seed: UInt64) throws {
+        let text = SyntheticSpec(states: 90, seed: seed, scenarios: 2, regions: 3).yaml()
+        let machine = try #require(SpecLoader.load(text: text, path: "synthetic.yaml").spec?.machine)
+        #expect(machine.tables.kind.contains(4), "the regions have deep history")
+        #expect(StateSpace.historyReadingEvents(machine) != nil, "the synthetic family reuses steps")
+        expectSameExploration(machine, Comment(rawValue: "seed \(seed)"))
+    }
+}
