@@ -50,21 +50,27 @@ struct SystemCLITests {
                 #"{"kind":"transition","event":"B.push","from":"B.viewNotLoaded","to":"B.appearing","part":"B"}"#))
     }
 
-    @Test func validateReportsAPartsProblemInItsFileAndTheInclude() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-system-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try """
+    /// A two-state part spec; `switchingOnTo` is the target of its first transition (a typo makes it invalid).
+    static func lamp(switchingOnTo target: String) -> String {
+        """
         lifespec: 1
         id: lamp
         initial: off
         events: {toggle: {}}
         states: {off: {}, on: {}}
         transitions:
-          - {from: off, on: toggle, to: onn}
+          - {from: off, on: toggle, to: \(target)}
           - {from: on, on: toggle, to: off}
-        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        """
+    }
+
+    @Test func validateReportsAPartsProblemInItsFileAndTheInclude() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-system-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.lamp(switchingOnTo: "onn").write(
+            to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         try """
         lifespec: 1
         id: lamps
@@ -88,16 +94,8 @@ struct SystemCLITests {
             "lifespec-used-by-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try """
-        lifespec: 1
-        id: lamp
-        initial: off
-        events: {toggle: {}}
-        states: {off: {}, on: {}}
-        transitions:
-          - {from: off, on: toggle, to: on}
-          - {from: on, on: toggle, to: off}
-        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        try Self.lamp(switchingOnTo: "on").write(
+            to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         try """
         lifespec: 1
         id: bulb
@@ -131,16 +129,8 @@ struct PartProblemsOnceTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "lifespec-parts-once-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try """
-        lifespec: 1
-        id: lamp
-        initial: off
-        events: {toggle: {}}
-        states: {off: {}, on: {}}
-        transitions:
-          - {from: off, on: toggle, to: onn}
-          - {from: on, on: toggle, to: off}
-        """.write(to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
+        try SystemCLITests.lamp(switchingOnTo: "onn").write(
+            to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         for system in ["lamps", "twins"] {
             try """
             lifespec: 1
