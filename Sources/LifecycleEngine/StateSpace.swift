@@ -345,10 +345,12 @@ public struct StateSpace: Sendable {
 
     /// Per event (by position): whether a step on it may read recorded history, i.e. take a
     /// transition into a history state; `nil` when any step might (a history state entered by an
-    /// eventless transition, a raised or done event, `*`, or a default entry), so none is reused.
+    /// eventless transition, a raised or done event, `*`, or a default entry), so none is reused,
+    /// and for a machine without history, where every configuration is its own and reuse only costs.
     static func historyReadingEvents(_ machine: Machine) -> [Bool]? {
         let tables = machine.tables
         func isHistory(_ state: Int) -> Bool { tables.kind[state] >= 3 }
+        guard tables.kind.contains(where: { $0 >= 3 }) else { return nil }
         var reading = [Bool](repeating: false, count: machine.events.count)
         for transition in tables.targets.indices where tables.targets[transition].contains(where: isHistory) {
             if tables.trigger[transition] < 0 || tables.matchesAll[transition] { return nil }
