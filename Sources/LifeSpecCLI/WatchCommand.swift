@@ -65,6 +65,12 @@ struct WatchCommand: ParsableCommand {
                     StandardStreams.out("changed: \(changed.joined(separator: ", "))\n")
                 }
                 lastSnapshot = snapshot
+                // The files beside the named specs as the pass begins: a file the pass uses for the
+                // first time is watched from this state, so a save made while the pass runs (or
+                // right after it prints) is still a change the next look sees.
+                let besideBefore =
+                    specs.isEmpty
+                    ? [:] : Self.snapshot(SpecRelations.siblings(of: specs, extensions: SpecFiles.extensions))
                 do {
                     var run = GenerationRun(
                         specs: specs, output: destination.output, suites: destination.suites, check: false,
@@ -72,9 +78,12 @@ struct WatchCommand: ParsableCommand {
                     run.cache = cache
                     defer {
                         if !specs.isEmpty {
-                            // Files this pass used for the first time are watched from their state now.
+                            // Files this pass used for the first time are watched from their state
+                            // before it (those beside the specs) or now (any other).
                             used = cache.usedPaths
-                            let added = Self.snapshot(used.subtracting(lastSnapshot?.keys.map { $0 } ?? []).sorted())
+                            let new = used.subtracting(lastSnapshot?.keys.map { $0 } ?? [])
+                            var added = besideBefore.filter { new.contains($0.key) }
+                            added.merge(Self.snapshot(new.filter { added[$0] == nil }.sorted())) { old, _ in old }
                             lastSnapshot?.merge(added) { old, _ in old }
                         }
                     }
