@@ -46,6 +46,21 @@ struct TransactionTests {
         var suites: [String: Data?]
     }
 
+    /// The paths where `state` and `reference` differ, each marked with how, for a failure message.
+    static func differences(_ state: State, _ reference: State) -> [String] {
+        func compare(_ lhs: [String: Data?], _ rhs: [String: Data?], _ folder: String) -> [String] {
+            Set(lhs.keys).union(rhs.keys).sorted().compactMap { path in
+                switch (lhs[path], rhs[path]) {
+                case (nil, _): return "\(folder)/\(path): missing"
+                case (_, nil): return "\(folder)/\(path): unexpected"
+                case (let a?, let b?): return a == b ? nil : "\(folder)/\(path): other bytes"
+                }
+            }
+        }
+        return compare(state.output, reference.output, "Output")
+            + compare(state.suites, reference.suites, "Generated")
+    }
+
     static func state(of project: URL) -> State {
         State(
             output: tree(project.appendingPathComponent("Output")),
@@ -124,6 +139,7 @@ struct TransactionTests {
                 kill(run.process.processIdentifier, SIGKILL)
             }
             run.waitUntilExit()
+            let killedAt = run.log.components(separatedBy: "\n").last { $0.hasPrefix(Self.step) } ?? "(no step)"
             let leftovers = Self.stagingFolders(in: project)
             if leftovers.contains(where: {
                 FileManager.default.fileExists(atPath: project.appendingPathComponent("\($0)/journal").path)
@@ -140,7 +156,11 @@ struct TransactionTests {
             } else {
                 #expect(
                     after == versions[current],
-                    "trial \(trial) (kill at step \(chosen)): Output/ is neither whole-old nor whole-new")
+                    """
+                    trial \(trial) (kill at step \(chosen), \(killedAt)): Output/ is neither whole-old nor whole-new; \
+                    against the old: \(Self.differences(after, versions[current]!)); \
+                    against the new: \(Self.differences(after, versions[target]!))
+                    """)
             }
         }
         #expect(killedInCommit >= 3, "only \(killedInCommit) kills landed inside the commit step (steps: \(steps))")

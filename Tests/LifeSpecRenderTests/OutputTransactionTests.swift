@@ -148,6 +148,101 @@ struct OutputTransactionTests {
         #expect(stepCount >= 5, "makes folders, replaces, creates, removes and writes the manifest")
     }
 
+    /// Where a two-folder commit is cut short, as a kill would leave it.
+    private enum Cut: CustomStringConvertible {
+        /// Before any journal, or with the secondary's journal written and not the primary's.
+        case beforeJournals(secondaryWritten: Bool)
+        /// Both journals written, then this many steps carried out (the primary's first).
+        case afterSteps(Int)
+        /// Every step carried out and the secondary's staging folder removed.
+        case afterSecondaryRemoved
+        /// A step failed: the primary is marked aborted and this many of its steps are undone.
+        case aborted(undone: Int)
+
+        var description: String {
+            switch self {
+            case .beforeJournals(let written): "before the journals (secondary's written: \(written))"
+            case .afterSteps(let count): "after \(count) steps"
+            case .afterSecondaryRemoved: "after the secondary's staging folder was removed"
+            case .aborted(let undone): "aborted, \(undone) steps undone"
+            }
+        }
+    }
+
+    @Test(
+        "a commit of two folders cut short anywhere, between the journals too, ends whole-old or whole-new in both folders alike, whichever folder the next run recovers first"
+    )
+    func twoFolderCommitIsOneTransaction() throws {
+        func committed(_ version: Int) throws -> (URL, URL) {
+            let (primary, secondary) = (try scratch(), try scratch())
+            for number in 1...version {
+                let stages = try [primary, secondary].map {
+                    try OutputStage(writer: OutputWriter(directory: $0), check: false)
+                }
+                for stage in stages { for file in generation(number) { try stage.offer(file) } }
+                _ = try OutputStage.commit(stages)
+            }
+            return (primary, secondary)
+        }
+        let (newPrimary, newSecondary) = try committed(2)
+        let new = [try snapshot(newPrimary), try snapshot(newSecondary)]
+        let (oldPrimary, oldSecondary) = try committed(1)
+        let old = [try snapshot(oldPrimary), try snapshot(oldSecondary)]
+        var cuts: [Cut] = [.beforeJournals(secondaryWritten: false), .beforeJournals(secondaryWritten: true)]
+        cuts += (0...16).map(Cut.afterSteps) + [.afterSecondaryRemoved] + (0...4).map { Cut.aborted(undone: $0) }
+        var stepCounts: [Int] = []
+        for cut in cuts {
+            for secondaryRecoversFirst in [false, true] {
+                let directories = try committed(1)
+                let stages = try [directories.0, directories.1].map {
+                    try OutputStage(writer: OutputWriter(directory: $0), check: false)
+                }
+                for stage in stages { for file in generation(2) { try stage.offer(file) } }
+                let (primarySteps, _) = try stages[0].plan()
+                let (secondarySteps, _) = try stages[1].plan()
+                stepCounts = [primarySteps.count, secondarySteps.count]
+                let (primary, secondary) = (try #require(stages[0].staging), try #require(stages[1].staging))
+                switch cut {
+                case .beforeJournals(let written):
+                    if written {
+                        try Journal.write(JournalRecord(steps: secondarySteps, primary: primary), staging: secondary)
+                    }
+                case .afterSteps(let count):
+                    try OutputStage.writeJournals([(stages[0], primarySteps), (stages[1], secondarySteps)])
+                    try Journal.carryOut(Array(primarySteps.prefix(count)), in: stages[0].tree, staging: primary)
+                    try Journal.carryOut(
+                        Array(secondarySteps.prefix(max(0, count - primarySteps.count))), in: stages[1].tree,
+                        staging: secondary)
+                case .afterSecondaryRemoved:
+                    try OutputStage.writeJournals([(stages[0], primarySteps), (stages[1], secondarySteps)])
+                    try Journal.carryOut(primarySteps, in: stages[0].tree, staging: primary)
+                    try Journal.carryOut(secondarySteps, in: stages[1].tree, staging: secondary)
+                    FileTree.removeFlatFolder(secondary)
+                case .aborted(let undone):
+                    try OutputStage.writeJournals([(stages[0], primarySteps), (stages[1], secondarySteps)])
+                    try Journal.carryOut(primarySteps, in: stages[0].tree, staging: primary)
+                    try Journal.carryOut(
+                        Array(secondarySteps.prefix(secondarySteps.count / 2)), in: stages[1].tree, staging: secondary)
+                    Journal.markAborted(staging: primary)
+                    Journal.undo(Array(primarySteps.suffix(undone)), in: stages[0].tree, staging: primary)
+                }
+                for stage in stages { stage.abandon() }
+                // The next run: each folder is locked and recovered in turn.
+                let order = secondaryRecoversFirst ? [directories.1, directories.0] : [directories.0, directories.1]
+                for directory in order {
+                    try OutputStage(writer: OutputWriter(directory: directory), check: true).discard()
+                }
+                let after = [try snapshot(directories.0), try snapshot(directories.1)]
+                let context = "\(cut), \(secondaryRecoversFirst ? "secondary" : "primary") recovered first"
+                switch cut {
+                case .beforeJournals, .aborted: #expect(after == old, "\(context): both folders whole-old")
+                case .afterSteps, .afterSecondaryRemoved: #expect(after == new, "\(context): both folders whole-new")
+                }
+            }
+        }
+        #expect(stepCounts.allSatisfy { $0 >= 5 } && stepCounts.reduce(0, +) <= 16, "the cuts cover \(stepCounts)")
+    }
+
     @Test("a run killed before its journal is thrown away by the next stage: the output is whole-old")
     func runKilledBeforeTheJournalIsThrownAway() throws {
         let directory = try scratch()

@@ -235,7 +235,8 @@ struct FileTree: Sendable {
 ///   changes nothing); a run killed at any instant leaves a staging folder that the next stage on
 ///   the directory finishes (journal written: every step is carried out) or throws away (no
 ///   journal yet), before it looks at anything. So the directory is whole-old or whole-new once
-///   the next run has started.
+///   the next run has started. The folders of one run (Output/ and the suites) commit as one
+///   transaction whose commit point is the first folder's journal (`commit(_:whileLocked:)`).
 /// - **Never outside.** Every path is checked (`OutputWriter.validate`) and walked without
 ///   following links; a link anywhere in the output tree is an error. A stale file is removed only
 ///   if the manifest names it and its bytes are still the ones LifeSpec wrote.
@@ -378,49 +379,80 @@ public final class OutputStage: Sendable {
         try Self.commit([self])[0]
     }
 
-    /// Commits several stages (the output folder and the suites folder) together: every journal is
-    /// written before any step is carried out, and a step that fails in any of them undoes all.
-    /// `whileLocked` runs once every folder is whole-new and its staging folder gone, before the
-    /// locks are released: what it sees of the folders is what this run left (see `NoOpRecord`).
+    /// Commits several stages (the output folder and the suites folder) together, as one
+    /// transaction: every journal is written before any step is carried out, and a step that fails
+    /// in any of them undoes all. The first stage is the primary: the others' journals are written
+    /// first, each naming the primary's staging folder, and the primary's journal last, so it alone
+    /// is the commit point (a run killed between two journals is thrown away in every folder, see
+    /// `recover(in:)`). Staging folders go in reverse order, so a primary's outlives those it
+    /// decides for. `whileLocked` runs once every folder is whole-new and its staging folder gone,
+    /// before the locks are released: what it sees of the folders is what this run left (see
+    /// `NoOpRecord`).
     public static func commit(_ stages: [OutputStage], whileLocked: ([SyncReport]) -> Void = { _ in }) throws
         -> [SyncReport]
     {
         try Interruption.shared.whileCommitting { () throws -> [SyncReport] in
-            var prepared: [(OutputStage, [JournalStep], SyncReport)] = []
+            var planned: [(stage: OutputStage, steps: [JournalStep], report: SyncReport)] = []
             do {
                 for stage in stages {
-                    let (steps, report) = try stage.prepare()
-                    prepared.append((stage, steps, report))
+                    let (steps, report) = try stage.plan()
+                    planned.append((stage, steps, report))
                 }
+                try writeJournals(planned.map { ($0.stage, $0.steps) })
             } catch {
-                for stage in stages { stage.discard() }
+                for stage in stages.reversed() { stage.discard() }
                 throw error
             }
             var done: [(OutputStage, [JournalStep])] = []
-            for (stage, steps, _) in prepared {
+            for (stage, steps, _) in planned {
                 guard let staging = stage.staging else { continue }
                 do {
                     try Journal.carryOut(steps, in: stage.tree, staging: staging)
                     done.append((stage, steps))
                 } catch {
+                    // Marked first: an undo cut short is then undone again, in every folder.
+                    if let primary = stages.first?.staging { Journal.markAborted(staging: primary) }
                     Journal.undo(steps, in: stage.tree, staging: staging)
                     for (earlier, steps) in done.reversed() {
                         Journal.undo(steps, in: earlier.tree, staging: earlier.staging!)
                     }
-                    for stage in stages { stage.discard() }
+                    for stage in stages.reversed() { stage.discard() }
                     throw error
                 }
             }
-            for stage in stages { stage.removeStaging() }
-            whileLocked(prepared.map(\.2))
-            for stage in stages { stage.finish() }
-            return prepared.map(\.2)
+            for stage in stages.reversed() { stage.removeStaging() }
+            whileLocked(planned.map(\.report))
+            for stage in stages.reversed() { stage.finish() }
+            return planned.map(\.report)
         }
     }
 
-    /// Decides every step and writes the journal: from here on the commit happens, even if the
-    /// process dies.
+    /// Writes the journals of a commit (see `commit(_:whileLocked:)`): the secondaries' with steps,
+    /// then the primary's, which is written whenever any stage has a step, even with none of its own.
+    static func writeJournals(_ plans: [(stage: OutputStage, steps: [JournalStep])]) throws(OutputError) {
+        let staged = plans.filter { $0.stage.staging != nil }
+        guard let primary = staged.first, staged.contains(where: { !$0.steps.isEmpty }) else { return }
+        let secondaries = staged.dropFirst().filter { !$0.steps.isEmpty }
+        for secondary in secondaries {
+            try Journal.write(
+                JournalRecord(steps: secondary.steps, primary: primary.stage.staging),
+                staging: secondary.stage.staging!)
+        }
+        try Journal.write(
+            JournalRecord(steps: primary.steps, secondaries: secondaries.map { $0.stage.staging! }),
+            staging: primary.stage.staging!)
+    }
+
+    /// Decides every step and writes the journal of a stage committed alone: from here on the
+    /// commit happens, even if the process dies.
     func prepare() throws -> ([JournalStep], SyncReport) {
+        let (steps, report) = try plan()
+        if let staging, !steps.isEmpty { try Journal.write(steps, staging: staging) }
+        return (steps, report)
+    }
+
+    /// Decides every step and stages the manifest; the journal is written by the caller.
+    func plan() throws -> ([JournalStep], SyncReport) {
         let (seen, pending, unsortedReport, next) = try state.withLock { state throws(OutputError) in
             guard !state.finished else {
                 throw OutputError(
@@ -505,7 +537,6 @@ public final class OutputStage: Sendable {
                 message: "cannot write the manifest: a folder is in its place")
         case .refused(let prefix, let reason): throw OutputError(path: tree.full(prefix), message: reason)
         }
-        if !steps.isEmpty { try Journal.write(steps, staging: staging) }
         return (steps, report)
     }
 
@@ -552,6 +583,14 @@ public final class OutputStage: Sendable {
 
     /// Finishes or throws away every staging folder a killed run left in `tree`. Called with the
     /// lock held, so no live run owns any of them.
+    ///
+    /// A folder without a journal was never committed: it is thrown away. A primary's journal (or
+    /// a lone one) is the commit point: its steps are carried out, and so are those of each
+    /// secondary it names that is still there (under that folder's lock), unless it was marked
+    /// aborted, then all are undone. A secondary's journal follows its primary's: carried out
+    /// (or undone) when the primary's journal names it, thrown away when the primary has no
+    /// journal or is gone (a primary's staging folder outlives its secondaries', so gone means
+    /// never committed).
     static func recover(in tree: FileTree) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: tree.root)) ?? []
         where name.hasPrefix(OutputWriter.stagingPrefix) {
@@ -560,19 +599,54 @@ public final class OutputStage: Sendable {
                 unlink(folder)
                 continue
             }
-            if let steps = Journal.read(staging: folder) {
-                if FileTree.exists(folder + "/" + Journal.abortName) {
-                    Journal.undo(steps, in: tree, staging: folder)
-                } else {
-                    do {
-                        try Journal.carryOut(steps, in: tree, staging: folder)
-                    } catch {
-                        Journal.undo(steps, in: tree, staging: folder)
+            if let record = Journal.read(staging: folder) {
+                if let primary = record.primary {
+                    if Journal.read(staging: primary)?.secondaries.contains(folder) == true {
+                        settle([(tree, folder, record.steps)], decidedBy: primary)
                     }
+                } else {
+                    // The secondaries still there (a run on their folder may have settled some),
+                    // each under its folder's lock, held until it is settled and gone.
+                    var locks: [Int32] = []
+                    defer { for lock in locks { close(lock) } }
+                    var journals = [(tree, folder, record.steps)]
+                    for secondary in record.secondaries {
+                        let root = URL(fileURLWithPath: secondary).deletingLastPathComponent().path
+                        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                        guard descriptor >= 0 else { continue }
+                        locks.append(descriptor)
+                        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+                        let secondaryTree = FileTree(root: root)
+                        guard secondaryTree.entry(String(secondary.dropFirst(root.count + 1))) == .folder,
+                            let steps = Journal.read(staging: secondary)?.steps
+                        else { continue }
+                        journals.append((secondaryTree, secondary, steps))
+                    }
+                    settle(journals, decidedBy: folder)
+                    for journal in journals.dropFirst() { FileTree.removeFlatFolder(journal.1) }
                 }
             }
             FileTree.removeFlatFolder(folder)
         }
+    }
+
+    /// Carries out journals of one commit, or undoes them when the primary is marked aborted or a
+    /// step fails. The primary is marked before any undo, so a recovery cut short decides the same.
+    private static func settle(
+        _ journals: [(tree: FileTree, staging: String, steps: [JournalStep])], decidedBy primary: String
+    ) {
+        let aborted = { FileTree.exists(primary + "/" + Journal.abortName) }
+        if !aborted() && !journals.contains(where: { FileTree.exists($0.staging + "/" + Journal.abortName) }) {
+            do {
+                for journal in journals {
+                    try Journal.carryOut(journal.steps, in: journal.tree, staging: journal.staging)
+                }
+                return
+            } catch {
+                Journal.markAborted(staging: primary)
+            }
+        }
+        for journal in journals.reversed() { Journal.undo(journal.steps, in: journal.tree, staging: journal.staging) }
     }
 
     /// Creates `path` and its missing parents; returns those made, outermost first.
@@ -608,6 +682,17 @@ enum JournalStep: Equatable, Sendable {
     case remove(Int, String)
 }
 
+/// A complete journal: its steps and, in a commit of several folders, its link to the others.
+/// The primary's journal (the first folder's, written last) is the commit point of them all: a
+/// secondary's journal alone decides nothing (see `OutputStage.commit(_:whileLocked:)`).
+struct JournalRecord: Equatable, Sendable {
+    var steps: [JournalStep]
+    /// In a secondary folder's journal: the primary's staging folder, whose journal decides.
+    var primary: String? = nil
+    /// In the primary's journal: the secondaries' staging folders that have steps to carry out.
+    var secondaries: [String] = []
+}
+
 enum Journal {
     static let name = "journal"
     static let abortName = "abort"
@@ -618,8 +703,14 @@ enum Journal {
 
     /// Written in full under another name, then renamed: a journal is there whole or not at all.
     static func write(_ steps: [JournalStep], staging: String) throws(OutputError) {
+        try write(JournalRecord(steps: steps), staging: staging)
+    }
+
+    static func write(_ record: JournalRecord, staging: String) throws(OutputError) {
         var text = header + "\n"
-        for step in steps {
+        if let primary = record.primary { text += "primary\t\(escaped(primary))\n" }
+        for secondary in record.secondaries { text += "secondary\t\(escaped(secondary))\n" }
+        for step in record.steps {
             switch step {
             case .makeFolder(let path): text += "mkdir\t\(path)\n"
             case .put(let number, let path, let replacing):
@@ -634,26 +725,67 @@ enum Journal {
             throw OutputError(
                 path: staging, message: "cannot write the commit journal: \(String(cString: strerror(errno)))")
         }
+        TestSteps.announce("journal")
+        if pause > 0 { usleep(pause) }
     }
 
-    /// The steps of a complete journal; `nil` if there is none (the run died before its commit).
-    static func read(staging: String) -> [JournalStep]? {
+    /// The complete journal of a staging folder; `nil` if there is none (the run died before its
+    /// commit).
+    static func read(staging: String) -> JournalRecord? {
         guard let bytes = FileTree(root: staging).readRegularFile(name) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == Substring(header), lines.contains("end") else { return nil }
-        var steps: [JournalStep] = []
+        var record = JournalRecord(steps: [])
         for line in lines.dropFirst() {
-            if line == "end" { return steps }
+            if line == "end" { return record }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
-            case "mkdir" where fields.count == 2: steps.append(.makeFolder(fields[1]))
+            case "primary" where fields.count == 2: record.primary = unescaped(fields[1])
+            case "secondary" where fields.count == 2: record.secondaries.append(unescaped(fields[1]))
+            case "mkdir" where fields.count == 2: record.steps.append(.makeFolder(fields[1]))
             case "put" where fields.count == 4:
-                steps.append(.put(Int(fields[1]) ?? -1, fields[3], replacing: fields[2] == "replace"))
-            case "remove" where fields.count == 3: steps.append(.remove(Int(fields[1]) ?? -1, fields[2]))
+                record.steps.append(.put(Int(fields[1]) ?? -1, fields[3], replacing: fields[2] == "replace"))
+            case "remove" where fields.count == 3: record.steps.append(.remove(Int(fields[1]) ?? -1, fields[2]))
             default: return nil
             }
         }
         return nil
+    }
+
+    /// A folder path on one journal line: `%`, tabs, line breaks and other control bytes as `%XX`.
+    static func escaped(_ path: String) -> String {
+        var result: [UInt8] = []
+        for byte in path.utf8 {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") {
+                result += Array(("%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)).utf8)
+            } else {
+                result.append(byte)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    static func unescaped(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Marks the staging folder's commit as abandoned: from then on recovery undoes it (and, for a
+    /// primary, its secondaries) rather than carrying it out.
+    static func markAborted(staging: String) {
+        let marker = staging + "/" + abortName
+        if !FileTree.exists(marker) { close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)) }
     }
 
     private static func isSafe(_ path: String) -> Bool {
@@ -722,8 +854,7 @@ enum Journal {
     /// Undoes every step that was carried out, newest first; marks the journal so a kill during
     /// the undo is undone, not redone, by the next run.
     static func undo(_ steps: [JournalStep], in tree: FileTree, staging: String) {
-        let marker = staging + "/" + abortName
-        if !FileTree.exists(marker) { close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)) }
+        markAborted(staging: staging)
         for step in steps.reversed() {
             switch step {
             case .makeFolder(let path):
