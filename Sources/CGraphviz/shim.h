@@ -418,9 +418,100 @@ static inline int lifespec_is_render_attribute(int kind, const char *name) {
     return 0;
 }
 
+/// Every label built for the objects of one laid-out graph, kept while it is drawn again and again:
+/// scenarios dim or colour the same labels the same way, so a label's variants are built (parsed
+/// as HTML and measured) once and swapped in after that (Benchmarks/RESULTS.md, "generate of 500
+/// states": the restyles were most of each scenario's time). Keyed by object and by everything
+/// make_label reads: text, HTML or not, font size, name and colour.
+typedef struct lifespec_label_variant {
+    void *object;
+    textlabel_t **slot;
+    char *text, *fontname, *fontcolor;
+    double fontsize;
+    int html;
+    textlabel_t *label;
+    struct lifespec_label_variant *next;
+} lifespec_label_variant;
+
+typedef struct {
+    lifespec_label_variant *buckets[4096];
+} lifespec_label_cache;
+
+static inline lifespec_label_cache *lifespec_label_cache_create(void) {
+    return (lifespec_label_cache *)calloc(1, sizeof(lifespec_label_cache));
+}
+
+static inline lifespec_label_variant **lifespec_label_bucket(lifespec_label_cache *cache, void *object) {
+    uintptr_t key = (uintptr_t)object;
+    return &cache->buckets[((key >> 4) ^ (key >> 16)) & 4095];
+}
+
+static inline int lifespec_same_text(const char *a, const char *b) {
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static inline lifespec_label_variant *lifespec_label_find(
+    lifespec_label_cache *cache, void *object, const char *text, int html, double size, const char *name,
+    const char *color) {
+    for (lifespec_label_variant *v = *lifespec_label_bucket(cache, object); v; v = v->next) {
+        if (v->object == object && v->html == html && v->fontsize == size && lifespec_same_text(v->text, text)
+            && lifespec_same_text(v->fontname, name) && lifespec_same_text(v->fontcolor, color))
+            return v;
+    }
+    return NULL;
+}
+
+static inline int lifespec_label_known(lifespec_label_cache *cache, void *object, textlabel_t *label) {
+    for (lifespec_label_variant *v = *lifespec_label_bucket(cache, object); v; v = v->next)
+        if (v->object == object && v->label == label) return 1;
+    return 0;
+}
+
+static inline int lifespec_label_add(
+    lifespec_label_cache *cache, void *object, textlabel_t **slot, const char *text, int html, double size,
+    const char *name, const char *color, textlabel_t *label) {
+    lifespec_label_variant *v = (lifespec_label_variant *)calloc(1, sizeof *v);
+    if (v == NULL) return 1;
+    v->object = object;
+    v->slot = slot;
+    v->text = strdup(text ? text : "");
+    v->fontname = strdup(name ? name : "");
+    v->fontcolor = strdup(color ? color : "");
+    v->html = html;
+    v->fontsize = size;
+    v->label = label;
+    lifespec_label_variant **bucket = lifespec_label_bucket(cache, object);
+    v->next = *bucket;
+    *bucket = v;
+    return 0;
+}
+
+/// Frees every label the cache holds except those in place (the graph's own cleanup frees those).
+/// Called before the graph is released.
+static inline void lifespec_label_cache_free(lifespec_label_cache *cache) {
+    if (cache == NULL) return;
+    lifespec_make_label_fn make;
+    lifespec_free_label_fn release;
+    int can_release = lifespec_label_functions(&make, &release);
+    for (int i = 0; i < 4096; i++) {
+        lifespec_label_variant *v = cache->buckets[i];
+        while (v) {
+            lifespec_label_variant *next = v->next;
+            if (can_release && *v->slot != v->label) release(v->label);
+            free(v->text);
+            free(v->fontname);
+            free(v->fontcolor);
+            free(v);
+            v = next;
+        }
+    }
+    free(cache);
+}
+
 /// Rebuilds `*slot` from `source`'s label text, font and colour. With `same_size`, fails (returning
-/// non-zero, the old label kept) unless the new label measures what the old one did.
-static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind, void *source, textlabel_t **slot, int same_size) {
+/// non-zero, the old label kept) unless the new label measures what the old one did. With a cache
+/// (same-size labels only), a variant built before is swapped in, and the one replaced is kept.
+static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind, void *source, textlabel_t **slot, int same_size, lifespec_label_cache *cache) {
     lifespec_make_label_fn make;
     lifespec_free_label_fn release;
     if (!lifespec_label_functions(&make, &release)) return 1;
@@ -431,12 +522,37 @@ static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind,
     if (text == NULL) return 1;
     const char *size_text = lifespec_attribute(source, kind, "fontsize", "14");
     double size = atof(size_text);
-    char *name = agstrdup(laid, (char *)lifespec_attribute(source, kind, "fontname", "Times-Roman"));
-    char *color = agstrdup(laid, (char *)lifespec_attribute(source, kind, "fontcolor", "black"));
+    const char *name = lifespec_attribute(source, kind, "fontname", "Times-Roman");
+    const char *color = lifespec_attribute(source, kind, "fontcolor", "black");
     int html = aghtmlstr(text) ? 1 : 0;
-    textlabel_t *fresh = make(object, text, html ? LIFESPEC_LT_HTML : LIFESPEC_LT_NONE, size, name, color);
-    if (fresh == NULL) return 1;
+    if (!same_size) cache = NULL;
+    textlabel_t *fresh = NULL;
+    if (cache != NULL) {
+        /* The label the layout made is a variant too: the laid object's label attribute is never
+           changed by a restyle, so it is still the text that label was made from. */
+        if (!lifespec_label_known(cache, object, old)) {
+            Agsym_t *laid_sym = agattr(laid, kind, (char *)"label", NULL);
+            char *laid_text = laid_sym ? agxget(object, laid_sym) : NULL;
+            if (laid_text == NULL
+                || lifespec_label_add(cache, object, slot, laid_text, old->html ? 1 : 0, old->fontsize,
+                       old->fontname, old->fontcolor, old) != 0)
+                return 1;
+        }
+        lifespec_label_variant *known = lifespec_label_find(cache, object, text, html, size, name, color);
+        if (known != NULL) fresh = known->label;
+    }
+    if (fresh == old) return 0;
+    int made = fresh == NULL;
+    if (made) {
+        fresh = make(object, text, html ? LIFESPEC_LT_HTML : LIFESPEC_LT_NONE, size, agstrdup(laid, (char *)name),
+                     agstrdup(laid, (char *)color));
+        if (fresh == NULL) return 1;
+    }
     if (same_size && (fabs(fresh->dimen.x - old->dimen.x) > 1e-6 || fabs(fresh->dimen.y - old->dimen.y) > 1e-6)) {
+        if (made) release(fresh);
+        return 1;
+    }
+    if (made && cache != NULL && lifespec_label_add(cache, object, slot, text, html, size, name, color, fresh) != 0) {
         release(fresh);
         return 1;
     }
@@ -445,14 +561,14 @@ static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind,
     fresh->valign = old->valign;
     fresh->set = old->set;
     *slot = fresh;
-    release(old);
+    if (cache == NULL) release(old);
     return 0;
 }
 
 /// Copies `source`'s render-time attributes onto `laid` (same kind of object); labels are rebuilt
 /// when their text or font colour differs. Returns non-zero when the two differ in a way that
 /// would change the layout.
-static inline int lifespec_restyle_object(Agraph_t *laid_root, void *laid, void *source, int kind, textlabel_t **label, int label_same_size) {
+static inline int lifespec_restyle_object(Agraph_t *laid_root, void *laid, void *source, int kind, textlabel_t **label, int label_same_size, lifespec_label_cache *cache) {
     Agraph_t *source_root = agroot(source);
     int rebuild = 0;
     for (Agsym_t *sym = agnxtattr(source_root, kind, NULL); sym; sym = agnxtattr(source_root, kind, sym)) {
@@ -473,29 +589,29 @@ static inline int lifespec_restyle_object(Agraph_t *laid_root, void *laid, void 
         if (!lifespec_is_render_attribute(kind, sym->name) || have == NULL) return 1;
         agxset(laid, have, wanted);
     }
-    if (rebuild && lifespec_rebuild_label(laid_root, laid, kind, source, label, label_same_size) != 0) return 1;
+    if (rebuild && lifespec_rebuild_label(laid_root, laid, kind, source, label, label_same_size, cache) != 0) return 1;
     return 0;
 }
 
-static inline int lifespec_restyle_clusters(Agraph_t *laid_root, Agraph_t *laid, Agraph_t *source) {
+static inline int lifespec_restyle_clusters(Agraph_t *laid_root, Agraph_t *laid, Agraph_t *source, lifespec_label_cache *cache) {
     for (Agraph_t *sub = agfstsubg(source); sub; sub = agnxtsubg(sub)) {
         Agraph_t *match = agsubg(laid, agnameof(sub), 0);
         if (match == NULL) return 1;
         Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(match, "Agraphinfo_t", 0);
         textlabel_t **label = info ? &info->label : NULL;
-        if (lifespec_restyle_object(laid_root, match, sub, AGRAPH, label, 1) != 0) return 1;
-        if (lifespec_restyle_clusters(laid_root, match, sub) != 0) return 1;
+        if (lifespec_restyle_object(laid_root, match, sub, AGRAPH, label, 1, cache) != 0) return 1;
+        if (lifespec_restyle_clusters(laid_root, match, sub, cache) != 0) return 1;
     }
     return 0;
 }
 
 /// Draws the laid-out `laid` with `source`'s styles (see above). Returns 0 on success.
-static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry) {
+static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry, lifespec_label_cache *cache) {
     if (agnnodes(laid) != agnnodes(source) || agnedges(laid) != agnedges(source)) return 1;
     for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
         Agnode_t *match = agnode(laid, agnameof(n), 0);
         if (match == NULL) return 1;
-        if (lifespec_restyle_object(laid, match, n, AGNODE, &ND_label(match), 1) != 0) return 1;
+        if (lifespec_restyle_object(laid, match, n, AGNODE, &ND_label(match), 1, cache) != 0) return 1;
     }
     /* Edges carry no names: the two graphs list them in the same order when they are the same graph. */
     for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
@@ -503,15 +619,15 @@ static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifes
         Agedge_t *e = agfstout(source, n), *f = agfstout(laid, match);
         for (; e && f; e = agnxtout(source, e), f = agnxtout(laid, f)) {
             if (strcmp(agnameof(aghead(e)), agnameof(aghead(f))) != 0) return 1;
-            if (lifespec_restyle_object(laid, f, e, AGEDGE, &ED_label(f), 1) != 0) return 1;
+            if (lifespec_restyle_object(laid, f, e, AGEDGE, &ED_label(f), 1, cache) != 0) return 1;
         }
         if (e || f) return 1;
     }
-    if (lifespec_restyle_clusters(laid, laid, source) != 0) return 1;
+    if (lifespec_restyle_clusters(laid, laid, source, cache) != 0) return 1;
     Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(laid, "Agraphinfo_t", 0);
     if (info == NULL) return 1;
     info->bb = geometry->bb;
-    if (lifespec_restyle_object(laid, laid, source, AGRAPH, &info->label, 0) != 0) return 1;
+    if (lifespec_restyle_object(laid, laid, source, AGRAPH, &info->label, 0, NULL) != 0) return 1;
     if (geometry->has_label && info->label != NULL) {
         /* The legend keeps its top-left corner (dot's label box has 8 points of padding around the
            text horizontally and 4 vertically); the drawing grows to hold a larger one. */

@@ -82,6 +82,58 @@ struct SharedLayoutTests {
         #expect(svgs[0] == String(decoding: try GraphvizRenderer.shared.render(dot: base, format: .svg), as: UTF8.self))
     }
 
+    @Test(
+        "a label restyled back and forth is the same drawing as one restyled once: its variants are kept, not rebuilt wrong"
+    )
+    func labelVariantsAreReused() throws {
+        func graph(_ color: String?, edge: String) -> String {
+            let label = color.map { "<<FONT COLOR=\"\($0)\"><B>Alpha</B></FONT>>" } ?? "<<B>Alpha</B>>"
+            return
+                "digraph { node [shape=box]; a [label=\(label)]; b; a -> b [label=\"\(edge)\" fontcolor=\"\(color ?? "black")\"] }"
+        }
+        let (base, dim, red) = (graph(nil, edge: "go"), graph("#AEAEB2", edge: "go"), graph("red", edge: "go"))
+        let before = GraphvizRenderer.shared.separateLayouts
+        let svgs = try GraphvizRenderer.shared.render(
+            layout: base,
+            requests: [dim, base, dim, red, dim, base].map {
+                DrawingRequest(restyle: $0 == base ? nil : $0, formats: [.svg])
+            }
+        ).map { String(decoding: $0[0].data, as: UTF8.self) }
+        #expect(GraphvizRenderer.shared.separateLayouts == before)
+        func alone(_ restyle: String) throws -> String {
+            String(
+                decoding: try GraphvizRenderer.shared.render(
+                    layout: base, requests: [DrawingRequest(restyle: restyle, formats: [.svg])])[0][0].data,
+                as: UTF8.self)
+        }
+        let plain = String(decoding: try GraphvizRenderer.shared.render(dot: base, format: .svg), as: UTF8.self)
+        #expect(svgs[0] == (try alone(dim)) && svgs[0].contains("fill=\"#aeaeb2\""))
+        #expect(svgs[3] == (try alone(red)) && svgs[3].contains("fill=\"red\""))
+        #expect(svgs[2] == svgs[0] && svgs[4] == svgs[0], "a dimmed label swapped back in")
+        #expect(svgs[1] == plain && svgs[5] == plain, "the laid-out label swapped back in")
+    }
+
+    @Test("drawings asked for after the layout share it; one that needs glyphs the layout did not make gets its own")
+    func laterRequestsShareTheLayout() throws {
+        let base = "digraph { node [color=black]; edge [color=black]; a -> b }"
+        let restyled = "digraph { node [color=black]; edge [color=black]; a -> b [color=red] }"
+        var before = GraphvizRenderer.shared.separateLayouts
+        let together = try GraphvizRenderer.shared.render(
+            layout: base,
+            requests: [DrawingRequest(formats: [.svg]), DrawingRequest(restyle: restyled, formats: [.svg])])
+        let later = try GraphvizRenderer.shared.render(
+            layout: base, requests: [DrawingRequest(formats: [.svg])],
+            then: { [DrawingRequest(restyle: restyled, formats: [.svg])] })
+        #expect(later.map { $0.map(\.data) } == together.map { $0.map(\.data) })
+        #expect(GraphvizRenderer.shared.separateLayouts == before)
+        before = GraphvizRenderer.shared.separateLayouts
+        let bitmap = try GraphvizRenderer.shared.render(
+            layout: base, requests: [DrawingRequest(formats: [.svg])], then: { [DrawingRequest(formats: [.png])] })
+        #expect(GraphvizRenderer.shared.separateLayouts == before + 1)
+        #expect(bitmap.count == 2 && bitmap[1][0].data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(bitmap[1][0].data == (try GraphvizRenderer.shared.render(dot: base, format: .png)))
+    }
+
     @Test("text is measured with the tool's metrics: Helvetica widths, CJK 1 em, bold wider")
     func textMetrics() throws {
         #expect(GraphvizRenderer.shared.measuresWithOwnMetrics)

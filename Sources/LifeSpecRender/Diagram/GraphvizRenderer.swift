@@ -139,14 +139,17 @@ public final class GraphvizRenderer: Sendable {
     /// larger legend), with its overlays placed. A restyle that would need other positions (the
     /// two graphs are not the same graph) is laid out on its own instead, so the result is always
     /// right; `layoutsShared` counts the requests that were not.
-    public func render(layout dot: String, requests: [DrawingRequest], layout: String = "dot") throws(GraphvizError)
-        -> [[GraphvizOutput]]
-    {
-        try render(
-            layout: dot,
-            drawings: requests.map {
-                Drawing(restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init))
-            }, layout: layout)
+    ///
+    /// `then` is asked for more requests once the first are drawn (so the caller can make them
+    /// while the graph is laid out); its drawings come after the first in the result.
+    public func render(
+        layout dot: String, requests: [DrawingRequest], then more: () -> [DrawingRequest] = { [] },
+        layout: String = "dot"
+    ) throws(GraphvizError) -> [[GraphvizOutput]] {
+        func drawings(_ requests: [DrawingRequest]) -> [Drawing] {
+            requests.map { Drawing(restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init)) }
+        }
+        return try render(layout: dot, drawings: drawings(requests), then: { drawings(more()) }, layout: layout)
     }
 
     /// How many restyled drawings had to be laid out on their own, since the process started.
@@ -215,12 +218,17 @@ public final class GraphvizRenderer: Sendable {
         try render(layout: dot, drawings: [Drawing(targets: targets)], layout: layout)[0]
     }
 
-    private func render(layout dot: String, drawings: [Drawing], layout: String) throws(GraphvizError)
-        -> [[GraphvizOutput]]
-    {
-        for text in [dot] + drawings.compactMap(\.restyle) where text.utf8.contains(0) {
-            throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character")
+    private func render(
+        layout dot: String, drawings first: [Drawing], then more: () -> [Drawing] = { [] }, layout: String
+    ) throws(GraphvizError) -> [[GraphvizOutput]] {
+        func checkText(_ drawings: [Drawing]) throws(GraphvizError) {
+            for text in drawings.compactMap(\.restyle) where text.utf8.contains(0) {
+                throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character")
+            }
         }
+        if dot.utf8.contains(0) { throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character") }
+        try checkText(first)
+        var drawings = first
         var rendered: [[Rendered]] = []
         var ordered: [[Rendered]] = []
         // Bitmaps are encoded on another thread as soon as their pixels exist, while the lock
@@ -257,7 +265,8 @@ public final class GraphvizRenderer: Sendable {
                 gvc = created
             }
             // Glyph layouts (pango's) are made only when text will be drawn as pixels or PDF.
-            lifespec_text_set_wants_glyphs(drawings.contains { $0.targets.contains(where: \.drawsGlyphs) } ? 1 : 0)
+            let wantsGlyphs = first.contains { $0.targets.contains(where: \.drawsGlyphs) }
+            lifespec_text_set_wants_glyphs(wantsGlyphs ? 1 : 0)
             var slots = [[Rendered]?](repeating: nil, count: drawings.count)
             // Laid out on their own after the shared layout is released: a layout resets
             // Graphviz's global attribute handles, which drawing the shared graph relies on.
@@ -265,10 +274,31 @@ public final class GraphvizRenderer: Sendable {
             do {
                 let (graph, layoutWarnings) = try layOut(dot, gvc: gvc, layout: layout)
                 defer { release(graph, gvc: gvc, layout: layout) }
+                // Freed first (defers run last to first): it frees the labels not in place.
+                let labels = lifespec_label_cache_create()
+                defer { lifespec_label_cache_free(labels) }
                 var geometry = lifespec_layout_geometry()
                 lifespec_capture_geometry(graph, &geometry)
                 var restyled = false
-                for (index, drawing) in drawings.enumerated() {
+                var index = 0
+                var asked = false
+                while index < drawings.count || !asked {
+                    if index == drawings.count {
+                        asked = true
+                        let later = more()
+                        try checkText(later)
+                        drawings += later
+                        slots += [[Rendered]?](repeating: nil, count: later.count)
+                        continue
+                    }
+                    let drawing = drawings[index]
+                    defer { index += 1 }
+                    // Text laid out without glyphs cannot be drawn as pixels: such a later
+                    // drawing gets a layout of its own.
+                    if !wantsGlyphs && drawing.targets.contains(where: \.drawsGlyphs) {
+                        separate.append(index)
+                        continue
+                    }
                     // After a restyle, the graph's own look is a restyle back to it.
                     if let style = drawing.restyle ?? (restyled ? dot : nil) {
                         guard let source = lifespec_agmemread(style) else {
@@ -278,7 +308,7 @@ public final class GraphvizRenderer: Sendable {
                         }
                         defer { agclose(source) }
                         restyled = true
-                        if lifespec_restyle(graph, source, &geometry) != 0 {
+                        if lifespec_restyle(graph, source, &geometry, labels) != 0 {
                             separate.append(index)
                             continue
                         }
@@ -292,6 +322,9 @@ public final class GraphvizRenderer: Sendable {
                 }
             }
             separateLayoutCount.withLock { $0 += separate.count }
+            if separate.contains(where: { drawings[$0].targets.contains(where: \.drawsGlyphs) }) {
+                lifespec_text_set_wants_glyphs(1)
+            }
             for index in separate {
                 let drawing = drawings[index]
                 let (graph, warnings) = try layOut(drawing.restyle ?? dot, gvc: gvc, layout: layout)

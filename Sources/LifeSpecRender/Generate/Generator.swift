@@ -260,59 +260,96 @@ public enum Generator {
             return Planned(path: path, source: source, format: format, bytes: fresh, reused: fresh != nil)
         }
         // Building a scenario's graph runs it through the engine, and checking its file hashes it:
-        // the scenarios are done side by side.
-        let built = Locked([Int: Result<(Diagram, Planned), DiagramError>]())
-        DispatchQueue.concurrentPerform(iterations: scenarios.count) { index in
-            var scenarioOptions = options
-            scenarioOptions.scenario = scenarios[index].id
-            let result = Result { () throws(DiagramError) -> (Diagram, Planned) in
-                let diagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
-                let planned = plan(
-                    "\(folder)/scenarios/\(scenarios[index].id)\(suffix).svg",
-                    DrawingSource(layoutDigest: layout, restyle: diagram.dot, overlays: diagram.overlays, format: .svg),
-                    .svg)
-                return (diagram, planned)
-            }
-            built.withLock { $0[index] = result }
+        // the scenarios are done side by side, in the background while the overview is laid out
+        // (Benchmarks/RESULTS.md, "generate of 500 states").
+        struct Scenario: Sendable {
+            let dot: String
+            let overlays: [Overlay]
+            var file: Planned
         }
-        let scenarioResults = try built.withLock { $0 }.sorted { $0.key < $1.key }.map { try $0.value.get() }
-        let scenarioDiagrams = scenarioResults.map(\.0)
-        var scenarioFiles = scenarioResults.map(\.1)
+        let built = Locked([Int: Result<Scenario, DiagramError>]())
+        let building = DispatchGroup()
+        DispatchQueue.global().async(group: building) {
+            DispatchQueue.concurrentPerform(iterations: scenarios.count) { index in
+                var scenarioOptions = options
+                scenarioOptions.scenario = scenarios[index].id
+                let result = Result { () throws(DiagramError) -> Scenario in
+                    let diagram = try DiagramBuilder.build(for: spec, options: scenarioOptions)
+                    let dot = diagram.dot
+                    let planned = plan(
+                        "\(folder)/scenarios/\(scenarios[index].id)\(suffix).svg",
+                        DrawingSource(layoutDigest: layout, restyle: dot, overlays: diagram.overlays, format: .svg),
+                        .svg)
+                    return Scenario(dot: dot, overlays: diagram.overlays, file: planned)
+                }
+                built.withLock { $0[index] = result }
+            }
+        }
+        @Sendable func scenarioResults() -> [Result<Scenario, DiagramError>] {
+            building.wait()
+            return built.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+        }
         var overviewFiles = [
             plan("\(folder)/diagram\(suffix).svg", DrawingSource(layoutDigest: layout, format: .svg), .svg),
             plan("\(folder)/diagram\(suffix).png", DrawingSource(layoutDigest: layout, format: .png), .png),
         ]
-        var requests: [DrawingRequest] = []
         let overviewMissing = overviewFiles.filter { $0.bytes == nil }.map(\.format)
-        if !overviewMissing.isEmpty { requests.append(DrawingRequest(formats: overviewMissing)) }
-        let scenariosMissing = scenarioFiles.indices.filter { scenarioFiles[$0].bytes == nil }
-        for index in scenariosMissing {
-            requests.append(
-                DrawingRequest(
-                    restyle: scenarioDiagrams[index].dot, overlays: scenarioDiagrams[index].overlays, formats: [.svg]))
-        }
-        if !requests.isEmpty {
-            var results = try GraphvizRenderer.shared.render(layout: dot, requests: requests)[...]
-            if !overviewMissing.isEmpty {
-                var outputs = results.removeFirst()[...]
-                for index in overviewFiles.indices where overviewFiles[index].bytes == nil {
-                    overviewFiles[index].bytes = outputs.removeFirst().data
-                }
+        var scenarioFiles: [Planned] = []
+        func scenarioRequests() throws(DiagramError) -> [DrawingRequest] {
+            let results = try scenarioResults().map { result throws(DiagramError) in try result.get() }
+            scenarioFiles = results.map(\.file)
+            return results.filter { $0.file.bytes == nil }.map {
+                DrawingRequest(restyle: $0.dot, overlays: $0.overlays, formats: [.svg])
             }
-            for index in scenariosMissing { scenarioFiles[index].bytes = results.removeFirst()[0].data }
         }
-        var files = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
-        for file in overviewFiles + scenarioFiles {
-            guard var bytes = file.bytes else { continue }
+        var results: ArraySlice<[GraphvizOutput]> = []
+        if overviewMissing.isEmpty {
+            // Every overview file is fresh: Graphviz lays the graph out only for a scenario to draw.
+            let requests = try scenarioRequests()
+            if !requests.isEmpty { results = try GraphvizRenderer.shared.render(layout: dot, requests: requests)[...] }
+        } else {
+            // The overview is laid out and drawn while the scenarios are built; a scenario that
+            // fails to build is reported once the drawing is over.
+            var failure: DiagramError?
+            results = try GraphvizRenderer.shared.render(
+                layout: dot, requests: [DrawingRequest(formats: overviewMissing)],
+                then: {
+                    do throws(DiagramError) {
+                        return try scenarioRequests()
+                    } catch {
+                        failure = error
+                        return []
+                    }
+                })[...]
+            if let failure { throw failure }
+            var outputs = results.removeFirst()[...]
+            for index in overviewFiles.indices where overviewFiles[index].bytes == nil {
+                overviewFiles[index].bytes = outputs.removeFirst().data
+            }
+        }
+        for index in scenarioFiles.indices where scenarioFiles[index].bytes == nil {
+            scenarioFiles[index].bytes = results.removeFirst()[0].data
+        }
+        let fixed = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
+        // Stamping hashes every SVG and bitmap: the two cores share it.
+        let planned = overviewFiles + scenarioFiles
+        let finished = Locked([Int: (GeneratedFile, DrawingManifest.Entry?)]())
+        DispatchQueue.concurrentPerform(iterations: planned.count) { index in
+            let file = planned[index]
+            guard var bytes = file.bytes else { return }
+            var entry: DrawingManifest.Entry?
             if file.format == .svg {
                 // A reused SVG already carries its stamp (the one it was checked against).
                 if !file.reused { bytes = DrawingStamp.stamp(bytes, source: file.source) }
             } else {
-                let relative = String(file.path.dropFirst(folder.count + 1))
-                manifest.entries[relative] = DrawingManifest.Entry(
-                    source: file.source.digest, content: "sha256:" + SHA256.hex(bytes))
+                entry = DrawingManifest.Entry(source: file.source.digest, content: "sha256:" + SHA256.hex(bytes))
             }
-            files.append(GeneratedFile(path: file.path, contents: bytes))
+            finished.withLock { $0[index] = (GeneratedFile(path: file.path, contents: bytes), entry) }
+        }
+        var files = fixed
+        for (_, (file, entry)) in finished.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            if let entry { manifest.entries[String(file.path.dropFirst(folder.count + 1))] = entry }
+            files.append(file)
         }
         return files
     }
