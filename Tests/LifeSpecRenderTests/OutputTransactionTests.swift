@@ -230,7 +230,9 @@ struct OutputTransactionTests {
                 // The next run: each folder is locked and recovered in turn.
                 let order = secondaryRecoversFirst ? [directories.1, directories.0] : [directories.0, directories.1]
                 for directory in order {
-                    try OutputStage(writer: OutputWriter(directory: directory), check: true).discard()
+                    let partner = directory == directories.0 ? directories.1 : directories.0
+                    try OutputStage(writer: OutputWriter(directory: directory), check: true, partners: [partner.path])
+                        .discard()
                 }
                 let after = [try snapshot(directories.0), try snapshot(directories.1)]
                 let context = "\(cut), \(secondaryRecoversFirst ? "secondary" : "primary") recovered first"
@@ -241,6 +243,41 @@ struct OutputTransactionTests {
             }
         }
         #expect(stepCounts.allSatisfy { $0 >= 5 } && stepCounts.reduce(0, +) <= 16, "the cuts cover \(stepCounts)")
+    }
+
+    @Test(
+        "a killed commit is settled only in the run's own folders: a journal naming a staging folder elsewhere touches nothing there"
+    )
+    func recoveryStaysInTheRunsFolders() throws {
+        let (output, elsewhere) = (try scratch(), try scratch())
+        _ = try commit(generation(1), to: output)
+        try Data("mine\n".utf8).write(to: elsewhere.appendingPathComponent("notes.txt"))
+        let before = try snapshot(elsewhere)
+        // A staging folder planted elsewhere whose journal would move notes.txt out (and so delete
+        // it), and one in Output/ whose journal names it as a secondary.
+        let planted = elsewhere.appendingPathComponent(".lifespec-staging-1-planted").path
+        try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: false)
+        try Journal.write(JournalRecord(steps: [.remove(0, "notes.txt")], primary: "unused"), staging: planted)
+        let primary = output.appendingPathComponent(".lifespec-staging-2-planted").path
+        try FileManager.default.createDirectory(atPath: primary, withIntermediateDirectories: false)
+        try Journal.write(JournalRecord(steps: [], secondaries: [planted]), staging: primary)
+        try OutputStage(writer: OutputWriter(directory: output), check: true).discard()
+        #expect(!FileManager.default.fileExists(atPath: primary), "the primary's staging folder is settled")
+        var expected = before
+        for (path, bytes) in try snapshot(elsewhere) where path.hasPrefix(".lifespec-staging-") {
+            expected[path] = bytes
+        }
+        #expect(try snapshot(elsewhere) == expected, "notes.txt is still there")
+        #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("notes.txt").path))
+    }
+
+    @Test("a folder path in a journal survives tabs, line breaks, % and non-ASCII letters")
+    func journalPathsRoundTrip() throws {
+        let staging = try scratch().path
+        let odd = "/tmp/a\tb\nc%41 ü/.lifespec-staging-1-x"
+        try Journal.write(JournalRecord(steps: [.makeFolder("spec")], primary: odd), staging: staging)
+        #expect(Journal.read(staging: staging) == JournalRecord(steps: [.makeFolder("spec")], primary: odd))
+        #expect(Journal.unescaped(Journal.escaped(odd)) == odd && !Journal.escaped(odd).contains("\n"))
     }
 
     @Test("a run killed before its journal is thrown away by the next stage: the output is whole-old")

@@ -109,7 +109,8 @@ public struct GenerationRun {
                 stages.append(
                     try OutputStage(
                         writer: OutputWriter(directory: URL(fileURLWithPath: folder, isDirectory: true)), check: check,
-                        scope: folderScope, waiting: { waiting(folder) }))
+                        scope: folderScope, partners: folders.map(\.path).filter { $0 != folder },
+                        waiting: { waiting(folder) }))
             }
             // What the last recorded run left and nobody changed since is not read again to be
             // compared or verified (taken with the folders locked).

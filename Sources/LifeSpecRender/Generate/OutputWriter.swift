@@ -272,9 +272,12 @@ public final class OutputStage: Sendable {
 
     /// Locks the directory (waiting for another run on it, after calling `waiting`), finishes or
     /// throws away what a killed run left, and, unless checking, makes this run's staging folder.
-    public init(writer: OutputWriter, check: Bool, scope: Set<String>? = nil, waiting: (@Sendable () -> Void)? = nil)
-        throws
-    {
+    /// `partners` are the run's other output folders: a killed run's commit is settled in them too,
+    /// never in a folder the run does not write (a journal is data found on disk).
+    public init(
+        writer: OutputWriter, check: Bool, scope: Set<String>? = nil, partners: [String] = [],
+        waiting: (@Sendable () -> Void)? = nil
+    ) throws {
         self.writer = writer
         self.check = check
         self.scope = scope
@@ -306,7 +309,7 @@ public final class OutputStage: Sendable {
         tree = FileTree(root: root)
         lock = descriptor
         createdRoot = created
-        Self.recover(in: tree)
+        Self.recover(in: tree, partners: Set(partners.compactMap(Self.resolved)))
         if check {
             staging = nil
         } else {
@@ -591,7 +594,7 @@ public final class OutputStage: Sendable {
     /// (or undone) when the primary's journal names it, thrown away when the primary has no
     /// journal or is gone (a primary's staging folder outlives its secondaries', so gone means
     /// never committed).
-    static func recover(in tree: FileTree) {
+    static func recover(in tree: FileTree, partners: Set<String> = []) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: tree.root)) ?? []
         where name.hasPrefix(OutputWriter.stagingPrefix) {
             let folder = tree.root + "/" + name
@@ -611,7 +614,13 @@ public final class OutputStage: Sendable {
                     defer { for lock in locks { close(lock) } }
                     var journals = [(tree, folder, record.steps)]
                     for secondary in record.secondaries {
-                        let root = URL(fileURLWithPath: secondary).deletingLastPathComponent().path
+                        let url = URL(fileURLWithPath: secondary)
+                        let root = url.deletingLastPathComponent().path
+                        // Only a staging folder directly in one of this run's folders.
+                        guard url.lastPathComponent.hasPrefix(OutputWriter.stagingPrefix),
+                            secondary == root + "/" + url.lastPathComponent,
+                            let resolvedRoot = resolved(root), partners.contains(resolvedRoot)
+                        else { continue }
                         let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                         guard descriptor >= 0 else { continue }
                         locks.append(descriptor)
@@ -628,6 +637,13 @@ public final class OutputStage: Sendable {
             }
             FileTree.removeFlatFolder(folder)
         }
+    }
+
+    /// The canonical path of an existing folder (links resolved), as staging paths are written.
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 
     /// Carries out journals of one commit, or undoes them when the primary is marked aborted or a
