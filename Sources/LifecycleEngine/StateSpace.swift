@@ -314,16 +314,18 @@ public struct StateSpace: Sendable {
     }
 
     /// A configuration by position (its active states, its history, its flag values as bits), so the
-    /// search hashes integers instead of strings.
+    /// search hashes integers instead of strings. The history is a number from `HistoryTable`: hashing
+    /// the dictionary itself for every step made a 4-region 2,000-state exploration 7% slower
+    /// (callgrind: 2.35 G instructions instead of 2.20 G).
     private struct Key: Hashable {
         let active: [Int]
-        let history: [Int: [Int]]
+        let history: Int
         let bits: Int
         let isRunning: Bool
 
-        init(_ runner: Runner) {
+        init(_ runner: Runner, history: Int) {
             active = runner.active
-            history = runner.historyValues
+            self.history = history
             isRunning = runner.isRunning
             bits = Self.bits(runner.flagValues)
         }
@@ -332,6 +334,19 @@ public struct StateSpace: Sendable {
             var bits = 0
             for (offset, value) in flagValues.enumerated() where value { bits |= 1 << offset }
             return bits
+        }
+    }
+
+    /// Distinct recorded histories, numbered as met. Only a step that records history (the trace
+    /// says which) can change it, so a step that records none keeps its configuration's number
+    /// without hashing the dictionary again.
+    private struct HistoryTable {
+        private var numbers: [[Int: [Int]]: Int] = [:]
+
+        mutating func number(of history: [Int: [Int]]) -> Int {
+            if let known = numbers[history] { return known }
+            numbers[history] = numbers.count
+            return numbers.count - 1
         }
     }
 
@@ -393,16 +408,20 @@ public struct StateSpace: Sendable {
         let historyReads = reusesSteps ? historyReadingEvents(machine) : nil
         var steps: [StepKey: (runner: Runner, trace: TransitionTrace)] = [:]
         var position: [Key: Int] = [:]
+        var histories = HistoryTable()
+        /// Per configuration: its history's number in `histories`.
+        var historyOf: [Int] = []
         let events = machine.events
         /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
-        func place(_ runner: Runner, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
-            let key = Key(runner)
+        func place(_ runner: Runner, history: Int, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
+            let key = Key(runner, history: history)
             if let existing = position[key] { return (existing, false) }
             // Every configuration placed has a key, so this counts the keys.
             if countsTowardLimit, result.configurations.count + 1 > limit { return nil }
             position[key] = result.configurations.count
             result.configurations.append(runner.configuration)
             result.runners.append(runner)
+            historyOf.append(history)
             return (result.configurations.count - 1, true)
         }
         // Every run starts in these, even one whose eventless transitions leave them at once.
@@ -420,7 +439,8 @@ public struct StateSpace: Sendable {
             for state in trace.enteredStates { result.entered.insert(state) }
             for state in runner.active { result.entered.insert(state) }
             // Starts are never refused for the limit (only configurations found by events are).
-            guard let start = place(runner, countsTowardLimit: false) else { continue }
+            let history = histories.number(of: runner.historyValues)
+            guard let start = place(runner, history: history, countsTowardLimit: false) else { continue }
             result.starts.append(result.configurations[start.position])
             result.startPositions.append(start.position)
             result.startAssignments.append(flagValues)
@@ -459,7 +479,9 @@ public struct StateSpace: Sendable {
                 // An ignored event (SCXML's policy) changes nothing: no edge.
                 if trace.transitions.isEmpty { continue }
                 for state in trace.enteredStates { result.entered.insert(state) }
-                guard let target = place(next, countsTowardLimit: true) else { return nil }
+                let history =
+                    trace.recordedHistory.isEmpty ? historyOf[current] : histories.number(of: next.historyValues)
+                guard let target = place(next, history: history, countsTowardLimit: true) else { return nil }
                 result.edges.append(
                     Edge(
                         from: configuration, event: events[event].id, to: result.configurations[target.position],
