@@ -204,9 +204,9 @@ public struct CoveragePlan: Sendable, Hashable {
         let reach = CoverageGraph.reachable(in: space)
         let transitionCount = space.machine.transitions.count
         var coverable = [Bool](repeating: false, count: transitionCount)
-        for offset in space.edges.indices
+        for offset in space.edgeEnds.indices
         where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
-            for transition in space.edges[offset].transitions where transition < transitionCount {
+            for transition in space.edgeTransitions[offset] where transition < transitionCount {
                 coverable[transition] = true
             }
         }
@@ -214,11 +214,14 @@ public struct CoveragePlan: Sendable, Hashable {
         guard !missing.isEmpty else { return [] }
         // Asked only about the states under a few transitions' sources: a scan each is cheaper
         // than grouping every configuration by state up front.
+        let tables = space.machine.tables
         let explainer = UncoverableReason.Explainer(space: space) { state in
-            space.configurations.indices.filter {
-                reach.isReachable[$0] && space.configurations[$0].states.contains(state)
+            // A configuration's `states` are its active atomic states.
+            guard let position = space.machine.stateIndex(of: state), tables.kind[position] == 0 else { return [] }
+            return space.runners.indices.filter {
+                reach.isReachable[$0] && space.runners[$0].active.contains(position)
             }
-            .map { space.configurations[$0] }
+            .map { space.configuration(at: $0) }
         }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
@@ -379,22 +382,21 @@ struct CoverageGraph {
         // test can send: internal events are the machine's own (raised by transitions), so a system
         // under test is sent only user and system events.
         // The space numbers its configurations already (`edgeEnds`, `startPositions`).
-        let all = space.configurations
         let reach = Self.reachable(in: space)
-        let external = space.edges.indices.filter { reach.isExternal[$0] }.map { offset in
-            let edge = space.edges[offset]
-            return (
-                from: space.edgeEnds[offset].from, event: edge.event, to: space.edgeEnds[offset].to,
-                transitions: edge.transitions
+        let events = machine.events
+        let external = space.edgeEnds.indices.filter { reach.isExternal[$0] }.map { offset in
+            (
+                from: space.edgeEnds[offset].from, event: events[space.edgeEvents[offset]].id,
+                to: space.edgeEnds[offset].to, transitions: space.edgeTransitions[offset]
             )
         }
         let startIndices = reach.starts
         let reachable = reach.isReachable
-        var renumber = Array(repeating: -1, count: all.count)
+        var renumber = Array(repeating: -1, count: space.configurationCount)
         var nodes: [Configuration] = []
-        for (offset, configuration) in all.enumerated() where reachable[offset] {
+        for offset in renumber.indices where reachable[offset] {
             renumber[offset] = nodes.count
-            nodes.append(configuration)
+            nodes.append(space.configuration(at: offset))
         }
         let edges = external.compactMap { edge -> Edge? in
             let from = renumber[edge.from]
@@ -450,7 +452,7 @@ struct CoverageGraph {
     static func reachable(in space: StateSpace) -> (isExternal: [Bool], isReachable: [Bool], starts: [Int]) {
         let events = space.machine.events
         let isExternal = space.edgeEvents.map { events[$0].kind != .internal }
-        let count = space.configurations.count
+        let count = space.configurationCount
         // Successors as one flat list (`successorList[successorStart[n]..<successorStart[n + 1]]`):
         // an array per configuration cost an allocation per configuration and more per edge.
         var successorStart = [Int](repeating: 0, count: count + 1)
