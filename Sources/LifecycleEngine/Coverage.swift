@@ -79,7 +79,8 @@ public struct CoveragePlan: Sendable, Hashable {
         var paths: [Path] = []
         let initial = (try? Runner(machine: machine))?.active ?? []
         for region in space.regionSpaces {
-            let plan = CoveragePlan(space: region, graph: CoverageGraph(space: region))
+            // Only the events of a region's paths and their starts are used below.
+            let plan = CoveragePlan(space: region, graph: CoverageGraph(space: region, namesNodes: false))
             // A path starts in a settled start; the flags it was settled from, not the flags it holds
             // once its eventless transitions set some, lead the whole machine there.
             var assignmentOf: [Configuration: [Bool]] = [:]
@@ -95,9 +96,10 @@ public struct CoveragePlan: Sendable, Hashable {
                 let start = runner.configuration
                 var steps: [Step] = []
                 var newlyCovered: Set<Int> = []
+                // Where the runner stands before each event: the start, then each step's end.
+                var from = start
                 for step in path.steps {
                     guard let event = machine.eventIndex(of: step.event) else { break }
-                    let from = runner.configuration
                     var taken = TransitionTrace()
                     do {
                         try runner.process(event: event, into: &taken)
@@ -107,8 +109,9 @@ public struct CoveragePlan: Sendable, Hashable {
                     for transition in taken.transitions where !covered.contains(transition) {
                         newlyCovered.insert(transition)
                     }
-                    steps.append(
-                        Step(event: step.event, from: from, to: runner.configuration, transitions: taken.transitions))
+                    let to = runner.configuration
+                    steps.append(Step(event: step.event, from: from, to: to, transitions: taken.transitions))
+                    from = to
                 }
                 // A path that cannot be replayed whole covers nothing: what it took before it
                 // stopped is in no path the suite runs.
@@ -160,13 +163,16 @@ public struct CoveragePlan: Sendable, Hashable {
                 guard !uncovered.isEmpty, let last = leg.last else { break }
                 route = graph.route(from: graph.edges[last].to, toAnyOf: uncovered, using: &search)
             }
+            // A path's edges follow each other: each step starts where the one before it ended.
+            let startNode = graph.node(start)
+            var last = (position: start, node: startNode)
             let steps = edgeIndices.map { index in
                 let edge = graph.edges[index]
-                return Step(
-                    event: edge.event, from: graph.nodes[edge.from], to: graph.nodes[edge.to],
-                    transitions: edge.transitions)
+                let from = edge.from == last.position ? last.node : graph.node(edge.from)
+                last = (edge.to, graph.node(edge.to))
+                return Step(event: edge.event, from: from, to: last.node, transitions: edge.transitions)
             }
-            paths.append(Path(start: graph.nodes[start], steps: steps, newlyCovered: newlyCovered.sorted()))
+            paths.append(Path(start: startNode, steps: steps, newlyCovered: newlyCovered.sorted()))
         }
         self.paths = paths
         transitionCount = machine.transitions.count
@@ -204,9 +210,9 @@ public struct CoveragePlan: Sendable, Hashable {
         let reach = CoverageGraph.reachable(in: space)
         let transitionCount = space.machine.transitions.count
         var coverable = [Bool](repeating: false, count: transitionCount)
-        for offset in space.edges.indices
+        for offset in space.edgeEnds.indices
         where reach.isExternal[offset] && reach.isReachable[space.edgeEnds[offset].from] {
-            for transition in space.edges[offset].transitions where transition < transitionCount {
+            for transition in space.edgeTransitions[offset] where transition < transitionCount {
                 coverable[transition] = true
             }
         }
@@ -214,11 +220,14 @@ public struct CoveragePlan: Sendable, Hashable {
         guard !missing.isEmpty else { return [] }
         // Asked only about the states under a few transitions' sources: a scan each is cheaper
         // than grouping every configuration by state up front.
+        let tables = space.machine.tables
         let explainer = UncoverableReason.Explainer(space: space) { state in
-            space.configurations.indices.filter {
-                reach.isReachable[$0] && space.configurations[$0].states.contains(state)
+            // A configuration's `states` are its active atomic states.
+            guard let position = space.machine.stateIndex(of: state), tables.kind[position] == 0 else { return [] }
+            return space.runners.indices.filter {
+                reach.isReachable[$0] && space.runners[$0].active.contains(position)
             }
-            .map { space.configurations[$0] }
+            .map { space.configuration(at: $0) }
         }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
@@ -228,7 +237,7 @@ public struct CoveragePlan: Sendable, Hashable {
         let missing = machine.transitions.indices.filter { !coverable.contains($0) }
         guard !missing.isEmpty else { return [] }
         let explainer = UncoverableReason.Explainer(space: space) { state in
-            (graph.nodesByState[state] ?? []).map { graph.nodes[$0] }
+            (graph.nodesByState[state] ?? []).map { graph.node($0) }
         }
         return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
@@ -349,8 +358,15 @@ struct CoverageGraph {
         let distinctTransitions: [Int]
     }
 
-    /// Configurations reachable by sending events, in the space's discovery order.
+    /// Configurations reachable by sending events, in the space's discovery order; empty for a graph
+    /// built with `namesNodes: false`, whose `node(_:)` builds each when asked. A coverage plan of
+    /// independent regions replays only its paths' events: naming every node of the 4 regions of
+    /// 2,000 states (and each step's two ends) cost 0.36 G of the suite's 6.69 G instructions.
     let nodes: [Configuration]
+    /// How many nodes (`nodes.count` when they are named).
+    let nodeCount: Int
+    /// Per node: the space's runner there (`StateSpace.runners`).
+    private let runners: [Runner]
     let edges: [Edge]
     /// Outgoing edge indices per node, ascending (the order the space recorded them: machine event
     /// order). Only edges for events that are not internal: those are what a test can send.
@@ -372,29 +388,28 @@ struct CoverageGraph {
     private let distinctStart: [Int]
     private let distinctList: [Int]
 
-    init(space: StateSpace) {
+    init(space: StateSpace, namesNodes: Bool = true) {
         let machine = space.machine
         transitionCount = machine.transitions.count
         // Every configuration the space found, then only those reachable from a start by events a
         // test can send: internal events are the machine's own (raised by transitions), so a system
         // under test is sent only user and system events.
         // The space numbers its configurations already (`edgeEnds`, `startPositions`).
-        let all = space.configurations
         let reach = Self.reachable(in: space)
-        let external = space.edges.indices.filter { reach.isExternal[$0] }.map { offset in
-            let edge = space.edges[offset]
-            return (
-                from: space.edgeEnds[offset].from, event: edge.event, to: space.edgeEnds[offset].to,
-                transitions: edge.transitions
+        let events = machine.events
+        let external = space.edgeEnds.indices.filter { reach.isExternal[$0] }.map { offset in
+            (
+                from: space.edgeEnds[offset].from, event: events[space.edgeEvents[offset]].id,
+                to: space.edgeEnds[offset].to, transitions: space.edgeTransitions[offset]
             )
         }
         let startIndices = reach.starts
         let reachable = reach.isReachable
-        var renumber = Array(repeating: -1, count: all.count)
-        var nodes: [Configuration] = []
-        for (offset, configuration) in all.enumerated() where reachable[offset] {
-            renumber[offset] = nodes.count
-            nodes.append(configuration)
+        var renumber = Array(repeating: -1, count: space.configurationCount)
+        var runners: [Runner] = []
+        for offset in renumber.indices where reachable[offset] {
+            renumber[offset] = runners.count
+            runners.append(space.runners[offset])
         }
         let edges = external.compactMap { edge -> Edge? in
             let from = renumber[edge.from]
@@ -406,7 +421,7 @@ struct CoverageGraph {
             return Edge(
                 from: from, event: edge.event, to: to, transitions: edge.transitions, distinctTransitions: distinct)
         }
-        var outgoing = Array(repeating: [Int](), count: nodes.count)
+        var outgoing = Array(repeating: [Int](), count: runners.count)
         var byTransition = Array(repeating: [Int](), count: transitionCount)
         for (offset, edge) in edges.enumerated() {
             outgoing[edge.from].append(offset)
@@ -414,22 +429,28 @@ struct CoverageGraph {
                 byTransition[transition].append(offset)
             }
         }
-        var byState: [String: [Int]] = [:]
-        // Every leaf of a node's configuration (one per region) finds it.
-        for (offset, node) in nodes.enumerated() {
-            for state in node.states { byState[state, default: []].append(offset) }
+        // Every leaf of a node's configuration (one per region) finds it: its `states` are its
+        // active atomic states.
+        let kind = machine.tables.kind
+        var byPosition = Array(repeating: [Int](), count: machine.states.count)
+        for (offset, runner) in runners.enumerated() {
+            for state in runner.active where kind[state] == 0 { byPosition[state].append(offset) }
         }
+        var byState: [String: [Int]] = [:]
+        for (state, list) in byPosition.enumerated() where !list.isEmpty { byState[machine.states[state].id] = list }
         let defaults = machine.flags.map(\.defaultValue)
         let starts = startIndices.map { renumber[$0] }.filter { $0 >= 0 }
-        let distance = { (start: Int) in zip(nodes[start].flagValues, defaults).filter { $0 != $1 }.count }
+        let distance = { (start: Int) in zip(runners[start].flagValues, defaults).filter { $0 != $1 }.count }
         orderedStarts = starts.enumerated()
             .sorted { (distance($0.element), $0.offset) < (distance($1.element), $1.offset) }
             .map(\.element)
-        self.nodes = nodes
+        nodes = namesNodes ? runners.map(\.configuration) : []
+        nodeCount = runners.count
+        self.runners = runners
         self.edges = edges
         self.outgoing = outgoing
         var edgeStarts = [0]
-        edgeStarts.reserveCapacity(nodes.count + 1)
+        edgeStarts.reserveCapacity(runners.count + 1)
         for list in outgoing { edgeStarts.append(edgeStarts[edgeStarts.count - 1] + list.count) }
         outgoingStart = edgeStarts
         outgoingList = outgoing.flatMap { $0 }
@@ -450,7 +471,7 @@ struct CoverageGraph {
     static func reachable(in space: StateSpace) -> (isExternal: [Bool], isReachable: [Bool], starts: [Int]) {
         let events = space.machine.events
         let isExternal = space.edgeEvents.map { events[$0].kind != .internal }
-        let count = space.configurations.count
+        let count = space.configurationCount
         // Successors as one flat list (`successorList[successorStart[n]..<successorStart[n + 1]]`):
         // an array per configuration cost an allocation per configuration and more per edge.
         var successorStart = [Int](repeating: 0, count: count + 1)
@@ -538,7 +559,12 @@ struct CoverageGraph {
         }
     }
 
-    func makeSearch() -> Search { Search(nodeCount: nodes.count) }
+    /// Node `position`'s configuration: `nodes[position]`, built when the nodes are not named.
+    func node(_ position: Int) -> Configuration {
+        nodes.isEmpty ? runners[position].configuration : nodes[position]
+    }
+
+    func makeSearch() -> Search { Search(nodeCount: nodeCount) }
 
     /// The shortest edge sequence from `start` whose last edge takes one of `targets`; `nil` when none
     /// is reachable. Among the nearest, the last edge taking the most targets wins, then the first found
@@ -601,8 +627,8 @@ struct CoverageGraph {
 
     func tree(from start: Int) -> Tree {
         var tree = Tree(
-            start: start, depth: Array(repeating: -1, count: nodes.count),
-            order: Array(repeating: -1, count: nodes.count), parent: Array(repeating: -1, count: nodes.count))
+            start: start, depth: Array(repeating: -1, count: nodeCount),
+            order: Array(repeating: -1, count: nodeCount), parent: Array(repeating: -1, count: nodeCount))
         tree.depth[start] = 0
         tree.order[start] = 0
         var queue = [start]

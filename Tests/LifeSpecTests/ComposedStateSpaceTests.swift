@@ -95,7 +95,9 @@ struct ComposedStateSpaceTests {
             let product = StateSpace(machine: machine, limit: 50_000, strategy: .product)
             let composed = StateSpace(machine: machine, strategy: .composed)
             // A region that loops or fails sends the composed search back to the product.
-            guard composed.isComposed, product.isExact, !product.configurations.isEmpty else { continue }
+            // Built once: `configurations` builds the list on each call.
+            let productConfigurations = product.configurations
+            guard composed.isComposed, product.isExact, !productConfigurations.isEmpty else { continue }
             compared += 1
             let label = Comment(rawValue: "seed \(seed):\n\(text)")
             #expect(composed.reachableStates == product.reachableStates, label)
@@ -116,7 +118,7 @@ struct ComposedStateSpaceTests {
             // Every composed path is the engine's own run, and together they take every coverable transition.
             var taken: Set<Int> = []
             for path in composedPlan.paths {
-                #expect(product.configurations.contains(path.start), label)
+                #expect(productConfigurations.contains(path.start), label)
                 var runner = try Runner(machine: machine, configuration: path.start)
                 for step in path.steps {
                     let steps = try runner.send(step.event)
@@ -125,7 +127,7 @@ struct ComposedStateSpaceTests {
                     }
                     #expect(transitions == step.transitions, label)
                     #expect(runner.configuration == step.to, label)
-                    #expect(product.configurations.contains(step.to), label)
+                    #expect(productConfigurations.contains(step.to), label)
                     taken.formUnion(transitions)
                 }
             }
@@ -137,7 +139,7 @@ struct ComposedStateSpaceTests {
             let plan = ConformancePlan(space: composed)
             for item in plan.cases where item.kind == .rejection {
                 #expect(
-                    product.configurations.contains { ConformanceCase.configurationName($0.states) == item.start },
+                    productConfigurations.contains { ConformanceCase.configurationName($0.states) == item.start },
                     label)
             }
         }
