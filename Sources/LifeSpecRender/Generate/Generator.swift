@@ -330,7 +330,6 @@ public enum Generator {
         for index in scenarioFiles.indices where scenarioFiles[index].bytes == nil {
             scenarioFiles[index].bytes = results.removeFirst()[0].data
         }
-        let fixed = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
         // Stamping hashes every SVG and bitmap: the two cores share it.
         let planned = overviewFiles + scenarioFiles
         let finished = Locked([Int: (GeneratedFile, DrawingManifest.Entry?)]())
@@ -346,7 +345,7 @@ public enum Generator {
             }
             finished.withLock { $0[index] = (GeneratedFile(path: file.path, contents: bytes), entry) }
         }
-        var files = fixed
+        var files = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
         for (_, (file, entry)) in finished.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             if let entry { manifest.entries[String(file.path.dropFirst(folder.count + 1))] = entry }
             files.append(file)

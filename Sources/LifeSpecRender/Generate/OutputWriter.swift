@@ -608,35 +608,41 @@ public final class OutputStage: Sendable {
                         settle([(tree, folder, record.steps)], decidedBy: primary)
                     }
                 } else {
-                    // The secondaries still there (a run on their folder may have settled some),
-                    // each under its folder's lock, held until it is settled and gone.
-                    var locks: [Int32] = []
-                    defer { for lock in locks { close(lock) } }
-                    var journals = [(tree, folder, record.steps)]
-                    for secondary in record.secondaries {
-                        let url = URL(fileURLWithPath: secondary)
-                        let root = url.deletingLastPathComponent().path
-                        // Only a staging folder directly in one of this run's folders.
-                        guard url.lastPathComponent.hasPrefix(OutputWriter.stagingPrefix),
-                            secondary == root + "/" + url.lastPathComponent,
-                            let resolvedRoot = resolved(root), partners.contains(resolvedRoot)
-                        else { continue }
-                        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                        guard descriptor >= 0 else { continue }
-                        locks.append(descriptor)
-                        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
-                        let secondaryTree = FileTree(root: root)
-                        guard secondaryTree.entry(String(secondary.dropFirst(root.count + 1))) == .folder,
-                            let steps = Journal.read(staging: secondary)?.steps
-                        else { continue }
-                        journals.append((secondaryTree, secondary, steps))
-                    }
-                    settle(journals, decidedBy: folder)
-                    for journal in journals.dropFirst() { FileTree.removeFlatFolder(journal.1) }
+                    recoverPrimary(record, in: tree, staging: folder, partners: partners)
                 }
             }
             FileTree.removeFlatFolder(folder)
         }
+    }
+
+    /// Settles a primary's journal together with those of its secondaries still there (a run on
+    /// their folder may have settled some), each under its folder's lock, held until it is settled
+    /// and gone. Only a staging folder directly in one of `partners` counts.
+    private static func recoverPrimary(
+        _ record: JournalRecord, in tree: FileTree, staging: String, partners: Set<String>
+    ) {
+        var locks: [Int32] = []
+        defer { for lock in locks { close(lock) } }
+        var journals = [(tree, staging, record.steps)]
+        for secondary in record.secondaries {
+            let url = URL(fileURLWithPath: secondary)
+            let root = url.deletingLastPathComponent().path
+            guard url.lastPathComponent.hasPrefix(OutputWriter.stagingPrefix),
+                secondary == root + "/" + url.lastPathComponent,
+                let resolvedRoot = resolved(root), partners.contains(resolvedRoot)
+            else { continue }
+            let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            locks.append(descriptor)
+            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+            let secondaryTree = FileTree(root: root)
+            guard secondaryTree.entry(url.lastPathComponent) == .folder,
+                let steps = Journal.read(staging: secondary)?.steps
+            else { continue }
+            journals.append((secondaryTree, secondary, steps))
+        }
+        settle(journals, decidedBy: staging)
+        for journal in journals.dropFirst() { FileTree.removeFlatFolder(journal.1) }
     }
 
     /// The canonical path of an existing folder (links resolved), as staging paths are written.
