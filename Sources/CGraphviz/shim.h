@@ -565,11 +565,32 @@ static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind,
     return 0;
 }
 
+/// An object the restyle hides (its style is exactly `invis`) is not drawn, so only its style and
+/// id are copied: the restyle's text may leave its label, shape and colours out (a scenario drawn
+/// from its differences hides what its base drawing already shows; see ScenarioDifferences).
+/// Returns 1 when hidden, 0 when not, -1 when the laid-out graph declares no style to set (the
+/// renderer reads it through a symbol bound at layout time, so one declared later is not seen).
+static inline int lifespec_restyle_hidden(Agraph_t *laid_root, void *laid, void *source, int kind) {
+    Agsym_t *style = agattr(agroot(source), kind, (char *)"style", NULL);
+    if (style == NULL || strcmp(agxget(source, style), "invis") != 0) return 0;
+    Agsym_t *have = agattr(laid_root, kind, (char *)"style", NULL);
+    if (have == NULL) return -1;
+    agxset(laid, have, (char *)"invis");
+    Agsym_t *id = agattr(agroot(source), kind, (char *)"id", NULL);
+    Agsym_t *laid_id = agattr(laid_root, kind, (char *)"id", NULL);
+    if (id != NULL && laid_id != NULL) agxset(laid, laid_id, agxget(source, id));
+    return 1;
+}
+
 /// Copies `source`'s render-time attributes onto `laid` (same kind of object); labels are rebuilt
 /// when their text or font colour differs. Returns non-zero when the two differ in a way that
 /// would change the layout.
 static inline int lifespec_restyle_object(Agraph_t *laid_root, void *laid, void *source, int kind, textlabel_t **label, int label_same_size, lifespec_label_cache *cache) {
     Agraph_t *source_root = agroot(source);
+    if (kind != AGRAPH) {
+        int hidden = lifespec_restyle_hidden(laid_root, laid, source, kind);
+        if (hidden != 0) return hidden < 0;
+    }
     int rebuild = 0;
     for (Agsym_t *sym = agnxtattr(source_root, kind, NULL); sym; sym = agnxtattr(source_root, kind, sym)) {
         char *wanted = agxget(source, sym);

@@ -78,11 +78,17 @@ public struct DrawingRequest: Sendable, Hashable {
     public var restyle: String?
     public var overlays: [Overlay]
     public var formats: [GraphvizFormat]
+    /// Drawn on the shared layout or not at all (no outputs) when the restyle would need a layout
+    /// of its own: for drawings that are pieced together with others from the same layout.
+    public var sharedLayoutOnly: Bool
 
-    public init(restyle: String? = nil, overlays: [Overlay] = [], formats: [GraphvizFormat]) {
+    public init(
+        restyle: String? = nil, overlays: [Overlay] = [], formats: [GraphvizFormat], sharedLayoutOnly: Bool = false
+    ) {
         self.restyle = restyle
         self.overlays = overlays
         self.formats = formats
+        self.sharedLayoutOnly = sharedLayoutOnly
     }
 }
 
@@ -141,13 +147,18 @@ public final class GraphvizRenderer: Sendable {
     /// right; `layoutsShared` counts the requests that were not.
     ///
     /// `then` is asked for more requests once the first are drawn (so the caller can make them
-    /// while the graph is laid out); its drawings come after the first in the result.
+    /// while the graph is laid out); its drawings come after the first in the result. A request
+    /// with `sharedLayoutOnly` that cannot share the layout gets no outputs (an empty list).
     public func render(
         layout dot: String, requests: [DrawingRequest], then more: () -> [DrawingRequest] = { [] },
         layout: String = "dot"
     ) throws(GraphvizError) -> [[GraphvizOutput]] {
         func drawings(_ requests: [DrawingRequest]) -> [Drawing] {
-            requests.map { Drawing(restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init)) }
+            requests.map {
+                Drawing(
+                    restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init),
+                    sharedLayoutOnly: $0.sharedLayoutOnly)
+            }
         }
         return try render(layout: dot, drawings: drawings(requests), then: { drawings(more()) }, layout: layout)
     }
@@ -212,6 +223,7 @@ public final class GraphvizRenderer: Sendable {
         var restyle: String? = nil
         var overlays: [Overlay] = []
         let targets: [Target]
+        var sharedLayoutOnly = false
     }
 
     private func render(dot: String, targets: [Target], layout: String) throws(GraphvizError) -> [GraphvizOutput] {
@@ -296,7 +308,7 @@ public final class GraphvizRenderer: Sendable {
                     // Text laid out without glyphs cannot be drawn as pixels: such a later
                     // drawing gets a layout of its own.
                     if !wantsGlyphs && drawing.targets.contains(where: \.drawsGlyphs) {
-                        separate.append(index)
+                        if drawing.sharedLayoutOnly { slots[index] = [] } else { separate.append(index) }
                         continue
                     }
                     // After a restyle, the graph's own look is a restyle back to it.
@@ -309,7 +321,7 @@ public final class GraphvizRenderer: Sendable {
                         defer { agclose(source) }
                         restyled = true
                         if lifespec_restyle(graph, source, &geometry, labels) != 0 {
-                            separate.append(index)
+                            if drawing.sharedLayoutOnly { slots[index] = [] } else { separate.append(index) }
                             continue
                         }
                     }

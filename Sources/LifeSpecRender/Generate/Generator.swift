@@ -248,26 +248,21 @@ public enum Generator {
         let scenarios = spec.document.scenarios
         let layout = DrawingSource.digest(of: dot)
 
-        struct Planned: Sendable {
-            let path: String
-            let source: DrawingSource
-            let format: GraphvizFormat
-            var bytes: [UInt8]?
-            let reused: Bool
-        }
         @Sendable func plan(_ path: String, _ source: DrawingSource, _ format: GraphvizFormat) -> Planned {
             let fresh = freshness?.reusable(path, source: source)
             return Planned(path: path, source: source, format: format, bytes: fresh, reused: fresh != nil)
         }
         // Building a scenario's graph runs it through the engine, and checking its file hashes it:
         // the scenarios are done side by side, in the background while the overview is laid out
-        // (Benchmarks/RESULTS.md, "generate of 500 states").
+        // (Benchmarks/RESULTS.md, "generate of 500 states"), and so is planning their drawings.
         struct Scenario: Sendable {
+            let graph: DOTGraph
             let dot: String
             let overlays: [Overlay]
             var file: Planned
         }
         let built = Locked([Int: Result<Scenario, DiagramError>]())
+        let prepared = Locked(Result<ScenarioDrawings, DiagramError>.success(ScenarioDrawings()))
         let building = DispatchGroup()
         DispatchQueue.global().async(group: building) {
             DispatchQueue.concurrentPerform(iterations: scenarios.count) { index in
@@ -280,32 +275,35 @@ public enum Generator {
                         "\(folder)/scenarios/\(scenarios[index].id)\(suffix).svg",
                         DrawingSource(layoutDigest: layout, restyle: dot, overlays: diagram.overlays, format: .svg),
                         .svg)
-                    return Scenario(dot: dot, overlays: diagram.overlays, file: planned)
+                    return Scenario(graph: diagram.graph, dot: dot, overlays: diagram.overlays, file: planned)
                 }
                 built.withLock { $0[index] = result }
             }
+            let results = built.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+            prepared.withLock {
+                $0 = Result { () throws(DiagramError) in
+                    let made = try results.map { result throws(DiagramError) in try result.get() }
+                    return ScenarioDrawings(
+                        files: made.map(\.file), graphs: made.map(\.graph), dots: made.map(\.dot),
+                        overlays: made.map(\.overlays), layout: overview.graph)
+                }
+            }
         }
-        @Sendable func scenarioResults() -> [Result<Scenario, DiagramError>] {
+        @Sendable func scenarioDrawings() throws(DiagramError) -> ScenarioDrawings {
             building.wait()
-            return built.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+            return try prepared.withLock { $0 }.get()
         }
         var overviewFiles = [
             plan("\(folder)/diagram\(suffix).svg", DrawingSource(layoutDigest: layout, format: .svg), .svg),
             plan("\(folder)/diagram\(suffix).png", DrawingSource(layoutDigest: layout, format: .png), .png),
         ]
         let overviewMissing = overviewFiles.filter { $0.bytes == nil }.map(\.format)
-        var scenarioFiles: [Planned] = []
-        func scenarioRequests() throws(DiagramError) -> [DrawingRequest] {
-            let results = try scenarioResults().map { result throws(DiagramError) in try result.get() }
-            scenarioFiles = results.map(\.file)
-            return results.filter { $0.file.bytes == nil }.map {
-                DrawingRequest(restyle: $0.dot, overlays: $0.overlays, formats: [.svg])
-            }
-        }
+        var scenarioDrawing = ScenarioDrawings()
         var results: ArraySlice<[GraphvizOutput]> = []
         if overviewMissing.isEmpty {
             // Every overview file is fresh: Graphviz lays the graph out only for a scenario to draw.
-            let requests = try scenarioRequests()
+            scenarioDrawing = try scenarioDrawings()
+            let requests = scenarioDrawing.requests
             if !requests.isEmpty { results = try GraphvizRenderer.shared.render(layout: dot, requests: requests)[...] }
         } else {
             // The overview is laid out and drawn while the scenarios are built; a scenario that
@@ -315,7 +313,8 @@ public enum Generator {
                 layout: dot, requests: [DrawingRequest(formats: overviewMissing)],
                 then: {
                     do throws(DiagramError) {
-                        return try scenarioRequests()
+                        scenarioDrawing = try scenarioDrawings()
+                        return scenarioDrawing.requests
                     } catch {
                         failure = error
                         return []
@@ -327,8 +326,17 @@ public enum Generator {
                 overviewFiles[index].bytes = outputs.removeFirst().data
             }
         }
-        for index in scenarioFiles.indices where scenarioFiles[index].bytes == nil {
-            scenarioFiles[index].bytes = results.removeFirst()[0].data
+        var scenarioFiles = scenarioDrawing.files
+        let drawn = scenarioDrawing.finish(Array(results))
+        var wholeAgain: [Int] = []
+        for (index, svg) in zip(scenarioDrawing.drawn, drawn) {
+            if let svg { scenarioFiles[index].bytes = svg } else { wholeAgain.append(index) }
+        }
+        if !wholeAgain.isEmpty {
+            // A scenario that could not be pieced together is drawn whole, from a layout of its own.
+            let again = try GraphvizRenderer.shared.render(
+                layout: dot, requests: wholeAgain.map { scenarioDrawing.wholeRequest($0) })
+            for (index, outputs) in zip(wholeAgain, again) { scenarioFiles[index].bytes = outputs[0].data }
         }
         // Stamping hashes every SVG and bitmap: the two cores share it.
         let planned = overviewFiles + scenarioFiles
@@ -351,5 +359,68 @@ public enum Generator {
             files.append(file)
         }
         return files
+    }
+
+    /// A drawing to make (or reused): where it goes and what it is drawn from.
+    fileprivate struct Planned: Sendable {
+        let path: String
+        let source: DrawingSource
+        let format: GraphvizFormat
+        var bytes: [UInt8]?
+        let reused: Bool
+    }
+
+    /// The scenarios of one diagram: which are drawn, and how. Two or more are drawn from their
+    /// differences (`ScenarioDifferences`): a base and one drawing per scenario with only what
+    /// differs from it shown.
+    fileprivate struct ScenarioDrawings: Sendable {
+        var files: [Planned] = []
+        /// The indices of `files` to draw.
+        var drawn: [Int] = []
+        var dots: [String] = []
+        var overlays: [[Overlay]] = []
+        /// What Graphviz is asked to draw; made in the background, not under Graphviz's lock.
+        var requests: [DrawingRequest] = []
+        var piecesTogether = false
+
+        init() {}
+
+        init(files: [Planned], graphs: [DOTGraph], dots: [String], overlays: [[Overlay]], layout: DOTGraph) {
+            self.files = files
+            self.dots = dots
+            self.overlays = overlays
+            drawn = files.indices.filter { files[$0].bytes == nil }
+            if drawn.count >= 2,
+                let differences = ScenarioDifferences(
+                    scenarios: drawn.map { graphs[$0] }, overlays: drawn.map { overlays[$0] }, layout: layout)
+            {
+                piecesTogether = true
+                requests =
+                    [
+                        DrawingRequest(
+                            restyle: DOTEncoder.encode(differences.base), formats: [.svg], sharedLayoutOnly: true)
+                    ]
+                    + zip(differences.differences, drawn).map { graph, index in
+                        DrawingRequest(
+                            restyle: DOTEncoder.encode(graph), overlays: overlays[index], formats: [.svg],
+                            sharedLayoutOnly: true)
+                    }
+            } else {
+                requests = drawn.map(wholeRequest)
+            }
+        }
+
+        func wholeRequest(_ index: Int) -> DrawingRequest {
+            DrawingRequest(restyle: dots[index], overlays: overlays[index], formats: [.svg])
+        }
+
+        /// The SVG of each drawn scenario from what `requests` gave, `nil` for one to draw whole.
+        func finish(_ outputs: [[GraphvizOutput]]) -> [[UInt8]?] {
+            guard piecesTogether else { return outputs.map { $0.first?.data } }
+            guard let base = outputs.first?.first?.data else { return drawn.map { _ in nil } }
+            return outputs.dropFirst().map { output in
+                output.first.flatMap { ScenarioDifferences.piece(base: base, difference: $0.data) }
+            }
+        }
     }
 }
