@@ -67,7 +67,8 @@ struct ScenarioDifferencesTests {
             DOTGraph(
                 id: "g",
                 statements: colors.enumerated().map { index, color in
-                    .node(DOTNode("n\(index)", attributes: ["color": .string(color), "id": .string("state-n\(index)")]))
+                    .node(
+                        DOTNode("n\(index)", attributes: ["color": .string(color), "id": .string("state-n\(index)")]))
                 } + [.edge(DOTEdge(from: "n0", to: "n1", attributes: ["id": "arrow", "color": "grey"]))])
         }
         let scenarios = [graph(["red", "grey"]), graph(["grey", "grey"]), graph(["grey", "blue"])]
@@ -80,7 +81,10 @@ struct ScenarioDifferencesTests {
             graph.allNodes.map(\.attributes) + graph.allEdges.map(\.attributes)
         }
         let hidden: (String) -> DOTAttributes = { ["style": "invis", "id": .string($0)] }
-        #expect(looks(differences.differences[0]) == [scenarios[0].allNodes[0].attributes, hidden("state-n1"), hidden("arrow")])
+        #expect(
+            looks(differences.differences[0]) == [
+                scenarios[0].allNodes[0].attributes, hidden("state-n1"), hidden("arrow"),
+            ])
         #expect(looks(differences.differences[1]) == [hidden("state-n0"), hidden("state-n1"), hidden("arrow")])
         // An arrow with step numbers is drawn, even in its base look: the numbers go with it.
         #expect(
@@ -91,12 +95,18 @@ struct ScenarioDifferencesTests {
         // difference. The same for nodes.
         let withoutEdgeStyle = try #require(
             ScenarioDifferences(
-                scenarios: scenarios, overlays: [[], [], []], layout: DOTGraph(id: "g", nodeDefaults: ["style": "filled"])))
+                scenarios: scenarios, overlays: [[], [], []],
+                layout: DOTGraph(id: "g", nodeDefaults: ["style": "filled"])))
         #expect(withoutEdgeStyle.differences.allSatisfy { $0.allEdges == scenarios[0].allEdges })
         #expect(looks(withoutEdgeStyle.differences[1]).prefix(2) == [hidden("state-n0"), hidden("state-n1")])
         let nestedStyle = DOTGraph(
             id: "g",
-            statements: [.subgraph(DOTSubgraph(id: "cluster_x", statements: [.edge(DOTEdge(from: "a", to: "b", attributes: ["style": "dashed"]))]))])
+            statements: [
+                .subgraph(
+                    DOTSubgraph(
+                        id: "cluster_x",
+                        statements: [.edge(DOTEdge(from: "a", to: "b", attributes: ["style": "dashed"]))]))
+            ])
         let onlyEdges = try #require(
             ScenarioDifferences(scenarios: scenarios, overlays: [[], [], []], layout: nestedStyle))
         #expect(onlyEdges.differences[1].allNodes == scenarios[1].allNodes)
@@ -107,7 +117,11 @@ struct ScenarioDifferencesTests {
     func differentGraphsAreRefused() {
         let one = DOTGraph(id: "g", statements: [.node(DOTNode("a")), .node(DOTNode("b"))])
         let other = DOTGraph(id: "g", statements: [.node(DOTNode("a")), .node(DOTNode("c"))])
-        let nested = DOTGraph(id: "g", statements: [.node(DOTNode("a")), .subgraph(DOTSubgraph(id: "cluster_x", statements: [.node(DOTNode("b"))]))])
+        let nested = DOTGraph(
+            id: "g",
+            statements: [
+                .node(DOTNode("a")), .subgraph(DOTSubgraph(id: "cluster_x", statements: [.node(DOTNode("b"))])),
+            ])
         #expect(ScenarioDifferences(scenarios: [one, other], overlays: [[], []], layout: one) == nil)
         #expect(ScenarioDifferences(scenarios: [one, nested], overlays: [[], []], layout: one) == nil)
         #expect(ScenarioDifferences(scenarios: [one, one], overlays: [[]], layout: one) == nil)
@@ -129,7 +143,8 @@ struct ScenarioDifferencesTests {
         for (name, drawing) in objects {
             text += "<!-- \(name) -->\n"
             if let drawing {
-                text += "<g id=\"\(name)\" class=\"node\">\n<g id=\"a_\(name)\"><a xlink:title=\"t\">\n\(drawing)\n</a>\n</g>\n</g>\n"
+                text +=
+                    "<g id=\"\(name)\" class=\"node\">\n<g id=\"a_\(name)\"><a xlink:title=\"t\">\n\(drawing)\n</a>\n</g>\n</g>\n"
             }
         }
         return Array((text + "</g>\n</svg>\n").utf8)
@@ -160,11 +175,14 @@ struct ScenarioDifferencesTests {
             String(decoding: base, as: UTF8.self).replacingOccurrences(of: "<!-- b -->\n", with: "").utf8)
         #expect(SVGPieces(orphan) == nil)
         let stray = Array(
-            String(decoding: base, as: UTF8.self).replacingOccurrences(of: "<!-- b -->\n", with: "<text>x</text>\n<!-- b -->\n")
-                .utf8)
+            String(decoding: base, as: UTF8.self).replacingOccurrences(
+                of: "<!-- b -->\n", with: "<text>x</text>\n<!-- b -->\n"
+            )
+            .utf8)
         #expect(SVGPieces(stray) == nil)
         // An unterminated comment line.
-        let open = Array(String(decoding: base, as: UTF8.self).replacingOccurrences(of: "<!-- b -->", with: "<!-- b").utf8)
+        let open = Array(
+            String(decoding: base, as: UTF8.self).replacingOccurrences(of: "<!-- b -->", with: "<!-- b").utf8)
         #expect(SVGPieces(open) == nil)
     }
 
