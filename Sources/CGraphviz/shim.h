@@ -422,23 +422,31 @@ static inline int lifespec_is_render_attribute(int kind, const char *name) {
 /// scenarios dim or colour the same labels the same way, so a label's variants are built (parsed
 /// as HTML and measured) once and swapped in after that (Benchmarks/RESULTS.md, "generate of 500
 /// states": the restyles were most of each scenario's time). Keyed by object and by everything
-/// make_label reads: text, HTML or not, font size, name and colour.
+/// make_label reads: text, HTML or not, font size, name and colour. A variant built for a drawing
+/// without glyphs (SVG) has no glyph layouts, which are most of a label's cost, and serves only
+/// such drawings; one with glyphs serves any.
 typedef struct lifespec_label_variant {
     void *object;
     textlabel_t **slot;
     char *text, *fontname, *fontcolor;
     double fontsize;
     int html;
+    int glyphs;
     textlabel_t *label;
     struct lifespec_label_variant *next;
 } lifespec_label_variant;
 
 typedef struct {
     lifespec_label_variant *buckets[4096];
+    /* Whether the layout's own labels have glyph layouts. */
+    int layout_glyphs;
 } lifespec_label_cache;
 
+/// Create it right after the layout: it notes whether the layout's labels were made with glyphs.
 static inline lifespec_label_cache *lifespec_label_cache_create(void) {
-    return (lifespec_label_cache *)calloc(1, sizeof(lifespec_label_cache));
+    lifespec_label_cache *cache = (lifespec_label_cache *)calloc(1, sizeof(lifespec_label_cache));
+    if (cache != NULL) cache->layout_glyphs = lifespec_text_wants_glyphs;
+    return cache;
 }
 
 static inline lifespec_label_variant **lifespec_label_bucket(lifespec_label_cache *cache, void *object) {
@@ -450,29 +458,41 @@ static inline int lifespec_same_text(const char *a, const char *b) {
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
+/// A variant the drawing about to be made can show (with glyphs when it draws them).
 static inline lifespec_label_variant *lifespec_label_find(
     lifespec_label_cache *cache, void *object, const char *text, int html, double size, const char *name,
     const char *color) {
     for (lifespec_label_variant *v = *lifespec_label_bucket(cache, object); v; v = v->next) {
-        if (v->object == object && v->html == html && v->fontsize == size && lifespec_same_text(v->text, text)
-            && lifespec_same_text(v->fontname, name) && lifespec_same_text(v->fontcolor, color))
+        if (v->object == object && v->html == html && v->fontsize == size && (v->glyphs || !lifespec_text_wants_glyphs)
+            && lifespec_same_text(v->text, text) && lifespec_same_text(v->fontname, name)
+            && lifespec_same_text(v->fontcolor, color))
             return v;
     }
     return NULL;
 }
 
-static inline int lifespec_label_known(lifespec_label_cache *cache, void *object, textlabel_t *label) {
+static inline lifespec_label_variant *lifespec_label_variant_of(lifespec_label_cache *cache, void *object, textlabel_t *label) {
     for (lifespec_label_variant *v = *lifespec_label_bucket(cache, object); v; v = v->next)
-        if (v->object == object && v->label == label) return 1;
-    return 0;
+        if (v->object == object && v->label == label) return v;
+    return NULL;
+}
+
+/// Whether `label`, shown now, has the glyphs the drawing about to be made needs. Without a cache
+/// (the root graph's legend) that is not known, and a drawing with glyphs rebuilds it.
+static inline int lifespec_label_drawable(lifespec_label_cache *cache, void *object, textlabel_t *label) {
+    if (!lifespec_text_wants_glyphs) return 1;
+    if (cache == NULL) return 0;
+    lifespec_label_variant *v = lifespec_label_variant_of(cache, object, label);
+    return v != NULL ? v->glyphs : cache->layout_glyphs;
 }
 
 static inline int lifespec_label_add(
     lifespec_label_cache *cache, void *object, textlabel_t **slot, const char *text, int html, double size,
-    const char *name, const char *color, textlabel_t *label) {
+    const char *name, const char *color, textlabel_t *label, int glyphs) {
     lifespec_label_variant *v = (lifespec_label_variant *)calloc(1, sizeof *v);
     if (v == NULL) return 1;
     v->object = object;
+    v->glyphs = glyphs;
     v->slot = slot;
     v->text = strdup(text ? text : "");
     v->fontname = strdup(name ? name : "");
@@ -530,12 +550,12 @@ static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind,
     if (cache != NULL) {
         /* The label the layout made is a variant too: the laid object's label attribute is never
            changed by a restyle, so it is still the text that label was made from. */
-        if (!lifespec_label_known(cache, object, old)) {
+        if (lifespec_label_variant_of(cache, object, old) == NULL) {
             Agsym_t *laid_sym = agattr(laid, kind, (char *)"label", NULL);
             char *laid_text = laid_sym ? agxget(object, laid_sym) : NULL;
             if (laid_text == NULL
                 || lifespec_label_add(cache, object, slot, laid_text, old->html ? 1 : 0, old->fontsize,
-                       old->fontname, old->fontcolor, old) != 0)
+                       old->fontname, old->fontcolor, old, cache->layout_glyphs) != 0)
                 return 1;
         }
         lifespec_label_variant *known = lifespec_label_find(cache, object, text, html, size, name, color);
@@ -552,7 +572,8 @@ static inline int lifespec_rebuild_label(Agraph_t *laid, void *object, int kind,
         if (made) release(fresh);
         return 1;
     }
-    if (made && cache != NULL && lifespec_label_add(cache, object, slot, text, html, size, name, color, fresh) != 0) {
+    if (made && cache != NULL
+        && lifespec_label_add(cache, object, slot, text, html, size, name, color, fresh, lifespec_text_wants_glyphs) != 0) {
         release(fresh);
         return 1;
     }
@@ -610,6 +631,8 @@ static inline int lifespec_restyle_object(Agraph_t *laid_root, void *laid, void 
         if (!lifespec_is_render_attribute(kind, sym->name) || have == NULL) return 1;
         agxset(laid, have, wanted);
     }
+    /* The label shown was built for a drawing without glyphs, and this one draws them. */
+    if (!rebuild && label != NULL && *label != NULL && !lifespec_label_drawable(cache, laid, *label)) rebuild = 1;
     if (rebuild && lifespec_rebuild_label(laid_root, laid, kind, source, label, label_same_size, cache) != 0) return 1;
     return 0;
 }

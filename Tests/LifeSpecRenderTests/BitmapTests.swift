@@ -85,6 +85,29 @@ struct BitmapTests {
         #expect(decoded.rgba == expected)
     }
 
+    @Test("a bitmap drawn after an SVG restyle of the same labels still has their glyphs: the pixels drawn alone")
+    func bitmapAfterRestyleKeepsItsGlyphs() throws {
+        let dot =
+            #"digraph { node [shape=box, fontcolor=black, color=black]; a [label=<<B>Alpha</B>>]; b [label="Beta"]; a -> b }"#
+        let red =
+            #"digraph { node [shape=box, fontcolor=black, color=black]; a [label=<<B>Alpha</B>>, fontcolor=red]; b [label="Beta", fontcolor=red]; a -> b }"#
+        let outputs = try GraphvizRenderer.shared.render(
+            layout: dot,
+            requests: [
+                DrawingRequest(formats: [.png]),
+                // The red labels are built for an SVG, without glyph layouts (it needs none)…
+                DrawingRequest(restyle: red, formats: [.svg]),
+                // …so a bitmap of the same red labels must not draw those.
+                DrawingRequest(restyle: red, formats: [.png]),
+                DrawingRequest(formats: [.png]),
+            ])
+        let alone = try GraphvizRenderer.shared.render(
+            layout: dot, requests: [DrawingRequest(formats: [.png]), DrawingRequest(restyle: red, formats: [.png])])
+        #expect(outputs[2][0].data == alone[1][0].data)
+        #expect(outputs[3][0].data == outputs[0][0].data)
+        #expect(outputs[0][0].data != alone[1][0].data, "the red labels are drawn red")
+    }
+
     @Test("the same diagram gives byte-identical PNG on every render")
     func deterministic() throws {
         let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot

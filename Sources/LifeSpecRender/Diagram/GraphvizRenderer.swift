@@ -311,6 +311,10 @@ public final class GraphvizRenderer: Sendable {
                         if drawing.sharedLayoutOnly { slots[index] = [] } else { separate.append(index) }
                         continue
                     }
+                    // Labels a restyle rebuilds get glyph layouts only for a drawing that draws
+                    // glyphs: for SVG they would cost most of the restyle and never be used.
+                    lifespec_text_set_wants_glyphs(
+                        wantsGlyphs && drawing.targets.contains(where: \.drawsGlyphs) ? 1 : 0)
                     // After a restyle, the graph's own look is a restyle back to it.
                     if let style = drawing.restyle ?? (restyled ? dot : nil) {
                         guard let source = lifespec_agmemread(style) else {
@@ -334,9 +338,8 @@ public final class GraphvizRenderer: Sendable {
                 }
             }
             separateLayoutCount.withLock { $0 += separate.count }
-            if separate.contains(where: { drawings[$0].targets.contains(where: \.drawsGlyphs) }) {
-                lifespec_text_set_wants_glyphs(1)
-            }
+            lifespec_text_set_wants_glyphs(
+                separate.contains(where: { drawings[$0].targets.contains(where: \.drawsGlyphs) }) ? 1 : 0)
             for index in separate {
                 let drawing = drawings[index]
                 let (graph, warnings) = try layOut(drawing.restyle ?? dot, gvc: gvc, layout: layout)
