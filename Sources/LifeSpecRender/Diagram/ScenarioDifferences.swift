@@ -38,8 +38,8 @@ struct ScenarioDifferences: Sendable {
             var counts: [DOTAttributes: Int] = [:]
             var best = looks[0][object]
             var bestCount = 0
-            // The first scenario with the most common look wins a tie, so the base is the same on
-            // every run.
+            // Of looks equally common, the one that reached that count first wins: the base is the
+            // same on every run.
             for scenario in looks.indices {
                 let look = looks[scenario][object]
                 let count = counts[look, default: 0] + 1
