@@ -306,6 +306,10 @@ final class RunTables: Sendable {
     let declared: [[Int]]
     /// Per state: the events some transition on the way up handles, in event order.
     let handledEvents: [[Int]]
+    /// Per state: whether some transition on the way up is eventless. After every microstep the
+    /// engine asks for eventless transitions; most configurations have none to offer, and this
+    /// answers that without walking each active state's ancestors.
+    let hasEventlessOnWayUp: [Bool]
     /// Per transition: its first event, or -1 for an eventless one.
     let trigger: [Int]
     /// Per transition: the events its descriptors match, ascending; `matchesAll` for `*`.
@@ -595,6 +599,9 @@ final class RunTables: Sendable {
                 }
             }
             handledEvents.append(handled.sorted())
+        }
+        hasEventlessOnWayUp = ancestry.map { line in
+            line.contains { ancestor in declared[ancestor].contains { trigger[$0] == -1 } }
         }
         self.parent = parent
         self.ancestry = ancestry

@@ -275,6 +275,8 @@ public struct StateSpace: Sendable {
     {
         let initial = (try? Runner(machine: machine))?.active ?? []
         let defaults = machine.tables.flagDefaults
+        // The same for every region (it reads the whole machine's tables), so found once.
+        let historyReads = reusesSteps ? historyReadingEvents(machine) : nil
         var result: [(space: StateSpace, countFromDefaults: Int)] = []
         for (number, flags) in decomposition.flagsOf.enumerated() {
             let regionInitial = initial.filter {
@@ -291,7 +293,7 @@ public struct StateSpace: Sendable {
             guard
                 let exploration = explore(
                     machine, limit: 100_000, initial: regionInitial, assignments: assignments, isRegion: true,
-                    reusesSteps: reusesSteps),
+                    historyReads: historyReads),
                 exploration.loops.isEmpty
             else { return nil }
             let space = StateSpace(machine: machine, exploration: exploration)
@@ -330,28 +332,31 @@ public struct StateSpace: Sendable {
         var entered: Set<Int> = []
     }
 
-    /// A configuration by position (its active states, its history, its flag values as bits), so the
-    /// search hashes integers instead of strings. The history is a number from `HistoryTable`: hashing
-    /// the dictionary itself for every step made a 4-region 2,000-state exploration 7% slower
-    /// (callgrind: 2.35 G instructions instead of 2.20 G).
-    private struct Key: Hashable {
+    /// What a configuration holds besides its history: its active states (by position), its flag
+    /// values as bits and whether it runs. Each is numbered once as met, so that configurations and
+    /// steps are keyed by small numbers and a step reused across histories never hashes the active
+    /// states again: keyed by these arrays instead, the lookups cost a 4-region 2,000-state
+    /// exploration 0.5 G of its 1.5 G instructions (callgrind).
+    private struct Core: Hashable {
         let active: [Int]
-        let history: Int
         let bits: Int
         let isRunning: Bool
 
-        init(_ runner: Runner, history: Int) {
+        init(_ runner: Runner) {
             active = runner.active
-            self.history = history
             isRunning = runner.isRunning
-            bits = Self.bits(runner.flagValues)
-        }
-
-        static func bits(_ flagValues: [Bool]) -> Int {
             var bits = 0
-            for (offset, value) in flagValues.enumerated() where value { bits |= 1 << offset }
-            return bits
+            for (offset, value) in runner.flagValues.enumerated() where value { bits |= 1 << offset }
+            self.bits = bits
         }
+    }
+
+    /// A configuration: its core's number and its history's (from `HistoryTable`). Hashing the
+    /// history dictionary itself for every step made a 4-region 2,000-state exploration 7% slower
+    /// (callgrind: 2.35 G instructions instead of 2.20 G).
+    private struct Key: Hashable {
+        let core: Int
+        let history: Int
     }
 
     /// Distinct recorded histories, numbered as met. Only a step that records history (the trace
@@ -367,11 +372,9 @@ public struct StateSpace: Sendable {
         }
     }
 
-    /// A step reused across history values: where it starts (history aside) and on which event.
+    /// A step reused across history values: where it starts (its core's number) and on which event.
     private struct StepKey: Hashable {
-        let active: [Int]
-        let bits: Int
-        let isRunning: Bool
+        let core: Int
         let event: Int
     }
 
@@ -406,15 +409,16 @@ public struct StateSpace: Sendable {
         let initial = (try? Runner(machine: machine))?.active ?? []
         let assignments = (0..<(1 << flagCount)).map { bits in (0..<flagCount).map { bits & (1 << $0) != 0 } }
         return explore(
-            machine, limit: limit, initial: initial, assignments: assignments, isRegion: false, reusesSteps: reusesSteps
-        )
+            machine, limit: limit, initial: initial, assignments: assignments, isRegion: false,
+            historyReads: reusesSteps ? historyReadingEvents(machine) : nil)
     }
 
     /// The search from `initial` settled under each flag assignment. For a region explored alone
     /// (`isRegion`), an event it takes whose run then fails ends the search with nil: in the product
-    /// that failure would block the other regions' moves too.
+    /// that failure would block the other regions' moves too. `historyReads`: `historyReadingEvents`
+    /// of the machine, or nil to run every step anew.
     private static func explore(
-        _ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool, reusesSteps: Bool
+        _ machine: Machine, limit: Int, initial: [Int], assignments: [[Bool]], isRegion: Bool, historyReads: [Bool]?
     ) -> Exploration? {
         var result = Exploration()
         // History multiplies configurations (a region remembering one of ten leaves has ten copies
@@ -422,20 +426,32 @@ public struct StateSpace: Sendable {
         // other step ends in the same states with the same flags whatever was remembered, and
         // records the same history. Such a step is run once per active states, flags and event,
         // and given to the other copies (`Runner.take(stepOf:recorded:)`).
-        let historyReads = reusesSteps ? historyReadingEvents(machine) : nil
-        var steps: [StepKey: (runner: Runner, trace: TransitionTrace)] = [:]
+        var stepNumbers: [StepKey: Int] = [:]
+        /// Per step run for reuse (numbered in `stepNumbers`): where it ends, as the runner, the trace
+        /// and the core's number. Looked up in place, not copied out of a dictionary as a whole.
+        var stepEnds: [(runner: Runner, trace: TransitionTrace, core: Int)] = []
         var position: [Key: Int] = [:]
+        var cores: [Core: Int] = [:]
         var histories = HistoryTable()
-        /// Per configuration: its history's number in `histories`.
+        /// Per configuration: its core's number in `cores` and its history's in `histories`.
+        var coreOf: [Int] = []
         var historyOf: [Int] = []
+        func coreNumber(of runner: Runner) -> Int {
+            let core = Core(runner)
+            let number = cores[core, default: cores.count]
+            if number == cores.count { cores[core] = number }
+            return number
+        }
         /// The configuration's position, adding it when new; nil once the space exceeds `limit`.
-        func place(_ runner: Runner, history: Int, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)? {
-            let key = Key(runner, history: history)
+        func place(_ runner: Runner, core: Int, history: Int, countsTowardLimit: Bool) -> (position: Int, isNew: Bool)?
+        {
+            let key = Key(core: core, history: history)
             if let existing = position[key] { return (existing, false) }
             // Every configuration placed has a key, so this counts the keys.
             if countsTowardLimit, result.runners.count + 1 > limit { return nil }
             position[key] = result.runners.count
             result.runners.append(runner)
+            coreOf.append(core)
             historyOf.append(history)
             return (result.runners.count - 1, true)
         }
@@ -455,7 +471,8 @@ public struct StateSpace: Sendable {
             for state in runner.active { result.entered.insert(state) }
             // Starts are never refused for the limit (only configurations found by events are).
             let history = histories.number(of: runner.historyValues)
-            guard let start = place(runner, history: history, countsTowardLimit: false) else { continue }
+            guard let start = place(runner, core: coreNumber(of: runner), history: history, countsTowardLimit: false)
+            else { continue }
             result.startPositions.append(start.position)
             result.startAssignments.append(flagValues)
         }
@@ -464,19 +481,23 @@ public struct StateSpace: Sendable {
             let current = cursor
             cursor += 1
             let runner = result.runners[current]
-            let bits = historyReads == nil ? 0 : Key.bits(runner.flagValues)
+            let core = coreOf[current]
             // Only events some transition on the way up handles can do anything here.
             for event in runner.handledEventNumbers {
                 var next = runner
-                var trace = TransitionTrace()
-                let reuse = historyReads.flatMap {
-                    $0[event]
-                        ? nil : StepKey(active: runner.active, bits: bits, isRunning: runner.isRunning, event: event)
-                }
-                if let reuse, let known = steps[reuse] {
-                    next.take(stepOf: known.runner, recorded: known.trace.recordedHistory)
-                    trace = known.trace
+                let transitions: [Int]
+                let recordsHistory: Bool
+                let nextCore: Int
+                let reuse = historyReads.flatMap { $0[event] ? nil : StepKey(core: core, event: event) }
+                if let reuse, let known = stepNumbers[reuse] {
+                    // It ran before: the states it enters are counted, and an ignored event is no edge.
+                    if stepEnds[known].trace.transitions.isEmpty { continue }
+                    next.take(stepOf: stepEnds[known].runner, recorded: stepEnds[known].trace.recordedHistory)
+                    transitions = stepEnds[known].trace.transitions
+                    recordsHistory = !stepEnds[known].trace.recordedHistory.isEmpty
+                    nextCore = stepEnds[known].core
                 } else {
+                    var trace = TransitionTrace()
                     do {
                         // `next` is a copy dropped on failure, so the non-atomic `process` is enough.
                         try next.process(event: event, into: &trace)
@@ -487,15 +508,22 @@ public struct StateSpace: Sendable {
                         if isRegion, !runner.select(event: event).isEmpty { return nil }
                         continue
                     }
-                    if let reuse { steps[reuse] = (next, trace) }
+                    nextCore = trace.transitions.isEmpty ? -1 : coreNumber(of: next)
+                    if let reuse {
+                        stepNumbers[reuse] = stepEnds.count
+                        stepEnds.append((next, trace, nextCore))
+                    }
+                    // An ignored event (SCXML's policy) changes nothing: no edge.
+                    if trace.transitions.isEmpty { continue }
+                    for state in trace.enteredStates { result.entered.insert(state) }
+                    transitions = trace.transitions
+                    recordsHistory = !trace.recordedHistory.isEmpty
                 }
-                // An ignored event (SCXML's policy) changes nothing: no edge.
-                if trace.transitions.isEmpty { continue }
-                for state in trace.enteredStates { result.entered.insert(state) }
-                let history =
-                    trace.recordedHistory.isEmpty ? historyOf[current] : histories.number(of: next.historyValues)
-                guard let target = place(next, history: history, countsTowardLimit: true) else { return nil }
-                result.edgeTransitions.append(trace.transitions)
+                let history = recordsHistory ? histories.number(of: next.historyValues) : historyOf[current]
+                guard let target = place(next, core: nextCore, history: history, countsTowardLimit: true) else {
+                    return nil
+                }
+                result.edgeTransitions.append(transitions)
                 result.edgeEnds.append((current, target.position))
                 result.edgeEvents.append(event)
             }
