@@ -47,7 +47,10 @@ struct ScenarioDifferencesTests {
 
     @Test(
         "every scenario of the specs, in every locale, pieced together is byte for byte the scenario drawn whole",
-        arguments: SharedLayoutTests.specs)
+        arguments: SharedLayoutTests.specs + [
+            "uikit-memory-warning", "uikit-navigation-stack", "uikit-scene-based-app",
+            "uikit-state-restoration-hierarchy",
+        ])
     func specsScenarios(name: String) throws {
         let spec = try SpecFixtures.load("Spec/\(name).yaml")
         let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
