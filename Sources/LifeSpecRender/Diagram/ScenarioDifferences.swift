@@ -145,18 +145,26 @@ struct ScenarioDifferences: Sendable {
     /// every hidden state and arrow taken from `base`. `nil` when the two do not line up piece for
     /// piece.
     static func piece(base: [UInt8], difference: [UInt8]) -> [UInt8]? {
-        guard let basePieces = SVGPieces(base), let differencePieces = SVGPieces(difference),
-            basePieces.objects.count == differencePieces.objects.count
-        else { return nil }
-        var svg: [UInt8] = []
-        svg.reserveCapacity(base.count + difference.count / 8)
-        svg += difference[differencePieces.head]
-        for (shown, inBase) in zip(differencePieces.objects, basePieces.objects) {
-            guard difference[shown.comment].elementsEqual(base[inBase.comment]) else { return nil }
-            svg += shown.isDrawn ? difference[shown.range] : base[inBase.range]
+        piece(base: base, differences: [difference])[0]
+    }
+
+    /// The same for every scenario's difference, the base cut into pieces once.
+    static func piece(base: [UInt8], differences: [[UInt8]]) -> [[UInt8]?] {
+        guard let basePieces = SVGPieces(base) else { return differences.map { _ in nil } }
+        return differences.map { difference in
+            guard let differencePieces = SVGPieces(difference),
+                basePieces.objects.count == differencePieces.objects.count
+            else { return nil }
+            var svg: [UInt8] = []
+            svg.reserveCapacity(base.count + difference.count / 8)
+            svg += difference[differencePieces.head]
+            for (shown, inBase) in zip(differencePieces.objects, basePieces.objects) {
+                guard difference[shown.comment].elementsEqual(base[inBase.comment]) else { return nil }
+                svg += shown.isDrawn ? difference[shown.range] : base[inBase.range]
+            }
+            svg += difference[differencePieces.tail]
+            return svg
         }
-        svg += difference[differencePieces.tail]
-        return svg
     }
 }
 

@@ -418,9 +418,8 @@ public enum Generator {
         func finish(_ outputs: [[GraphvizOutput]]) -> [[UInt8]?] {
             guard piecesTogether else { return outputs.map { $0.first?.data } }
             guard let base = outputs.first?.first?.data else { return drawn.map { _ in nil } }
-            return outputs.dropFirst().map { output in
-                output.first.flatMap { ScenarioDifferences.piece(base: base, difference: $0.data) }
-            }
+            // A difference that did not share the layout has no output: an empty one pieces to nil.
+            return ScenarioDifferences.piece(base: base, differences: outputs.dropFirst().map { $0.first?.data ?? [] })
         }
     }
 }
