@@ -36,7 +36,13 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev", "pkg-config"]), .brew(["libpng", "pkg-config"])]
         ),
-        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG"]),
+        // Bitmaps recorded under Graphviz's lock and turned into pixels outside it (see GraphvizRenderer).
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev", "pkg-config"]), .brew(["cairo", "pkg-config"])]
+        ),
+        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo"]),
         .target(
             name: "LifeSpecCLI",
             dependencies: [
@@ -64,8 +70,10 @@ let package = Package(
         .testTarget(name: "LifeSpecTests", dependencies: ["LifeSpec", "LifeSpecTestSupport"]),
         .testTarget(
             name: "LifeSpecRenderTests",
-            // CLibPNG decodes bitmaps to compare them with Graphviz's own.
-            dependencies: ["LifeSpecRender", "LifeSpecTestSupport", "CLibPNG", .product(name: "Ink", package: "Ink")]
+            // CLibPNG decodes bitmaps to compare them with Graphviz's own; CCairo's recordings are tested on their own.
+            dependencies: [
+                "LifeSpecRender", "LifeSpecTestSupport", "CLibPNG", "CCairo", .product(name: "Ink", package: "Ink"),
+            ]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI", "LifeSpecTestSupport"]),
         // The engine against the shared SCXML conformance charts (SCION, W3C) and against Qt SCXML.

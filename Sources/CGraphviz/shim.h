@@ -161,6 +161,23 @@ static inline void lifespec_argb_format(GVJ_t *job) {
     if (job->imagedata != NULL) gvwrite(job, job->imagedata, (size_t)job->width * job->height * 4);
 }
 
+/// A cairo context (`cairo_t *`) the next `lifespec_argb:cairo` render draws into instead of an
+/// image surface of cairo's own, or NULL. Graphviz's cairo renderer then leaves it to its owner
+/// (an "external context") and hands back no pixels: the header alone, with the size the pixels
+/// would have. LifeSpec passes a recording surface's context (see CCairo). Only touched under the
+/// renderer's lock.
+static void *lifespec_bitmap_context = NULL;
+
+static inline void lifespec_set_bitmap_context(void *context) { lifespec_bitmap_context = context; }
+
+/* Called before the renderer's begin_job, which saves an external context's state (end_job
+   restores it); begin_page then draws into it rather than creating an image surface. */
+static inline void lifespec_argb_initialize(GVJ_t *job) {
+    if (lifespec_bitmap_context == NULL) return;
+    job->context = lifespec_bitmap_context;
+    job->external_context = TRUE;
+}
+
 /// Adds LifeSpec's devices and text metrics to a context; call once, right after gvContext().
 /// Returns whether the metrics are in use (see lifespec_add_text_metrics).
 static inline int lifespec_add_devices(GVC_t *gvc);
@@ -327,7 +344,7 @@ static inline int lifespec_add_text_metrics(GVC_t *gvc, gvplugin_library_t *libr
 }
 
 static inline int lifespec_add_devices(GVC_t *gvc) {
-    static gvdevice_engine_t engine = { NULL, lifespec_argb_format, NULL };
+    static gvdevice_engine_t engine = { lifespec_argb_initialize, lifespec_argb_format, NULL };
     static gvdevice_features_t features = {
         GVDEVICE_BINARY_FORMAT | GVDEVICE_DOES_TRUECOLOR,
         {0., 0.}, {0., 0.}, {96., 96.},

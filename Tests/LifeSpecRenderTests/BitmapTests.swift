@@ -1,3 +1,4 @@
+import CCairo
 import CLibPNG
 import Foundation
 import LifeSpecTestSupport
@@ -30,6 +31,55 @@ struct BitmapTests {
         let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
         #expect(ours.colorType == 6)
         #expect(ours.width == graphviz.width && ours.height == graphviz.height)
+        #expect(graphviz.differingPixels(from: ours) == 0)
+    }
+
+    /// The bitmap is recorded under Graphviz's lock and made into pixels on another thread (CCairo):
+    /// glyphs of another font (Noto CJK), dashes and fills come out as Graphviz draws them itself.
+    @Test("a recorded bitmap has Graphviz's own pixels: Chinese text, dashed and filled shapes")
+    func recordedBitmapHasGraphvizPixels() throws {
+        let dot = ##"""
+            digraph { bgcolor=white; a [label="前台 活跃", style="filled,dashed", fillcolor="#DDEEFF"];
+              b [shape=box, style="rounded,bold", label=<<B>后台</B> <I>background</I>>];
+              a -> b [label="进入后台", style=dotted]; b -> a [color="#FF000080", penwidth=3] }
+            """##
+        let ours = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, format: .png))
+        let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
+        #expect((graphviz.width - 1...graphviz.width).contains(ours.width))
+        #expect((graphviz.height - 1...graphviz.height).contains(ours.height))
+        #expect(graphviz.differingPixels(from: ours) == 0)
+    }
+
+    @Test("a recording replays into pixels: what was drawn where it was drawn, transparent elsewhere")
+    func recordingReplays() throws {
+        let context = try #require(lifespec_recording_create())
+        defer { lifespec_recording_destroy(context) }
+        cairo_set_source_rgba(context, 1, 0, 0, 1)
+        cairo_rectangle(context, 2, 3, 4, 5)
+        cairo_fill(context)
+        var pixels: UnsafePointer<UInt32>?
+        let image = try #require(lifespec_recording_replay(context, 10, 12, &pixels))
+        defer { lifespec_image_destroy(image) }
+        let words = Array(UnsafeBufferPointer(start: try #require(pixels), count: 10 * 12))
+        for y in 0..<12 {
+            for x in 0..<10 {
+                let inside = (2..<6).contains(x) && (3..<8).contains(y)
+                #expect(words[y * 10 + x] == (inside ? 0xFFFF_0000 : 0), "pixel (\(x), \(y))")
+            }
+        }
+        #expect(lifespec_recording_replay(context, 0, 12, &pixels) == nil, "an empty image is refused")
+    }
+
+    /// Cairo's images are at most 32,767 pixels a side. Graphviz scales a wider drawing down only
+    /// when it makes the image itself, so such a drawing is not recorded but drawn as before.
+    @Test("a bitmap wider than cairo's largest image is scaled down as Graphviz does it")
+    func tooWideForARecording() throws {
+        // 400 inches wide at 96 dpi is 38,400 pixels, but only about 2 megapixels.
+        let dot = #"digraph { a [shape=box, width=400, height=0.4, fixedsize=true, label="wide"] }"#
+        let ours = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, format: .png))
+        let graphviz = try DecodedPNG(GraphvizRenderer.shared.render(dot: dot, device: "png:cairo").data)
+        #expect(ours.width < 32_767 && ours.width > 30_000)
+        #expect((graphviz.width - 1...graphviz.width).contains(ours.width))
         #expect(graphviz.differingPixels(from: ours) == 0)
     }
 

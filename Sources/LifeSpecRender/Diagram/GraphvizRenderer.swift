@@ -1,3 +1,4 @@
+import CCairo
 import CGraphviz
 import CLibPNG
 import Foundation
@@ -102,8 +103,8 @@ public struct DrawingRequest: Sendable, Hashable {
 /// installed with `agseterrf` and come back in the thrown `GraphvizError` or in
 /// `GraphvizOutput.warnings`, never on stderr.
 ///
-/// The pointers in this file are the C interfaces of libgvc and libpng (graphs, edges, render
-/// buffers), kept to the calls that need them: the necessary unsafe code, not an optimisation.
+/// The pointers in this file are the C interfaces of libgvc, cairo and libpng (graphs, edges,
+/// render buffers, recordings), kept to the calls that need them.
 public final class GraphvizRenderer: Sendable {
     public static let shared = GraphvizRenderer()
 
@@ -213,10 +214,30 @@ public final class GraphvizRenderer: Sendable {
         }
     }
 
-    /// What one target produced under the lock: finished bytes, or raw pixels still to encode.
+    /// What one target produced under the lock: finished bytes, raw pixels still to encode, or a
+    /// bitmap recorded (a `cairo_t` on a recording surface) still to turn into pixels and encode.
     private enum Rendered {
         case bytes([UInt8], warnings: [String])
         case pixels(UnsafeMutablePointer<CChar>, length: Int, warnings: [String])
+        case recording(OpaquePointer, width: UInt32, height: UInt32, warnings: [String])
+
+        /// What the encoding of a bitmap is filed under while it runs: its buffer's or context's address.
+        var bitmapKey: Int? {
+            switch self {
+            case .bytes: nil
+            case .pixels(let buffer, _, _): Int(bitPattern: buffer)
+            case .recording(let context, _, _, _): Int(bitPattern: UnsafeRawPointer(context))
+            }
+        }
+
+        /// Frees what Graphviz or cairo allocated for it.
+        func free() {
+            switch self {
+            case .bytes: break
+            case .pixels(let buffer, _, _): gvFreeRenderData(buffer)
+            case .recording(let context, _, _, _): lifespec_recording_destroy(context)
+            }
+        }
     }
 
     private struct Drawing {
@@ -243,25 +264,40 @@ public final class GraphvizRenderer: Sendable {
         var drawings = first
         var rendered: [[Rendered]] = []
         var ordered: [[Rendered]] = []
-        // Bitmaps are encoded on another thread as soon as their pixels exist, while the lock
-        // goes on drawing the other requests (a 500-state PNG takes a third of a second to deflate).
+        // Bitmaps are made into pixels (when recorded) and encoded on another thread as soon as
+        // they are drawn, while the lock goes on drawing the other requests (a 500-state PNG takes
+        // a third of a second to deflate).
         let encodings = DispatchGroup()
         let encoded = Locked([Int: Result<[UInt8], GraphvizError>]())
         func encodeInBackground(_ drawing: [Rendered]) {
-            for case .pixels(let buffer, let length, _) in drawing {
-                let address = Int(bitPattern: buffer)
-                DispatchQueue.global().async(group: encodings) {
-                    let pixels = UnsafeMutablePointer<CChar>(bitPattern: address)!
-                    let result = Result { () throws(GraphvizError) in try Self.encodePNG(pixels, length: length) }
-                    encoded.withLock { $0[address] = result }
+            for bitmap in drawing {
+                guard let key = bitmap.bitmapKey else { continue }
+                // The addresses cross to the other thread as integers: what they point at is
+                // read only there until `encodings` is waited for.
+                switch bitmap {
+                case .pixels(_, let length, _):
+                    DispatchQueue.global().async(group: encodings) {
+                        let pixels = UnsafeMutablePointer<CChar>(bitPattern: key)!
+                        let result = Result { () throws(GraphvizError) in try Self.encodePNG(pixels, length: length) }
+                        encoded.withLock { $0[key] = result }
+                    }
+                case .recording(_, let width, let height, _):
+                    DispatchQueue.global().async(group: encodings) {
+                        let context = OpaquePointer(bitPattern: key)!
+                        let result = Result { () throws(GraphvizError) in
+                            try Self.encodeRecording(context, width: width, height: height)
+                        }
+                        encoded.withLock { $0[key] = result }
+                    }
+                case .bytes: break
                 }
             }
         }
-        // Raw pixel buffers are Graphviz's (malloc'd) render buffers, freed here on every path,
+        // Graphviz's (malloc'd) render buffers and cairo's recordings, freed here on every path,
         // once no encoding reads them any more.
         defer {
             encodings.wait()
-            for case .pixels(let buffer, _, _) in rendered.joined() { gvFreeRenderData(buffer) }
+            for bitmap in rendered.joined() { bitmap.free() }
         }
         try context.withLock { (context: inout OpaquePointer?) throws(GraphvizError) in
             let gvc: OpaquePointer
@@ -354,13 +390,13 @@ public final class GraphvizRenderer: Sendable {
         var outputs: [[GraphvizOutput]] = []
         for drawing in ordered {
             var files: [GraphvizOutput] = []
-            for result in drawing {
-                switch result {
+            for target in drawing {
+                switch target {
                 case .bytes(let data, let warnings):
                     files.append(GraphvizOutput(data: data, warnings: warnings))
-                case .pixels(let buffer, _, let warnings):
+                case .pixels(_, _, let warnings), .recording(_, _, _, let warnings):
                     encodings.wait()
-                    let result = encoded.withLock { $0[Int(bitPattern: buffer)] }
+                    let result = encoded.withLock { $0[target.bitmapKey!] }
                     files.append(GraphvizOutput(data: try result!.get(), warnings: warnings))
                 }
             }
@@ -436,26 +472,32 @@ public final class GraphvizRenderer: Sendable {
                     }
                 }
                 defer { if target.kind == .png { lifespec_clear_bitmap_dpi(graph) } }
-                _ = agreseterrors()
-                var buffer: UnsafeMutablePointer<CChar>?
-                var length: UInt32 = 0
-                let status = gvRenderData(gvc, graph, target.device, &buffer, &length)
-                guard status == 0, let buffer else {
-                    if let buffer { gvFreeRenderData(buffer) }
-                    throw GraphvizError(
-                        stage: .render,
-                        message: GraphvizMessages.take(orDefault: "format '\(target.device)' failed").errors)
-                }
-                let messages = GraphvizMessages.take(orDefault: "")
-                if agerrors() >= Int32(AGERR.rawValue) {
+                // A bitmap is recorded here and made into pixels outside the lock (see CCairo),
+                // unless it is too large for one cairo image: Graphviz then scales it down as it
+                // draws, into an image surface of its own.
+                var recording = target.kind == .png ? lifespec_recording_create() : nil
+                var (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: recording)
+                if let context = recording {
+                    let size = Self.bitmapSize(buffer, length: length)
+                    guard let size, size.width < Self.largestRecordedSide, size.height < Self.largestRecordedSide else {
+                        lifespec_recording_destroy(context)
+                        recording = nil
+                        gvFreeRenderData(buffer)
+                        (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: nil)
+                        rendered.append(
+                            .pixels(buffer, length: length, warnings: layoutWarnings + messages.warnings + notes))
+                        continue
+                    }
                     gvFreeRenderData(buffer)
-                    throw GraphvizError(
-                        stage: .render,
-                        message: messages.errors.isEmpty ? "Graphviz reported an error" : messages.errors)
+                    rendered.append(
+                        .recording(
+                            context, width: size.width, height: size.height,
+                            warnings: layoutWarnings + messages.warnings + notes))
+                    continue
                 }
                 let warnings = layoutWarnings + messages.warnings + notes
                 if target.kind == .png {
-                    rendered.append(.pixels(buffer, length: Int(length), warnings: warnings))
+                    rendered.append(.pixels(buffer, length: length, warnings: warnings))
                 } else {
                     var data = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
                     gvFreeRenderData(buffer)
@@ -464,10 +506,71 @@ public final class GraphvizRenderer: Sendable {
                 }
             }
         } catch {
-            for case .pixels(let buffer, _, _) in rendered { gvFreeRenderData(buffer) }
+            for bitmap in rendered { bitmap.free() }
             throw error
         }
         return rendered
+    }
+
+    /// Cairo's image surfaces are at most 32,767 pixels a side; Graphviz scales a larger bitmap
+    /// down to fit, which it does only when it makes the image surface itself.
+    private static let largestRecordedSide: UInt32 = 32_767
+
+    /// Renders the laid-out `graph` with `device` into memory; a bitmap device draws into
+    /// `context` when one is given (see `lifespec_set_bitmap_context`). On success the caller owns
+    /// the buffer; on failure the context is destroyed.
+    private func renderData(
+        _ graph: UnsafeMutablePointer<Agraph_t>, device: String, gvc: OpaquePointer, into context: OpaquePointer?
+    ) throws(GraphvizError) -> (UnsafeMutablePointer<CChar>, Int, (errors: String, warnings: [String])) {
+        _ = agreseterrors()
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: UInt32 = 0
+        lifespec_set_bitmap_context(context.map { UnsafeMutableRawPointer($0) })
+        let status = gvRenderData(gvc, graph, device, &buffer, &length)
+        lifespec_set_bitmap_context(nil)
+        guard status == 0, let buffer else {
+            if let buffer { gvFreeRenderData(buffer) }
+            if let context { lifespec_recording_destroy(context) }
+            throw GraphvizError(
+                stage: .render, message: GraphvizMessages.take(orDefault: "format '\(device)' failed").errors)
+        }
+        let messages = GraphvizMessages.take(orDefault: "")
+        if agerrors() >= Int32(AGERR.rawValue) {
+            gvFreeRenderData(buffer)
+            if let context { lifespec_recording_destroy(context) }
+            throw GraphvizError(
+                stage: .render, message: messages.errors.isEmpty ? "Graphviz reported an error" : messages.errors)
+        }
+        return (buffer, Int(length), messages)
+    }
+
+    /// The width and height the `lifespec_argb` device's header gives, or nil without one.
+    private static func bitmapSize(_ buffer: UnsafeMutablePointer<CChar>, length: Int) -> (
+        width: UInt32, height: UInt32
+    )? {
+        guard length >= 2 * MemoryLayout<UInt32>.size else { return nil }
+        let raw = UnsafeRawPointer(buffer)
+        return (
+            raw.loadUnaligned(as: UInt32.self),
+            raw.loadUnaligned(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
+        )
+    }
+
+    /// Makes the pixels of a recorded bitmap and encodes them (off the lock).
+    private static func encodeRecording(_ context: OpaquePointer, width: UInt32, height: UInt32) throws(GraphvizError)
+        -> [UInt8]
+    {
+        guard width > 0, height > 0 else {
+            throw GraphvizError(
+                stage: .render,
+                message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
+        }
+        var pixels: UnsafePointer<UInt32>?
+        guard let image = lifespec_recording_replay(context, width, height, &pixels), let pixels else {
+            throw GraphvizError(stage: .render, message: "cairo could not draw the \(width) × \(height) bitmap")
+        }
+        defer { lifespec_image_destroy(image) }
+        return try encodePNG(pixels, width: width, height: height)
     }
 
     /// Encodes what the `lifespec_argb` device wrote: width and height, then the pixels.
@@ -485,7 +588,13 @@ public final class GraphvizRenderer: Sendable {
                 message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
         }
         // The buffer is malloc'd with room to spare; its pixel words start 8 bytes in, so aligned.
-        let pixels = raw.advanced(by: headerSize).assumingMemoryBound(to: UInt32.self)
+        return try encodePNG(
+            raw.advanced(by: headerSize).assumingMemoryBound(to: UInt32.self), width: width, height: height)
+    }
+
+    private static func encodePNG(_ pixels: UnsafePointer<UInt32>, width: UInt32, height: UInt32) throws(GraphvizError)
+        -> [UInt8]
+    {
         var encoded: UnsafeMutablePointer<UInt8>?
         var encodedLength = 0
         guard lifespec_png_encode_argb32(pixels, width, height, &encoded, &encodedLength) == 0, let encoded else {
