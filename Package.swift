@@ -42,7 +42,9 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev", "pkg-config"]), .brew(["cairo", "pkg-config"])]
         ),
-        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo"]),
+        // SHA-256 with the x86 SHA extensions, for the drawings' digests (see SHA256.swift).
+        .target(name: "CSHA256"),
+        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo", "CSHA256"]),
         .target(
             name: "LifeSpecCLI",
             dependencies: [

@@ -1,5 +1,8 @@
+import CSHA256
+
 /// SHA-256 (FIPS 180-4), for the digests drawings record. Foundation on Linux has no digest API and
-/// the project takes no crypto dependency for this one use.
+/// the project takes no crypto dependency for this one use. Whole blocks go through the x86 SHA
+/// extensions where the CPU has them (CSHA256); this implementation serves everywhere else.
 public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
@@ -19,7 +22,14 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    public init() {}
+    /// Whether whole blocks go through CSHA256: the CPU's SHA extensions, when it has them.
+    private let accelerated: Bool
+    static let cpuHasSHAExtensions = lifespec_sha256_accelerated() != 0
+
+    public init() { accelerated = Self.cpuHasSHAExtensions }
+
+    /// `accelerated: false` computes in Swift even on a CPU with SHA extensions (to test one against the other).
+    init(accelerated: Bool) { self.accelerated = accelerated && Self.cpuHasSHAExtensions }
 
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if let array = bytes as? [UInt8] { return update(array[...]) }
@@ -36,13 +46,12 @@ public struct SHA256: Sendable {
             buffer.append(contentsOf: bytes[offset..<(offset + take)])
             offset += take
             guard buffer.count == 64 else { return }
-            compress(buffer[...], at: 0)
+            compress(buffer[...], at: 0, blocks: 1)
             buffer.removeAll(keepingCapacity: true)
         }
-        while bytes.endIndex - offset >= 64 {
-            compress(bytes, at: offset)
-            offset += 64
-        }
+        let blocks = (bytes.endIndex - offset) / 64
+        compress(bytes, at: offset, blocks: blocks)
+        offset += 64 * blocks
         buffer.append(contentsOf: bytes[offset...])
     }
 
@@ -71,6 +80,22 @@ public struct SHA256: Sendable {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
+    }
+
+    /// Compresses `blocks` blocks of 64 bytes of `bytes` from `start` on.
+    private mutating func compress(_ bytes: ArraySlice<UInt8>, at start: Int, blocks: Int) {
+        guard blocks > 0 else { return }
+        if accelerated {
+            bytes.withUnsafeBufferPointer { all in
+                withUnsafeMutableBytes(of: &state) { words in
+                    lifespec_sha256_blocks(
+                        words.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                        all.baseAddress! + (start - bytes.startIndex), blocks)
+                }
+            }
+            return
+        }
+        for block in 0..<blocks { compress(bytes, at: start + 64 * block) }
     }
 
     /// Compresses the 64 bytes of `bytes` from `start` on.
