@@ -703,24 +703,8 @@ static inline int lifespec_restyle_clusters(Agraph_t *laid_root, Agraph_t *laid,
     return 0;
 }
 
-/// Draws the laid-out `laid` with `source`'s styles (see above). Returns 0 on success.
-static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry, lifespec_label_cache *cache) {
-    if (agnnodes(laid) != agnnodes(source) || agnedges(laid) != agnedges(source)) return 1;
-    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
-        Agnode_t *match = agnode(laid, agnameof(n), 0);
-        if (match == NULL) return 1;
-        if (lifespec_restyle_object(laid, match, n, AGNODE, &ND_label(match), 1, cache) != 0) return 1;
-    }
-    /* Edges carry no names: the two graphs list them in the same order when they are the same graph. */
-    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
-        Agnode_t *match = agnode(laid, agnameof(n), 0);
-        Agedge_t *e = agfstout(source, n), *f = agfstout(laid, match);
-        for (; e && f; e = agnxtout(source, e), f = agnxtout(laid, f)) {
-            if (strcmp(agnameof(aghead(e)), agnameof(aghead(f))) != 0) return 1;
-            if (lifespec_restyle_object(laid, f, e, AGEDGE, &ED_label(f), 1, cache) != 0) return 1;
-        }
-        if (e || f) return 1;
-    }
+/* The clusters' and the root graph's styles, and the drawing's bounds: the end of a restyle. */
+static inline int lifespec_restyle_graphs(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry, lifespec_label_cache *cache) {
     if (lifespec_restyle_clusters(laid, laid, source, cache) != 0) return 1;
     Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(laid, "Agraphinfo_t", 0);
     if (info == NULL) return 1;
@@ -740,6 +724,76 @@ static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifes
         info->label->set = TRUE;
     }
     return 0;
+}
+
+/// Draws the laid-out `laid` with `source`'s styles (see above). Returns 0 on success.
+static inline int lifespec_restyle(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry, lifespec_label_cache *cache) {
+    if (agnnodes(laid) != agnnodes(source) || agnedges(laid) != agnedges(source)) return 1;
+    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
+        Agnode_t *match = agnode(laid, agnameof(n), 0);
+        if (match == NULL) return 1;
+        if (lifespec_restyle_object(laid, match, n, AGNODE, &ND_label(match), 1, cache) != 0) return 1;
+    }
+    /* Edges carry no names: the two graphs list them in the same order when they are the same graph. */
+    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
+        Agnode_t *match = agnode(laid, agnameof(n), 0);
+        Agedge_t *e = agfstout(source, n), *f = agfstout(laid, match);
+        for (; e && f; e = agnxtout(source, e), f = agnxtout(laid, f)) {
+            if (strcmp(agnameof(aghead(e)), agnameof(aghead(f))) != 0) return 1;
+            if (lifespec_restyle_object(laid, f, e, AGEDGE, &ED_label(f), 1, cache) != 0) return 1;
+        }
+        if (e || f) return 1;
+    }
+    return lifespec_restyle_graphs(laid, source, geometry, cache);
+}
+
+/// A restyle that lists only part of the graph (a scenario's difference, see ScenarioDifferences):
+/// every node and edge of `laid` that `source` leaves out is hidden (style `invis`), and the ones
+/// it lists are restyled as lifespec_restyle does. Parsing a few dozen objects instead of every
+/// one costs far less; the drawing is the same, since a hidden object draws nothing but its name
+/// in a comment. Nodes are matched by name, edges by their head and `id` among their tail's
+/// out-edges (refused when two match). Its clusters are all listed. Returns 0 on success.
+static inline int lifespec_restyle_sparse(Agraph_t *laid, Agraph_t *source, const lifespec_layout_geometry *geometry, lifespec_label_cache *cache) {
+    int node_count = agnnodes(source), edge_count = agnedges(source);
+    if (node_count > agnnodes(laid) || edge_count > agnedges(laid)) return 1;
+    Agsym_t *node_style = agattr(laid, AGNODE, (char *)"style", NULL);
+    Agsym_t *edge_style = agattr(laid, AGEDGE, (char *)"style", NULL);
+    /* A kind that leaves objects out hides them: its style must be declared where the renderer
+       reads it (the laid-out graph), and in `source`, so each listed object's style is set even
+       when it has none of its own. */
+    int hide_nodes = node_count < agnnodes(laid), hide_edges = edge_count < agnedges(laid);
+    if ((hide_nodes && node_style == NULL) || (hide_edges && edge_style == NULL)) return 1;
+    if (hide_nodes && agattr(source, AGNODE, (char *)"style", NULL) == NULL) agattr(source, AGNODE, (char *)"style", (char *)"");
+    if (hide_edges && agattr(source, AGEDGE, (char *)"style", NULL) == NULL) agattr(source, AGEDGE, (char *)"style", (char *)"");
+    for (Agnode_t *n = agfstnode(laid); n; n = agnxtnode(laid, n)) {
+        if (hide_nodes && agnode(source, agnameof(n), 0) == NULL) agxset(n, node_style, (char *)"invis");
+        if (hide_edges) {
+            for (Agedge_t *e = agfstout(laid, n); e; e = agnxtout(laid, e)) agxset(e, edge_style, (char *)"invis");
+        }
+    }
+    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
+        Agnode_t *match = agnode(laid, agnameof(n), 0);
+        if (match == NULL) return 1;
+        if (lifespec_restyle_object(laid, match, n, AGNODE, &ND_label(match), 1, cache) != 0) return 1;
+    }
+    /* An edge without an id matches the one edge between the same nodes without one. */
+    Agsym_t *laid_id = agattr(laid, AGEDGE, (char *)"id", NULL);
+    Agsym_t *source_id = agattr(source, AGEDGE, (char *)"id", NULL);
+    for (Agnode_t *n = agfstnode(source); n; n = agnxtnode(source, n)) {
+        Agnode_t *tail = agnode(laid, agnameof(n), 0);
+        for (Agedge_t *e = agfstout(source, n); e; e = agnxtout(source, e)) {
+            const char *id = source_id ? agxget(e, source_id) : "", *head = agnameof(aghead(e));
+            Agedge_t *match = NULL;
+            for (Agedge_t *f = agfstout(laid, tail); f; f = agnxtout(laid, f)) {
+                if (strcmp(laid_id ? agxget(f, laid_id) : "", id) != 0 || strcmp(agnameof(aghead(f)), head) != 0) continue;
+                if (match != NULL) return 1;
+                match = f;
+            }
+            if (match == NULL) return 1;
+            if (lifespec_restyle_object(laid, match, e, AGEDGE, &ED_label(match), 1, cache) != 0) return 1;
+        }
+    }
+    return lifespec_restyle_graphs(laid, source, geometry, cache);
 }
 
 /// Places `html` (an HTML-like label) over edge `e` as an overlay: to the left of the top line

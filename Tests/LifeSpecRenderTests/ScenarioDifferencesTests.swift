@@ -23,6 +23,10 @@ struct ScenarioDifferencesTests {
         let differences = try #require(
             ScenarioDifferences(
                 scenarios: scenarios.map(\.graph), overlays: scenarios.map(\.overlays), layout: overview.graph))
+        // Every difference twice: whole (each hidden object listed) and as the listing of what it
+        // shows, whose restyle hides the rest. The listings come after the whole differences, so
+        // they also show that hiding what is not listed leaves nothing behind.
+        let listings = try differences.listed.map { try #require($0, "\(spec.document.id) has no listing") }
         let pieces =
             [DrawingRequest(restyle: DOTEncoder.encode(differences.base), formats: [.svg], sharedLayoutOnly: true)]
             + zip(differences.differences, scenarios).map { graph, scenario in
@@ -30,18 +34,35 @@ struct ScenarioDifferencesTests {
                     restyle: DOTEncoder.encode(graph), overlays: scenario.overlays, formats: [.svg],
                     sharedLayoutOnly: true)
             }
+            + zip(listings, scenarios).map { graph, scenario in
+                DrawingRequest(
+                    restyle: DOTEncoder.encode(graph), overlays: scenario.overlays, formats: [.svg],
+                    hidesUnlisted: true)
+            }
         let whole = scenarios.map { DrawingRequest(restyle: $0.dot, overlays: $0.overlays, formats: [.svg]) }
         let outputs = try GraphvizRenderer.shared.render(layout: overview.dot, requests: pieces + whole)
         let base = try #require(outputs[0].first).data
+        let count = scenarios.count
         for (index, scenario) in spec.document.scenarios.enumerated() {
-            let difference = try #require(outputs[1 + index].first, "\(scenario.id) did not share the layout").data
-            let drawnWhole = outputs[1 + scenarios.count + index][0].data
+            let name = "\(spec.document.id)/\(scenario.id) \(locale ?? "")"
+            let difference = try #require(outputs[1 + index].first, "\(name) did not share the layout").data
+            let listing = try #require(outputs[1 + count + index].first, "\(name)'s listing was refused").data
+            let drawnWhole = outputs[1 + 2 * count + index][0].data
             let pieced = try #require(ScenarioDifferences.piece(base: base, difference: difference))
-            #expect(pieced == drawnWhole, "\(spec.document.id)/\(scenario.id) \(locale ?? "")")
+            #expect(pieced == drawnWhole, "\(name)")
+            #expect(listing == difference, "\(name): the listing draws what the whole difference draws")
             // The difference drawing really leaves things out: that is where the time goes.
             let hidden = try #require(SVGPieces(difference)).objects.filter { !$0.isDrawn }.count
-            #expect(hidden > 0, "\(spec.document.id)/\(scenario.id) hides nothing")
+            #expect(hidden > 0, "\(name) hides nothing")
             #expect(difference.count < drawnWhole.count)
+            // The listing leaves out at least every hidden arrow (a hidden state stays when a shown
+            // arrow ends at it).
+            let whole = differences.differences[index]
+            let hiddenArrows = whole.allEdges.filter { $0.attributes["style"] == .string("invis") }.count
+            #expect(
+                listings[index].allNodes.count + listings[index].allEdges.count
+                    <= whole.allNodes.count + whole.allEdges.count - hiddenArrows,
+                "\(name): the listing keeps hidden arrows")
         }
     }
 

@@ -82,14 +82,20 @@ public struct DrawingRequest: Sendable, Hashable {
     /// Drawn on the shared layout or not at all (no outputs) when the restyle would need a layout
     /// of its own: for drawings that are pieced together with others from the same layout.
     public var sharedLayoutOnly: Bool
+    /// The restyle lists only part of the graph, and every node and edge it leaves out is hidden
+    /// (`lifespec_restyle_sparse`): such a drawing cannot be laid out on its own, so it also only
+    /// shares the layout.
+    public var hidesUnlisted: Bool
 
     public init(
-        restyle: String? = nil, overlays: [Overlay] = [], formats: [GraphvizFormat], sharedLayoutOnly: Bool = false
+        restyle: String? = nil, overlays: [Overlay] = [], formats: [GraphvizFormat], sharedLayoutOnly: Bool = false,
+        hidesUnlisted: Bool = false
     ) {
         self.restyle = restyle
         self.overlays = overlays
         self.formats = formats
-        self.sharedLayoutOnly = sharedLayoutOnly
+        self.sharedLayoutOnly = sharedLayoutOnly || hidesUnlisted
+        self.hidesUnlisted = hidesUnlisted
     }
 }
 
@@ -158,7 +164,7 @@ public final class GraphvizRenderer: Sendable {
             requests.map {
                 Drawing(
                     restyle: $0.restyle, overlays: $0.overlays, targets: $0.formats.map(Target.init),
-                    sharedLayoutOnly: $0.sharedLayoutOnly)
+                    sharedLayoutOnly: $0.sharedLayoutOnly || $0.hidesUnlisted, hidesUnlisted: $0.hidesUnlisted)
             }
         }
         return try render(layout: dot, drawings: drawings(requests), then: { drawings(more()) }, layout: layout)
@@ -245,6 +251,7 @@ public final class GraphvizRenderer: Sendable {
         var overlays: [Overlay] = []
         let targets: [Target]
         var sharedLayoutOnly = false
+        var hidesUnlisted = false
     }
 
     private func render(dot: String, targets: [Target], layout: String) throws(GraphvizError) -> [GraphvizOutput] {
@@ -360,7 +367,11 @@ public final class GraphvizRenderer: Sendable {
                         }
                         defer { agclose(source) }
                         restyled = true
-                        if lifespec_restyle(graph, source, &geometry, labels) != 0 {
+                        let status =
+                            drawing.hidesUnlisted
+                            ? lifespec_restyle_sparse(graph, source, &geometry, labels)
+                            : lifespec_restyle(graph, source, &geometry, labels)
+                        if status != 0 {
                             if drawing.sharedLayoutOnly { slots[index] = [] } else { separate.append(index) }
                             continue
                         }

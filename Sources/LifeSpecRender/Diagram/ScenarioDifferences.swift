@@ -18,6 +18,11 @@ struct ScenarioDifferences: Sendable {
     /// Per scenario: its graph with every state and arrow that looks as in `base` hidden (its
     /// arrows with step numbers are always shown: the numbers are drawn with them).
     let differences: [DOTGraph]
+    /// The same differences with the hidden arrows and states left out (a hidden state stays when
+    /// a shown arrow ends at it), for a restyle that hides what it does not list
+    /// (`DrawingRequest.hidesUnlisted`): Graphviz parses a few dozen objects instead of every one.
+    /// `nil` when arrows cannot be told apart by their ends and ids.
+    let listed: [DOTGraph?]
 
     /// `nil` unless the graphs are the same graph (the same statements in the same order), as
     /// scenarios of one diagram are. `layout` is the graph they are drawn on (the overview): an
@@ -57,19 +62,87 @@ struct ScenarioDifferences: Sendable {
         self.base = base
         let hidesNodes = Self.declaresStyle(in: layout, edges: false)
         let hidesEdges = Self.declaresStyle(in: layout, edges: true)
+        let edgesKnownByID = Self.edgesKnownByID(first.statements)
+        var listed: [DOTGraph?] = []
         differences = scenarios.indices.map { scenario in
             let numbered = Set(overlays[scenario].map(\.edgeID))
             var graph = scenarios[scenario]
             var next = 0
+            var hidden = Set<Int>()
             graph.statements = Self.replacingObjects(in: graph.statements, next: &next) { index, isEdge, attributes in
                 guard attributes == baseLooks[index], isEdge ? hidesEdges : hidesNodes else { return attributes }
                 if case .string(let id)? = attributes["id"], numbered.contains(id) { return attributes }
-                var hidden: DOTAttributes = ["style": "invis"]
-                hidden["id"] = attributes["id"]
-                return hidden
+                hidden.insert(index)
+                var hiddenLook: DOTAttributes = ["style": "invis"]
+                hiddenLook["id"] = attributes["id"]
+                return hiddenLook
             }
+            var sparse = graph
+            sparse.statements = Self.listing(graph.statements, hidden: hidden)
+            listed.append(edgesKnownByID ? sparse : nil)
             return graph
         }
+        self.listed = listed
+    }
+
+    /// Whether no two arrows between the same two states have the same id, or both none (the
+    /// sparse restyle finds arrows by it), and every state is declared once, arrows' ends included
+    /// (a state DOT makes for an arrow alone would be left out of the listing, so hidden).
+    private static func edgesKnownByID(_ statements: [DOTStatement]) -> Bool {
+        var declared = Set<String>()
+        for node in DOTStatement.nodes(in: statements) where !declared.insert(node.id).inserted { return false }
+        var seen = Set<[String]>()
+        for edge in DOTStatement.edges(in: statements) {
+            guard declared.contains(edge.from), declared.contains(edge.to) else { return false }
+            var id = ""
+            if let value = edge.attributes["id"] {
+                guard case .string(let text) = value else { return false }
+                id = text
+            }
+            guard seen.insert([edge.from, edge.to, id]).inserted else { return false }
+        }
+        return true
+    }
+
+    /// `statements` without the objects numbered in `hidden`, except the hidden states a listed
+    /// arrow ends at: left out, DOT would make them anew with no style, shown.
+    private static func listing(_ statements: [DOTStatement], hidden: Set<Int>) -> [DOTStatement] {
+        var ends = Set<String>()
+        var next = 0
+        func collectEnds(_ statements: [DOTStatement]) {
+            for statement in statements {
+                switch statement {
+                case .node: next += 1
+                case .edge(let edge):
+                    if !hidden.contains(next) {
+                        ends.insert(edge.from)
+                        ends.insert(edge.to)
+                    }
+                    next += 1
+                case .subgraph(let subgraph): collectEnds(subgraph.statements)
+                }
+            }
+        }
+        collectEnds(statements)
+        next = 0
+        func keep(_ statements: [DOTStatement]) -> [DOTStatement] {
+            var kept: [DOTStatement] = []
+            for statement in statements {
+                switch statement {
+                case .node(let node):
+                    if !hidden.contains(next) || ends.contains(node.id) { kept.append(statement) }
+                    next += 1
+                case .edge:
+                    if !hidden.contains(next) { kept.append(statement) }
+                    next += 1
+                case .subgraph(var subgraph):
+                    subgraph.statements = keep(subgraph.statements)
+                    kept.append(.subgraph(subgraph))
+                }
+            }
+            return kept
+        }
+        return keep(statements)
     }
 
     /// The statements' structure without attributes: what must match for two graphs to be one.

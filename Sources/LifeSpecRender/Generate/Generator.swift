@@ -400,10 +400,13 @@ public enum Generator {
                         DrawingRequest(
                             restyle: DOTEncoder.encode(differences.base), formats: [.svg], sharedLayoutOnly: true)
                     ]
-                    + zip(differences.differences, drawn).map { graph, index in
-                        DrawingRequest(
-                            restyle: DOTEncoder.encode(graph), overlays: overlays[index], formats: [.svg],
-                            sharedLayoutOnly: true)
+                    + zip(differences.differences.indices, drawn).map { scenario, index in
+                        // The listing of what is shown when there is one: far less for Graphviz to parse.
+                        let listed = differences.listed[scenario]
+                        return DrawingRequest(
+                            restyle: DOTEncoder.encode(listed ?? differences.differences[scenario]),
+                            overlays: overlays[index], formats: [.svg], sharedLayoutOnly: true,
+                            hidesUnlisted: listed != nil)
                     }
             } else {
                 requests = drawn.map(wholeRequest)
