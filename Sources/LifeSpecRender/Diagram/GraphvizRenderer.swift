@@ -486,13 +486,12 @@ public final class GraphvizRenderer: Sendable {
                 // A bitmap is recorded here and made into pixels outside the lock (see CCairo),
                 // unless it is too large for one cairo image: Graphviz then scales it down as it
                 // draws, into an image surface of its own.
-                var recording = target.kind == .png ? lifespec_recording_create() : nil
+                let recording = target.kind == .png ? lifespec_recording_create() : nil
                 var (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: recording)
                 if let context = recording {
                     let size = Self.bitmapSize(buffer, length: length)
                     guard let size, size.width < Self.largestRecordedSide, size.height < Self.largestRecordedSide else {
                         lifespec_recording_destroy(context)
-                        recording = nil
                         gvFreeRenderData(buffer)
                         (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: nil)
                         rendered.append(
