@@ -53,7 +53,7 @@ public struct CoveragePlan: Sendable, Hashable {
 
     public init(space: StateSpace) {
         if space.isComposed {
-            self = Self.composed(space)
+            self = Self.composed(space).plan
         } else {
             self = CoveragePlan(space: space, graph: CoverageGraph(space: space))
         }
@@ -73,10 +73,20 @@ public struct CoveragePlan: Sendable, Hashable {
     /// region's path that covers nothing new by then is dropped). It covers exactly the transitions
     /// the product's plan covers — a region's transition is taken in the product exactly when it is
     /// taken in the region alone — though in other paths.
-    private static func composed(_ space: StateSpace) -> CoveragePlan {
+    /// A path of a composed plan as `composed` replayed it through the whole machine: the runner
+    /// it started from and what each step was seen to do (`Runner.send`'s observations).
+    struct Replay {
+        let start: Runner
+        let observations: [[Observation]]
+    }
+
+    /// The plan, and per path its replay: the conformance planner replays every path from its
+    /// start, and reads them instead where it starts from the same runner.
+    static func composed(_ space: StateSpace) -> (plan: CoveragePlan, replays: [Replay]) {
         let machine = space.machine
         var covered: Set<Int> = []
         var paths: [Path] = []
+        var replays: [Replay] = []
         let initial = (try? Runner(machine: machine))?.active ?? []
         for region in space.regionSpaces {
             // Only the events of a region's paths and their starts are used below.
@@ -94,13 +104,15 @@ public struct CoveragePlan: Sendable, Hashable {
                 var trace = TransitionTrace()
                 guard (try? runner.settle(into: &trace)) != nil else { continue }
                 let start = runner.configuration
+                let startRunner = runner
                 var steps: [Step] = []
+                var observations: [[Observation]] = []
                 var newlyCovered: Set<Int> = []
                 // Where the runner stands before each event: the start, then each step's end.
                 var from = start
                 for step in path.steps {
                     guard let event = machine.eventIndex(of: step.event) else { break }
-                    var taken = TransitionTrace()
+                    var taken = ObservingTrace()
                     do {
                         try runner.process(event: event, into: &taken)
                     } catch {
@@ -111,6 +123,7 @@ public struct CoveragePlan: Sendable, Hashable {
                     }
                     let to = runner.configuration
                     steps.append(Step(event: step.event, from: from, to: to, transitions: taken.transitions))
+                    observations.append(taken.observations)
                     from = to
                 }
                 // A path that cannot be replayed whole covers nothing: what it took before it
@@ -118,6 +131,7 @@ public struct CoveragePlan: Sendable, Hashable {
                 guard steps.count == path.steps.count, !newlyCovered.isEmpty else { continue }
                 covered.formUnion(newlyCovered)
                 paths.append(Path(start: start, steps: steps, newlyCovered: newlyCovered.sorted()))
+                replays.append(Replay(start: startRunner, observations: observations))
             }
         }
         // What the paths take, so the plan never claims a transition its paths miss; the regions'
@@ -128,9 +142,10 @@ public struct CoveragePlan: Sendable, Hashable {
             guard let event = machine.transitions[index].trigger.eventID else { return false }
             return !raised.contains(event)
         }.count
-        return CoveragePlan(
+        let plan = CoveragePlan(
             paths: paths, uncoverable: uncoverableTransitions(in: space), transitionCount: machine.transitions.count,
             covered: sorted, lowerBound: lowerBound)
+        return (plan, replays)
     }
 
     /// With the graph the caller built already (the conformance planner searches it too).

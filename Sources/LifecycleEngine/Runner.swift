@@ -198,6 +198,13 @@ public struct Runner: Sendable {
         for history in recorded { historyValues[history] = other.historyValues[history] }
     }
 
+    /// Whether `other` stands exactly where this runner does (same machine assumed): the same
+    /// events then do the same from both.
+    func standsWhere(_ other: Runner) -> Bool {
+        active == other.active && flagValues == other.flagValues && historyValues == other.historyValues
+            && isRunning == other.isRunning && eventlessLimit == other.eventlessLimit
+    }
+
     init(machine: Machine, active: [Int], flagValues: [Bool], historyValues: [Int: [Int]]) {
         self.machine = machine
         self.active = active
@@ -789,6 +796,25 @@ struct StepTrace: RunTrace {
     }
 
     mutating func emit(_ emitted: [Step]) { steps += emitted }
+}
+
+/// The transitions taken and what an app observes, in order: `StepTrace`'s steps less the
+/// transitions, without naming their states.
+struct ObservingTrace: RunTrace {
+    var transitions: [Int] = []
+    var observations: [Observation] = []
+
+    mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
+        transitions.append(transition)
+    }
+
+    mutating func emit(_ steps: [Step]) {
+        // Room for a step's few observations at once rather than growing one by one.
+        if observations.isEmpty, !steps.isEmpty { observations.reserveCapacity(8) }
+        for step in steps {
+            if let observation = step.observation { observations.append(observation) }
+        }
+    }
 }
 
 /// Only the transitions taken, in order, and the states entered.
