@@ -123,14 +123,17 @@ public struct Runner: Sendable {
     public var configuration: Configuration {
         let tables = machine.tables
         let states = machine.states
-        let history = historyValues.keys.sorted().map { key in
-            Configuration.HistoryEntry(state: states[key].id, remembered: historyValues[key]!.map { states[$0].id })
+        // One sorted walk of the history for both lists, and each value looked up once.
+        let recorded = historyValues.sorted { $0.key < $1.key }
+        let history = recorded.map { entry in
+            Configuration.HistoryEntry(state: states[entry.key].id, remembered: entry.value.map { states[$0].id })
         }
+        var atomic: [String] = []
+        atomic.reserveCapacity(active.count)
+        for state in active where tables.kind[state] == 0 { atomic.append(states[state].id) }
         return Configuration(
-            states: active.filter { tables.kind[$0] == 0 }.map { states[$0].id }, flagValues: flagValues,
-            history: history,
-            positions: Configuration.Positions(
-                active: active, history: historyValues.keys.sorted().map { ($0, historyValues[$0]!) })
+            states: atomic, flagValues: flagValues, history: history,
+            positions: Configuration.Positions(active: active, history: recorded.map { ($0.key, $0.value) })
         )
     }
 
