@@ -597,12 +597,20 @@ public struct Runner: Sendable {
                 }
             }
             trace.emit(tables.actionSteps[transition.transition])
-            for assignment in tables.assignments[transition.transition] {
-                flagValues[assignment.flag] = assignment.value
-            }
+            let assignments = tables.assignments[transition.transition]
+            if !assignments.isEmpty { assign(assignments) }
             for event in tables.raises[transition.transition] { queue.append(event, isOptional: false) }
         }
         enter(entry, queue: &queue, into: &trace)
+    }
+
+    /// Sets flags. Out of line: with the loop in `microstep`, the compiler made `flagValues` unique
+    /// ahead of the loop over the transitions, copying it (shared with the runner this one was
+    /// copied from) on 71,544 of the 74,427 microsteps of a 4-region 2,000-state validate, whether a
+    /// transition set a flag or not (callgrind: 0.02 G instructions).
+    @inline(never)
+    private mutating func assign(_ assignments: [RunTables.Assignment]) {
+        for assignment in assignments { flagValues[assignment.flag] = assignment.value }
     }
 
     /// The first atomic state, in document order, that is `state` or below it once the microstep is
