@@ -226,10 +226,8 @@ public struct StateSpace: Sendable {
         var taken: Set<Int> = []
         for transitions in exact.edgeTransitions { taken.formUnion(transitions) }
         taken.formUnion(exact.startTransitions)
-        var recordedPositions: Set<Int> = []
-        for runner in exact.runners { recordedPositions.formUnion(runner.historyValues.keys) }
         let states = machine.states
-        let recorded = Set(recordedPositions.map { states[$0].id })
+        let recorded = Set(exact.recordedHistory.map { states[$0].id })
         self.init(
             machine: machine, exploration: exact, isExact: true, regionSpaces: [], regionOfTransition: [],
             startTransitions: exact.startTransitions, takenTransitions: taken,
@@ -300,16 +298,26 @@ public struct StateSpace: Sendable {
             // Reach from the first start (the defaults) by events.
             var count = 0
             if let first = space.startPositions.first {
-                var successors = [[Int]](repeating: [], count: space.configurationCount)
-                for ends in space.edgeEnds { successors[ends.from].append(ends.to) }
-                var seen = [Bool](repeating: false, count: space.configurationCount)
+                // Successors as one flat list (`successorList[successorStart[n]..<successorStart[n + 1]]`):
+                // an array per configuration cost a 4-region 2,000-state validate 0.06 G (callgrind).
+                let configurationCount = space.configurationCount
+                var successorStart = [Int](repeating: 0, count: configurationCount + 1)
+                for ends in space.edgeEnds { successorStart[ends.from + 1] += 1 }
+                for index in 0..<configurationCount { successorStart[index + 1] += successorStart[index] }
+                var fill = successorStart
+                var successorList = [Int](repeating: 0, count: space.edgeEnds.count)
+                for ends in space.edgeEnds {
+                    successorList[fill[ends.from]] = ends.to
+                    fill[ends.from] += 1
+                }
+                var seen = [Bool](repeating: false, count: configurationCount)
                 seen[first] = true
                 var queue = [first]
                 while let next = queue.popLast() {
                     count += 1
-                    for to in successors[next] where !seen[to] {
-                        seen[to] = true
-                        queue.append(to)
+                    for slot in successorStart[next]..<successorStart[next + 1] where !seen[successorList[slot]] {
+                        seen[successorList[slot]] = true
+                        queue.append(successorList[slot])
                     }
                 }
             }
@@ -330,6 +338,8 @@ public struct StateSpace: Sendable {
         var runners: [Runner] = []
         /// Every state some run enters or starts in, including states eventless transitions pass through.
         var entered: Set<Int> = []
+        /// History states some configuration found has recorded (`HistoryTable.recorded`).
+        var recordedHistory: Set<Int> = []
     }
 
     /// What a configuration holds besides its history: its active states (by position), its flag
@@ -363,10 +373,16 @@ public struct StateSpace: Sendable {
     /// without hashing the dictionary again.
     private struct HistoryTable {
         private var numbers: [[Int: [Int]]: Int] = [:]
+        /// The history states the histories numbered record. Every configuration's history is one
+        /// of them (a step that records none keeps its configuration's), so these are the states
+        /// the configurations record: collecting them from every configuration instead cost a
+        /// 4-region 2,000-state validate 0.05 G (callgrind).
+        private(set) var recorded: Set<Int> = []
 
         mutating func number(of history: [Int: [Int]]) -> Int {
             if let known = numbers[history] { return known }
             numbers[history] = numbers.count
+            recorded.formUnion(history.keys)
             return numbers.count - 1
         }
     }
@@ -440,8 +456,11 @@ public struct StateSpace: Sendable {
             if number == cores.count { cores[core] = number }
             return number
         }
+        // `result.entered` as flags by state, set at the end: inserting each step's entered states
+        // into the set cost a 4-region 2,000-state validate 0.025 G (callgrind).
+        var isEntered = [Bool](repeating: false, count: machine.states.count)
         // Every run starts in these, even one whose eventless transitions leave them at once.
-        result.entered.formUnion(initial)
+        for state in initial { isEntered[state] = true }
         for flagValues in assignments {
             var runner = Runner(machine: machine, active: initial, flagValues: flagValues, historyValues: [:])
             var trace = TransitionTrace()
@@ -452,8 +471,8 @@ public struct StateSpace: Sendable {
                 continue
             }
             result.startTransitions.formUnion(trace.transitions)
-            for state in trace.enteredStates { result.entered.insert(state) }
-            for state in runner.active { result.entered.insert(state) }
+            for state in trace.enteredStates { isEntered[state] = true }
+            for state in runner.active { isEntered[state] = true }
             // Starts are never refused for the limit (only configurations found by events are).
             let history = histories.number(of: runner.historyValues)
             let core = coreNumber(of: runner)
@@ -524,7 +543,7 @@ public struct StateSpace: Sendable {
                     }
                     // An ignored event (SCXML's policy) changes nothing: no edge.
                     if trace.transitions.isEmpty { continue }
-                    for state in trace.enteredStates { result.entered.insert(state) }
+                    for state in trace.enteredStates { isEntered[state] = true }
                     transitions = trace.transitions
                     if !trace.recordedHistory.isEmpty { history = histories.number(of: moved.historyValues) }
                     next = moved
@@ -553,6 +572,8 @@ public struct StateSpace: Sendable {
                 result.edgeEvents.append(event)
             }
         }
+        result.recordedHistory = histories.recorded
+        result.entered = Set(isEntered.indices.filter { isEntered[$0] })
         return result
     }
 
