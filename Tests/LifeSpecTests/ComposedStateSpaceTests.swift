@@ -1,6 +1,7 @@
 import LifeSpec
-import LifecycleEngine
 import Testing
+
+@testable import LifecycleEngine
 
 /// Independent parallel regions explored one by one (`StateSpace.Strategy.composed`) must give
 /// every answer the product exploration gives: checked on seeded random parallel machines small
@@ -137,6 +138,8 @@ struct ComposedStateSpaceTests {
             // Rejection tests stand in configurations the product reaches, and the history rule
             // (LS124) and region rule (LS123) read only what is compared above.
             let plan = ConformancePlan(space: composed)
+            // Its coverage cases read the coverage plan's replays: what replaying anew gives.
+            #expect(plan.cases == ConformancePlan(space: composed, reusesReplays: false).cases, label)
             for item in plan.cases where item.kind == .rejection {
                 #expect(
                     productConfigurations.contains { ConformanceCase.configurationName($0.states) == item.start },

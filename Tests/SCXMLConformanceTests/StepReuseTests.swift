@@ -42,6 +42,30 @@ import Testing
         #expect(withHistory >= 15)
     }
 
+    /// A conformance plan of a composed space reads each coverage path's observations off the
+    /// coverage plan's own replay (`ConformancePlan.Builder.addCoverage`): every case must be what
+    /// replaying the paths anew gives.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func coverageCasesOfRegionsAreTheReplaysOwn(seed: UInt64) throws {
+        let text = SyntheticSpec(states: 120, seed: seed, scenarios: 2, regions: 3).yaml()
+        let machine = try #require(SpecLoader.load(text: text, path: "synthetic.yaml").spec?.machine)
+        let space = StateSpace(machine: machine, strategy: .composed)
+        #expect(space.isComposed)
+        let reused = ConformancePlan(space: space, reusesReplays: true)
+        let replayed = ConformancePlan(space: space, reusesReplays: false)
+        let coverage = reused.cases.filter { $0.kind == .coverage }
+        #expect(coverage.count > 1)
+        // Observations to compare: the synthetic transitions call back.
+        #expect(
+            coverage.contains { item in
+                item.steps.contains {
+                    if case .handled(let observations?, _) = $0.expectation { !observations.isEmpty } else { false }
+                }
+            })
+        #expect(reused.cases == replayed.cases)
+        #expect(reused.notes == replayed.notes)
+    }
+
     @Test(arguments: [1, 2] as [UInt64])
     func syntheticRegionsWithDeepHistoryExploreAlike(seed: UInt64) throws {
         let text = SyntheticSpec(states: 90, seed: seed, scenarios: 2, regions: 3).yaml()
