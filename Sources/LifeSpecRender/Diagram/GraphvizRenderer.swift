@@ -269,16 +269,17 @@ public final class GraphvizRenderer: Sendable {
         if dot.utf8.contains(0) { throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character") }
         try checkText(first)
         var drawings = first
-        var rendered: [[Rendered]] = []
+        // Every bitmap drawn, handed to an encoding as soon as it is drawn.
+        var bitmaps: [Rendered] = []
         var ordered: [[Rendered]] = []
         // Bitmaps are made into pixels (when recorded) and encoded on another thread as soon as
         // they are drawn, while the lock goes on drawing the other requests (a 500-state PNG takes
         // a third of a second to deflate).
         let encodings = DispatchGroup()
         let encoded = Locked([Int: Result<[UInt8], GraphvizError>]())
-        func encodeInBackground(_ drawing: [Rendered]) {
-            for bitmap in drawing {
-                guard let key = bitmap.bitmapKey else { continue }
+        func encodeInBackground(_ bitmap: Rendered) {
+            bitmaps.append(bitmap)
+            if let key = bitmap.bitmapKey {
                 // The addresses cross to the other thread as integers: what they point at is
                 // read only there until `encodings` is waited for.
                 switch bitmap {
@@ -304,7 +305,7 @@ public final class GraphvizRenderer: Sendable {
         // once no encoding reads them any more.
         defer {
             encodings.wait()
-            for bitmap in rendered.joined() { bitmap.free() }
+            for bitmap in bitmaps { bitmap.free() }
         }
         try context.withLock { (context: inout OpaquePointer?) throws(GraphvizError) in
             let gvc: OpaquePointer
@@ -379,9 +380,7 @@ public final class GraphvizRenderer: Sendable {
                     defer { lifespec_restore_geometry(graph, &geometry) }
                     slots[index] = try draw(
                         graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc,
-                        layoutWarnings: layoutWarnings)
-                    rendered.append(slots[index]!)
-                    encodeInBackground(slots[index]!)
+                        layoutWarnings: layoutWarnings, handOff: encodeInBackground)
                 }
             }
             separateLayoutCount.withLock { $0 += separate.count }
@@ -392,9 +391,8 @@ public final class GraphvizRenderer: Sendable {
                 let (graph, warnings) = try layOut(drawing.restyle ?? dot, gvc: gvc, layout: layout)
                 defer { release(graph, gvc: gvc, layout: layout) }
                 slots[index] = try draw(
-                    graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: warnings)
-                rendered.append(slots[index]!)
-                encodeInBackground(slots[index]!)
+                    graph, overlays: drawing.overlays, targets: drawing.targets, gvc: gvc, layoutWarnings: warnings,
+                    handOff: encodeInBackground)
             }
             ordered = slots.map { $0! }
         }
@@ -458,7 +456,7 @@ public final class GraphvizRenderer: Sendable {
 
     private func draw(
         _ graph: UnsafeMutablePointer<Agraph_t>, overlays: [Overlay], targets: [Target], gvc: OpaquePointer,
-        layoutWarnings: [String]
+        layoutWarnings: [String], handOff: (Rendered) -> Void
     ) throws(GraphvizError) -> [Rendered] {
         var placed: [UnsafeMutablePointer<Agedge_t>] = []
         defer { for edge in placed { lifespec_remove_overlay(edge) } }
@@ -470,56 +468,58 @@ public final class GraphvizRenderer: Sendable {
             }
             placed.append(edge)
         }
-        var rendered: [Rendered] = []
-        do throws(GraphvizError) {
-            for target in targets {
-                var notes: [String] = []
-                if target.kind == .png {
-                    let dpi = lifespec_set_bitmap_dpi(graph, 96, Self.maximumBitmapPixels)
-                    if dpi < 96 {
-                        notes.append(
-                            "the bitmap is drawn at \(Int(dpi)) dpi instead of 96 to stay under \(Int(Self.maximumBitmapPixels / 1_000_000)) megapixels"
-                        )
-                    }
-                }
-                defer { if target.kind == .png { lifespec_clear_bitmap_dpi(graph) } }
-                // A bitmap is recorded here and made into pixels outside the lock (see CCairo),
-                // unless it is too large for one cairo image: Graphviz then scales it down as it
-                // draws, into an image surface of its own.
-                let recording = target.kind == .png ? lifespec_recording_create() : nil
-                var (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: recording)
-                if let context = recording {
-                    let size = Self.bitmapSize(buffer, length: length)
-                    guard let size, size.width < Self.largestRecordedSide, size.height < Self.largestRecordedSide else {
-                        lifespec_recording_destroy(context)
-                        gvFreeRenderData(buffer)
-                        (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: nil)
-                        rendered.append(
-                            .pixels(buffer, length: length, warnings: layoutWarnings + messages.warnings + notes))
-                        continue
-                    }
-                    gvFreeRenderData(buffer)
-                    rendered.append(
-                        .recording(
-                            context, width: size.width, height: size.height,
-                            warnings: layoutWarnings + messages.warnings + notes))
-                    continue
-                }
-                let warnings = layoutWarnings + messages.warnings + notes
-                if target.kind == .png {
-                    rendered.append(.pixels(buffer, length: length, warnings: warnings))
-                } else {
-                    var data = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-                    gvFreeRenderData(buffer)
-                    if target.kind == .pdf { Self.normalizePDFDates(&data) }
-                    rendered.append(.bytes(data, warnings: warnings))
+        // Each bitmap is handed off (to be encoded, and freed by the caller) as soon as it is drawn,
+        // and bitmaps are drawn first: their encoding then runs beside the drawing of the rest.
+        var rendered = [Rendered?](repeating: nil, count: targets.count)
+        let bitmapsFirst =
+            targets.indices.filter { targets[$0].kind == .png } + targets.indices.filter { targets[$0].kind != .png }
+        for index in bitmapsFirst {
+            let target = targets[index]
+            var notes: [String] = []
+            if target.kind == .png {
+                let dpi = lifespec_set_bitmap_dpi(graph, 96, Self.maximumBitmapPixels)
+                if dpi < 96 {
+                    notes.append(
+                        "the bitmap is drawn at \(Int(dpi)) dpi instead of 96 to stay under \(Int(Self.maximumBitmapPixels / 1_000_000)) megapixels"
+                    )
                 }
             }
-        } catch {
-            for bitmap in rendered { bitmap.free() }
-            throw error
+            defer { if target.kind == .png { lifespec_clear_bitmap_dpi(graph) } }
+            // A bitmap is recorded here and made into pixels outside the lock (see CCairo),
+            // unless it is too large for one cairo image: Graphviz then scales it down as it
+            // draws, into an image surface of its own.
+            let recording = target.kind == .png ? lifespec_recording_create() : nil
+            var (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: recording)
+            if let context = recording {
+                let size = Self.bitmapSize(buffer, length: length)
+                guard let size, size.width < Self.largestRecordedSide, size.height < Self.largestRecordedSide else {
+                    lifespec_recording_destroy(context)
+                    gvFreeRenderData(buffer)
+                    (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: nil)
+                    rendered[index] = .pixels(
+                        buffer, length: length, warnings: layoutWarnings + messages.warnings + notes)
+                    handOff(rendered[index]!)
+                    continue
+                }
+                gvFreeRenderData(buffer)
+                rendered[index] = .recording(
+                    context, width: size.width, height: size.height,
+                    warnings: layoutWarnings + messages.warnings + notes)
+                handOff(rendered[index]!)
+                continue
+            }
+            let warnings = layoutWarnings + messages.warnings + notes
+            if target.kind == .png {
+                rendered[index] = .pixels(buffer, length: length, warnings: warnings)
+                handOff(rendered[index]!)
+            } else {
+                var data = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+                gvFreeRenderData(buffer)
+                if target.kind == .pdf { Self.normalizePDFDates(&data) }
+                rendered[index] = .bytes(data, warnings: warnings)
+            }
         }
-        return rendered
+        return rendered.map { $0! }
     }
 
     /// Cairo's image surfaces are at most 32,767 pixels a side; Graphviz scales a larger bitmap
