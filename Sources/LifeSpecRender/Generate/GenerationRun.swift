@@ -119,6 +119,18 @@ public struct GenerationRun {
             let outputStage = stages[0]
             let suiteStage = suites == nil ? nil : stages[1]
             let doccStage = docc == nil ? nil : stages[stages.count - 1]
+            // The suites are made on another thread meanwhile: a core is idle while Graphviz lays
+            // out the largest diagram, and a 500-state suite made afterwards would add tens of
+            // milliseconds to the end of the run.
+            let suiteTexts = Locked<[String]>([])
+            let suitesWritten = DispatchGroup()
+            defer { suitesWritten.wait() }
+            if suiteStage != nil {
+                DispatchQueue.global().async(group: suitesWritten) {
+                    let texts = generated.map { SwiftSuiteRenderer.render(spec: $0) }
+                    suiteTexts.withLock { $0 = texts }
+                }
+            }
             // Files are written to the run's staging folders as they are made and moved into
             // place only once everything was made, as one transaction per folder.
             do throws(Generator.StreamError) {
@@ -139,8 +151,9 @@ public struct GenerationRun {
                 }
             }
             if let suiteStage {
-                for (spec, name) in zip(generated, suiteNames) {
-                    try suiteStage.offer(GeneratedFile(path: name, text: SwiftSuiteRenderer.render(spec: spec)))
+                suitesWritten.wait()
+                for (text, name) in zip(suiteTexts.withLock { $0 }, suiteNames) {
+                    try suiteStage.offer(GeneratedFile(path: name, text: text))
                 }
             }
             if let doccStage, let docc {
