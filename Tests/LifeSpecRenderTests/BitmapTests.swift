@@ -135,6 +135,110 @@ struct BitmapTests {
         #expect(decoded.rgba == expected)
     }
 
+    /// The image data is deflated in stripes of about 1 MB, each primed with the 32 KB before it
+    /// (`lifespec_png_deflate_stripe`): narrow rows (many to a window), rows wider than the window,
+    /// a last stripe of one row, translucent pixels.
+    @Test(
+        "an image of many stripes decodes to every pixel it was made from",
+        arguments: [(97, 12_000, true), (12_001, 90, true), (20_000, 53, false), (3, 1, true), (5_000, 210, false)])
+    func stripedEncodingKeepsEveryPixel(width: Int, height: Int, opaque: Bool) throws {
+        let pixels = Self.pixels(width: width, height: height, opaque: opaque)
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = pixels.withUnsafeBufferPointer {
+            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
+        }
+        try #require(status == 0)
+        defer { free(encoded) }
+        let bytes = [UInt8](UnsafeBufferPointer(start: encoded, count: length))
+        let plan = pixels.withUnsafeBufferPointer {
+            lifespec_png_plan_for($0.baseAddress, UInt32(width), UInt32(height))
+        }
+        if width * height > 1_000_000 { #expect(lifespec_png_stripe_count(plan) > 2, "the image is cut into stripes") }
+        let decoded = try DecodedPNG(bytes)
+        #expect(decoded.colorType == (opaque ? 2 : 6))
+        #expect(decoded.width == width && decoded.height == height)
+        #expect(decoded.rgba == Self.straightRGBA(pixels))
+    }
+
+    /// The PNG's bytes are the same however many threads take part in the encoding, and whichever
+    /// stripes each takes.
+    @Test("the PNG is the same bytes whether one thread encodes it or several share the stripes")
+    func encodingIsTheSameOnAnyNumberOfThreads() throws {
+        let (width, height) = (3_001, 1_200)
+        let pixels = Self.pixels(width: width, height: height, opaque: true)
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = pixels.withUnsafeBufferPointer {
+            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
+        }
+        try #require(status == 0)
+        let alone = [UInt8](UnsafeBufferPointer(start: encoded, count: length))
+        free(encoded)
+        for threads in [2, 4, 7] {
+            // What the `lifespec_argb` device hands back: width and height, then the pixel words.
+            let size = 8 + pixels.count * 4
+            let buffer = try #require(malloc(size)?.bindMemory(to: CChar.self, capacity: size))
+            let raw = UnsafeMutableRawPointer(buffer)
+            raw.storeBytes(of: UInt32(width), as: UInt32.self)
+            raw.storeBytes(of: UInt32(height), toByteOffset: 4, as: UInt32.self)
+            pixels.withUnsafeBytes { raw.advanced(by: 8).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            let encoding = PNGEncoding(.buffer(buffer, length: size))
+            DispatchQueue.concurrentPerform(iterations: threads - 1) { _ in encoding.work() }
+            #expect(try encoding.result() == alone, "\(threads) threads")
+        }
+    }
+
+    @Test("a bitmap handed back pending is the PNG the finished render gives, once asked for")
+    func pendingBitmapIsTheFinishedPNG() throws {
+        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions()).dot
+        let drawn = try GraphvizRenderer.shared.renderPendingBitmaps(
+            layout: dot, requests: [DrawingRequest(formats: [.png, .svg])])
+        guard case .pending(let bitmap) = drawn[0][0], case .finished(let svg) = drawn[0][1] else {
+            Issue.record("the PNG comes back pending, the SVG finished")
+            return
+        }
+        let finished = try GraphvizRenderer.shared.render(dot: dot, formats: [.png, .svg])
+        #expect(try bitmap.bytes() == finished[0].data)
+        #expect(svg.data == finished[1].data)
+    }
+
+    /// Opaque or translucent ARGB32 words (premultiplied, as cairo makes them) with colours that
+    /// tell channels and places apart, in flat runs as diagrams have them.
+    static func pixels(width: Int, height: Int, opaque: Bool) -> [UInt32] {
+        var generator = SystemRandomNumberGenerator()
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        while pixels.count < width * height {
+            var pixel = UInt32.random(in: 0...0xFF_FFFF, using: &generator)
+            if opaque {
+                pixel |= 0xFF00_0000
+            } else {
+                let alpha = UInt32.random(in: 0...255, using: &generator)
+                let channel = { (shift: UInt32) in ((pixel >> shift) & 0xFF) * alpha / 255 }
+                pixel = alpha << 24 | channel(16) << 16 | channel(8) << 8 | channel(0)
+            }
+            let run = Int.random(in: 1...40, using: &generator)
+            pixels += repeatElement(pixel, count: min(run, width * height - pixels.count))
+        }
+        return pixels
+    }
+
+    /// What a decoder gives for such pixels: straight-alpha RGBA, as the encoder un-premultiplies.
+    static func straightRGBA(_ pixels: [UInt32]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pixels.count * 4)
+        for pixel in pixels {
+            let alpha = pixel >> 24
+            for shift: UInt32 in [16, 8, 0] {
+                let value = (pixel >> shift) & 0xFF
+                bytes.append(UInt8(alpha == 0 ? 0 : (alpha == 255 ? value : (value * 255 + alpha / 2) / alpha)))
+            }
+            bytes.append(UInt8(alpha))
+        }
+        return bytes
+    }
+
     @Test("a bitmap drawn after an SVG restyle of the same labels still has their glyphs: the pixels drawn alone")
     func bitmapAfterRestyleKeepsItsGlyphs() throws {
         let dot =

@@ -1,6 +1,5 @@
 import CCairo
 import CGraphviz
-import CLibPNG
 import Foundation
 
 /// Output formats produced in-process by libgvc.
@@ -53,6 +52,29 @@ public struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible 
 public struct GraphvizOutput: Sendable, Hashable {
     public let data: [UInt8]
     public let warnings: [String]
+}
+
+/// An output of `GraphvizRenderer.renderPendingBitmaps`: finished, or a bitmap still being encoded.
+public enum DrawnOutput: Sendable {
+    case finished(GraphvizOutput)
+    case pending(PendingBitmap)
+
+    /// The output, once every thread working on it is done (this one taking part).
+    public func finished() throws(GraphvizError) -> GraphvizOutput {
+        switch self {
+        case .finished(let output): output
+        case .pending(let bitmap): GraphvizOutput(data: try bitmap.bytes(), warnings: bitmap.warnings)
+        }
+    }
+}
+
+/// A bitmap whose PNG is still being encoded on other threads.
+public struct PendingBitmap: Sendable {
+    fileprivate let encoding: PNGEncoding
+    public let warnings: [String]
+
+    /// The PNG: takes part in what is left of the encoding, then waits for the rest.
+    public func bytes() throws(GraphvizError) -> [UInt8] { try encoding.result() }
 }
 
 /// Text drawn over a laid-out arrow after layout (a scenario's step numbers), so it costs no
@@ -109,8 +131,8 @@ public struct DrawingRequest: Sendable, Hashable {
 /// installed with `agseterrf` and come back in the thrown `GraphvizError` or in
 /// `GraphvizOutput.warnings`, never on stderr.
 ///
-/// The pointers in this file are the C interfaces of libgvc, cairo and libpng (graphs, edges,
-/// render buffers, recordings), kept to the calls that need them.
+/// The pointers in this file are the C interfaces of libgvc and cairo (graphs, edges, render
+/// buffers, recordings), kept to the calls that need them.
 public final class GraphvizRenderer: Sendable {
     public static let shared = GraphvizRenderer()
 
@@ -160,6 +182,18 @@ public final class GraphvizRenderer: Sendable {
         layout dot: String, requests: [DrawingRequest], then more: () -> [DrawingRequest] = { [] },
         layout: String = "dot"
     ) throws(GraphvizError) -> [[GraphvizOutput]] {
+        try renderPendingBitmaps(layout: dot, requests: requests, then: more, layout: layout).map {
+            outputs throws(GraphvizError) in try outputs.map { output throws(GraphvizError) in try output.finished() }
+        }
+    }
+
+    /// Like `render(layout:requests:then:layout:)`, but returns as soon as everything is drawn: a
+    /// bitmap still being encoded comes back pending, so the caller can work on the other outputs
+    /// meanwhile and take part in the encoding when it asks for the PNG.
+    public func renderPendingBitmaps(
+        layout dot: String, requests: [DrawingRequest], then more: () -> [DrawingRequest] = { [] },
+        layout: String = "dot"
+    ) throws(GraphvizError) -> [[DrawnOutput]] {
         func drawings(_ requests: [DrawingRequest]) -> [Drawing] {
             requests.map {
                 Drawing(
@@ -167,7 +201,7 @@ public final class GraphvizRenderer: Sendable {
                     sharedLayoutOnly: $0.sharedLayoutOnly || $0.hidesUnlisted, hidesUnlisted: $0.hidesUnlisted)
             }
         }
-        return try render(layout: dot, drawings: drawings(requests), then: { drawings(more()) }, layout: layout)
+        return try draw(layout: dot, drawings: drawings(requests), then: { drawings(more()) }, layout: layout)
     }
 
     /// How many restyled drawings had to be laid out on their own, since the process started.
@@ -220,28 +254,16 @@ public final class GraphvizRenderer: Sendable {
         }
     }
 
-    /// What one target produced under the lock: finished bytes, raw pixels still to encode, or a
-    /// bitmap recorded (a `cairo_t` on a recording surface) still to turn into pixels and encode.
+    /// What one target produced under the lock: finished bytes, or a bitmap whose encoding runs
+    /// on other threads (see PNGEncoding).
     private enum Rendered {
         case bytes([UInt8], warnings: [String])
-        case pixels(UnsafeMutablePointer<CChar>, length: Int, warnings: [String])
-        case recording(OpaquePointer, width: UInt32, height: UInt32, warnings: [String])
+        case bitmap(PNGEncoding, warnings: [String])
 
-        /// What the encoding of a bitmap is filed under while it runs: its buffer's or context's address.
-        var bitmapKey: Int? {
+        var drawn: DrawnOutput {
             switch self {
-            case .bytes: nil
-            case .pixels(let buffer, _, _): Int(bitPattern: buffer)
-            case .recording(let context, _, _, _): Int(bitPattern: UnsafeRawPointer(context))
-            }
-        }
-
-        /// Frees what Graphviz or cairo allocated for it.
-        func free() {
-            switch self {
-            case .bytes: break
-            case .pixels(let buffer, _, _): gvFreeRenderData(buffer)
-            case .recording(let context, _, _, _): lifespec_recording_destroy(context)
+            case .bytes(let data, let warnings): .finished(GraphvizOutput(data: data, warnings: warnings))
+            case .bitmap(let encoding, let warnings): .pending(PendingBitmap(encoding: encoding, warnings: warnings))
             }
         }
     }
@@ -258,9 +280,18 @@ public final class GraphvizRenderer: Sendable {
         try render(layout: dot, drawings: [Drawing(targets: targets)], layout: layout)[0]
     }
 
+    /// The drawings with every bitmap's encoding finished.
     private func render(
         layout dot: String, drawings first: [Drawing], then more: () -> [Drawing] = { [] }, layout: String
     ) throws(GraphvizError) -> [[GraphvizOutput]] {
+        try draw(layout: dot, drawings: first, then: more, layout: layout).map { outputs throws(GraphvizError) in
+            try outputs.map { output throws(GraphvizError) in try output.finished() }
+        }
+    }
+
+    private func draw(
+        layout dot: String, drawings first: [Drawing], then more: () -> [Drawing] = { [] }, layout: String
+    ) throws(GraphvizError) -> [[DrawnOutput]] {
         func checkText(_ drawings: [Drawing]) throws(GraphvizError) {
             for text in drawings.compactMap(\.restyle) where text.utf8.contains(0) {
                 throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character")
@@ -269,43 +300,12 @@ public final class GraphvizRenderer: Sendable {
         if dot.utf8.contains(0) { throw GraphvizError(stage: .parse, message: "DOT text contains a NUL character") }
         try checkText(first)
         var drawings = first
-        // Every bitmap drawn, handed to an encoding as soon as it is drawn.
-        var bitmaps: [Rendered] = []
         var ordered: [[Rendered]] = []
-        // Bitmaps are made into pixels (when recorded) and encoded on another thread as soon as
-        // they are drawn, while the lock goes on drawing the other requests (a 500-state PNG takes
-        // a third of a second to deflate).
-        let encodings = DispatchGroup()
-        let encoded = Locked([Int: Result<[UInt8], GraphvizError>]())
-        func encodeInBackground(_ bitmap: Rendered) {
-            bitmaps.append(bitmap)
-            if let key = bitmap.bitmapKey {
-                // The addresses cross to the other thread as integers: what they point at is
-                // read only there until `encodings` is waited for.
-                switch bitmap {
-                case .pixels(_, let length, _):
-                    DispatchQueue.global().async(group: encodings) {
-                        let pixels = UnsafeMutablePointer<CChar>(bitPattern: key)!
-                        let result = Result { () throws(GraphvizError) in try Self.encodePNG(pixels, length: length) }
-                        encoded.withLock { $0[key] = result }
-                    }
-                case .recording(_, let width, let height, _):
-                    DispatchQueue.global().async(group: encodings) {
-                        let context = OpaquePointer(bitPattern: key)!
-                        let result = Result { () throws(GraphvizError) in
-                            try Self.encodeRecording(context, width: width, height: height)
-                        }
-                        encoded.withLock { $0[key] = result }
-                    }
-                case .bytes: break
-                }
-            }
-        }
-        // Graphviz's (malloc'd) render buffers and cairo's recordings, freed here on every path,
-        // once no encoding reads them any more.
-        defer {
-            encodings.wait()
-            for bitmap in bitmaps { bitmap.free() }
+        // A bitmap's encoding starts on another thread as soon as it is drawn, while the lock goes
+        // on drawing the other requests (a 500-state PNG takes a third of a second to deflate);
+        // whoever asks for the PNG joins in (see PNGEncoding).
+        func encodeInBackground(_ encoding: PNGEncoding) {
+            for _ in 0..<Self.encodingWorkers { DispatchQueue.global().async { encoding.work() } }
         }
         try context.withLock { (context: inout OpaquePointer?) throws(GraphvizError) in
             let gvc: OpaquePointer
@@ -396,22 +396,7 @@ public final class GraphvizRenderer: Sendable {
             }
             ordered = slots.map { $0! }
         }
-        var outputs: [[GraphvizOutput]] = []
-        for drawing in ordered {
-            var files: [GraphvizOutput] = []
-            for target in drawing {
-                switch target {
-                case .bytes(let data, let warnings):
-                    files.append(GraphvizOutput(data: data, warnings: warnings))
-                case .pixels(_, _, let warnings), .recording(_, _, _, let warnings):
-                    encodings.wait()
-                    let result = encoded.withLock { $0[target.bitmapKey!] }
-                    files.append(GraphvizOutput(data: try result!.get(), warnings: warnings))
-                }
-            }
-            outputs.append(files)
-        }
-        return outputs
+        return ordered.map { $0.map(\.drawn) }
     }
 
     /// Parses and lays out `dot` (under the lock); the caller frees the graph with `release`.
@@ -456,7 +441,7 @@ public final class GraphvizRenderer: Sendable {
 
     private func draw(
         _ graph: UnsafeMutablePointer<Agraph_t>, overlays: [Overlay], targets: [Target], gvc: OpaquePointer,
-        layoutWarnings: [String], handOff: (Rendered) -> Void
+        layoutWarnings: [String], handOff: (PNGEncoding) -> Void
     ) throws(GraphvizError) -> [Rendered] {
         var placed: [UnsafeMutablePointer<Agedge_t>] = []
         defer { for edge in placed { lifespec_remove_overlay(edge) } }
@@ -468,8 +453,8 @@ public final class GraphvizRenderer: Sendable {
             }
             placed.append(edge)
         }
-        // Each bitmap is handed off (to be encoded, and freed by the caller) as soon as it is drawn,
-        // and bitmaps are drawn first: their encoding then runs beside the drawing of the rest.
+        // Each bitmap is handed off to its encoding (which frees what was drawn) as soon as it is
+        // drawn, and bitmaps are drawn first: their encoding then runs beside the drawing of the rest.
         var rendered = [Rendered?](repeating: nil, count: targets.count)
         let bitmapsFirst =
             targets.indices.filter { targets[$0].kind == .png } + targets.indices.filter { targets[$0].kind != .png }
@@ -496,22 +481,22 @@ public final class GraphvizRenderer: Sendable {
                     lifespec_recording_destroy(context)
                     gvFreeRenderData(buffer)
                     (buffer, length, messages) = try renderData(graph, device: target.device, gvc: gvc, into: nil)
-                    rendered[index] = .pixels(
-                        buffer, length: length, warnings: layoutWarnings + messages.warnings + notes)
-                    handOff(rendered[index]!)
+                    let encoding = PNGEncoding(.buffer(buffer, length: length))
+                    rendered[index] = .bitmap(encoding, warnings: layoutWarnings + messages.warnings + notes)
+                    handOff(encoding)
                     continue
                 }
                 gvFreeRenderData(buffer)
-                rendered[index] = .recording(
-                    context, width: size.width, height: size.height,
-                    warnings: layoutWarnings + messages.warnings + notes)
-                handOff(rendered[index]!)
+                let encoding = PNGEncoding(.recording(context, width: size.width, height: size.height))
+                rendered[index] = .bitmap(encoding, warnings: layoutWarnings + messages.warnings + notes)
+                handOff(encoding)
                 continue
             }
             let warnings = layoutWarnings + messages.warnings + notes
             if target.kind == .png {
-                rendered[index] = .pixels(buffer, length: length, warnings: warnings)
-                handOff(rendered[index]!)
+                let encoding = PNGEncoding(.buffer(buffer, length: length))
+                rendered[index] = .bitmap(encoding, warnings: warnings)
+                handOff(encoding)
             } else {
                 var data = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
                 gvFreeRenderData(buffer)
@@ -521,6 +506,10 @@ public final class GraphvizRenderer: Sendable {
         }
         return rendered.map { $0! }
     }
+
+    /// Threads started to encode a bitmap as soon as it is drawn: one per core but the lock's,
+    /// which joins them once it has drawn the rest.
+    private static let encodingWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
 
     /// Cairo's image surfaces are at most 32,767 pixels a side; Graphviz scales a larger bitmap
     /// down to fit, which it does only when it makes the image surface itself.
@@ -564,54 +553,6 @@ public final class GraphvizRenderer: Sendable {
             raw.loadUnaligned(as: UInt32.self),
             raw.loadUnaligned(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
         )
-    }
-
-    /// Makes the pixels of a recorded bitmap and encodes them (off the lock).
-    private static func encodeRecording(_ context: OpaquePointer, width: UInt32, height: UInt32) throws(GraphvizError)
-        -> [UInt8]
-    {
-        guard width > 0, height > 0 else {
-            throw GraphvizError(
-                stage: .render,
-                message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
-        }
-        var pixels: UnsafePointer<UInt32>?
-        guard let image = lifespec_recording_replay(context, width, height, &pixels), let pixels else {
-            throw GraphvizError(stage: .render, message: "cairo could not draw the \(width) × \(height) bitmap")
-        }
-        defer { lifespec_image_destroy(image) }
-        return try encodePNG(pixels, width: width, height: height)
-    }
-
-    /// Encodes what the `lifespec_argb` device wrote: width and height, then the pixels.
-    private static func encodePNG(_ buffer: UnsafeMutablePointer<CChar>, length: Int) throws(GraphvizError) -> [UInt8] {
-        let raw = UnsafeRawPointer(buffer)
-        let headerSize = 2 * MemoryLayout<UInt32>.size
-        guard length >= headerSize else {
-            throw GraphvizError(stage: .render, message: "the bitmap device returned no image")
-        }
-        let width = raw.loadUnaligned(as: UInt32.self)
-        let height = raw.loadUnaligned(fromByteOffset: MemoryLayout<UInt32>.size, as: UInt32.self)
-        guard width > 0, height > 0, length - headerSize == Int(width) * Int(height) * 4 else {
-            throw GraphvizError(
-                stage: .render,
-                message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
-        }
-        // The buffer is malloc'd with room to spare; its pixel words start 8 bytes in, so aligned.
-        return try encodePNG(
-            raw.advanced(by: headerSize).assumingMemoryBound(to: UInt32.self), width: width, height: height)
-    }
-
-    private static func encodePNG(_ pixels: UnsafePointer<UInt32>, width: UInt32, height: UInt32) throws(GraphvizError)
-        -> [UInt8]
-    {
-        var encoded: UnsafeMutablePointer<UInt8>?
-        var encodedLength = 0
-        guard lifespec_png_encode_argb32(pixels, width, height, &encoded, &encodedLength) == 0, let encoded else {
-            throw GraphvizError(stage: .render, message: "could not encode the \(width) × \(height) bitmap as PNG")
-        }
-        defer { free(encoded) }
-        return [UInt8](UnsafeBufferPointer(start: encoded, count: encodedLength))
     }
 
     /// Cairo stamps `/CreationDate (D:…)` into every PDF. The date is overwritten in place with

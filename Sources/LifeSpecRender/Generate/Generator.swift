@@ -300,6 +300,8 @@ public enum Generator {
         let overviewMissing = overviewFiles.filter { $0.bytes == nil }.map(\.format)
         var scenarioDrawing = ScenarioDrawings()
         var results: ArraySlice<[GraphvizOutput]> = []
+        // The overview's bitmap, while it is still being encoded: the SVGs are finished meanwhile.
+        var pending: [Int: PendingBitmap] = [:]
         if overviewMissing.isEmpty {
             // Every overview file is fresh: Graphviz lays the graph out only for a scenario to draw.
             scenarioDrawing = try scenarioDrawings()
@@ -309,7 +311,7 @@ public enum Generator {
             // The overview is laid out and drawn while the scenarios are built; a scenario that
             // fails to build is reported once the drawing is over.
             var failure: DiagramError?
-            results = try GraphvizRenderer.shared.render(
+            var drawn = try GraphvizRenderer.shared.renderPendingBitmaps(
                 layout: dot, requests: [DrawingRequest(formats: overviewMissing)],
                 then: {
                     do throws(DiagramError) {
@@ -321,10 +323,17 @@ public enum Generator {
                     }
                 })[...]
             if let failure { throw failure }
-            var outputs = results.removeFirst()[...]
+            var outputs = drawn.removeFirst()[...]
             for index in overviewFiles.indices where overviewFiles[index].bytes == nil {
-                overviewFiles[index].bytes = outputs.removeFirst().data
+                switch outputs.removeFirst() {
+                case .finished(let output): overviewFiles[index].bytes = output.data
+                case .pending(let bitmap): pending[index] = bitmap
+                }
             }
+            // The scenarios are SVGs: finished as they are drawn.
+            results = try drawn.map { outputs throws(GraphvizError) in
+                try outputs.map { output throws(GraphvizError) in try output.finished() }
+            }[...]
         }
         var scenarioFiles = scenarioDrawing.files
         let drawn = scenarioDrawing.finish(Array(results))
@@ -338,12 +347,13 @@ public enum Generator {
                 layout: dot, requests: wholeAgain.map { scenarioDrawing.wholeRequest($0) })
             for (index, outputs) in zip(wholeAgain, again) { scenarioFiles[index].bytes = outputs[0].data }
         }
-        // Stamping hashes every SVG and bitmap: the two cores share it.
+        // Stamping hashes every SVG and bitmap: the two cores share it, the SVGs while a bitmap
+        // may still be encoding.
         let planned = overviewFiles + scenarioFiles
         let finished = Locked([Int: (GeneratedFile, DrawingManifest.Entry?)]())
-        DispatchQueue.concurrentPerform(iterations: planned.count) { index in
+        @Sendable func finish(_ index: Int, _ bytes: [UInt8]) {
             let file = planned[index]
-            guard var bytes = file.bytes else { return }
+            var bytes = bytes
             var entry: DrawingManifest.Entry?
             if file.format == .svg {
                 // A reused SVG already carries its stamp (the one it was checked against).
@@ -353,6 +363,10 @@ public enum Generator {
             }
             finished.withLock { $0[index] = (GeneratedFile(path: file.path, contents: bytes), entry) }
         }
+        DispatchQueue.concurrentPerform(iterations: planned.count) { index in
+            if let bytes = planned[index].bytes { finish(index, bytes) }
+        }
+        for (index, bitmap) in pending { finish(index, try bitmap.bytes()) }
         var files = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
         for (_, (file, entry)) in finished.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             if let entry { manifest.entries[String(file.path.dropFirst(folder.count + 1))] = entry }
