@@ -141,6 +141,7 @@ final class PNGEncoding: @unchecked Sendable {
 
     private static func emptyOrTooLarge(_ width: UInt32, _ height: UInt32) -> GraphvizError {
         GraphvizError(
-            stage: .render, message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
+            stage: .render,
+            message: "the diagram is empty or too large to draw as a bitmap (\(width) × \(height) pixels)")
     }
 }
