@@ -76,8 +76,10 @@ static inline size_t lifespec_png_row_bytes(lifespec_png_plan plan) {
 /// end to end are one zlib stream. A stripe is about 1 MB of image data: the 500-state benchmark's
 /// bitmap is 36 stripes. The cut depends only on the image's size, so the bytes are the same on
 /// every run and however many threads take part.
+#define LIFESPEC_PNG_STRIPE_BYTES 1048576
+
 static inline uint32_t lifespec_png_stripe_rows(lifespec_png_plan plan) {
-    size_t rows = ((size_t)1 << 20) / lifespec_png_row_bytes(plan);
+    size_t rows = (size_t)LIFESPEC_PNG_STRIPE_BYTES / lifespec_png_row_bytes(plan);
     return rows == 0 ? 1 : (rows > plan.height ? plan.height : (uint32_t)rows);
 }
 

@@ -1,3 +1,4 @@
+import CLibPNG
 import Foundation
 
 /// What a laid-out file (SVG, PNG, PDF) was drawn from: the DOT text, the styles and overlays drawn
@@ -12,10 +13,11 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
     /// every drawing is then stale once.
     static let recipe = "lifespec drawing 1"
 
-    /// The zlib level CLibPNG's encoder deflates bitmaps at (`png_set_compression_level` in
-    /// `Sources/CLibPNG/shim.h`), named in every PNG's source; `DeflateLevelTests` reads it back
-    /// from the PNGs drawn and committed.
-    static let bitmapDeflateLevel = 2
+    /// The zlib level CLibPNG's encoder deflates bitmaps at, and the size of the stripes it cuts
+    /// the image data into (`lifespec_png_deflate_stripe`), named in every PNG's source;
+    /// `DeflateLevelTests` reads them back from the PNGs drawn and committed.
+    static let bitmapDeflateLevel = Int(LIFESPEC_PNG_LEVEL)
+    static let bitmapStripeBytes = Int(LIFESPEC_PNG_STRIPE_BYTES)
 
     public init(
         layout dot: String, restyle: String? = nil, overlays: [Overlay] = [], format: GraphvizFormat,
@@ -43,10 +45,10 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
             "\(Self.recipe)\nformat \(format.rawValue)\nengine \(engine)\ntext-metrics \(GraphvizRenderer.textMetricsVersion)\n"
         )
         if format == .png {
-            // The deflate level is named so a change of it redraws every bitmap once.
+            // How the image data is deflated is named so a change of it redraws every bitmap once.
             hasher.update(
-                "bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels, deflate level \(Self.bitmapDeflateLevel)\n"
-            )
+                "bitmap 96 dpi, at most \(Int(GraphvizRenderer.maximumBitmapPixels)) pixels, deflate level \(Self.bitmapDeflateLevel)"
+                    + " in stripes of \(Self.bitmapStripeBytes) bytes\n")
         }
         hasher.update("layout sha256:\(layoutDigest)\n")
         if let restyle { field("restyle", restyle) }
