@@ -80,17 +80,17 @@ public enum Generator {
         }
         let outcome = Locked(Outcome())
         DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
-            let made: [GeneratedFile]
             do throws(Failure) {
-                made = try pieces[index].make()
+                try pieces[index].make { file in
+                    guard !outcome.withLock(\.stopped) else { return }
+                    do {
+                        try sink(file)
+                    } catch {
+                        outcome.withLock { if $0.sinkError == nil { $0.sinkError = error } }
+                    }
+                }
             } catch {
                 outcome.withLock { $0.failures[index] = error }
-                return
-            }
-            do {
-                for file in made where !outcome.withLock(\.stopped) { try sink(file) }
-            } catch {
-                outcome.withLock { if $0.sinkError == nil { $0.sinkError = error } }
             }
         }
         let result = outcome.withLock { $0 }
@@ -132,10 +132,11 @@ public enum Generator {
         return files.withLock { $0 }.sorted { $0.path < $1.path }
     }
 
-    /// One independent piece of a spec's output.
+    /// One independent piece of a spec's output. `make` hands each file over as soon as it is made
+    /// (the drawings' SVGs are written while their bitmap is still being encoded).
     private struct Piece: Sendable {
         let specPath: String
-        let make: @Sendable () throws(Failure) -> [GeneratedFile]
+        let make: @Sendable (_ emit: (GeneratedFile) -> Void) throws(Failure) -> Void
     }
 
     private static func work(for spec: LoadedSpec, others: [LoadedSpec], freshness: DrawingFreshness?) -> [Piece] {
@@ -143,9 +144,12 @@ public enum Generator {
         let location = SourceLocation(path: spec.path, line: 1, column: 1)
         let options = DiagramOptions()
         @Sendable func piece(_ make: @escaping @Sendable () throws -> [GeneratedFile]) -> Piece {
-            Piece(specPath: spec.path) { () throws(Failure) in
+            piece(emitting: { emit in for file in try make() { emit(file) } })
+        }
+        @Sendable func piece(emitting make: @escaping @Sendable ((GeneratedFile) -> Void) throws -> Void) -> Piece {
+            Piece(specPath: spec.path) { emit throws(Failure) in
                 do {
-                    return try make()
+                    try make(emit)
                 } catch let error as DiagramError {
                     throw Failure(diagnostics: [
                         .error(.renderFailed, "cannot draw the diagram: \(error)", at: location)
@@ -216,20 +220,18 @@ public enum Generator {
             return pieces
         }
         pieces.append(
-            piece {
+            piece(emitting: { emit in
                 // One manifest for the folder's bitmaps, every locale's among them.
                 var manifest = DrawingManifest()
-                var files: [GeneratedFile] = []
                 for locale in locales {
                     var localeOptions = options
                     localeOptions.locale = locale
-                    files += try drawings(
+                    try drawings(
                         for: spec, options: localeOptions, suffix: suffix(locale), freshness: freshness,
-                        manifest: &manifest)
+                        manifest: &manifest, emit: emit)
                 }
-                files.append(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
-                return files
-            })
+                emit(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
+            }))
         return pieces
     }
 
@@ -240,8 +242,8 @@ public enum Generator {
     /// also writes the DOT source: the other locales differ from it only in words).
     private static func drawings(
         for spec: LoadedSpec, options: DiagramOptions, suffix: String, freshness: DrawingFreshness?,
-        manifest: inout DrawingManifest
-    ) throws -> [GeneratedFile] {
+        manifest: inout DrawingManifest, emit: (GeneratedFile) -> Void
+    ) throws {
         let folder = spec.document.id
         let overview = try DiagramBuilder.build(for: spec, options: options)
         let dot = overview.dot
@@ -366,13 +368,21 @@ public enum Generator {
         DispatchQueue.concurrentPerform(iterations: planned.count) { index in
             if let bytes = planned[index].bytes { finish(index, bytes) }
         }
-        for (index, bitmap) in pending { finish(index, try bitmap.bytes()) }
-        var files = suffix.isEmpty ? [GeneratedFile(path: "\(folder)/diagram.dot", text: dot)] : []
-        for (_, (file, entry)) in finished.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
-            if let entry { manifest.entries[String(file.path.dropFirst(folder.count + 1))] = entry }
-            files.append(file)
+        func handOver() {
+            let done = finished.withLock { done in
+                defer { done = [:] }
+                return done
+            }
+            for (_, (file, entry)) in done.sorted(by: { $0.key < $1.key }) {
+                if let entry { manifest.entries[String(file.path.dropFirst(folder.count + 1))] = entry }
+                emit(file)
+            }
         }
-        return files
+        if suffix.isEmpty { emit(GeneratedFile(path: "\(folder)/diagram.dot", text: dot)) }
+        // The SVGs are written while the bitmap is finished.
+        handOver()
+        for (index, bitmap) in pending { finish(index, try bitmap.bytes()) }
+        handOver()
     }
 
     /// A drawing to make (or reused): where it goes and what it is drawn from.
