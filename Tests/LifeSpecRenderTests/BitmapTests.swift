@@ -115,15 +115,7 @@ struct BitmapTests {
         var generator = SystemRandomNumberGenerator()
         let pixels = (0..<(width * height)).map { _ in 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator)
         }
-        var encoded: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = pixels.withUnsafeBufferPointer {
-            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
-        }
-        try #require(status == 0)
-        let bytes = [UInt8](UnsafeBufferPointer(start: encoded, count: length))
-        free(encoded)
-        let decoded = try DecodedPNG(bytes)
+        let decoded = try DecodedPNG(try Self.encode(pixels, width: width, height: height))
         #expect(decoded.colorType == 2)
         #expect(decoded.width == width && decoded.height == height)
         let expected: [UInt8] = pixels.flatMap { pixel -> [UInt8] in
@@ -143,14 +135,7 @@ struct BitmapTests {
         arguments: [(97, 12_000, true), (12_001, 90, true), (20_000, 53, false), (3, 1, true), (5_000, 210, false)])
     func stripedEncodingKeepsEveryPixel(width: Int, height: Int, opaque: Bool) throws {
         let pixels = Self.pixels(width: width, height: height, opaque: opaque)
-        var encoded: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = pixels.withUnsafeBufferPointer {
-            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
-        }
-        try #require(status == 0)
-        defer { free(encoded) }
-        let bytes = [UInt8](UnsafeBufferPointer(start: encoded, count: length))
+        let bytes = try Self.encode(pixels, width: width, height: height)
         let plan = pixels.withUnsafeBufferPointer {
             lifespec_png_plan_for($0.baseAddress, UInt32(width), UInt32(height))
         }
@@ -167,14 +152,7 @@ struct BitmapTests {
     func encodingIsTheSameOnAnyNumberOfThreads() throws {
         let (width, height) = (3_001, 1_200)
         let pixels = Self.pixels(width: width, height: height, opaque: true)
-        var encoded: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = pixels.withUnsafeBufferPointer {
-            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
-        }
-        try #require(status == 0)
-        let alone = [UInt8](UnsafeBufferPointer(start: encoded, count: length))
-        free(encoded)
+        let alone = try Self.encode(pixels, width: width, height: height)
         for threads in [2, 4, 7] {
             // What the `lifespec_argb` device hands back: width and height, then the pixel words.
             let size = 8 + pixels.count * 4
@@ -201,6 +179,18 @@ struct BitmapTests {
         let finished = try GraphvizRenderer.shared.render(dot: dot, formats: [.png, .svg])
         #expect(try bitmap.bytes() == finished[0].data)
         #expect(svg.data == finished[1].data)
+    }
+
+    /// The PNG `lifespec_png_encode_argb32` makes of `pixels`, every stripe on this thread.
+    static func encode(_ pixels: [UInt32], width: Int, height: Int) throws -> [UInt8] {
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = pixels.withUnsafeBufferPointer {
+            lifespec_png_encode_argb32($0.baseAddress, UInt32(width), UInt32(height), &encoded, &length)
+        }
+        defer { free(encoded) }
+        try #require(status == 0)
+        return [UInt8](UnsafeBufferPointer(start: encoded, count: length))
     }
 
     /// Opaque or translucent ARGB32 words (premultiplied, as cairo makes them) with colours that
