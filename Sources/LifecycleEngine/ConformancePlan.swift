@@ -288,9 +288,24 @@ public struct ConformancePlan: Sendable {
                 // one test per leaf.
                 var nodes = graph.nodes
                 if space.isComposed {
-                    var tested: Set<String> = []
-                    nodes = coverage.paths.flatMap { [$0.start] + $0.steps.map(\.to) }.filter { node in
-                        node.states.reduce(false) { $0 || tested.insert($1).inserted }
+                    nodes = coverage.paths.flatMap { [$0.start] + $0.steps.map(\.to) }
+                    // Marked by position when every node holds its states so (the engine's
+                    // configurations do): a set of names cost a 4-region 2,000-state suite 0.02 G
+                    // (callgrind). A node counts when its first leaf not tested yet is found;
+                    // the leaves after it wait for a node of their own.
+                    if nodes.allSatisfy({ $0.positions != nil }) {
+                        let kind = machine.tables.kind
+                        var isTested = [Bool](repeating: false, count: machine.states.count)
+                        nodes = nodes.filter { node in
+                            for state in node.positions!.active where kind[state] == 0 && !isTested[state] {
+                                isTested[state] = true
+                                return true
+                            }
+                            return false
+                        }
+                    } else {
+                        var tested: Set<String> = []
+                        nodes = nodes.filter { node in node.states.reduce(false) { $0 || tested.insert($1).inserted } }
                     }
                 }
                 var byStates: [[String]: Int] = [:]
@@ -524,6 +539,15 @@ public struct ConformancePlan: Sendable {
             // A case resets its system to the configuration's states alone (no recorded history),
             // so the runner that predicts it is placed the same way.
             if configuration.states.count > 1 || !configuration.history.isEmpty {
+                // A configuration the engine reported holds its active states by position: placing
+                // its atomic states enters exactly those (their ancestors, one leaf per region).
+                // Placing by name cost the rejection cases of a 4-region 2,000-state suite 0.03 G
+                // (callgrind).
+                if let positions = configuration.positions, configuration.flagValues.count == machine.flags.count {
+                    return Runner(
+                        machine: machine, active: positions.active, flagValues: configuration.flagValues,
+                        historyValues: [:])
+                }
                 return try? Runner(
                     machine: machine, states: configuration.states, flags: configuration.flags(in: machine))
             }

@@ -150,6 +150,113 @@ struct ComposedStateSpaceTests {
         #expect(compared >= 30, "only \(compared) of 60 random machines compared")
     }
 
+    /// The shortcuts the planner and the engine take with parallel regions, against what they
+    /// stand for, on the same random machines: `hasEnabledTransition` against a whole selection,
+    /// conflicts found by domains against exit sets, a runner placed by positions against one
+    /// placed by names, the lean region graphs against full ones, and the uncoverable
+    /// transitions kept with a composed space against finding them again.
+    @Test func shortcutsEqualWhatTheyStandForOnRandomMachines() throws {
+        var composedCount = 0
+        for seed in UInt64(1)...60 {
+            let text = Self.spec(seed: seed)
+            guard let machine = SpecLoader.load(text: text, path: "composed.yaml").spec?.machine else { continue }
+            let label = Comment(rawValue: "seed \(seed):\n\(text)")
+            try checkSelection(in: machine, label)
+            let composed = StateSpace(machine: machine, strategy: .composed)
+            guard composed.isComposed else { continue }
+            composedCount += 1
+            #expect(composed.uncoverableInRegions == CoveragePlan.uncoverableTransitions(inRegionsOf: composed), label)
+            for region in composed.regionSpaces {
+                let full = CoverageGraph(space: region)
+                let lean = CoverageGraph(space: region, namesNodes: false, indexes: false)
+                #expect(lean.edgeFrom == full.edges.map(\.from), label)
+                #expect(lean.edgeTo == full.edges.map(\.to), label)
+                #expect(lean.edgeEvent.map { machine.events[$0].id } == full.edges.map(\.event), label)
+                #expect(lean.edgeCount == full.edges.count, label)
+                for edge in full.edges.indices {
+                    #expect(Array(lean.distinctTransitions(of: edge)) == full.edges[edge].distinctTransitions, label)
+                    #expect(
+                        full.edges[edge].distinctTransitions == withoutRepeats(full.edges[edge].transitions), label)
+                }
+            }
+        }
+        #expect(composedCount >= 30, "only \(composedCount) of 60 random machines composed")
+        // Independent regions never conflict: transitions that leave a region, to the root, to
+        // a state beside the parallel state, or that repeat one, do.
+        let conflicts = """
+            lifespec: 1
+            id: conflicts
+            unhandled: ignore
+            initial: c
+            states:
+              c:
+                initial: p
+                states:
+                  p:
+                    parallel: true
+                    states:
+                      a: {initial: a1, states: {a1: {}, a2: {}}}
+                      b: {initial: b1, states: {b1: {}, b2: {}}}
+                  q: {}
+              out: {}
+            events: {e: {}, g: {}, h: {}, j: {}}
+            transitions:
+              - {from: a1, on: e, to: out}
+              - {from: b1, on: e, to: b2}
+              - {from: b1, on: g, to: q}
+              - {from: a1, on: g, to: a2}
+              - {from: a1, on: h, to: a2}
+              - {from: b1, on: h, to: b2}
+              - {from: a1, on: j, to: a2}
+              - {from: b1, on: j, to: b1}
+              - {from: a2, on: j, to: a1}
+              - {from: b2, on: j, to: p}
+
+            """
+        let machine = try #require(SpecLoader.load(text: conflicts, path: "conflicts.yaml").spec?.machine)
+        let (pairs, overlapping) = try checkSelection(in: machine, "conflicts")
+        #expect(pairs >= 4 && overlapping >= 2 && overlapping < pairs, "\(overlapping) of \(pairs) pairs overlap")
+    }
+
+    /// Checks `hasEnabledTransition`, `exitsOverlap` and placing by positions in every configuration
+    /// of `machine`'s product (the first 60); returns how many pairs of distinct candidates were
+    /// compared and how many of them overlap.
+    @discardableResult
+    private func checkSelection(in machine: Machine, _ label: Comment) throws -> (pairs: Int, overlapping: Int) {
+        var pairs = 0
+        var overlapping = 0
+        let product = StateSpace(machine: machine, limit: 50_000, strategy: .product)
+        for configuration in product.configurations.prefix(60) {
+            let runner = try Runner(machine: machine, configuration: configuration)
+            let byName = try Runner(
+                machine: machine, states: configuration.states, flags: configuration.flags(in: machine))
+            #expect(byName.active == runner.active, label)
+            for event in -1..<machine.events.count {
+                if event >= 0 {
+                    #expect(runner.hasEnabledTransition(event: event) == !runner.select(event: event).isEmpty, label)
+                }
+                let candidates = runner.candidates(event: event)
+                for (lhsOffset, lhs) in candidates.enumerated() {
+                    for (rhsOffset, rhs) in candidates.enumerated() where lhsOffset != rhsOffset {
+                        let lhsExits = runner.exitSet(lhs)
+                        let rhsExits = runner.exitSet(rhs)
+                        let meet = !lhsExits.isEmpty && rhsExits.contains(where: lhsExits.contains)
+                        #expect(runner.exitsOverlap(runner.domain(of: lhs), runner.domain(of: rhs)) == meet, label)
+                        pairs += 1
+                        if meet { overlapping += 1 }
+                    }
+                }
+            }
+        }
+        return (pairs, overlapping)
+    }
+
+    /// `transitions` without repeats, first occurrences in order.
+    private func withoutRepeats(_ transitions: [Int]) -> [Int] {
+        var seen: Set<Int> = []
+        return transitions.filter { seen.insert($0).inserted }
+    }
+
     /// Seed 40 above, reduced: a region whose eventless start transition clears the flag that
     /// enabled it. Its settled start holds `f: false`; settling the whole machine from those flags
     /// again stayed in `a1`, so the path into `a2` went nowhere and `a2 → a3` was claimed covered
