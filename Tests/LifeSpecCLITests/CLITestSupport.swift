@@ -37,8 +37,7 @@ enum CLI {
 
     /// A scratch copy of the project's specs in a fresh temporary folder.
     static func scratchProject() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-cli")
         try FileManager.default.copyItem(
             at: packageRoot.appendingPathComponent("Spec"), to: folder.appendingPathComponent("Spec"))
         return folder

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 @Suite("lifespec command line")
@@ -113,9 +114,7 @@ struct CLITests {
     }
 
     @Test func recorderCompilesToNothingOffUIKit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-recorder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-recorder")
         let file = folder.appendingPathComponent("Recorder.swift")
         let result = try CLI.run(["recorder", flagship, "-o", file.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -167,9 +166,7 @@ struct CheckTraceTests {
     }
 
     @Test func anUnknownNameIsReportedWithASuggestion() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-trace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-trace")
         let log = folder.appendingPathComponent("typo.log")
         try "application(_:willFinishLaunchingWithOptions:)\nUIApplicationDidBeconmeActiveNotification\n".write(
             to: log, atomically: true, encoding: .utf8)
@@ -183,9 +180,7 @@ struct CheckTraceTests {
 
     @Test func aLongConformingLogStreams() throws {
         // 20,000 lines of Home and back: the checker keeps only a bounded frontier.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-trace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-trace")
         let log = folder.appendingPathComponent("long.log")
         var lines = [
             "application(_:willFinishLaunchingWithOptions:)", "application(_:didFinishLaunchingWithOptions:)",
@@ -213,9 +208,7 @@ struct SyntheticDiagramTests {
     /// Graphviz 2.42's classic ranking fails ("trouble in init_rank") on this clustered machine;
     /// the renderer must fall back to newrank and still draw it.
     @Test func aMachineGraphvizCannotRankClassicallyStillRenders() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-synth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-synth")
         let spec = folder.appendingPathComponent("synthetic.yaml").path
         #expect(try CLI.run(["synth", "--states", "50", "--seed", "7", "-o", spec]).status == 0)
         let validate = try CLI.run(["validate", spec])
@@ -230,9 +223,7 @@ struct SyntheticDiagramTests {
     /// DOT is not laid out, so no layout budget applies to it: it is written at the detail asked
     /// for, with a note, while SVG is refused with advice.
     @Test func dotOfAMachineTooLargeToLayOutIsStillWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-synth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-synth")
         let spec = folder.appendingPathComponent("synthetic.yaml").path
         #expect(try CLI.run(["synth", "--states", "2000", "--seed", "7", "-o", spec]).status == 0)
         let dot = try CLI.run(["diagram", spec, "--format", "dot"])

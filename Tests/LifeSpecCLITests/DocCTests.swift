@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// `generate --docc` and `docs --format docc`, checked by DocC itself: the catalog of the project's
@@ -18,8 +19,7 @@ struct DocCTests {
     @Test("generate --docc writes a catalog that docc converts without warnings", .timeLimit(.minutes(10)))
     func catalogConverts() throws {
         let docc = try #require(Self.docc, "docc is not on PATH (it ships with the Swift toolchain)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-docc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-docc")
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalog = folder.appendingPathComponent("Lifecycles.docc")
 
@@ -76,8 +76,7 @@ struct DocCTests {
         .timeLimit(.minutes(10)))
     func fixtureArticlesConvert() throws {
         let docc = try #require(Self.docc, "docc is not on PATH (it ships with the Swift toolchain)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-docc-fixtures-\(UUID().uuidString)")
+        let folder = Scratch.url("lifespec-docc-fixtures")
         let catalog = folder.appendingPathComponent("Fixtures.docc")
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -123,9 +122,7 @@ struct DocCTests {
             #expect(line.hasSuffix("|"), "a table row continues on the next line: \(line)")
         }
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-docc-article-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-docc-article")
         defer { try? FileManager.default.removeItem(at: folder) }
         let written = try CLI.run([
             "docs", "Spec/ios-app-lifecycle.yaml", "--format", "docc", "-o",

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// `Examples/MediaPlayer`, the package docs/spec-format.md points a reader at, stays correct without
@@ -32,8 +33,7 @@ struct ExamplePackageTests {
             $0.components(separatedBy: "```").first
         }
         let spec = try #require(blocks.first { $0.contains("lifespec: 1") })
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-doc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-doc")
         let file = folder.appendingPathComponent("door.yaml")
         try spec.write(to: file, atomically: true, encoding: .utf8)
         let validate = try CLI.run(["validate", file.path])
@@ -55,9 +55,7 @@ struct ExamplePackageTests {
         let modules = CLI.executable.deletingLastPathComponent().appendingPathComponent("Modules")
         #expect(
             FileManager.default.fileExists(atPath: modules.appendingPathComponent("LifecycleEngine.swiftmodule").path))
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try Scratch.folder("lifespec-example")
         defer { try? FileManager.default.removeItem(at: scratch) }
         func swiftFiles(_ folder: String) throws -> [String] {
             let url = Self.example.appendingPathComponent(folder)

@@ -106,9 +106,7 @@ struct GenerateTests {
     }
 
     @Test func diagramWritesEachFormat() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-diagram-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-diagram")
         for (format, magic) in [
             ("png", Array("\u{89}PNG".unicodeScalars.map { UInt8($0.value) })), ("pdf", Array("%PDF".utf8)),
             ("svg", Array("<?xml".utf8)),
@@ -268,8 +266,7 @@ struct WatchAndInterruptTests {
 @Suite("generate on a machine too large to draw whole")
 struct LargeMachineGenerateTests {
     @Test func drawsOneDiagramPerTopLevelGroupInstead() throws {
-        let project = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-large-\(UUID().uuidString)")
+        let project = Scratch.url("lifespec-large")
         try FileManager.default.createDirectory(
             at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
         #expect(

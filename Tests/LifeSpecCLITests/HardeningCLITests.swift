@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// Inputs and outputs that are not what they seem (issue #18): special files as specs or as the
@@ -6,8 +7,7 @@ import Testing
 @Suite("Special files, output names and hostile traces")
 struct HardeningCLITests {
     private func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-hard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-hard")
         return folder
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// The rough edges a newcomer's first session hit (issue #15), each run as a user would run it.
@@ -7,9 +8,7 @@ struct NewcomerTests {
     static let flagship = "Spec/ios-app-lifecycle.yaml"
 
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-newcomer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-newcomer")
         return folder
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// `generate` proves "nothing to do" from `Output/.lifespec-cache/no-op` (the inputs' digest and
@@ -8,7 +9,7 @@ import Testing
 struct NoOpRecordTests {
     /// A project with the small door spec, generated once.
     static func generatedProject() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-noop-\(UUID().uuidString)")
+        let folder = Scratch.url("lifespec-noop")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(

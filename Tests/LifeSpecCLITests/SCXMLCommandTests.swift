@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// The command line with SCXML: a chart is a spec for every command, import and export write
@@ -43,9 +44,7 @@ import Testing
     }
 
     @Test func importWritesYAMLThatLoadsAsTheSameMachineAndExportRoundTrips() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-scxml-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-scxml")
         defer { try? FileManager.default.removeItem(at: folder) }
         let yaml = folder.appendingPathComponent("player.yaml").path
         let imported = try CLI.run(["import", Self.chart, "-o", yaml])

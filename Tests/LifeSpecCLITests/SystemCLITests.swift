@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 /// The commands on a system spec (`Tests/Fixtures/System/navigation-pair.yaml`: two
@@ -65,9 +66,7 @@ struct SystemCLITests {
     }
 
     @Test func validateReportsAPartsProblemInItsFileAndTheInclude() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-system-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-system")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.lamp(switchingOnTo: "onn").write(
             to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
@@ -90,9 +89,7 @@ struct SystemCLITests {
     /// `parts` and its id; an id spelled with a YAML escape has no such letters in a row.
     @Test(arguments: ["lamp", #""l\x61mp""#, "\"la\\\n  mp\""])
     func aPartsPageNamesTheSystemThatUsesItHoweverItsIDIsWritten(written: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-used-by-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-used-by")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.lamp(switchingOnTo: "on").write(
             to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
@@ -126,9 +123,7 @@ struct SystemCLITests {
 @Suite("A part's problems, once")
 struct PartProblemsOnceTests {
     private func lamps() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-parts-once-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-parts-once")
         try SystemCLITests.lamp(switchingOnTo: "onn").write(
             to: folder.appendingPathComponent("lamp.yaml"), atomically: true, encoding: .utf8)
         for system in ["lamps", "twins"] {
@@ -214,9 +209,7 @@ struct SystemRecorderTests {
         """
 
     @Test func aLogRecordedWithFunctionAndThePartConforms() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-system-recorder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-system-recorder")
         defer { try? FileManager.default.removeItem(at: folder) }
         func write(_ text: String, _ name: String) throws -> String {
             let url = folder.appendingPathComponent(name)

@@ -17,7 +17,7 @@ struct TransactionTests {
 
     /// A project folder holding one version of the spec.
     static func project(_ version: Int) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-tx-\(UUID().uuidString)")
+        let folder = Scratch.url("lifespec-tx")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
         try spec(version).write(to: folder.appendingPathComponent("Spec/door.yaml"), atomically: true, encoding: .utf8)
@@ -212,8 +212,7 @@ struct TransactionTests {
     func concurrentRunsNeverMix() throws {
         let versions = [try Self.reference(1), try Self.reference(2)]
         let projects = [try Self.project(1), try Self.project(2)]
-        let shared = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-shared-\(UUID().uuidString)")
+        let shared = Scratch.url("lifespec-shared")
         let arguments = [
             "generate", "-q", "-o", shared.appendingPathComponent("Output").path,
             "--suites", shared.appendingPathComponent("Tests/GeneratedConformanceTests/Generated").path,

@@ -47,9 +47,7 @@ struct DeflateLevelTests {
     /// of levels.
     static func reencodes(_ png: [UInt8], atLevel level: Int) throws -> Bool {
         let stream = try zlibStream(png)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-deflate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-deflate")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("stream.z")
         try Data(stream).write(to: file)

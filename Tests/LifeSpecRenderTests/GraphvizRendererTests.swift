@@ -232,7 +232,7 @@ struct GraphvizMemoryProbe {
 
 /// Runs `body` with file descriptor 2 redirected to a temporary file; returns what was written.
 private func captureStandardError(_ body: () throws -> Void) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stderr-\(UUID().uuidString)")
+    let path = Scratch.url("lifespec-stderr")
         .path
     let file = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
     guard file >= 0 else { throw SpecFixtures.FixtureError(description: "cannot open \(path)") }

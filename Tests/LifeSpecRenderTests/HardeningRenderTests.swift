@@ -153,7 +153,7 @@ struct HardeningRenderTests {
 struct StandardErrorFilterTests {
     /// Runs `body` with the process's stderr sent to a file, and returns what reached it.
     private func stderrText(_ body: () -> Void) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-stderr-\(UUID().uuidString)")
+        let path = Scratch.url("lifespec-stderr")
             .path
         fflush(nil)
         let saved = dup(2)

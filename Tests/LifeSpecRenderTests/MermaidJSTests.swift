@@ -45,9 +45,7 @@ struct MermaidJSTests {
         #expect(files.filter { $0.pathExtension == "mmd" }.count >= 8, "the committed .mmd files were not found")
 
         // Fresh renders of the small fixtures, in options the committed files do not show.
-        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-mermaidjs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
+        let fresh = try Scratch.folder("lifespec-mermaidjs")
         defer { try? FileManager.default.removeItem(at: fresh) }
         let specs =
             Self.files(under: SpecFixtures.url("Tests/Fixtures/Valid"))
@@ -97,8 +95,7 @@ struct MermaidJSTests {
     /// The checker itself: Mermaid that mermaid.js rejects fails it, with the block's line and the
     /// parser's message. (Part of the test above, so a missing mermaidx skips with one line.)
     static func checkFailsOnBrokenMermaid(_ python: URL) throws {
-        let broken = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-broken-\(UUID().uuidString).md")
+        let broken = Scratch.url("lifespec-broken").appendingPathExtension("md")
         try "# page\n\n```mermaid\nstateDiagram-v2\n    state \"unterminated\n```\n".write(
             to: broken, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: broken) }

@@ -11,9 +11,7 @@ struct OutputStageTests {
     /// A scratch directory holding `old.txt` and a manifest from an earlier run that also made
     /// `gone.txt` (still on disk) and `kept.txt`.
     private func previousRun() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-stage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.folder("lifespec-stage")
         try Data("old\n".utf8).write(to: directory.appendingPathComponent("old.txt"))
         try Data("same\n".utf8).write(to: directory.appendingPathComponent("kept.txt"))
         try Data("stale\n".utf8).write(to: directory.appendingPathComponent("gone.txt"))
@@ -88,9 +86,7 @@ struct OutputStageTests {
 
     @Test("a stage into a directory that does not exist yet removes it again when discarded")
     func discardRemovesACreatedOutputDirectory() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-stage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let parent = try Scratch.folder("lifespec-stage")
         let stage = try OutputStage(
             writer: OutputWriter(directory: parent.appendingPathComponent("Output")), check: false)
         try stage.offer(GeneratedFile(path: "spec/README.md", text: "# Spec\n"))

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 @testable import LifeSpecRender
@@ -9,9 +10,7 @@ import Testing
 @Suite("Output transaction (locks, links, manifest, journal)")
 struct OutputTransactionTests {
     private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-tx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.folder("lifespec-tx")
         return directory
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 @testable import LifeSpec
@@ -25,9 +26,7 @@ struct CoordinatorTitleTests {
 
     /// A system with locales gets no missing-translation warning for a title it never wrote.
     @Test func aSystemThatDeclaresLocalesGetsNoWarningForTheTitle() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-coordinator-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-coordinator")
         defer { try? FileManager.default.removeItem(at: folder) }
         try """
         lifespec: 1

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 @testable import LifeSpec
@@ -101,9 +102,7 @@ struct SchemaTests {
         let python = try #require(
             SchemaValidator.python, "no Python with jsonschema: run .ci/run, or set LIFESPEC_SCHEMA_PYTHON")
         let corpus = try Self.corpus()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-schema")
         defer { try? FileManager.default.removeItem(at: folder) }
         var expected: [String: Bool] = [:]
         for (url, isValid) in corpus.valid.map({ ($0, true) }) + corpus.invalid.map({ ($0, false) }) {

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
 
@@ -66,8 +67,7 @@ struct SystemSpecTests {
     struct Folder {
         let url: URL
         init(_ files: [String: String]) throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-parts-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            url = try Scratch.folder("lifespec-parts")
             for (name, text) in files {
                 try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSpec
+import LifeSpecTestSupport
 import Testing
 
 @Suite("Trace logs: the name on each line")
@@ -50,9 +51,7 @@ struct TraceLogLineTests {
 @Suite("Trace line reader: bounded, any line ending, regular files only")
 struct LineReaderHardeningTests {
     private func file(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-trace-\(UUID().uuidString).log"
-        ).path
+        let path = Scratch.url("lifespec-trace").appendingPathExtension("log").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -98,7 +97,7 @@ struct LineReaderHardeningTests {
 
     @Test("a folder, a device and a FIFO are refused before they are opened")
     func notRegularFiles() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("lifespec-fifo-\(UUID().uuidString)")
+        let fifo = Scratch.url("lifespec-fifo")
             .path
         #expect(mkfifo(fifo, 0o600) == 0)
         for (path, kind) in [(NSTemporaryDirectory(), "a folder"), ("/dev/zero", "a device"), (fifo, "a FIFO")] {

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
 
@@ -110,9 +111,7 @@ import Testing
     /// random walks over the events the engine accepts; callbacks, notifications and the atomic
     /// configuration must match after every event.
     @Test func qtRunsExportedSpecsWithTheEnginesTrace() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-export-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-export")
         defer { try? FileManager.default.removeItem(at: folder) }
         var requests: [QtSCXML.Request] = []
         var expected: [(name: String, events: [String], run: (configurations: [[String]], logs: [[String]]))] = []

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSpec
+import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
 
@@ -114,9 +115,7 @@ struct EngineRun {
     ]
 
     @Test func randomChartsAgreeWithQt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-qt-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("lifespec-qt")
         defer { try? FileManager.default.removeItem(at: folder) }
         var cases:
             [(seed: UInt64, chart: RandomChart, text: String, events: [String], engine: EngineRun, path: String)] = []
