@@ -60,7 +60,7 @@ import Testing
                 }
             }
         }
-        #expect(compared > 1_000)
+        #expect(compared > 300)
     }
 
     @Test func randomChartsExploreAlikeWithAndWithoutReuse() throws {
