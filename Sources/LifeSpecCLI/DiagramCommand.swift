@@ -150,6 +150,14 @@ struct DiagramCommand: ParsableCommand {
     }
 }
 
+/// Ends a one-shot command whose output is written, without freeing `objects` (the spec, its
+/// exploration, the plan) first: the system takes the whole memory back at once, where freeing them
+/// object by object cost the 4-region 2,000-state suite 0.13 G of its 3.54 G instructions
+/// (callgrind). Only for the end of `run()`: nothing may follow it.
+func exitKeeping<Objects>(_ objects: Objects) -> Never {
+    withExtendedLifetime(objects) { Foundation.exit(0) }
+}
+
 /// Writes a command's result to a file (atomically, see `AtomicFile`) or to standard output; a file
 /// that cannot be written is `path: error: [LS005] cannot write the file: …`, exit 1.
 func writeOutput(_ bytes: [UInt8], to path: String?) throws {

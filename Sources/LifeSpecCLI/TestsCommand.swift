@@ -40,6 +40,9 @@ struct TestsCommand: ParsableCommand {
         let loaded = try loadValidSpec(input.spec)
         var suite = SwiftSuiteInput(spec: loaded)
         suite.typeNameStem = typeName
-        try writeOutput(Array(SwiftSuiteRenderer.render(suite, framework: framework).utf8), to: destination.output)
+        let plan = SwiftSuiteRenderer.plan(for: suite)
+        try writeOutput(
+            SwiftSuiteRenderer.renderUTF8(suite, plan: plan, framework: framework), to: destination.output)
+        exitKeeping((loaded, suite, plan))
     }
 }

@@ -14,7 +14,8 @@ public struct Configuration: Sendable, Hashable, Comparable, CustomStringConvert
     /// The same by position in the machine it came from, so placing a runner needs no lookups.
     struct Positions: Sendable {
         let active: [Int]
-        let history: [(Int, [Int])]
+        /// Ascending by history state (`Runner.configuration`'s sorted history, not copied again).
+        let history: [(key: Int, value: [Int])]
     }
 
     /// Active atomic states in document order: one, without parallel regions.

@@ -12,6 +12,23 @@ struct CLITests {
         #expect(result.stdout.contains("0 errors"))
     }
 
+    /// `tests` ends its process without freeing the plan (`exitKeeping`): what it wrote, to a file
+    /// or to standard output, is whole, and it exits with 0.
+    @Test func testsWritesTheWholeSuiteBeforeItExits() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifespec-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("suite.swift")
+        let written = try CLI.run(["tests", flagship, "-o", file.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let printed = try CLI.run(["tests", flagship])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == printed.stdout)
+        #expect(text.hasSuffix("}\n") && text.contains("import LifecycleEngine"))
+    }
+
     @Test func validateReportsEveryMistakeWithItsLocationInOneRun() throws {
         let path = CLI.fixtures.appendingPathComponent("CLI/many-mistakes.yaml").path
         let result = try CLI.run(["validate", path])

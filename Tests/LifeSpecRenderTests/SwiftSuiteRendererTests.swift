@@ -25,6 +25,23 @@ struct SwiftSuiteGoldenTests {
 struct SwiftSuiteRendererTests {
     static func mini() throws -> LoadedSpec { try SpecFixtures.load("Tests/Fixtures/SwiftSuite/Specs/mini.yaml") }
 
+    /// `renderUTF8` (what `lifespec tests` writes) hands back the writer's bytes without making a
+    /// String of them: they must be valid UTF-8 and exactly the String's, escapes and non-ASCII
+    /// text (the hostile fixture) included.
+    @Test(arguments: ["mini", "hostile", "door"])
+    func bytesAreTheTextsOwn(fixture: String) throws {
+        let spec = try SpecFixtures.load("Tests/Fixtures/SwiftSuite/Specs/\(fixture).yaml")
+        let input = SwiftSuiteInput(spec: spec)
+        let plan = SwiftSuiteRenderer.plan(for: input)
+        for framework in [SwiftSuiteRenderer.Framework.swiftTesting, .xctest] {
+            let bytes = SwiftSuiteRenderer.renderUTF8(input, plan: plan, framework: framework)
+            let text = SwiftSuiteRenderer.render(spec: spec, framework: framework)
+            #expect(String(validating: bytes, as: UTF8.self) == text)
+            #expect(bytes == Array(text.utf8))
+        }
+        #expect(fixture != "hostile" || SwiftSuiteRenderer.render(spec: spec).contains { !$0.isASCII })
+    }
+
     @Test func everyCaseIsDataWithOneThinTestThatRunsIt() throws {
         let spec = try Self.mini()
         let text = SwiftSuiteRenderer.render(spec: spec)

@@ -225,6 +225,7 @@ struct ComposedStateSpaceTests {
     private func checkSelection(in machine: Machine, _ label: Comment) throws -> (pairs: Int, overlapping: Int) {
         var pairs = 0
         var overlapping = 0
+        var knownDomains = 0
         let product = StateSpace(machine: machine, limit: 50_000, strategy: .product)
         for configuration in product.configurations.prefix(60) {
             let runner = try Runner(machine: machine, configuration: configuration)
@@ -234,6 +235,13 @@ struct ComposedStateSpaceTests {
             for event in -1..<machine.events.count {
                 if event >= 0 {
                     #expect(runner.hasEnabledTransition(event: event) == !runner.select(event: event).isEmpty, label)
+                }
+                // The domains `select` keeps for the microstep are `domain(of:)`'s.
+                for enabled in runner.select(event: event) {
+                    if let known = enabled.domain {
+                        #expect(known == runner.domain(of: enabled), label)
+                        knownDomains += 1
+                    }
                 }
                 let candidates = runner.candidates(event: event)
                 for (lhsOffset, lhs) in candidates.enumerated() {
@@ -248,6 +256,7 @@ struct ComposedStateSpaceTests {
                 }
             }
         }
+        #expect(machine.id != "conflicts" || knownDomains >= 4, "\(knownDomains) domains kept")
         return (pairs, overlapping)
     }
 

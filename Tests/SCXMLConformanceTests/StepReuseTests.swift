@@ -26,6 +26,43 @@ import Testing
         }
     }
 
+    /// Traces that ignore where a transition leads (`RunTrace.readsEnds` false) spare the
+    /// microstep finding it: they must record what the whole trace records.
+    @Test func tracesThatIgnoreEndsTakeTheWholeTracesTransitions() throws {
+        var compared = 0
+        for seed in UInt64(1)...30 {
+            let chart = RandomChart(seed: seed)
+            guard
+                let document = SCXMLReader.read(data: Data(chart.scxml.utf8), path: "chart\(seed).scxml").document,
+                let machine = try? document.machine(extraEvents: chart.alphabet)
+            else { continue }
+            let space = StateSpace(machine: machine, limit: 2_000, strategy: .product)
+            for configuration in space.configurations.prefix(20) {
+                for event in machine.events.indices {
+                    var whole = try Runner(machine: machine, configuration: configuration)
+                    var observing = whole
+                    var taking = whole
+                    var steps = StepTrace()
+                    var observed = ObservingTrace()
+                    var taken = TransitionTrace()
+                    let wholeFailed = (try? whole.process(event: event, into: &steps)) == nil
+                    let observingFailed = (try? observing.process(event: event, into: &observed)) == nil
+                    let takingFailed = (try? taking.process(event: event, into: &taken)) == nil
+                    #expect(wholeFailed == observingFailed && wholeFailed == takingFailed)
+                    guard !wholeFailed else { continue }
+                    let transitions = steps.steps.compactMap { step -> Int? in
+                        if case .transition(let transition) = step { return transition.transitionIndex }
+                        return nil
+                    }
+                    #expect(observed.transitions == transitions && taken.transitions == transitions)
+                    #expect(whole.standsWhere(observing) && whole.standsWhere(taking))
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 300)
+    }
+
     @Test func randomChartsExploreAlikeWithAndWithoutReuse() throws {
         var withHistory = 0
         for seed in UInt64(1)...60 {
