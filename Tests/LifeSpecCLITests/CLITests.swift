@@ -15,10 +15,7 @@ struct CLITests {
     /// `tests` ends its process without freeing the plan (`exitKeeping`): what it wrote, to a file
     /// or to standard output, is whole, and it exits with 0.
     @Test func testsWritesTheWholeSuiteBeforeItExits() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifespec-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try Scratch.folder("lifespec-suite")
         let file = folder.appendingPathComponent("suite.swift")
         let written = try CLI.run(["tests", flagship, "-o", file.path])
         #expect(written.status == 0, "\(written.stderr)")

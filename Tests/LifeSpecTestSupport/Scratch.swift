@@ -36,8 +36,12 @@ public enum Scratch {
     private static func removeFoldersOfEndedProcesses(in temporary: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
-            let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
-            guard let pid = pid_t(pid), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            // Only `<prefix><pid>-<uuid>`, the names `root` makes.
+            let rest = name.dropFirst(prefix.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard rest.dropFirst(digits.count).first == "-", let pid = pid_t(digits), kill(pid, 0) != 0,
+                errno == ESRCH
+            else { continue }
             try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }
