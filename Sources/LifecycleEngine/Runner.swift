@@ -503,6 +503,36 @@ public struct Runner: Sendable {
         return active.filter { tables.isDescendant($0, of: domain) }
     }
 
+    /// The active states that stay through the exits of the microstep `enabled` (from `select`)
+    /// begins, ascending; nil when an exited state has history to record or exit actions that set
+    /// flags or raise events. When it is not nil, nothing of the states that leave is left once
+    /// they have: the rest of that microstep and its macrostep read only these states, the
+    /// transitions, the flags and the history, as the microstep below shows (its exit set, then
+    /// what it records and runs on the way out).
+    func statesStayingThroughExits(of enabled: [Enabled]) -> [Int]? {
+        let tables = machine.tables
+        // One transition (the usual step) needs no list of domains.
+        let first = enabled.first.flatMap { $0.domain ?? domain(of: $0) }
+        let others = enabled.dropFirst().compactMap { $0.domain ?? domain(of: $0) }
+        func exits(_ state: Int) -> Bool {
+            if let first, first < 0 || tables.isDescendant(state, of: first) { return true }
+            return others.contains { $0 < 0 || tables.isDescendant(state, of: $0) }
+        }
+        var staying: [Int] = []
+        staying.reserveCapacity(active.count)
+        for state in active {
+            guard exits(state) else {
+                staying.append(state)
+                continue
+            }
+            let exit = tables.exit[state]
+            guard tables.historyChildren[state].isEmpty, exit.assignments.isEmpty, exit.raises.isEmpty else {
+                return nil
+            }
+        }
+        return staying
+    }
+
     /// SCXML's `getEffectiveTargetStates`: history states replaced by what they remember or their default.
     private func effectiveTargets(_ transition: Int) -> [Int] {
         effectiveTargets(of: machine.tables.targets[transition])

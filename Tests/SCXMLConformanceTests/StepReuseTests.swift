@@ -103,6 +103,49 @@ import Testing
         #expect(reused.notes == replayed.notes)
     }
 
+    /// A step into a history state is shared by the configurations its exits leave alike
+    /// (`Runner.statesStayingThroughExits`), but not when those exits set a flag, raise an event
+    /// or record history: then what was left decides where the step ends. Here `resume` from `b`
+    /// sets `marked` on the way out, from `c` raises `poke`, and from `a` neither, while `work`'s
+    /// history stays what it was when `work` was last left.
+    @Test func historyStepsWhoseExitsActAreNotShared() throws {
+        let text = """
+            lifespec: 1
+            id: exits-that-act
+            flags: {marked: {}}
+            initial: work
+            states:
+              work:
+                initial: a
+                states:
+                  a: {}
+                  b: {exit: [{set: {marked: true}}]}
+                  c: {exit: [{raise: poke}]}
+                  again: {history: shallow, default: a}
+              elsewhere: {}
+            events: {resume: {}, next: {}, poke: {}, leave: {}, unmark: {}}
+            transitions:
+              - {from: a, on: next, to: b}
+              - {from: b, on: next, to: c}
+              - {from: c, on: next, to: a}
+              - {from: work, on: resume, to: again, type: internal}
+              - {from: work, on: poke, to: elsewhere}
+              - {from: work, on: leave, to: elsewhere}
+              - {from: work, on: unmark, set: {marked: false}}
+              - {from: elsewhere, on: resume, to: again}
+            """
+        let loaded = SpecLoader.load(text: text, path: "exits-that-act.yaml")
+        let machine = try #require(loaded.spec?.machine, "\(loaded.diagnostics)")
+        #expect(StateSpace.historyReadingEvents(machine) != nil, "the exploration shares steps here")
+        expectSameExploration(machine, "exits that set a flag or raise an event")
+        // What sharing would have merged: `resume` from `a` and from `b` with the same history.
+        let space = StateSpace(machine: machine, strategy: .product)
+        let resumes = space.edges.filter { $0.event == "resume" }
+        #expect(
+            resumes.contains { $0.from.states == ["b"] && $0.from.flagValues == [false] && $0.to.flagValues == [true] })
+        #expect(resumes.contains { $0.from.states == ["c"] && $0.to.states == ["elsewhere"] })
+    }
+
     @Test(arguments: [1, 2] as [UInt64])
     func syntheticRegionsWithDeepHistoryExploreAlike(seed: UInt64) throws {
         let text = SyntheticSpec(states: 90, seed: seed, scenarios: 2, regions: 3).yaml()
