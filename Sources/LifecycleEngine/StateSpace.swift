@@ -387,30 +387,28 @@ public struct StateSpace: Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(mix) }
     }
 
-    /// What a step that reads history depends on once its exits have run, when they record no
-    /// history and run no action that sets a flag or raises an event: its event and transitions,
-    /// the states that stay, the flags and the history (by number). The exploration records only
-    /// the transitions a step takes, not the callbacks its exits run, so configurations that agree
-    /// on these take the same step to the same end.
-    private struct SharedStep: Hashable {
+    /// What a step that reads history depends on once its exits have run, besides the history,
+    /// when they record no history and run no action that sets a flag or raises an event: its event
+    /// and transitions, the states that stay and the flags. The exploration records only the
+    /// transitions a step takes, not the callbacks its exits run, so configurations that agree on
+    /// these and on their history take the same step to the same end.
+    private struct SharedPrefix: Hashable {
         let event: Int
         /// The first transition, and the others (usually none: no array to build).
         let transition: Int
         let otherTransitions: [Int]
         let staying: [Int]
         let flagValues: [Bool]
-        let history: Int
         /// All a lookup hashes, as in `Core`.
         let mix: Int
 
-        init(event: Int, transitions: [Runner.Enabled], staying: [Int], flagValues: [Bool], history: Int) {
+        init(event: Int, transitions: [Runner.Enabled], staying: [Int], flagValues: [Bool]) {
             self.event = event
             transition = transitions[0].transition
             otherTransitions = transitions.count > 1 ? transitions.dropFirst().map(\.transition) : []
             self.staying = staying
             self.flagValues = flagValues
-            self.history = history
-            var mix = (event &* 31 &+ history) &* 1_000_003 &+ transition
+            var mix = event &* 1_000_003 &+ transition
             for transition in otherTransitions { mix = mix &* 1_000_003 &+ transition }
             for state in staying { mix = mix &* 1_000_003 &+ state }
             for value in flagValues { mix = mix &* 3 &+ (value ? 1 : 0) }
@@ -504,6 +502,33 @@ public struct StateSpace: Sendable {
         return reading
     }
 
+    /// Per event (by position): whether every transition it can trigger has the same domain
+    /// whatever history remembers, so that the transitions a step on it selects (conflicts are
+    /// settled by domains) and the states it exits follow from the active states and flags alone.
+    /// A domain reads history only through a history target, which stands for what it remembers
+    /// or its default (SCXML's `getEffectiveTargetStates`): states below the history's parent, as
+    /// the history state itself is. A common ancestor of the source either holds that parent (and
+    /// all of them) or none of them, unless the source lies below the parent too.
+    static func historyIgnoringDomains(_ machine: Machine) -> [Bool] {
+        let tables = machine.tables
+        var ignoring = [Bool](repeating: true, count: machine.events.count)
+        for (source, transitions) in tables.declared.enumerated() {
+            for transition in transitions {
+                let readsHistory = tables.targets[transition].contains { target in
+                    guard tables.kind[target] >= 3 else { return false }
+                    let parent = tables.parent[target]
+                    let defaults = tables.targets[tables.declared[target][0]]
+                    return tables.isDescendant(source, of: parent)
+                        || !defaults.allSatisfy { tables.isDescendant($0, of: parent) }
+                }
+                guard readsHistory else { continue }
+                if tables.matchesAll[transition] { return ignoring.map { _ in false } }
+                for event in tables.eventMatches[transition] { ignoring[event] = false }
+            }
+        }
+        return ignoring
+    }
+
     /// Breadth-first over configurations, running the engine (`Runner`) on every event handled where
     /// it stands. Runs on copies of one runner per configuration and records only the transitions
     /// taken: the callbacks and notifications of each step are the engine's to replay later.
@@ -536,9 +561,14 @@ public struct StateSpace: Sendable {
         /// Per step run for reuse (numbered in `stepNumbers`): where it ends, as the runner, the trace
         /// and the core's number. Looked up in place, not copied out of a dictionary as a whole.
         var stepEnds: [(runner: Runner, trace: TransitionTrace, core: Int)] = []
-        // Steps that read history, shared by where their exits leave the machine (`SharedStep`),
-        // numbered into `sharedEnds`: where each ends, its transitions, core and history numbers.
-        var sharedSteps: [SharedStep: Int] = [:]
+        // Steps that read history, shared by where their exits leave the machine: per core and
+        // event (by `stepKey`), the number of that place (`SharedPrefix`), -1 before it is found
+        // and -2 for a step not shared. Then by that number and the history (as `key`), the step's
+        // end in `sharedEnds`: the runner, its transitions, core and history numbers.
+        let historyIgnoringDomains = historyReads.map { _ in Self.historyIgnoringDomains(machine) }
+        var prefixNumbers: [Int32] = []
+        var prefixes: [SharedPrefix: Int] = [:]
+        var sharedSteps: [Int: Int] = [:]
         var sharedEnds: [(runner: Runner, transitions: [Int], core: Int, history: Int)] = []
         var position = PositionTable()
         var cores: [Core: Int] = [:]
@@ -608,17 +638,33 @@ public struct StateSpace: Sendable {
                     $0[event] ? nil : Self.stepKey(core: core, event: event, eventCount: eventCount)
                 }
                 // A step that reads history is still the same from every configuration its exits
-                // leave in the same place (`Runner.statesStayingThroughExits`): a region's `resume`
-                // leaves only the region's ancestors, whatever state it left. Run once per such place,
-                // a 4-region 2,000-state validate takes 1.98 G instructions instead of 2.24 G, 22,000
-                // microsteps instead of 74,000 (callgrind).
-                var sharing: SharedStep?
-                if historyReads != nil, reuse == nil, runner.isRunning, case let enabled = runner.select(event: event),
-                    !enabled.isEmpty, let staying = runner.statesStayingThroughExits(of: enabled)
-                {
-                    sharing = SharedStep(
-                        event: event, transitions: enabled, staying: staying,
-                        flagValues: runner.flagValues, history: history)
+                // leave in the same place (`Runner.statesStayingThroughExits`) with the same history:
+                // a region's `resume` leaves only the region's ancestors, whatever state it left.
+                // Where the domains ignore history, that place follows from the core, so it is found
+                // once per core and event. Run once per place and history, a 4-region 2,000-state
+                // validate takes 1.91 G instructions instead of 2.24 G, 22,000 microsteps instead of
+                // 74,000 (callgrind).
+                var sharing: Int?
+                if let historyIgnoringDomains, reuse == nil, historyIgnoringDomains[event] {
+                    let slot = Self.stepKey(core: core, event: event, eventCount: eventCount)
+                    if slot >= prefixNumbers.count {
+                        prefixNumbers.append(
+                            contentsOf: repeatElement(-1, count: (cores.count * eventCount) - prefixNumbers.count))
+                    }
+                    var prefix = Int(prefixNumbers[slot])
+                    if prefix == -1 {
+                        prefix = -2
+                        if runner.isRunning, case let enabled = runner.select(event: event), !enabled.isEmpty,
+                            let staying = runner.statesStayingThroughExits(of: enabled)
+                        {
+                            let place = SharedPrefix(
+                                event: event, transitions: enabled, staying: staying, flagValues: runner.flagValues)
+                            prefix = prefixes[place, default: prefixes.count]
+                            if prefix == prefixes.count { prefixes[place] = prefix }
+                        }
+                        prefixNumbers[slot] = Int32(prefix)
+                    }
+                    if prefix >= 0 { sharing = Self.key(core: prefix, history: history) }
                 }
                 if let sharing, let known = sharedSteps[sharing] {
                     transitions = sharedEnds[known].transitions

@@ -146,6 +146,69 @@ import Testing
         #expect(resumes.contains { $0.from.states == ["c"] && $0.to.states == ["elsewhere"] })
     }
 
+    /// The exploration finds where a history-reading step's exits leave the machine once per active
+    /// states, flags and event, for the events whose transitions' domains ignore history
+    /// (`StateSpace.historyIgnoringDomains`). For those, every history some configuration records
+    /// must give the same transitions and the same states staying; and a transition into its own
+    /// ancestor's history from below must not count (its domain is nearer when history remembers
+    /// states on its side).
+    @Test func domainsSaidToIgnoreHistoryDoSo() throws {
+        var compared = 0
+        for seed in UInt64(1)...60 {
+            let chart = RandomChart(seed: seed)
+            guard
+                let document = SCXMLReader.read(data: Data(chart.scxml.utf8), path: "chart\(seed).scxml").document,
+                let machine = try? document.machine(extraEvents: chart.alphabet)
+            else { continue }
+            let ignoring = StateSpace.historyIgnoringDomains(machine)
+            let space = StateSpace(machine: machine, limit: 2_000, strategy: .product)
+            let histories = Array(Set(space.configurations.map(\.history))).sorted { "\($0)" < "\($1)" }.prefix(8)
+            for configuration in space.configurations.prefix(40) {
+                for event in machine.events.indices where ignoring[event] {
+                    var seen: (transitions: [Int], staying: [Int]?)?
+                    for history in histories {
+                        let placed = Configuration(
+                            states: configuration.states, flagValues: configuration.flagValues, history: history)
+                        guard let runner = try? Runner(machine: machine, configuration: placed) else { continue }
+                        let enabled = runner.select(event: event)
+                        let found = (enabled.map(\.transition), runner.statesStayingThroughExits(of: enabled))
+                        if let seen {
+                            #expect(seen.transitions == found.0 && seen.staying == found.1, "seed \(seed)")
+                            compared += 1
+                        }
+                        seen = found
+                    }
+                }
+            }
+        }
+        #expect(compared > 500)
+        let loaded = SpecLoader.load(
+            text: """
+                lifespec: 1
+                id: inner-history
+                initial: work
+                states:
+                  work:
+                    initial: a
+                    states:
+                      a: {}
+                      inner:
+                        initial: x
+                        states: {x: {}, y: {}}
+                      again: {history: deep, default: a}
+                events: {back: {}, next: {}}
+                transitions:
+                  - {from: a, on: next, to: x}
+                  - {from: x, on: next, to: y}
+                  - {from: y, on: next, to: a}
+                  - {from: inner, on: back, to: again}
+                """, path: "inner-history.yaml")
+        let machine = try #require(loaded.spec?.machine, "\(loaded.diagnostics)")
+        let ignoring = StateSpace.historyIgnoringDomains(machine)
+        #expect(ignoring[try #require(machine.eventIndex(of: "back"))] == false)
+        #expect(ignoring[try #require(machine.eventIndex(of: "next"))] == true)
+    }
+
     @Test(arguments: [1, 2] as [UInt64])
     func syntheticRegionsWithDeepHistoryExploreAlike(seed: UInt64) throws {
         let text = SyntheticSpec(states: 90, seed: seed, scenarios: 2, regions: 3).yaml()
