@@ -26,16 +26,23 @@ import Testing
         }
     }
 
-    /// Traces that ignore where a transition leads (`RunTrace.readsEnds` false) spare the
-    /// microstep finding it: they must record what the whole trace records.
-    @Test func tracesThatIgnoreEndsTakeTheWholeTracesTransitions() throws {
-        var compared = 0
-        for seed in UInt64(1)...30 {
+    /// The seeded random charts (`RandomChart`) that load, with their machines.
+    private func randomMachines(_ seeds: ClosedRange<UInt64>) -> [(seed: UInt64, machine: Machine)] {
+        seeds.compactMap { seed in
             let chart = RandomChart(seed: seed)
             guard
                 let document = SCXMLReader.read(data: Data(chart.scxml.utf8), path: "chart\(seed).scxml").document,
                 let machine = try? document.machine(extraEvents: chart.alphabet)
-            else { continue }
+            else { return nil }
+            return (seed, machine)
+        }
+    }
+
+    /// Traces that ignore where a transition leads (`RunTrace.readsEnds` false) spare the
+    /// microstep finding it: they must record what the whole trace records.
+    @Test func tracesThatIgnoreEndsTakeTheWholeTracesTransitions() throws {
+        var compared = 0
+        for (_, machine) in randomMachines(1...30) {
             let space = StateSpace(machine: machine, limit: 2_000, strategy: .product)
             for configuration in space.configurations.prefix(20) {
                 for event in machine.events.indices {
@@ -154,12 +161,7 @@ import Testing
     /// states on its side).
     @Test func domainsSaidToIgnoreHistoryDoSo() throws {
         var compared = 0
-        for seed in UInt64(1)...60 {
-            let chart = RandomChart(seed: seed)
-            guard
-                let document = SCXMLReader.read(data: Data(chart.scxml.utf8), path: "chart\(seed).scxml").document,
-                let machine = try? document.machine(extraEvents: chart.alphabet)
-            else { continue }
+        for (seed, machine) in randomMachines(1...60) {
             let ignoring = StateSpace.historyIgnoringDomains(machine)
             let space = StateSpace(machine: machine, limit: 2_000, strategy: .product)
             let histories = Array(Set(space.configurations.map(\.history))).sorted { "\($0)" < "\($1)" }.prefix(8)
