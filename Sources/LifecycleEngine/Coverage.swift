@@ -97,7 +97,13 @@ public struct CoveragePlan: Sendable, Hashable {
             for (start, assignment) in zip(region.starts, region.startAssignments) where assignmentOf[start] == nil {
                 assignmentOf[start] = assignment
             }
-            for walk in walks(in: graph).walks where walk.newlyCovered.contains(where: { !covered.contains($0) }) {
+            // What earlier regions' paths took on the way is not looked for again: an event every
+            // region handles (`next` of the synthetic family) moves them all, so the later regions'
+            // walks were mostly detours to transitions already taken. At 2,000 states in 4 regions
+            // the replayed steps fell from 12,164 to 9,669, and the suite covers the same
+            // transitions with 38,000 sends instead of 51,000.
+            for walk in walks(in: graph, skipping: covered).walks
+            where walk.newlyCovered.contains(where: { !covered.contains($0) }) {
                 // The product's start under these flags (the other regions' flags at their defaults).
                 guard let assignment = assignmentOf[graph.node(walk.start)] else { continue }
                 var runner = Runner(machine: machine, active: initial, flagValues: assignment, historyValues: [:])
@@ -191,7 +197,8 @@ public struct CoveragePlan: Sendable, Hashable {
     /// Apart from the paths it names nothing: a composed plan replays the walks of its regions'
     /// graphs through the whole machine, and naming each step's two ends (with the region plan's
     /// unused reasons for what it cannot cover) cost a 4-region 2,000-state suite 0.15 G (callgrind).
-    static func walks(in graph: CoverageGraph) -> (walks: [Walk], coverable: Set<Int>) {
+    /// `skipping`: transitions already covered, which no walk goes out of its way for.
+    static func walks(in graph: CoverageGraph, skipping: Set<Int> = []) -> (walks: [Walk], coverable: Set<Int>) {
         // Flags first: inserting every edge's transitions into the set cost a 4-region 2,000-state
         // suite 0.03 G (callgrind).
         var isCoverable = [Bool](repeating: false, count: graph.transitionCount)
@@ -206,7 +213,8 @@ public struct CoveragePlan: Sendable, Hashable {
             }
         }
         for transition in isCoverable.indices where isCoverable[transition] { coverableSet.insert(transition) }
-        var uncovered = CoverageGraph.Targets(coverableSet.sorted(), transitionCount: graph.transitionCount)
+        var uncovered = CoverageGraph.Targets(
+            coverableSet.sorted().filter { !skipping.contains($0) }, transitionCount: graph.transitionCount)
         var search = graph.makeSearch()
         var walks: [Walk] = []
         while !uncovered.isEmpty {

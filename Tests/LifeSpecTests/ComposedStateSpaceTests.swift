@@ -309,6 +309,39 @@ struct ComposedStateSpaceTests {
         #expect(plan.paths.contains { $0.start.states == ["a2", "b1"] && $0.start.flagValues == [false] })
     }
 
+    /// `go` moves both regions: replaying region `a`'s path takes `b`'s two `go` transitions too,
+    /// so `b`'s walk goes straight for `z` instead of around its `go` loop first (3 steps, 2 of
+    /// them taking nothing new, when each region was walked for all its transitions).
+    @Test func laterRegionsWalkOnlyToWhatEarlierPathsLeft() throws {
+        let text = """
+            lifespec: 1
+            id: shared
+            unhandled: ignore
+            initial: p
+            states:
+              p:
+                parallel: true
+                states:
+                  a: {initial: a1, states: {a1: {}, a2: {}}}
+                  b: {initial: b1, states: {b1: {}, b2: {}, b3: {}}}
+            events: {go: {}, z: {}}
+            transitions:
+              - {from: a1, on: go, to: a2}
+              - {from: a2, on: go, to: a1}
+              - {from: b1, on: go, to: b2}
+              - {from: b2, on: go, to: b1}
+              - {from: b1, on: z, to: b3}
+
+            """
+        let machine = try #require(SpecLoader.load(text: text, path: "shared.yaml").spec?.machine)
+        let composed = StateSpace(machine: machine, strategy: .composed)
+        #expect(composed.isComposed)
+        let plan = CoveragePlan(space: composed)
+        #expect(plan.covered == [0, 1, 2, 3, 4])
+        #expect(plan.paths.map { $0.steps.map(\.event) } == [["go", "go"], ["z"]])
+        #expect(plan.paths.map(\.newlyCovered) == [[0, 1, 2, 3], [4]])
+    }
+
     @Test func theSyntheticRegionsFamilyIsComposedAndTheFlatOneIsNot() throws {
         let regions = try #require(
             SpecLoader.load(text: SyntheticSpec(states: 200, seed: 7, scenarios: 2, regions: 4).yaml(), path: "s.yaml")
