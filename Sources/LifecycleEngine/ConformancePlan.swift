@@ -117,7 +117,8 @@ public struct ConformancePlan: Sendable {
         notes = builder.notes
     }
 
-    private struct Builder {
+    /// Internal rather than private: tests hold its shortcuts to what they stand for.
+    struct Builder {
         let space: StateSpace
         let machine: Machine
         let graph: CoverageGraph
@@ -390,13 +391,13 @@ public struct ConformancePlan: Sendable {
                     }
                 }
             }
+            let firstTaking = space.isComposed ? firstStepsTaking() : []
             for ordering in orderings {
                 let callback = ordering.callback
                 let posted = ordering.posted
                 if space.isComposed,
-                    let route = composedRoute(where: {
-                        $0.transitions.contains(where: ordering.calling.contains)
-                    })
+                    let route = composedRoute(
+                        takingAnyOf: callingByCallback[callback.id] ?? [], firstTaking: firstTaking)
                 {
                     let origin = Origin.notificationOrder(
                         callback: callback.id, notification: posted.notification, order: posted.order)
@@ -492,6 +493,38 @@ public struct ConformancePlan: Sendable {
                         checks: [.trace(trace)])
                 }
             }
+        }
+
+        /// Per transition, the first step of each composed coverage path that takes it, in path
+        /// order. `composedRoute(takingAnyOf:firstTaking:)` reads routes off it: scanning every
+        /// path's steps for each callback instead touched each step's transitions 500 times over
+        /// in a 4-region 2,000-state suite, 2.6 M of its 17 M first-level data cache misses
+        /// (cachegrind).
+        func firstStepsTaking() -> [[(path: Int, position: Int)]] {
+            var firstTaking = [[(path: Int, position: Int)]](repeating: [], count: machine.transitions.count)
+            for (index, path) in coverage.paths.enumerated() {
+                for (position, step) in path.steps.enumerated() {
+                    for transition in step.transitions where firstTaking[transition].last?.path != index {
+                        firstTaking[transition].append((index, position))
+                    }
+                }
+            }
+            return firstTaking
+        }
+
+        /// What `composedRoute(where:)` finds for the steps that take one of `transitions`: the
+        /// fewest steps, then the first path.
+        func composedRoute(takingAnyOf transitions: [Int], firstTaking: [[(path: Int, position: Int)]]) -> (
+            path: Int, count: Int
+        )? {
+            var best: (path: Int, count: Int)?
+            for transition in transitions {
+                for (path, position) in firstTaking[transition] {
+                    if let current = best, (position + 1, path) >= (current.count, current.path) { continue }
+                    best = (path, position + 1)
+                }
+            }
+            return best
         }
 
         /// With the space composed from independent regions (no graph to search): the shortest

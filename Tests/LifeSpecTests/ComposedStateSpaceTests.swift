@@ -179,6 +179,16 @@ struct ComposedStateSpaceTests {
                         full.edges[edge].distinctTransitions == withoutRepeats(full.edges[edge].transitions), label)
                 }
             }
+            // The routes the orderings read off the first steps taking each transition are the
+            // ones a scan of the paths finds: for each transition, and for each pair of them.
+            let builder = ConformancePlan.Builder(space: composed, reusesReplays: true)
+            let firstTaking = builder.firstStepsTaking()
+            let transitions = Array(machine.transitions.indices)
+            for set in transitions.map({ [$0] }) + zip(transitions, transitions.reversed()).map({ [$0, $1] }) {
+                let read = builder.composedRoute(takingAnyOf: set, firstTaking: firstTaking)
+                let scanned = builder.composedRoute { step in step.transitions.contains(where: set.contains) }
+                #expect(read?.path == scanned?.path && read?.count == scanned?.count, label)
+            }
         }
         #expect(composedCount >= 30, "only \(composedCount) of 60 random machines composed")
         // Independent regions never conflict: transitions that leave a region, to the root, to
