@@ -9,6 +9,22 @@ load = sys.argv[5] if len(sys.argv) > 5 else None
 rows = [line.rstrip("\n").split("\t") for line in open(path, encoding="utf-8") if line.strip()]
 meta = {name: value for size, name, value, _ in rows if size == "meta"}
 rows = [row for row in rows if row[0] != "meta"]
+# With BASELINE_LIFESPEC, each lifespec step was also run in pairs against that binary (new ÷
+# baseline, CPU): those rows have their own section and target, and are kept out of everything else.
+AGAINST_BASELINE = " ÷ baseline [paired cpu]"
+# A value of "failed": some run of the pair failed (an older binary may not have that step).
+against_baseline = [(size, name.removesuffix(AGAINST_BASELINE), None if value == "failed" else float(value))
+                    for size, name, value, _ in rows if name.endswith(AGAINST_BASELINE)]
+rows = [row for row in rows if not row[1].endswith(AGAINST_BASELINE)]
+# A step is slower than the baseline binary when its paired median passes this. Pairing a binary
+# with itself (BASELINE_LIFESPEC = LIFESPEC = 7e2078d, 7 pairs, every step at 500 and the engine
+# steps at 2,000 states, three runs, other builds sharing the 2 cores: load 1.9-2.0) gave 56 medians
+# from 0.962 to 1.140: 54 within 0.96-1.06 (standard deviation 0.03), and 1.096 and 1.140 for simulate
+# at 2,000 states (flat and 4 regions) in the run a release build shared. The single pairs' ratios
+# ranged from 0.65 to 1.60. So 10% is about twice the usual stray of a median; a step flagged by a little
+# more than that while the machine is busy is worth pairing again (or counting its instructions,
+# Benchmarks/instructions) before it is believed.
+SLOWER = 1.10
 sizes = []
 for size, *_ in rows:
     if size not in sizes and size not in ("trace", "flagship", "specs"):
@@ -132,6 +148,19 @@ print("|---|" + "---|" * len(sizes))
 for label, ours, theirs in pairs:
     print(f"| {label} | " + " | ".join(ratio(s, ours, theirs) for s in sizes) + " |")
 
+if against_baseline:
+    places = {"flagship": "the flagship spec", "specs": "the specs of `Spec/`", "trace": "the flagship spec"}
+    print("\n## Against the baseline binary (paired, CPU)\n")
+    print(f"Each step run by this run's binary between two runs by the baseline binary "
+          f"({meta.get('baseline', 'unnamed')}), back to back, in {meta.get('pairs', 'several')} pairs; the ratio is "
+          "this run's CPU time (user + system) ÷ the mean of the two baseline runs', the median of the pairs' ratios. "
+          f"Steps that write into a project ran in a copy per binary. Above {SLOWER:.2f}× counts as slower.\n")
+    print("| step | spec | this run ÷ baseline |")
+    print("|---|---|---|")
+    for size, step, value in against_baseline:
+        shown = "not compared: a run failed" if value is None else f"{value:.2f}×"
+        print(f"| {step} | {places.get(size, f'N = {size}')} | {shown} |")
+
 
 # The issue's targets, checked against this run.
 def verdict(ok):
@@ -197,7 +226,18 @@ if idle is not None:
 watch = [float(sec) for size, name, sec, _ in rows if size == "specs" and name.startswith("watch") and sec not in UNMEASURED]
 if watch:
     print(f"| watch: one-word save to every changed file written, at most 0.5 s | {watch[0]:.3f} s | {verdict(watch[0] <= 0.5)} |")
-if baseline_path:
+if against_baseline:
+    # Paired against an older binary: the same moment of the machine on both sides.
+    compared = [(size, step, value) for size, step, value in against_baseline if value is not None]
+    slower = [f"{step} at {size}: {value:.2f}×" for size, step, value in compared if value > SLOWER]
+    detail = "; ".join(slower) if slower else f"none of {len(compared)} steps (paired, CPU)"
+    failed = [f"{step} at {size}" for size, step, value in against_baseline if value is None]
+    if failed:
+        detail += "; not compared, a run failed: " + ", ".join(failed)
+    print(f"| nothing else slower than the baseline binary ({meta.get('baseline', 'unnamed')}), by more than "
+          f"{SLOWER:.2f}× | {detail} | {verdict(not slower)} |")
+elif baseline_path:
+    # Without pairs, the previous run's medians: another hour of the machine, so only a coarse check.
     try:
         old_rows = [line.rstrip("\n").split("\t") for line in open(baseline_path, encoding="utf-8") if line.strip()]
     except OSError:
