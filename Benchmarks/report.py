@@ -90,7 +90,7 @@ for size, name, seconds, kib in rows:
 for size, name, seconds, kib in rows:
     if size == "specs" and seconds not in UNMEASURED:
         memory = f", peak {int(kib) / 1024:.0f} MB" if kib != "-" else ""
-        print(f"\nThe four specs of `Spec/`, {name}: {float(seconds):.3f} s{memory}.")
+        print(f"\nThe specs of `Spec/`, {name}: {float(seconds):.3f} s{memory}.")
 trace = [(name, seconds, kib) for size, name, seconds, kib in rows if size == "trace"]
 for name, seconds, kib in trace:
     if seconds not in ("timeout", "failed"):
@@ -222,7 +222,7 @@ for step in region_steps:
               f"| {paired:.2f}× (median of paired runs; medians {parallel:.2f} s vs {flat:.2f} s) | {verdict(paired <= 1.5)} |")
 idle = seconds_of("specs", "generate with nothing to do")
 if idle is not None:
-    print(f"| generate with nothing to do, the four specs, at most 0.15 s | {idle:.3f} s | {verdict(idle <= 0.15)} |")
+    print(f"| generate with nothing to do, the specs of `Spec/`, at most 0.15 s | {idle:.3f} s | {verdict(idle <= 0.15)} |")
 watch = [float(sec) for size, name, sec, _ in rows if size == "specs" and name.startswith("watch") and sec not in UNMEASURED]
 if watch:
     print(f"| watch: one-word save to every changed file written, at most 0.5 s | {watch[0]:.3f} s | {verdict(watch[0] <= 0.5)} |")
