@@ -44,11 +44,15 @@ let package = Package(
         ),
         // SHA-256 with the x86 SHA extensions, for the drawings' digests (see SHA256.swift).
         .target(name: "CSHA256"),
-        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo", "CSHA256"]),
+        // The renderers: a loaded spec in, bytes out (drawings, Mermaid, pages, DocC, suites).
+        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo"]),
+        // The build system around them: `generate`'s run, the output transaction, freshness and caches,
+        // and the watch loop.
+        .target(name: "LifeSpecGenerate", dependencies: ["LifeSpec", "LifeSpecRender", "CLibPNG", "CSHA256"]),
         .target(
             name: "LifeSpecCLI",
             dependencies: [
-                "LifeSpec", "LifeSpecRender",
+                "LifeSpec", "LifeSpecRender", "LifeSpecGenerate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,8 +78,13 @@ let package = Package(
             name: "LifeSpecRenderTests",
             // CLibPNG decodes bitmaps to compare them with Graphviz's own; CCairo's recordings are tested on their own.
             dependencies: [
-                "LifeSpecRender", "LifeSpecTestSupport", "CLibPNG", "CCairo", .product(name: "Ink", package: "Ink"),
+                "LifeSpecRender", "LifeSpecGenerate", "LifeSpecTestSupport", "CLibPNG", "CCairo",
+                .product(name: "Ink", package: "Ink"),
             ]
+        ),
+        .testTarget(
+            name: "LifeSpecGenerateTests",
+            dependencies: ["LifeSpecGenerate", "LifeSpecRender", "LifeSpecTestSupport", "CLibPNG"]
         ),
         .testTarget(name: "LifeSpecCLITests", dependencies: ["LifeSpecCLI", "LifeSpecTestSupport"]),
         // The engine against the shared SCXML conformance charts (SCION, W3C) and against Qt SCXML.
@@ -88,7 +97,7 @@ let package = Package(
         // Fixtures/ (a link to the Swift-suite goldens), against the engine loaded from each spec.
         .testTarget(
             name: "GeneratedConformanceTests",
-            dependencies: ["LifecycleEngine", "LifeSpec", "LifeSpecRender", "LifeSpecTestSupport"]
+            dependencies: ["LifecycleEngine", "LifeSpec", "LifeSpecRender", "LifeSpecGenerate", "LifeSpecTestSupport"]
         ),
     ]
 )

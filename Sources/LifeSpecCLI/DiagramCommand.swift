@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSpec
+import LifeSpecGenerate
 import LifeSpecRender
 
 extension DiagramOptions.Detail: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifeSpec
+import LifeSpecGenerate
 import LifeSpecRender
 
 struct ValidateCommand: ParsableCommand {

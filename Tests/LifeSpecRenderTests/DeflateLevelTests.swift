@@ -2,6 +2,7 @@ import Foundation
 import LifeSpecTestSupport
 import Testing
 
+@testable import LifeSpecGenerate
 @testable import LifeSpecRender
 
 /// A PNG's source digest names how its bitmap is deflated (the zlib level, and the stripes the

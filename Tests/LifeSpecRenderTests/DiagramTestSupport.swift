@@ -7,13 +7,6 @@ import Testing
     import FoundationXML
 #endif
 
-/// The diagram tests' own fixtures.
-extension SpecFixtures {
-    static var appLifecycle: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/app-lifecycle.yaml") } }
-    static var hostile: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/hostile-labels.yaml") } }
-    static var flagship: LoadedSpec { get throws { try load("Spec/ios-app-lifecycle.yaml") } }
-}
-
 /// Compares generated text with `Tests/Fixtures/Diagram/Golden/<name>`. `LIFESPEC_RECORD=1`
 /// rewrites the golden and fails, so a re-record is never silent. (Same contract as the Markdown
 /// goldens' helper; a separate folder so each renderer's goldens stay together.)

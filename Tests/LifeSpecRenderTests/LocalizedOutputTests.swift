@@ -4,6 +4,7 @@ import LifeSpecTestSupport
 import LifecycleEngine
 import Testing
 
+@testable import LifeSpecGenerate
 @testable import LifeSpecRender
 
 /// A Chinese page is Chinese all the way through: its own diagrams, its own Mermaid words, fact

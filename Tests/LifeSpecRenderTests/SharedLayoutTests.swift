@@ -3,6 +3,7 @@ import LifeSpec
 import LifeSpecTestSupport
 import Testing
 
+@testable import LifeSpecGenerate
 @testable import LifeSpecRender
 
 /// One layout per diagram: a scenario is the overview restyled, and text is measured with

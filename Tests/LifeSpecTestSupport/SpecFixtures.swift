@@ -35,3 +35,10 @@ public enum SpecFixtures {
         public init(description: String) { self.description = description }
     }
 }
+
+/// Specs the render and generate tests share.
+extension SpecFixtures {
+    public static var appLifecycle: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/app-lifecycle.yaml") } }
+    public static var hostile: LoadedSpec { get throws { try load("Tests/Fixtures/Diagram/hostile-labels.yaml") } }
+    public static var flagship: LoadedSpec { get throws { try load("Spec/ios-app-lifecycle.yaml") } }
+}

@@ -1,6 +1,7 @@
 import CCairo
 import CGraphviz
 import Foundation
+import LifeSpec
 
 /// Output formats produced in-process by libgvc.
 public enum GraphvizFormat: String, Sendable, Hashable, CaseIterable {
@@ -648,20 +649,5 @@ enum GraphvizMessages {
             errors.isEmpty
             ? (warnings.isEmpty ? fallback : warnings.joined(separator: "\n")) : errors.joined(separator: "\n")
         return (errorText, warnings)
-    }
-}
-
-/// A value behind a lock. The one place that vouches for sendability by hand: `state` is only
-/// read or written inside `withLock`.
-final class Locked<State>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) { self.state = state }
-
-    func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
     }
 }

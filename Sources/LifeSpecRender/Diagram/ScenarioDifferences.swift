@@ -12,23 +12,23 @@
 /// scenario drawn (`ScenarioDifferencesTests` checks this on every spec's scenarios). Anything
 /// that does not line up piece for piece is refused (`nil`), and the caller draws that scenario
 /// whole.
-struct ScenarioDifferences: Sendable {
+package struct ScenarioDifferences: Sendable {
     /// Every state and arrow in its most common look among the scenarios.
-    let base: DOTGraph
+    package let base: DOTGraph
     /// Per scenario: its graph with every state and arrow that looks as in `base` hidden (its
     /// arrows with step numbers are always shown: the numbers are drawn with them).
-    let differences: [DOTGraph]
+    package let differences: [DOTGraph]
     /// The same differences with the hidden arrows and states left out (a hidden state stays when
     /// a shown arrow ends at it), for a restyle that hides what it does not list
     /// (`DrawingRequest.hidesUnlisted`): Graphviz parses a few dozen objects instead of every one.
     /// `nil` when arrows cannot be told apart by their ends and ids.
-    let listed: [DOTGraph?]
+    package let listed: [DOTGraph?]
 
     /// `nil` unless the graphs are the same graph (the same statements in the same order), as
     /// scenarios of one diagram are. `layout` is the graph they are drawn on (the overview): an
     /// object can only be hidden when it declares `style` for objects of its kind, because Graphviz
     /// reads that attribute through a handle bound when the graph is laid out.
-    init?(scenarios: [DOTGraph], overlays: [[Overlay]], layout: DOTGraph) {
+    package init?(scenarios: [DOTGraph], overlays: [[Overlay]], layout: DOTGraph) {
         guard let first = scenarios.first, overlays.count == scenarios.count else { return nil }
         let shape = Self.shape(of: first.statements)
         var looks: [[DOTAttributes]] = []
@@ -217,12 +217,12 @@ struct ScenarioDifferences: Sendable {
     /// The scenario's SVG: `difference` (its drawing with what looks as in the base hidden) with
     /// every hidden state and arrow taken from `base`. `nil` when the two do not line up piece for
     /// piece.
-    static func piece(base: [UInt8], difference: [UInt8]) -> [UInt8]? {
+    package static func piece(base: [UInt8], difference: [UInt8]) -> [UInt8]? {
         piece(base: base, differences: [difference])[0]
     }
 
     /// The same for every scenario's difference, the base cut into pieces once.
-    static func piece(base: [UInt8], differences: [[UInt8]]) -> [[UInt8]?] {
+    package static func piece(base: [UInt8], differences: [[UInt8]]) -> [[UInt8]?] {
         guard let basePieces = SVGPieces(base) else { return differences.map { _ in nil } }
         return differences.map { difference in
             guard let differencePieces = SVGPieces(difference),

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecGenerate
 import LifeSpecRender
 import LifeSpecTestSupport
 import Testing

@@ -1,4 +1,6 @@
 import Foundation
+import LifeSpec
+import LifeSpecRender
 
 /// Proof that a `generate` has nothing to do, found without loading a spec: what the last
 /// successful run was made from (a digest of its inputs: the spec files' bytes, the arguments, the

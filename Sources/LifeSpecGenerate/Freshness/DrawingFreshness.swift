@@ -1,5 +1,7 @@
 import CLibPNG
 import Foundation
+import LifeSpec
+import LifeSpecRender
 
 /// What a laid-out file (SVG, PNG, PDF) was drawn from: the DOT text, the styles and overlays drawn
 /// on its layout, and the settings of the drawing (format, layout engine, bitmap resolution, the

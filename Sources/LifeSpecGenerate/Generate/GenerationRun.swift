@@ -1,5 +1,6 @@
 import Foundation
 import LifeSpec
+import LifeSpecRender
 
 /// One generate pass, shared by `generate` and `watch`: loads the specs, then brings the output
 /// folders in line with them, each as one transaction.
@@ -98,7 +99,7 @@ public struct GenerationRun {
         let suiteNames = generated.map(SwiftSuiteRenderer.fileName(for:))
         var stages: [OutputStage] = []
         // The catalog's SVGs are the ones made for Output/, under their resource names.
-        let doccResources = NameSet()
+        let doccResources = Locked(Set<String>())  // names collected from the generator's threads
         // Output/, then the suites and the DocC catalog when asked for.
         folders[0].scope = scope
         if suites != nil { folders[1].scope = specs.isEmpty && changed == nil ? nil : Set(suiteNames) }
@@ -138,7 +139,7 @@ public struct GenerationRun {
                     try outputStage.offer(file)
                     if let doccStage, let name = DocCRenderer.resourceName(forOutputPath: file.path) {
                         try doccStage.offer(GeneratedFile(path: "Resources/" + name, contents: file.contents))
-                        doccResources.insert(name)
+                        doccResources.withLock { _ = $0.insert(name) }
                     }
                 }
             } catch {
@@ -157,7 +158,7 @@ public struct GenerationRun {
                 }
             }
             if let doccStage, let docc {
-                let resources = doccResources.names
+                let resources = doccResources.withLock { $0 }
                 let catalogued = Set(loaded.map(\.document.id))
                 for spec in loaded {
                     let article = DocCRenderer.article(for: spec, resources: resources, catalogued: catalogued)
@@ -270,12 +271,4 @@ extension SyncReport {
         removed += other.removed
         leftAlone += other.leftAlone
     }
-}
-
-/// Names collected from the generator's threads.
-private final class NameSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set: Set<String> = []
-    func insert(_ name: String) { lock.withLock { _ = set.insert(name) } }
-    var names: Set<String> { lock.withLock { set } }
 }

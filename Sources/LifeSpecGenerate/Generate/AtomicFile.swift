@@ -1,4 +1,6 @@
 import Foundation
+import LifeSpec
+import LifeSpecRender
 
 /// Replaces the one file a command was told to write (`-o FILE`) in a single step, with the same
 /// primitive the output transaction stages its files with (`FileTree.create`). Only a regular file

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSpec
+import LifeSpecRender
 
 /// The spec files a command works on: the ones named, or every spec in `Spec/`.
 public enum SpecFiles {

@@ -1,5 +1,6 @@
 import Dispatch
 import LifeSpec
+import LifeSpecRender
 
 /// Everything `lifespec generate` produces. Files go to a sink as they are made; `generate`
 /// stages them on disk (`OutputStage`) and moves them into place only once every piece has

@@ -1,4 +1,6 @@
 import Foundation
+import LifeSpec
+import LifeSpecRender
 
 /// With `LIFESPEC_TEST_STEPS=1` in the environment, `generate` announces each step of its output
 /// transaction on standard error as it begins (a file staged, a commit step carried out), so a test

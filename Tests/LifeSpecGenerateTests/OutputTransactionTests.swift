@@ -1,8 +1,10 @@
 import Foundation
+import LifeSpec
+import LifeSpecRender
 import LifeSpecTestSupport
 import Testing
 
-@testable import LifeSpecRender
+@testable import LifeSpecGenerate
 
 /// `Output/` as a transaction: links in the output tree are refused, the manifest cannot make a
 /// run delete what it did not write, a commit cut short at any step is finished or undone by the

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSpec
+import LifeSpecRender
 
 /// What a `generate` is made from, as one digest for `NoOpRecord`: the tool (its version and the
 /// executable file itself, so a rebuilt binary never trusts an older one's record), the working

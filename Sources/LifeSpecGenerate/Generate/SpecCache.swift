@@ -1,5 +1,6 @@
 import Foundation
 import LifeSpec
+import LifeSpecRender
 
 /// The specs one `watch` loaded, kept from pass to pass: a pass loads again only the files whose
 /// bytes changed (a system also when a part file it composes changed), and regenerates only the

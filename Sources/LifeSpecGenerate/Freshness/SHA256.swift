@@ -1,4 +1,6 @@
 import CSHA256
+import LifeSpec
+import LifeSpecRender
 
 /// SHA-256 (FIPS 180-4), for the digests drawings record. Foundation on Linux has no digest API and
 /// the project takes no crypto dependency for this one use. Whole blocks go through the x86 SHA

@@ -1,8 +1,10 @@
 import Foundation
+import LifeSpec
+import LifeSpecRender
 import LifeSpecTestSupport
 import Testing
 
-@testable import LifeSpecRender
+@testable import LifeSpecGenerate
 
 /// `generate` streams its files through an `OutputStage`: each lands in a temporary file as it is
 /// made and only a commit moves them into place.

@@ -1,0 +1,62 @@
+import LifecycleEngine
+
+/// `simulate`'s two formats of an engine trace, beside check-trace's (`TraceCheck`).
+package enum SimulationText {
+    package static func render(_ steps: [Step], machine: Machine, start: String, final: String?) -> String {
+        var lines = ["start: \(start)"]
+        for step in steps {
+            switch step {
+            case .transition(let transition):
+                let trigger = transition.event ?? "(eventless)"
+                let change =
+                    transition.isInternal ? "stays in \(transition.from)" : "\(transition.from) → \(transition.to)"
+                lines.append("\(trigger): \(change)")
+            case .callback(let id):
+                lines.append("    callback      \(machine.callback(id)?.swiftName ?? id)")
+            case .notification(let id):
+                lines.append("    notification  \(machine.notification(id)?.swiftName ?? id)")
+            }
+        }
+        if let final { lines.append("final state: \(final)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `configurations`: every active state (atomic, compound, parallel) in document order, after
+    /// start and after each event's macrostep.
+    /// `part(id)`: in a system spec, the part a state, callback or notification belongs to; each
+    /// step of a part says which (`"part": "A"`).
+    package static func json(
+        _ steps: [Step], machine: Machine, final: String, configurations: [[String]],
+        part: (String) -> String? = { _ in nil }
+    ) -> String {
+        func withPart(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
+            .object(fields + (part(id).map { [("part", JSONValue.string($0))] } ?? []))
+        }
+        let items = steps.map { step -> JSONValue in
+            switch step {
+            case .transition(let transition):
+                withPart(
+                    [
+                        ("kind", .string("transition")), ("event", .optional(transition.event)),
+                        ("from", .string(transition.from)), ("to", .string(transition.to)),
+                    ], of: transition.from)
+            case .callback(let id):
+                withPart(
+                    [
+                        ("kind", .string("callback")), ("id", .string(id)),
+                        ("name", .string(machine.callback(id)?.swiftName ?? id)),
+                    ], of: id)
+            case .notification(let id):
+                withPart(
+                    [
+                        ("kind", .string("notification")), ("id", .string(id)),
+                        ("name", .string(machine.notification(id)?.swiftName ?? id)),
+                    ], of: id)
+            }
+        }
+        return JSONValue.object([
+            ("steps", .array(items)), ("finalState", .string(final)),
+            ("configurations", .array(configurations.map { .array($0.map(JSONValue.string)) })),
+        ]).text + "\n"
+    }
+}
