@@ -26,8 +26,16 @@ public struct APICatalog: Sendable {
     public let notificationSwiftNames: Set<String>
     public let notificationObjCNames: Set<String>
 
-    init(name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry] = []) {
+    /// Owners with one object per app (the app's delegate, the application): in a system, their
+    /// calls go to that object, whichever part models them. Owner → the object's name.
+    public let sharedReceivers: [String: String]
+
+    init(
+        name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry] = [],
+        sharedReceivers: [String: String] = [:]
+    ) {
         self.name = name
+        self.sharedReceivers = sharedReceivers
         self.module = module
         self.callbacks = callbacks
         self.notifications = notifications
@@ -40,16 +48,25 @@ public struct APICatalog: Sendable {
     }
 
     /// A built-in catalog: the tool's own data, covered by tests; a broken one reads as empty.
-    init(name: String, module: String?, yaml: String) {
+    init(name: String, module: String?, yaml: String, sharedReceivers: [String: String] = [:]) {
         let reader = YAMLReader(path: name, limits: LoaderLimits())
         let root = try? Yams.compose(yaml: yaml, .basic, .default)
         let parsed = root.flatMap { Self.parse($0, reader: reader, defaultName: name) }
         self.init(
             name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [],
-            closureHosts: parsed?.closureHosts ?? [])
+            closureHosts: parsed?.closureHosts ?? [], sharedReceivers: sharedReceivers)
     }
 
-    public static let uikit = APICatalog(name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml)
+    public static let uikit = APICatalog(
+        name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml,
+        sharedReceivers: ["UIApplicationDelegate": "AppDelegate", "UIApplication": "UIApplication"])
+
+    /// The shared object that receives the call or posts the notification `swiftName`, if its
+    /// owner has one per app.
+    public func sharedReceiver(of swiftName: String) -> String? {
+        let entry = callbacks.first { $0.swift == swiftName } ?? notifications.first { $0.swift == swiftName }
+        return entry?.owner.flatMap { sharedReceivers[$0] }
+    }
 
     /// The catalogs built into the tool, by the name a spec uses for them.
     public static let builtIn: [String: APICatalog] = ["uikit": uikit]

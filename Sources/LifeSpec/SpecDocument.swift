@@ -276,6 +276,10 @@ public struct SpecDocument: Sendable, Hashable {
     /// The Swift modules that declare the spec's API names (from `platform:` and `catalogs:`), in
     /// order, for code that refers to them (the recorder's imports).
     public internal(set) var apiModules: [String] = []
+    /// In a system, the callbacks and notifications (by id) received or posted by an object shared
+    /// by the whole app rather than by the part that models them (`APICatalog.sharedReceivers`):
+    /// id → the object's name (`AppDelegate`, `UIApplication`).
+    public internal(set) var sharedReceivers: [String: String] = [:]
     /// The parts of a system spec, in the order written (empty for a single-object spec).
     public internal(set) var parts: [PartInfo] = []
 

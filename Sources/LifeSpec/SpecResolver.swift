@@ -612,6 +612,11 @@ struct SpecResolver {
         var modules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
         for module in raw.partCatalogs.compactMap(\.module) where !modules.contains(module) { modules.append(module) }
         withRelations.apiModules = modules
+        if !raw.parts.isEmpty {
+            withRelations.sharedReceivers = Self.sharedReceivers(
+                of: document, catalogs: PlatformNamesRule.catalogs(of: raw) + raw.partCatalogs,
+                parts: raw.parts.map(\.name.value))
+        }
         withRelations.parts = raw.parts.map { part in
             SpecDocument.PartInfo(
                 name: part.name.value, specID: part.specID ?? part.spec.value, title: part.title,
@@ -623,6 +628,45 @@ struct SpecResolver {
 }
 
 extension SpecResolver {
+    /// Which calls of a system go to an app-wide object rather than to the part that models them:
+    /// the calls whose owner has one object per app (`APICatalog.sharedReceivers`), except in a
+    /// part that is wholly that object (every callback of the part has that owner: a part that is
+    /// the app delegate keeps its calls); and every notification such an object posts.
+    static func sharedReceivers(of document: SpecDocument, catalogs: [APICatalog], parts: [String]) -> [String: String]
+    {
+        func split(_ swift: String?) -> (part: String?, name: String)? {
+            guard let swift else { return nil }
+            guard let part = parts.first(where: { swift.hasPrefix($0 + ".") }) else { return (nil, swift) }
+            return (part, String(swift.dropFirst(part.count + 1)))
+        }
+        func owner(_ name: String) -> String? {
+            catalogs.lazy.compactMap { catalog in
+                (catalog.callbacks.first { $0.swift == name } ?? catalog.notifications.first { $0.swift == name })?
+                    .owner
+            }.first
+        }
+        func shared(_ owner: String) -> String? { catalogs.lazy.compactMap { $0.sharedReceivers[owner] }.first }
+        var partOwners: [String: Set<String>] = [:]
+        for callback in document.callbacks {
+            // Closures and names no catalog knows say nothing about which object a part is.
+            guard let (part, name) = split(callback.swift), let part, let owner = owner(name) else { continue }
+            partOwners[part, default: []].insert(owner)
+        }
+        var receivers: [String: String] = [:]
+        for callback in document.callbacks {
+            guard let (part, name) = split(callback.swift), let owner = owner(name), let object = shared(owner),
+                part.map({ partOwners[$0] != [owner] }) ?? true
+            else { continue }
+            receivers[callback.id] = object
+        }
+        for notification in document.notifications {
+            guard let (_, name) = split(notification.swift), let owner = owner(name), let object = shared(owner)
+            else { continue }
+            receivers[notification.id] = object
+        }
+        return receivers
+    }
+
     static func actions(_ references: [RawSpec.ActionRef]) -> [Action] {
         references.map { action in
             switch action {

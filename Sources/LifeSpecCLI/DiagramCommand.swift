@@ -29,6 +29,12 @@ struct DiagramCommand: ParsableCommand {
     @Option(help: "Highlight one scenario's path, numbering its steps.")
     var scenario: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Draw one scenario as a sequence diagram: who is called, in which order, as the engine runs it.",
+            valueName: "scenario"))
+    var sequence: String?
+
     @Option(help: "How much each arrow says: states, events or full.")
     var detail: DiagramOptions.Detail = .full
 
@@ -83,6 +89,17 @@ struct DiagramCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if sequence != nil {
+            let others = [
+                scenario != nil ? "--scenario" : nil, group != nil ? "--group" : nil,
+                detail != .full ? "--detail" : nil, layout != .tb ? "--layout" : nil,
+                hideNotifications ? "--hide-notifications" : nil, noLegend ? "--no-legend" : nil,
+            ].compactMap { $0 }
+            if !others.isEmpty {
+                throw ValidationError(
+                    "--sequence draws a scenario on its own; it does not take \(others.joined(separator: ", "))")
+            }
+        }
         let format = try resolvedFormat()
         if destination.output == nil, format.isBinary, isatty(STDOUT_FILENO) != 0 {
             throw ValidationError(
@@ -98,6 +115,10 @@ struct DiagramCommand: ParsableCommand {
             throw ValidationError(
                 "the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))\(Suggestion.didYouMean(locale, among: loaded.document.locales))"
             )
+        }
+        if let sequence {
+            try runSequence(sequence, of: loaded, format: format)
+            return
         }
         let options = DiagramOptions(
             detail: detail, direction: layout == .lr ? .leftToRight : .topToBottom,
@@ -143,6 +164,40 @@ struct DiagramCommand: ParsableCommand {
         } catch let error as DiagramError {
             StandardStreams.err("\(input.spec): error: \(error)\n")
             throw ExitCode(1)
+        } catch {
+            StandardStreams.err("\(input.spec):1:1: error: [\(DiagnosticCode.renderFailed.rawValue)] \(error)\n")
+            throw ExitCode(1)
+        }
+        try writeOutput(bytes, to: destination.output)
+    }
+}
+
+extension DiagramCommand {
+    /// `--sequence`: the scenario's trace as a sequence diagram, drawn from pinned positions.
+    func runSequence(_ id: String, of loaded: LoadedSpec, format: Format) throws {
+        guard let diagram = SequenceDiagram(spec: loaded, scenario: id, locale: locale) else {
+            StandardStreams.err(
+                "\(input.spec): error: \(DiagramError.unknownScenario(id, available: loaded.document.scenarios.map(\.id)))\n"
+            )
+            throw ExitCode(1)
+        }
+        let bytes: [UInt8]
+        do {
+            let dot = DOTEncoder.encode(SequenceLayout(diagram).graph())
+            switch format {
+            case .mermaid:
+                bytes = Array(
+                    diagram.mermaid(scenario: id, file: URL(fileURLWithPath: input.spec).lastPathComponent).utf8)
+            case .dot: bytes = Array(dot.utf8)
+            case .svg:
+                bytes = DrawingStamp.stamp(
+                    try GraphvizRenderer.shared.render(dot: dot, format: .svg, layout: SequenceLayout.layoutEngine),
+                    source: DrawingSource(layout: dot, format: .svg, engine: SequenceLayout.layoutEngine))
+            case .png:
+                bytes = try GraphvizRenderer.shared.render(dot: dot, format: .png, layout: SequenceLayout.layoutEngine)
+            case .pdf:
+                bytes = try GraphvizRenderer.shared.render(dot: dot, format: .pdf, layout: SequenceLayout.layoutEngine)
+            }
         } catch {
             StandardStreams.err("\(input.spec):1:1: error: [\(DiagnosticCode.renderFailed.rawValue)] \(error)\n")
             throw ExitCode(1)

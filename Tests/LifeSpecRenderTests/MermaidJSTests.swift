@@ -92,6 +92,57 @@ struct MermaidJSTests {
             result.output.split(separator: "\n").filter { $0.hasPrefix("ok") }.count == expected, "\(result.output)")
     }
 
+    /// Sequence diagrams as Mermaid: mermaid.js takes ~10 s of CPU a diagram here, so not all 174
+    /// of Spec/: the longest scenario of each spec, the longest in Chinese, and hostile titles.
+    @Test(
+        "sequence diagrams parse and render in mermaid.js",
+        .enabled(
+            if: python != nil || required,
+            "mermaidx is not installed: run Tests/Tools/install-mermaidx to check Mermaid output with mermaid.js"),
+        .timeLimit(.minutes(20)))
+    func sequenceDiagramsRender() throws {
+        let python = try #require(
+            Self.python, "LIFESPEC_REQUIRE_MERMAIDJS=1 but mermaidx is missing: run Tests/Tools/install-mermaidx")
+        let folder = try Scratch.folder("lifespec-mermaidjs-sequences")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var chosen: [(name: String, text: String, rows: Int)] = []
+        for specURL in Self.files(under: SpecFixtures.url("Spec")) where specURL.pathExtension == "yaml" {
+            let spec = try SpecFixtures.load("Spec/" + specURL.lastPathComponent)
+            for locale in spec.document.locales {
+                let longest = spec.document.scenarios.compactMap { scenario in
+                    SequenceDiagram(spec: spec, scenario: scenario.id, locale: locale).map { ($0, scenario.id) }
+                }.max { $0.0.rows.count < $1.0.rows.count }
+                guard let (diagram, id) = longest else { continue }
+                chosen.append(
+                    (
+                        "\(spec.document.id)-\(id)-\(locale)",
+                        diagram.mermaid(scenario: id, file: specURL.lastPathComponent),
+                        locale == spec.document.defaultLocale ? diagram.rows.count : -diagram.rows.count
+                    ))
+            }
+        }
+        let chinese = chosen.filter { $0.rows < 0 }.sorted { $0.rows < $1.rows }.prefix(1)
+        var files: [URL] = []
+        for diagram in chosen.filter({ $0.rows >= 0 }) + chinese {
+            let file = folder.appendingPathComponent(diagram.name + ".mmd")
+            try diagram.text.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file)
+        }
+        let hostile = try SpecFixtures.hostile
+        let scenario = try #require(hostile.document.scenarios.first)
+        let file = folder.appendingPathComponent("hostile.mmd")
+        try #require(SequenceDiagram(spec: hostile, scenario: scenario.id, locale: nil))
+            .mermaid(scenario: scenario.id, file: "hostile-labels.yaml").write(
+                to: file, atomically: true, encoding: .utf8)
+        files.append(file)
+        #expect(files.count >= 10)
+        let result = try Self.run(
+            python, [Self.tools.appendingPathComponent("mermaid_check.py").path] + files.map(\.path))
+        #expect(result.status == 0, "mermaid.js rejected a sequence diagram:\n\(result.output)")
+        #expect(
+            result.output.split(separator: "\n").filter { $0.hasPrefix("ok") }.count == files.count, "\(result.output)")
+    }
+
     /// The checker itself: Mermaid that mermaid.js rejects fails it, with the block's line and the
     /// parser's message. (Part of the test above, so a missing mermaidx skips with one line.)
     static func checkFailsOnBrokenMermaid(_ python: URL) throws {

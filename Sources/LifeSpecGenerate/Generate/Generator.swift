@@ -188,7 +188,8 @@ public enum Generator {
                         : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
                     var markdown = MarkdownOptions(
                         specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
-                        scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg")
+                        scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg",
+                        sequenceDiagramPattern: "sequences/{id}\(suffix(locale)).svg")
                     if !drawnWhole {
                         markdown.diagramPath = nil
                         markdown.scenarioDiagramPattern = nil
@@ -198,6 +199,29 @@ public enum Generator {
                 }
                 return files
             })
+
+        // Each scenario's sequence diagram, in every locale: small pinned drawings, one piece.
+        if !spec.document.scenarios.isEmpty {
+            pieces.append(
+                piece(emitting: { emit in
+                    for locale in locales {
+                        for scenario in spec.document.scenarios {
+                            guard let diagram = SequenceDiagram(spec: spec, scenario: scenario.id, locale: locale)
+                            else { continue }
+                            let dot = DOTEncoder.encode(SequenceLayout(diagram).graph())
+                            let path = "\(folder)/sequences/\(scenario.id)\(suffix(locale)).svg"
+                            let source = DrawingSource(layout: dot, format: .svg, engine: SequenceLayout.layoutEngine)
+                            let svg =
+                                try freshness?.reusable(path, source: source)
+                                ?? DrawingStamp.stamp(
+                                    GraphvizRenderer.shared.render(
+                                        dot: dot, format: .svg, layout: SequenceLayout.layoutEngine),
+                                    source: source)
+                            emit(GeneratedFile(path: path, contents: svg))
+                        }
+                    }
+                }))
+        }
 
         guard drawnWhole else {
             for group in spec.machine.topLevelStates where group.isCompound || group.isParallel {

@@ -10,6 +10,8 @@ struct DiagramStrings: Sendable {
 
     init(locale: String?) { language = Language(locale: locale) }
 
+    init(language: Language) { self.language = language }
+
     private func pick(_ en: @autoclosure () -> String, _ zh: @autoclosure () -> String) -> String {
         switch language {
         case .english: en()
@@ -25,6 +27,16 @@ struct DiagramStrings: Sendable {
     func raise(_ event: String) -> String { pick("raise \(event)", "引发 \(event)") }
     /// Between the events, and between the effects, of one label.
     var listSeparator: String { pick(", ", "，") }
+
+    // MARK: Sequence diagrams
+
+    /// The lifeline of the party that sends a scenario's events.
+    var sequenceSender: String { pick("The person and the system", "用户与系统") }
+    /// A notification posted, by its name (a no-break space: the verb stays with the name).
+    func posts(_ notification: String) -> String { pick("post\u{A0}" + notification, "发布\u{A0}" + notification) }
+    func sequenceComment(_ id: String) -> String {
+        pick("sequence of scenario \(id), as the engine runs it", "示例流程 \(id) 的时序，按引擎的运行结果")
+    }
 
     // MARK: Mermaid
 

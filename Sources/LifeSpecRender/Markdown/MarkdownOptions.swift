@@ -15,6 +15,9 @@ public struct MarkdownOptions: Sendable, Hashable {
     /// Relative link to a scenario's highlighted diagram; `{id}` is replaced by the scenario id
     /// (percent-encoded). `nil` leaves the links out.
     public var scenarioDiagramPattern: String?
+    /// Relative link to a scenario's sequence diagram, shown in its walkthrough; `{id}` as above.
+    /// `nil` leaves them out.
+    public var sequenceDiagramPattern: String?
     /// The locale variants of this page, in the order to list them (this page's own locale
     /// included, shown unlinked). Empty or a single entry: no language switcher.
     public var localeLinks: [LocaleLink]
@@ -32,8 +35,10 @@ public struct MarkdownOptions: Sendable, Hashable {
         diagramPath: String? = "diagram.svg",
         mermaid: String? = nil,
         scenarioDiagramPattern: String? = "scenarios/{id}.svg",
+        sequenceDiagramPattern: String? = nil,
         localeLinks: [LocaleLink] = []
     ) {
+        self.sequenceDiagramPattern = sequenceDiagramPattern
         self.locale = locale
         self.specPath = specPath
         self.diagramPath = diagramPath

@@ -459,6 +459,12 @@ final class MarkdownPageBuilder {
             }
             header += sourceMark(scenario.source)
             body.add(header)
+            if let pattern = options.sequenceDiagramPattern,
+                let url = MarkdownText.url(
+                    pattern.replacingOccurrences(of: "{id}", with: MarkdownText.percentEncoded(scenario.id)))
+            {
+                body.add("![\(MarkdownText.singleLine(strings.sequenceAlt(scenarioTitle(scenario))))](\(url))")
+            }
 
             // Starting as SCXML does shows what the start itself observed.
             if !walkthrough.startObservations.isEmpty || !walkthrough.startMoves.isEmpty {

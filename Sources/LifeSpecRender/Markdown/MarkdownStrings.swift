@@ -342,6 +342,8 @@ public struct MarkdownStrings: Sendable, Hashable {
     func withFlags(_ flags: String) -> String { pick(", with \(flags)", "，标志 \(flags)") }
     func endsIn(_ state: String) -> String { pick("Ends in \(state).", "结束状态：\(state)。") }
     var highlightedDiagram: String { pick("Highlighted diagram", "高亮状态图") }
+    /// The alt text of a walkthrough's sequence diagram.
+    func sequenceAlt(_ scenario: String) -> String { pick("Sequence diagram: \(scenario)", "时序图：\(scenario)") }
     /// Appended to a state change taken by an eventless transition.
     var automatically: String { pick(" (automatically)", "（自动）") }
     /// Appended to a state change caused by an event raised during the step.
