@@ -70,6 +70,11 @@ let package = Package(
             dependencies: ["lifespec"]
         ),
         .plugin(name: "LifeSpecSuitesPlugin", capability: .buildTool(), dependencies: ["lifespec"]),
+        // `lifespec` with the transaction's test probe installed (TransactionProbe): the tests that
+        // kill a run inside a chosen step run this, so the tool itself carries no test hooks.
+        .executableTarget(
+            name: "lifespec-test-host", dependencies: ["LifeSpecCLI", "LifeSpecGenerate"],
+            path: "Tests/LifeSpecTestHost"),
         // Golden, fixture and subprocess helpers shared by the test targets.
         .target(name: "LifeSpecTestSupport", dependencies: ["LifeSpec"], path: "Tests/LifeSpecTestSupport"),
         .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),

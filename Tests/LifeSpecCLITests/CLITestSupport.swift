@@ -11,14 +11,18 @@ enum CLI {
     static var fixtures: URL { packageRoot.appendingPathComponent("Tests/Fixtures") }
 
     /// The executable sits beside the test bundle in the build folder.
-    static var executable: URL {
+    static var executable: URL { built("lifespec") }
+
+    /// `lifespec` with the output transaction's test probe (Tests/LifeSpecTestHost), for tests
+    /// that stop a run inside a chosen step.
+    static var testHost: URL { built("lifespec-test-host") }
+
+    static func built(_ name: String) -> URL {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("lifespec").path),
-            folder.path != "/"
-        {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), folder.path != "/" {
             folder = folder.deletingLastPathComponent()
         }
-        return folder.appendingPathComponent("lifespec")
+        return folder.appendingPathComponent(name)
     }
 
     @discardableResult

@@ -214,7 +214,7 @@ struct WatchAndInterruptTests {
         // moving files into place.
         for chosen in [1, 40, 120, 200] {
             let run = try WatchedProcess(
-                CLI.executable, ["generate", "-q"], in: project,
+                CLI.testHost, ["generate", "-q"], in: project,
                 environment: ["LIFESPEC_TEST_STEPS": "1"], watching: .standardError)
             if run.wait(for: "lifespec-test-step: ", count: chosen, endingIsFailure: false) {
                 kill(run.process.processIdentifier, SIGKILL)

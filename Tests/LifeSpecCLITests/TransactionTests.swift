@@ -103,7 +103,7 @@ struct TransactionTests {
     /// Starts `generate -q` on the project, announcing its steps.
     static func startStepped(in project: URL) throws -> WatchedProcess {
         try WatchedProcess(
-            CLI.executable, ["generate", "-q"], in: project, environment: steppedEnvironment, watching: .standardError)
+            CLI.testHost, ["generate", "-q"], in: project, environment: steppedEnvironment, watching: .standardError)
     }
 
     /// Writes version `version` of the spec and counts the steps of a run that carries it out.

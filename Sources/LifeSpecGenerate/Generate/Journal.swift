@@ -26,10 +26,6 @@ enum Journal {
     static let name = "journal"
     static let abortName = "abort"
     private static let header = "lifespec-journal 1"
-    /// Tests stretch the commit (microseconds per step) so a kill can land inside it.
-    private static let pause =
-        ProcessInfo.processInfo.environment["LIFESPEC_TEST_COMMIT_PAUSE"].flatMap { UInt32($0) } ?? 0
-
     /// Written in full under another name, then renamed: a journal is there whole or not at all.
     static func write(_ steps: [JournalStep], staging: String) throws(OutputError) {
         try write(JournalRecord(steps: steps), staging: staging)
@@ -54,8 +50,7 @@ enum Journal {
             throw OutputError(
                 path: staging, message: "cannot write the commit journal: \(String(cString: strerror(errno)))")
         }
-        TestSteps.announce("journal")
-        if pause > 0 { usleep(pause) }
+        TransactionProbe.announce(.journal)
     }
 
     /// The complete journal of a staging folder; `nil` if there is none (the run died before its
@@ -129,8 +124,7 @@ enum Journal {
         }
         var removedFolders: [String] = []
         for step in steps {
-            TestSteps.announce("commit")
-            if pause > 0 { usleep(pause) }
+            TransactionProbe.announce(.commit)
             switch step {
             case .makeFolder(let path):
                 guard isSafe(path) else { continue }

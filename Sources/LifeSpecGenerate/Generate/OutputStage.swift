@@ -114,7 +114,7 @@ public final class OutputStage: Sendable {
 
     /// Compares `file` with the disk and, unless checking, stages it.
     public func offer(_ file: GeneratedFile) throws {
-        TestSteps.announce("stage")
+        TransactionProbe.announce(.stage)
         try OutputWriter.validate(file.path)
         let digest = ManifestEntry.digest(file.contents)
         let number = try state.withLock { state throws(OutputError) -> Int in
