@@ -174,10 +174,11 @@ struct OutputStageTests {
         #expect(try page("README.md").contains("state \"Not running\" as notRunning"))
         #expect(try page("README.zh-Hans.md").contains("state \"未运行\" as notRunning"))
         let mermaid = MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans"))
-        // Its own drawings too: `diagram.zh-Hans.svg` and `scenarios/<id>.zh-Hans.svg`.
-        let markdown = MarkdownOptions(
+        // Its own drawings too: `diagram.zh-Hans.svg`, `scenarios/<id>.zh-Hans.svg` and `sequences/<id>.zh-Hans.svg`.
+        var markdown = MarkdownOptions(
             specPath: spec.path, diagramPath: "diagram.zh-Hans.svg", mermaid: mermaid,
-            scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg")
+            scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg", sequenceDiagramPattern: "sequences/{id}.zh-Hans.svg")
+        markdown.indexPath = "../"
         #expect(
             try page("README.zh-Hans.md")
                 == MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: markdown, others: [spec]).text)

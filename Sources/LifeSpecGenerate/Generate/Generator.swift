@@ -73,7 +73,7 @@ public enum Generator {
             unique.append(spec)
         }
         guard diagnostics.isEmpty else { throw .failure(Failure(diagnostics: diagnostics)) }
-        let pieces = unique.flatMap { work(for: $0, others: others, freshness: freshness) }
+        let pieces = unique.flatMap { work(for: $0, others: others, linksIndex: index, freshness: freshness) }
         struct Outcome {
             var failures: [Int: Failure] = [:]
             var sinkError: (any Error)?
@@ -106,11 +106,15 @@ public enum Generator {
             throw .failure(Failure(diagnostics: diagnostics))
         }
         if index {
+            // The index in every language the pages are in, each linking to the others.
+            let locales = MarkdownIndexRenderer.locales(of: others)
             do {
-                try sink(
-                    GeneratedFile(
-                        path: "README.md",
-                        text: MarkdownIndexRenderer.render(others.sorted { $0.document.id < $1.document.id })))
+                for locale in locales {
+                    try sink(
+                        GeneratedFile(
+                            path: MarkdownIndexRenderer.fileName(locale: locale),
+                            text: MarkdownIndexRenderer.render(others, locale: locale, locales: locales)))
+                }
             } catch {
                 throw .sink(error)
             }
@@ -140,7 +144,9 @@ public enum Generator {
         let make: @Sendable (_ emit: (GeneratedFile) -> Void) throws(Failure) -> Void
     }
 
-    private static func work(for spec: LoadedSpec, others: [LoadedSpec], freshness: DrawingFreshness?) -> [Piece] {
+    private static func work(
+        for spec: LoadedSpec, others: [LoadedSpec], linksIndex: Bool, freshness: DrawingFreshness?
+    ) -> [Piece] {
         let folder = spec.document.id
         let location = SourceLocation(path: spec.path, line: 1, column: 1)
         let options = DiagramOptions()
@@ -190,6 +196,7 @@ public enum Generator {
                         specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
                         scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg",
                         sequenceDiagramPattern: "sequences/{id}\(suffix(locale)).svg")
+                    if linksIndex { markdown.indexPath = "../" }
                     if !drawnWhole {
                         markdown.diagramPath = nil
                         markdown.scenarioDiagramPattern = nil

@@ -26,6 +26,9 @@ public struct MarkdownOptions: Sendable, Hashable {
     public var relatedPages: [String: RelatedPage] = [:]
     /// A system page's links to its parts' pages, by spec id; a part without a page is listed unlinked.
     public var partPages: [String: RelatedPage] = [:]
+    /// The folder of the index of every spec (`MarkdownIndexRenderer`), relative to the page
+    /// (`../`); the page links back to the index in its own language. `nil`: no link.
+    public var indexPath: String?
     /// The system specs that include this spec as parts (a "Used by" section).
     public var usedBy: [UsedBySystem] = []
 

@@ -168,7 +168,8 @@ final class MarkdownPageBuilder {
     func render() -> String {
         var page = MarkdownBlocks()
         page.add("<!-- generated from \(MarkdownText.comment(specPath)) by lifespec — do not edit -->")
-        if let switcher = localeSwitcher() { page.add(switcher) }
+        let top = [indexLink(), localeSwitcher()].compactMap { $0 }
+        if !top.isEmpty { page.add(top.joined(separator: strings.separator)) }
         page.add("# " + MarkdownText.singleLine(title))
         if let summary = text(document.summary) { page.add(contentsOf: MarkdownText.paragraphs(summary)) }
         page.add("> " + strings.generatedNote(spec: code(specPath)))
@@ -228,6 +229,13 @@ final class MarkdownPageBuilder {
     }
 
     var title: String { text(document.title) ?? document.id }
+
+    /// Back to the index of every spec, in this page's language.
+    private func indexLink() -> String? {
+        guard let index = options.indexPath else { return nil }
+        let path = index + MarkdownRenderer.fileName(locale: locale, defaultLocale: "en")
+        return "[← \(MarkdownText.singleLine(strings.indexTitle))](\(MarkdownText.url(path) ?? path))"
+    }
 
     private func localeSwitcher() -> String? {
         guard options.localeLinks.count > 1 else { return nil }
