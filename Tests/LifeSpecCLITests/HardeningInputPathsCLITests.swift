@@ -3,7 +3,8 @@ import LifeSpecTestSupport
 import Testing
 
 /// The second round of hardening (issue #37): files a spec names (API catalogs, parts) stay in the
-/// project and are never echoed when refused; catalogs get a spec's pre-checks.
+/// project and are never echoed when refused; catalogs get a spec's pre-checks; output folders
+/// that are links, or reached through one, are refused before anything is written.
 @Suite("Hardening: input paths, catalogs and linked output folders")
 struct HardeningInputPathsCLITests {
     static let secret = "TOPSECRET-7f3a: do-not-print"
@@ -102,6 +103,24 @@ struct HardeningInputPathsCLITests {
             let result = try CLI.run(["validate", spec], in: folder)
             #expect(result.status == 1)
             #expect(result.stdout.contains("\(catalog):") && result.stdout.contains("[LS003]"), "\(result.stdout)")
+        }
+    }
+
+    @Test("control codes and bidirectional overrides a catalog holds are escaped in diagnostics")
+    func catalogTextIsEscaped() throws {
+        let folder = try Scratch.folder("lifespec-catalog")
+        _ = try write(
+            #"name: Lamps\#n"\e]0;owned\a\e[2J": 1\#n"x\u202Ey\x9B31m": 2\#ncallbacks: []\#n"#, "lamps.yaml",
+            in: folder)
+        let spec = try write(Self.lamp(catalog: "lamps.yaml"), "lamp.yaml", in: folder)
+        for command in [["validate", spec], ["validate", "--format", "json", spec]] {
+            let result = try CLI.run(command, in: folder)
+            let printed = result.stdout + result.stderr
+            #expect(result.status == 1)
+            #expect(printed.contains("LS010"), "\(printed)")
+            #expect(
+                !printed.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E].contains($0.value) },
+                "\(printed.debugDescription)")
         }
     }
 
