@@ -140,4 +140,47 @@ struct HardeningInputPathsCLITests {
             #expect(!FileManager.default.fileExists(atPath: recorder))
         }
     }
+
+    /// A project with one spec and, outside it, a folder holding a file of a person's.
+    private func projectAndOutside() throws -> (project: URL, outside: URL) {
+        let project = try Scratch.folder("lifespec-project")
+        let outside = try Scratch.folder("lifespec-outside")
+        let door = try String(
+            contentsOf: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), encoding: .utf8)
+        _ = try write(door, "Spec/door.yaml", in: project)
+        _ = try write("a person's file\n", "README.md", in: outside)
+        return (project, outside)
+    }
+
+    private func contents(_ folder: URL) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test(
+        "an output folder that is a link, or is reached through one, is LS005 and nothing is written",
+        arguments: [
+            ["generate"], ["generate", "--check"], ["generate", "-o", "Site/Output"],
+            ["generate", "--suites", "Suites"], ["generate", "--no-suites", "--docc", "Docs/Lamps.docc"],
+        ])
+    func linkedOutputFoldersAreRefused(_ command: [String]) throws {
+        let (project, outside) = try projectAndOutside()
+        // The link is the folder written, or a folder on the way to it.
+        let link =
+            switch command.dropFirst().first ?? "" {
+            case "-o": "Site"
+            case "--suites": "Suites"
+            case "--no-suites": "Docs"
+            default: "Output"
+            }
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent(link).path, withDestinationPath: outside.path)
+        let before = try contents(project)
+        let result = try CLI.run(command, in: project)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("error: [LS005]") && result.stderr.contains("symbolic link"), "\(result.stderr)")
+        #expect(try contents(outside) == ["README.md"])
+        #expect(
+            try String(contentsOf: outside.appendingPathComponent("README.md"), encoding: .utf8) == "a person's file\n")
+        #expect(try contents(project) == before, "nothing is made in the project either")
+    }
 }
