@@ -964,10 +964,12 @@ public enum SCXMLReader {
                 }
                 return false
             }
+            // Built once, on the first unknown id: thousands of them must not cost thousands of scans.
+            var suggestions: Suggestion.Index?
             func known(_ id: String, at location: SourceLocation, _ context: String) -> Int? {
                 if let position = index[id] { return position }
-                let suggestion =
-                    Suggestion.closest(to: id, among: states.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
+                if suggestions == nil { suggestions = Suggestion.Index(states.map(\.id)) }
+                let suggestion = suggestions?.closest(to: id).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(
                     .error(.unknownState, "\(context) '\(id)' is not a state of this chart\(suggestion)", at: location))
                 return nil
