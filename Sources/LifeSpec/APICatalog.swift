@@ -100,12 +100,16 @@ public struct APICatalog: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [.error(.unreadableFile, "API catalog file is not valid UTF-8", at: start)])
         }
+        // The same checks as a spec file: a catalog is YAML from the same kind of source.
+        if let problem = SpecLoader.precheck(text, path: path, limits: limits) { return (nil, [problem]) }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text, .basic, .default) else {
                 return (nil, [.error(.missingKey, "API catalog file is empty", at: start)])
             }
             root = node
+        } catch let error as YamlError {
+            return (nil, [SpecLoader.diagnostic(for: error, text: text, path: path)])
         } catch {
             return (nil, [.error(.yamlSyntax, "YAML: \(error)", at: start)])
         }
@@ -147,7 +151,18 @@ public struct APICatalog: Sendable {
         for (key, value) in pairs {
             switch key.value {
             case "name": name = reader.string(value, what: "'name'")?.value ?? name
-            case "module": module = reader.string(value, what: "'module'")?.value
+            case "module":
+                guard let written = reader.string(value, what: "'module'") else { break }
+                // It is written into Swift (`import`, `#if canImport`) as it is.
+                guard isSwiftModuleName(written.value) else {
+                    reader.report(
+                        .error(
+                            .invalidValue,
+                            "'module' must be a Swift module name (letters, digits and '_', not starting with a digit), found '\(written.value)'",
+                            at: written.location))
+                    break
+                }
+                module = written.value
             case "callbacks": callbacks = entries(value, what: "callbacks")
             case "notifications": notifications = entries(value, what: "notifications")
             case "closureHosts": closureHosts = entries(value, what: "closureHosts")
@@ -155,6 +170,13 @@ public struct APICatalog: Sendable {
             }
         }
         return (name, module, callbacks, notifications, closureHosts)
+    }
+
+    static func isSwiftModuleName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, !(0x30...0x39).contains(first) else { return false }
+        return text.utf8.allSatisfy {
+            (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F
+        }
     }
 }
 

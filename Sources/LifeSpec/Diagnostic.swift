@@ -15,9 +15,34 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
     ) {
         self.severity = severity
         self.code = code
-        self.message = message
+        // A message quotes input (a catalog key, a cond, a file name): it must not drive the
+        // terminal that shows it, reorder its text, or start a line that looks like another diagnostic.
+        self.message = Self.escaped(message, keepingNewlines: false)
         self.location = location
-        self.notes = notes
+        self.notes = notes.map { Self.escaped($0, keepingNewlines: true) }
+    }
+
+    /// Control characters (ESC, C1, CR …), bidirectional overrides and isolates, line separators
+    /// and BOMs written as `\u{…}`; tab stays, and line feed when `keepingNewlines`.
+    public static func escaped(_ text: String, keepingNewlines: Bool) -> String {
+        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09: false
+            case 0x0A: !keepingNewlines
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: unsafe) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if unsafe(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     public static func error(
@@ -34,7 +59,8 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// `path:line:col: error: [LS102] message`, then indented notes.
     public var description: String {
-        var text = "\(location): \(severity.rawValue): [\(code.rawValue)] \(message)"
+        var text =
+            "\(Self.escaped(location.description, keepingNewlines: false)): \(severity.rawValue): [\(code.rawValue)] \(message)"
         for note in notes { text += "\n    " + note }
         return text
     }

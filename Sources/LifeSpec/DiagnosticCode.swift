@@ -8,6 +8,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case duplicateKey = "LS004"
     /// An output file the command was told to write cannot be written (a missing folder, no permission).
     case unwritableFile = "LS005"
+    /// A file a spec names (an API catalog, a part) resolves outside the project, or through a link out of it.
+    case outsideProject = "LS006"
     // Structure
     case unknownKey = "LS010"
     case wrongType = "LS011"

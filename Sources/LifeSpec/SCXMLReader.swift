@@ -259,22 +259,14 @@ public enum SCXMLReader {
     ) {
         let start = SourceLocation(path: path, line: 1, column: 1)
         var bytes = [UInt8](data)
+        // From the raw bytes: the parser decodes by the file's own declarations, not as we read it.
+        if let problem = XMLInputPolicy.problem(in: bytes, path: path) { return (nil, [problem]) }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return (nil, [.error(.unreadableFile, "SCXML file is not valid UTF-8", at: start)])
         }
         let tags = TagScanner.scan(text, path: path)
-        if let doctype = tags.doctype {
-            // A DTD can declare entities that expand without bound; SCXML needs none.
-            return (
-                nil,
-                [
-                    .error(
-                        .unsupportedSCXML, "<!DOCTYPE> is not supported in SCXML files (no DTD or entities)",
-                        at: doctype)
-                ]
-            )
-        }
+        if let flood = tags.flood { return (nil, [.error(.inputLimit, "SCXML: \(flood.message)", at: flood.location)]) }
         let builder = Builder(path: path, tagLocations: tags.starts, limits: limits)
         let parser = XMLParser(data: Data(text.utf8))
         parser.shouldProcessNamespaces = true
@@ -315,10 +307,18 @@ public enum SCXMLReader {
     /// which for a tag written over several lines is not where a reader looks.
     struct TagScanner {
         var starts: [SourceLocation] = []
-        var doctype: SourceLocation?
+        /// The first tag with more attributes than `maximumAttributes`, or where the document's
+        /// namespace declarations pass `maximumNamespaceDeclarations`: libxml2 takes time
+        /// quadratic in them (100,000 attributes on one element took 9 s).
+        var flood: (message: String, location: SourceLocation)?
+
+        /// SCXML's elements take a handful; LifeSpec's own export writes at most eight.
+        static let maximumAttributes = 64
+        static let maximumNamespaceDeclarations = 256
 
         static func scan(_ text: String, path: String) -> TagScanner {
             var result = TagScanner()
+            var namespaces = 0
             let scalars = Array(text.unicodeScalars)
             var index = 0
             var line = 1
@@ -362,27 +362,40 @@ public enum SCXMLReader {
                     continue
                 }
                 if starts(with: "<!") {
-                    if starts(with: "<!DOCTYPE"), result.doctype == nil {
-                        result.doctype = SourceLocation(path: path, line: line, column: column)
-                    }
                     skip(past: ">")
                     continue
                 }
                 let isStart = index + 1 < scalars.count && scalars[index + 1] != "/"
-                if isStart { result.starts.append(SourceLocation(path: path, line: line, column: column)) }
+                let tag = SourceLocation(path: path, line: line, column: column)
+                if isStart { result.starts.append(tag) }
                 // To the tag's end, across quoted attribute values (which may hold `>`).
                 var quote: Unicode.Scalar?
+                var attributes = 0
                 while index < scalars.count {
                     let scalar = scalars[index]
+                    if quote == nil, scalar.properties.isWhitespace,
+                        starts(with: " xmlns") || starts(with: "\txmlns")
+                            || starts(with: "\nxmlns") || starts(with: "\rxmlns")
+                    {
+                        namespaces += 1
+                    }
                     advance()
                     if let open = quote {
                         if scalar == open { quote = nil }
                     } else if scalar == "\"" || scalar == "'" {
                         quote = scalar
+                    } else if scalar == "=" {
+                        attributes += 1
                     } else if scalar == ">" {
                         break
                     }
                 }
+                if result.flood == nil, attributes > maximumAttributes {
+                    result.flood = ("an element with more than \(maximumAttributes) attributes", tag)
+                } else if result.flood == nil, namespaces > maximumNamespaceDeclarations {
+                    result.flood = ("more than \(maximumNamespaceDeclarations) namespace declarations", tag)
+                }
+                if result.flood != nil { return result }
             }
             return result
         }
@@ -503,6 +516,17 @@ public enum SCXMLReader {
         ) {
             tagCount += 1
             let here = location(parser)
+            // The policy YAML strings get (LS015): ids, titles, names and conds reach every output.
+            var attributes = attributes
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) where TextPolicy.needsCleaning(value) {
+                let (clean, removed) = TextPolicy.clean(value)
+                attributes[key] = clean
+                diagnostics.append(
+                    .warning(
+                        .controlCharacters,
+                        "<\(elementName) \(key)> contains \(removed.joined(separator: ", ")); generated files get the text without them",
+                        at: here))
+            }
             if stack.count > limits.maxDepth {
                 if xmlError == nil { xmlError = ("SCXML nesting deeper than \(limits.maxDepth) levels", here) }
                 parser.abortParsing()
@@ -940,10 +964,12 @@ public enum SCXMLReader {
                 }
                 return false
             }
+            // Built once, on the first unknown id: thousands of them must not cost thousands of scans.
+            var suggestions: Suggestion.Index?
             func known(_ id: String, at location: SourceLocation, _ context: String) -> Int? {
                 if let position = index[id] { return position }
-                let suggestion =
-                    Suggestion.closest(to: id, among: states.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
+                if suggestions == nil { suggestions = Suggestion.Index(states.map(\.id)) }
+                let suggestion = suggestions?.closest(to: id).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(
                     .error(.unknownState, "\(context) '\(id)' is not a state of this chart\(suggestion)", at: location))
                 return nil
@@ -1011,10 +1037,12 @@ public enum SCXMLReader {
                         for id in expression.states { _ = known(id, at: condition.location, "In() of") }
                         transitions[position].condition = expression
                     } catch {
+                        // A hostile condition can be megabytes long: quote its start.
+                        let shown = condition.text.count > 80 ? condition.text.prefix(80) + "…" : condition.text
                         diagnostics.append(
                             .error(
-                                .unsupportedSCXML, "cond=\"\(condition.text)\" is not supported: \(error.message)",
-                                at: condition.location))
+                                error.isLimit ? .inputLimit : .unsupportedSCXML,
+                                "cond=\"\(shown)\" is not supported: \(error.message)", at: condition.location))
                     }
                 }
             }
@@ -1061,109 +1089,11 @@ public enum SCXMLReader {
     }
 }
 
-/// `cond` under the null datamodel: `In('id')`, `true`, `false`, `!`, `&&`, `||` and parentheses.
+/// `cond` under the null datamodel: `In('id')`, `true`, `false`, `!`, `&&`, `||` and parentheses,
+/// read by the guard parser's SCXML dialect, so a `cond` has a guard's depth and size limits.
 enum SCXMLCondition {
-    struct Failure: Error { let message: String }
-
     /// `flags`: the chart's boolean `<data>`, which a condition may name.
-    static func parse(_ text: String, flags: Set<String> = []) throws(Failure) -> GuardExpression {
-        var parser = Parser(scalars: Array(text.unicodeScalars), flags: flags)
-        let expression = try parser.parseOr()
-        parser.skipSpace()
-        guard parser.position == parser.scalars.count else {
-            throw Failure(message: "only In('state'), boolean <data>, true, false, !, && and || are understood")
-        }
-        return expression
-    }
-
-    struct Parser {
-        let scalars: [Unicode.Scalar]
-        let flags: Set<String>
-        var position = 0
-
-        mutating func skipSpace() {
-            while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
-        }
-
-        mutating func take(_ literal: String) -> Bool {
-            skipSpace()
-            let wanted = Array(literal.unicodeScalars)
-            guard position + wanted.count <= scalars.count, Array(scalars[position..<position + wanted.count]) == wanted
-            else { return false }
-            // A word must end at a non-identifier character.
-            if let last = wanted.last, last.properties.isAlphabetic, position + wanted.count < scalars.count {
-                let next = scalars[position + wanted.count]
-                if next.properties.isAlphabetic || next.properties.numericType != nil || next == "_" { return false }
-            }
-            position += wanted.count
-            return true
-        }
-
-        private var unsupported: Failure {
-            Failure(message: "only In('state'), boolean <data>, true, false, !, && and || are understood")
-        }
-
-        mutating func parseOr() throws(Failure) -> GuardExpression {
-            var lhs = try parseAnd()
-            while take("||") { lhs = .or(lhs, try parseAnd()) }
-            return lhs
-        }
-
-        mutating func parseAnd() throws(Failure) -> GuardExpression {
-            var lhs = try parseUnary()
-            while take("&&") { lhs = .and(lhs, try parseUnary()) }
-            return lhs
-        }
-
-        mutating func parseUnary() throws(Failure) -> GuardExpression {
-            if take("!") { return .not(try parseUnary()) }
-            if take("(") {
-                let inner = try parseOr()
-                guard take(")") else { throw unsupported }
-                return inner
-            }
-            if take("true") { return .constant(true) }
-            if take("false") { return .constant(false) }
-            if take("In") {
-                guard take("(") else { throw unsupported }
-                skipSpace()
-                guard position < scalars.count, scalars[position] == "'" || scalars[position] == "\"" else {
-                    throw unsupported
-                }
-                let quote = scalars[position]
-                position += 1
-                var id = ""
-                while position < scalars.count, scalars[position] != quote {
-                    id.unicodeScalars.append(scalars[position])
-                    position += 1
-                }
-                guard position < scalars.count, !id.isEmpty else {
-                    throw Failure(message: "In() needs a quoted state id")
-                }
-                position += 1
-                guard take(")") else { throw unsupported }
-                return .inState(id)
-            }
-            // A flag: an identifier the datamodel declares.
-            skipSpace()
-            var identifier = ""
-            while position < scalars.count, scalars[position].isASCII,
-                scalars[position].properties.isAlphabetic || ("0"..."9").contains(scalars[position])
-                    || scalars[position] == "_" || scalars[position] == "$"
-            {
-                identifier.unicodeScalars.append(scalars[position])
-                position += 1
-            }
-            if !identifier.isEmpty {
-                guard flags.contains(identifier) else {
-                    throw Failure(
-                        message:
-                            "'\(identifier)' is not a boolean <data> of this chart (conditions read In('state') and the chart's flags)"
-                    )
-                }
-                return .flag(identifier)
-            }
-            throw unsupported
-        }
+    static func parse(_ text: String, flags: Set<String> = []) throws(GuardParseError) -> GuardExpression {
+        try GuardExpression(parsing: text, dialect: .scxml(flags: flags))
     }
 }

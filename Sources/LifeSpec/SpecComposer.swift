@@ -27,6 +27,7 @@ enum SpecComposer {
         var path: String
         /// Why it cannot be a part, when it cannot.
         var problem: String?
+        var problemCode = DiagnosticCode.invalidPart
     }
 
     static func compose(_ system: RawSpec, limits: LoaderLimits) -> Composed {
@@ -63,7 +64,7 @@ enum SpecComposer {
             }
             if let problem = candidate.problem {
                 diagnostics.append(
-                    .error(.invalidPart, "part '\(part.name.value)': \(problem)", at: part.spec.location))
+                    .error(candidate.problemCode, "part '\(part.name.value)': \(problem)", at: part.spec.location))
                 usable = false
                 continue
             }
@@ -192,6 +193,10 @@ enum SpecComposer {
         }
         if (path as NSString).standardizingPath == (systemPath as NSString).standardizingPath {
             return LoadedPart(path: path, problem: "a spec cannot be a part of itself")
+        }
+        if let refusal = ProjectPaths.refusal(of: path, namedBy: systemPath) {
+            return LoadedPart(
+                path: path, problem: "spec '\(specID)' is not read: \(refusal)", problemCode: .outsideProject)
         }
         let data: Data
         switch SpecLoader.readFile(path: path, limits: limits) {

@@ -118,16 +118,7 @@ public enum SpecLoader {
                 .error(.inputLimit, "spec is larger than \(limits.maxFileBytes) bytes", at: start)
             ])
         }
-        if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) {
-            return ReadSpec(diagnostics: [depthProblem])
-        }
-        // Only aliases can make a key large: without a '*' there is nothing to check.
-        if text.withUTF8Buffer({ $0.contains(UInt8(ascii: "*")) }),
-            let keyProblem = YAMLKeyGuard.check(
-                text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count))
-        {
-            return ReadSpec(diagnostics: [keyProblem])
-        }
+        if let problem = precheck(text, path: path, limits: limits) { return ReadSpec(diagnostics: [problem]) }
         let root: Node
         // A duplicate key stops libyaml's composer; the repeated key is renamed out of the way
         // (the reader skips it: the first one written counts) and the text composed again, so
@@ -172,6 +163,20 @@ public enum SpecLoader {
             return ReadSpec(diagnostics: diagnostics)
         }
         return ReadSpec(raw: raw, diagnostics: diagnostics, unknownKeys: reader.unknownKeys)
+    }
+
+    /// What every YAML file (spec, part, API catalog) is checked for before libyaml composes it:
+    /// nesting (libyaml recurses per level) and alias keys (composed and hashed before any budget).
+    static func precheck(_ text: String, path: String, limits: LoaderLimits) -> Diagnostic? {
+        if let depthProblem = nestingProblem(text, path: path, limit: limits.maxDepth) { return depthProblem }
+        // Only aliases can make a key large: without a '*' there is nothing to check.
+        if text.withUTF8Buffer({ $0.contains(UInt8(ascii: "*")) }),
+            let keyProblem = YAMLKeyGuard.check(
+                text, path: path, budget: YAMLReader.nodeBudget(limits: limits, documentBytes: text.utf8.count))
+        {
+            return keyProblem
+        }
+        return nil
     }
 
     private static func sizeProblem(_ raw: RawSpec, limits: LoaderLimits) -> Diagnostic? {
@@ -234,7 +239,7 @@ public enum SpecLoader {
         return SpecLoadResult(spec: spec, diagnostics: diagnostics.sorted())
     }
 
-    private static func diagnostic(for error: YamlError, text: String, path: String) -> Diagnostic {
+    static func diagnostic(for error: YamlError, text: String, path: String) -> Diagnostic {
         func at(_ mark: Mark) -> SourceLocation {
             SourceLocation(path: path, line: max(mark.line, 1), column: max(mark.column, 1))
         }

@@ -252,6 +252,14 @@ struct SpecParser {
                         at: reference.location))
                 continue
             }
+            if let refusal = ProjectPaths.refusal(of: path, namedBy: raw.path) {
+                raw.catalogMissing = true
+                reader.report(
+                    .error(
+                        .outsideProject, "API catalog '\(reference.value)' is not read: \(refusal)",
+                        at: reference.location))
+                continue
+            }
             let loaded = APICatalog.load(path: path, limits: reader.limits)
             for diagnostic in loaded.diagnostics { reader.report(diagnostic) }
             if let catalog = loaded.catalog {

@@ -7,6 +7,8 @@ struct SpecResolver {
     private(set) var diagnostics: [Diagnostic] = []
     /// Every reference that did not resolve, for collapsing knock-on errors under their cause.
     private(set) var unresolved: [KnockOnErrors.Reference] = []
+    /// "Did you mean" candidates by kind, built on the first unknown name of that kind.
+    private var suggestions: [String: (known: Set<String>, index: Suggestion.Index)] = [:]
     /// Transitions and scenarios (by index) with an error of their own, and whether any error lies
     /// elsewhere: with errors only in transitions and scenarios, the rest can still be checked.
     private(set) var brokenTransitions: Set<Int> = []
@@ -66,7 +68,8 @@ struct SpecResolver {
             reportUnknownPartMember(reference, part: part, known: known, kind: kind)
             return false
         }
-        let hint = Suggestion.didYouMean(reference.value, among: known.sorted())
+        if suggestions[kind]?.known != known { suggestions[kind] = (known, Suggestion.Index(known)) }
+        let hint = suggestions[kind]!.index.closest(to: reference.value).map { "; did you mean '\($0)'?" } ?? ""
         error(code, "\(kind) '\(reference.value)' is not declared\(hint)", at: reference.location)
         unresolved.append(KnockOnErrors.Reference(name: reference.value, code: code, location: reference.location))
         return false

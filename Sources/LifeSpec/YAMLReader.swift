@@ -348,26 +348,56 @@ public enum Suggestion {
     /// A suggestion differs by at most this many edits (and at most a third of the shorter word).
     public static let maximumEdits = 8
 
+    /// How many candidates one word is compared with at most: N unknown names against M known
+    /// ones then cost N × min(M, this), not N × M (8,000 unknown targets took 150 s).
+    public static let maximumComparisons = 2_000
+
     /// The closest candidate, or `nil` if none is close enough to be a plausible typo.
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
-        guard word.utf8.count <= 4 * maximumWordLength else { return nil }
-        let lowered = Array(word.lowercased().unicodeScalars)
-        guard lowered.count <= maximumWordLength else { return nil }
-        var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            // A candidate of more bytes than this has more characters than the word could reach.
-            guard candidate.utf8.count <= 4 * (lowered.count + maximumEdits) else { continue }
-            let other = Array(candidate.lowercased().unicodeScalars)
-            var limit = min(maximumEdits, max(1, min(lowered.count, other.count) / 3))
-            if let best { limit = min(limit, best.distance) }
-            guard abs(lowered.count - other.count) <= limit,
-                let distance = editDistance(lowered, other, limit: limit)
-            else { continue }
-            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.candidate) {
-                best = (candidate, distance)
+        Index(candidates).closest(to: word)
+    }
+
+    /// Candidates lowercased once and grouped by length, for many words: a word is compared with
+    /// the lengths it can reach, nearest first, and stops at `maximumComparisons`.
+    public struct Index: Sendable {
+        private var byLength: [Int: [(name: String, lowered: [Unicode.Scalar])]] = [:]
+
+        public init(_ candidates: some Sequence<String>) {
+            for candidate in candidates {
+                // A candidate of more bytes than this has more characters than any word could reach.
+                guard candidate.utf8.count <= 4 * (maximumWordLength + maximumEdits) else { continue }
+                let lowered = Array(candidate.lowercased().unicodeScalars)
+                byLength[lowered.count, default: []].append((candidate, lowered))
             }
         }
-        return best?.candidate
+
+        public func closest(to word: String) -> String? {
+            guard word.utf8.count <= 4 * maximumWordLength else { return nil }
+            let lowered = Array(word.lowercased().unicodeScalars)
+            guard lowered.count <= maximumWordLength else { return nil }
+            var best: (candidate: String, distance: Int)?
+            var compared = 0
+            for offset in 0...maximumEdits {
+                if let best, offset > best.distance { break }
+                for length in offset == 0 ? [lowered.count] : [lowered.count - offset, lowered.count + offset] {
+                    guard let bucket = byLength[length] else { continue }
+                    for (candidate, other) in bucket {
+                        var limit = min(maximumEdits, max(1, min(lowered.count, other.count) / 3))
+                        if let best { limit = min(limit, best.distance) }
+                        guard offset <= limit else { continue }
+                        compared += 1
+                        if compared > maximumComparisons { return best?.candidate }
+                        guard let distance = editDistance(lowered, other, limit: limit) else { continue }
+                        if best == nil || distance < best!.distance
+                            || (distance == best!.distance && candidate < best!.candidate)
+                        {
+                            best = (candidate, distance)
+                        }
+                    }
+                }
+            }
+            return best?.candidate
+        }
     }
 
     /// `"; did you mean 'x'?"` or the empty string.

@@ -192,19 +192,41 @@ extension GuardExpression {
     /// How many flags and constants one guard may name: a chain of `&&` is a tree as deep as it is long.
     public static let maximumTerms = 512
 
-    public init(parsing text: String) throws(GuardParseError) {
-        var parser = GuardParser(Array(text))
+    /// The languages a guard is written in. One parser reads both, so both have its limits.
+    public enum Dialect: Sendable, Hashable {
+        /// A spec's `guard:`: flag names (`A.flag`, `b-1`), `in(id)` with the id quoted or not.
+        case lifespec
+        /// SCXML `cond` under the null datamodel: `In('id')` (quoted), and only the chart's boolean
+        /// `<data>` (`flags`) as names.
+        case scxml(flags: Set<String>)
+    }
+
+    public init(parsing text: String, dialect: Dialect = .lifespec) throws(GuardParseError) {
+        var parser = GuardParser(Array(text), dialect: dialect)
         self = try parser.parseAll()
     }
 }
 
 private struct GuardParser {
     private let characters: [Character]
+    private let dialect: GuardExpression.Dialect
     private var position = 0
     private var depth = 0
     private var terms = 0
 
-    init(_ characters: [Character]) { self.characters = characters }
+    init(_ characters: [Character], dialect: GuardExpression.Dialect) {
+        self.characters = characters
+        self.dialect = dialect
+    }
+
+    private var isSCXML: Bool { if case .scxml = dialect { true } else { false } }
+
+    /// A syntax error; SCXML's says what its subset understands instead.
+    private func syntax(_ offset: Int, _ message: String) -> GuardParseError {
+        guard isSCXML else { return GuardParseError(offset: offset, message: message) }
+        return GuardParseError(
+            offset: offset, message: "only In('state'), boolean <data>, true, false, !, && and || are understood")
+    }
 
     private mutating func enter() throws(GuardParseError) {
         depth += 1
@@ -218,11 +240,11 @@ private struct GuardParser {
 
     mutating func parseAll() throws(GuardParseError) -> GuardExpression {
         skipSpaces()
-        guard position < characters.count else { throw GuardParseError(offset: 0, message: "empty guard expression") }
+        guard position < characters.count else { throw syntax(0, "empty guard expression") }
         let expression = try parseOr()
         skipSpaces()
         if position < characters.count {
-            throw GuardParseError(offset: position, message: "unexpected '\(characters[position])' in guard expression")
+            throw syntax(position, "unexpected '\(characters[position])' in guard expression")
         }
         return expression
     }
@@ -270,24 +292,25 @@ private struct GuardParser {
     private mutating func parsePrimary() throws(GuardParseError) -> GuardExpression {
         skipSpaces()
         guard position < characters.count else {
-            throw GuardParseError(offset: position, message: "guard expression ends where a flag was expected")
+            throw syntax(position, "guard expression ends where a flag was expected")
         }
         if consume("(") {
             try enter()
             defer { depth -= 1 }
             let inner = try parseOr()
             guard consume(")") else {
-                throw GuardParseError(
-                    offset: min(position, characters.count), message: "missing ')' in guard expression")
+                throw syntax(min(position, characters.count), "missing ')' in guard expression")
             }
             return inner
         }
         let start = position
-        while position < characters.count, Self.isIdentifierCharacter(characters[position], first: position == start) {
+        while position < characters.count,
+            isIdentifierCharacter(characters[position], first: position == start)
+        {
             position += 1
         }
         guard position > start else {
-            throw GuardParseError(offset: start, message: "expected a flag name, found '\(characters[start])'")
+            throw syntax(start, "expected a flag name, found '\(characters[start])'")
         }
         terms += 1
         if terms > GuardExpression.maximumTerms {
@@ -297,12 +320,49 @@ private struct GuardParser {
                 isLimit: true)
         }
         let name = String(characters[start..<position])
+        if case .scxml(let flags) = dialect {
+            switch name {
+            case "true": return .constant(true)
+            case "false": return .constant(false)
+            case "In":
+                guard consume("(") else { throw syntax(position, "") }
+                return try parseQuotedInState()
+            default:
+                guard flags.contains(name) else {
+                    throw GuardParseError(
+                        offset: start,
+                        message:
+                            "'\(name)' is not a boolean <data> of this chart (conditions read In('state') and the chart's flags)"
+                    )
+                }
+                return .flag(name)
+            }
+        }
         if name == "in", consume("(") { return try parseInState() }
         switch name {
         case "true": return .constant(true)
         case "false": return .constant(false)
         default: return .flag(name)
         }
+    }
+
+    /// SCXML's `In(`: a quoted state id (any characters but the quote), then `)`.
+    private mutating func parseQuotedInState() throws(GuardParseError) -> GuardExpression {
+        skipSpaces()
+        guard position < characters.count, characters[position] == "'" || characters[position] == "\"" else {
+            throw syntax(position, "")
+        }
+        let quote = characters[position]
+        position += 1
+        let start = position
+        while position < characters.count, characters[position] != quote { position += 1 }
+        guard position < characters.count, position > start else {
+            throw GuardParseError(offset: start, message: "In() needs a quoted state id")
+        }
+        let id = String(characters[start..<position])
+        position += 1
+        guard consume(")") else { throw syntax(position, "") }
+        return .inState(id)
     }
 
     /// After `in(`: a state id as SCXML writes them (`b1.2`, `s-1`), optionally quoted, then `)`.
@@ -336,8 +396,10 @@ private struct GuardParser {
         return .inState(id)
     }
 
-    private static func isIdentifierCharacter(_ character: Character, first: Bool) -> Bool {
+    private func isIdentifierCharacter(_ character: Character, first: Bool) -> Bool {
         guard character.isASCII else { return false }
+        // ECMAScript names (`$` too); the old SCXML reader took digits first as well.
+        if isSCXML { return character.isLetter || character.isNumber || character == "_" || character == "$" }
         if character.isLetter || character == "_" { return true }
         // '.' too: a part's flags are namespaced (`A.needsLayout`), and element ids allow it.
         return !first && (character.isNumber || character == "-" || character == ".")

@@ -224,4 +224,47 @@ struct BoundedSuggestionTests {
         #expect(Suggestion.closest(to: String(repeating: "active", count: 10_000), among: states) == nil)
         #expect(Suggestion.closest(to: "active", among: [String(repeating: "a", count: 100_000)] + states) == "active")
     }
+
+    @Test("the index, built once for many words, answers as comparing each word with every candidate would")
+    func indexAgreesWithEveryPair() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcdAB_é")
+        func word() -> String {
+            String(
+                (0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        for _ in 0..<50 {
+            let candidates = (0..<200).map { _ in word() }
+            let index = Suggestion.Index(candidates)
+            for _ in 0..<40 {
+                let typo = word()
+                let lowered = Array(typo.lowercased().unicodeScalars)
+                // Every pair, in full: the closest within its limit, the smallest name on a tie.
+                var expected: (candidate: String, distance: Int)?
+                for candidate in candidates {
+                    let other = Array(candidate.lowercased().unicodeScalars)
+                    let limit = min(Suggestion.maximumEdits, max(1, min(lowered.count, other.count) / 3))
+                    let distance = Suggestion.editDistance(typo.lowercased(), candidate.lowercased())
+                    guard distance <= limit else { continue }
+                    if expected == nil || distance < expected!.distance
+                        || (distance == expected!.distance && candidate < expected!.candidate)
+                    {
+                        expected = (candidate, distance)
+                    }
+                }
+                #expect(index.closest(to: typo) == expected?.candidate, "\(typo) among \(candidates)")
+            }
+        }
+    }
+
+    @Test("a word is compared with at most maximumComparisons candidates, its own length first")
+    func comparisonsAreCapped() {
+        // More names of one length than the cap, the close one last: no suggestion, rather than a
+        // scan of every name for each unknown one (8,000 unknown targets took 150 s).
+        let sameLength = (0..<(Suggestion.maximumComparisons + 10)).map { "xy" + String(50_000 + $0) }
+        #expect(Suggestion.Index(sameLength + ["p000001"]).closest(to: "p000000") == nil)
+        // A name of the word's own length is compared first, wherever it was given.
+        let longer = (0..<(Suggestion.maximumComparisons + 10)).map { "xy" + String(500_000 + $0) }
+        #expect(Suggestion.Index(longer + ["p000001"]).closest(to: "p000000") == "p000001")
+    }
 }

@@ -16,15 +16,17 @@ struct PlatformNamesRule: RawSpecRule {
         // A catalog that did not load might hold the names: its own error is the one to fix.
         guard !catalogs.isEmpty, !raw.catalogMissing else { return [] }
         var findings: [Finding] = []
+        // One index per kind of name, for every misspelt name of the spec (a catalog may hold 50,000).
+        var indexes: [KeyPath<APICatalog, Set<String>>: Suggestion.Index] = [:]
         func verify(_ name: Located<String>?, known: KeyPath<APICatalog, Set<String>>, kind: NameKind) {
             guard let name, !catalogs.contains(where: { $0[keyPath: known].contains(name.value) }) else { return }
-            let candidates = catalogs.flatMap { $0[keyPath: known] }.sorted()
+            if indexes[known] == nil { indexes[known] = Suggestion.Index(catalogs.flatMap { $0[keyPath: known] }) }
             findings.append(
                 Finding(
                     .unknownAPIName,
                     .notInCatalogs(
                         name.value, kind: kind, catalogs: catalogs.map(\.name),
-                        closest: Suggestion.closest(to: name.value, among: candidates)),
+                        closest: indexes[known]!.closest(to: name.value)),
                     at: name.location, notes: [Finding.Message.addToACatalog]))
         }
         // A part's names were checked against the part's own catalogs when it loaded.

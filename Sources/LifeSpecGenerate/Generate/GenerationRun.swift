@@ -56,6 +56,10 @@ public struct GenerationRun {
         var folders: [(path: String, scope: Set<String>?)] = [(output, nil)]
         if let suites { folders.append((suites, nil)) }
         if let docc { folders.append((docc, nil)) }
+        // Before anything is read or written there, the no-op record included.
+        for (folder, _) in folders {
+            if let error = OutputStage.linkOnPath(to: folder) { throw Failure(description: "\(error)") }
+        }
         // Nothing to do is proven from the inputs' bytes and the outputs' stat (see NoOpRecord),
         // without loading a spec (Benchmarks/RESULTS.md, "generate with nothing to do").
         let inputs = toolVersion.flatMap {

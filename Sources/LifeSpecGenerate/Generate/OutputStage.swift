@@ -63,6 +63,7 @@ public final class OutputStage: Sendable {
         self.check = check
         self.scope = scope
         var root = writer.directory.path
+        if let error = Self.linkOnPath(to: root) { throw error }
         var created: [String] = []
         var info = stat()
         if lstat(root, &info) != 0 {
@@ -72,7 +73,7 @@ public final class OutputStage: Sendable {
             }
             created = try Self.makeFolders(root)
         }
-        // The directory itself may be a link (Output → elsewhere is a person's choice); below it nothing may.
+        // Resolved once, so the lock and every path below name one folder (none of it is a link).
         if let resolved = realpath(root, nil) {
             root = String(cString: resolved)
             free(resolved)
@@ -110,6 +111,43 @@ public final class OutputStage: Sendable {
 
     deinit {
         if let lock { close(lock) }
+    }
+
+    /// A symbolic link at the output folder or any folder on the way to it, from the current
+    /// folder (an absolute path outside it: below its top-level folder, which is the system's,
+    /// such as macOS's `/tmp`). A run writes, removes and records files there: through a link it
+    /// would do so anywhere the link points. Folders not made yet are made by the run, not links.
+    public static func linkOnPath(to folder: String) -> OutputError? {
+        let current = FileManager.default.currentDirectoryPath
+        var prefix: String
+        var components: [Substring]
+        if folder.hasPrefix("/") {
+            if folder == current || folder.hasPrefix(current == "/" ? "/" : current + "/") {
+                prefix = current
+                components = folder.dropFirst(current.count).split(separator: "/")
+            } else {
+                let all = folder.split(separator: "/")
+                prefix = all.first.map { "/" + $0 } ?? "/"
+                components = Array(all.dropFirst())
+            }
+        } else {
+            prefix = "."
+            components = folder.split(separator: "/")
+        }
+        for component in components where component != "." {
+            prefix += "/" + component
+            var info = stat()
+            guard lstat(prefix, &info) == 0 else { return nil }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                let shown = prefix.hasPrefix("./") ? String(prefix.dropFirst(2)) : prefix
+                return OutputError(
+                    path: folder,
+                    message:
+                        "[LS005] \(shown == folder ? "the output folder" : "'\(shown)', on the way to the output folder,") is a symbolic link; lifespec writes only into real folders (give the folder the link points to, or remove the link)"
+                )
+            }
+        }
+        return nil
     }
 
     /// Compares `file` with the disk and, unless checking, stages it.
