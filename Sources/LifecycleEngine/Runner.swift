@@ -901,11 +901,18 @@ struct StepTrace: RunTrace {
 struct ObservingTrace: RunTrace {
     var transitions: [Int] = []
     var observations: [Observation] = []
+    /// Per transition, the atomic state whose walk up found it (`readsSources` only): coverage
+    /// tells a transition's sources apart by it.
+    var sources: [Int] = []
+    var readsSources = false
+
+    init(readsSources: Bool = false) { self.readsSources = readsSources }
 
     static var readsEnds: Bool { false }
 
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         transitions.append(transition)
+        if readsSources { sources.append(from) }
     }
 
     mutating func emit(_ steps: [Step]) {
