@@ -87,6 +87,16 @@ struct SimulateCommand: ParsableCommand {
                         SimulationText.render(steps, machine: machine, start: start, final: nil, discarded: discarded))
                 }
                 StandardStreams.err("error: \(error)\n")
+                // "Not handled" where a transition exists is its guard's doing: say which, and why.
+                let flags = runner.flags
+                for transition in runner.guardedTransitions(for: event) {
+                    guard let guardExpression = transition.guardExpression else { continue }
+                    let values = guardExpression.flags.map { "\($0) = \(flags[$0] ?? false)" }
+                    let sources = transition.sources.map { "'\($0)'" }.joined(separator: ", ")
+                    StandardStreams.err(
+                        "    its transition from \(sources) is guarded by '\(guardExpression)', false now"
+                            + (values.isEmpty ? "" : " (\(values.joined(separator: ", ")))") + "\n")
+                }
                 throw ExitCode(1)
             }
         }
