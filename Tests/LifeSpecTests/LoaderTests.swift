@@ -225,3 +225,23 @@ struct BoundedSuggestionTests {
         #expect(Suggestion.closest(to: "active", among: [String(repeating: "a", count: 100_000)] + states) == "active")
     }
 }
+
+@Suite("An unknown platform points to catalogs")
+struct UnknownPlatformTests {
+    @Test func aFrameworkWithoutABuiltInCatalogIsToldAboutCatalogs() throws {
+        let text = """
+            lifespec: 1
+            id: web
+            platform: webkit
+            states:
+              idle:
+            initial: idle
+
+            """
+        let loaded = SpecLoader.load(text: text, path: "web.yaml")
+        let platform = try #require(loaded.diagnostics.first { $0.code == .unknownPlatform })
+        #expect(platform.location.line == 3)
+        #expect(platform.message.hasPrefix("unknown platform 'webkit' (known: uikit)"))
+        #expect(platform.notes.contains { $0.contains("list the file under 'catalogs:'") }, "\(platform.notes)")
+    }
+}
