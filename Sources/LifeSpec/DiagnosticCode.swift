@@ -45,6 +45,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unsatisfiableGuard = "LS132"
     case guardSyntax = "LS133"
     case notificationPostedTwice = "LS140"
+    case sharedName = "LS141"
     // Text
     case missingTranslation = "LS150"
     case chinesePunctuation = "LS151"

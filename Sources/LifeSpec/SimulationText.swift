@@ -2,9 +2,22 @@ import LifecycleEngine
 
 /// `simulate`'s two formats of an engine trace, beside check-trace's (`TraceCheck`).
 package enum SimulationText {
-    package static func render(_ steps: [Step], machine: Machine, start: String, final: String?) -> String {
+    /// `discarded`: events nothing took (a chart with SCXML's semantics discards them), each with
+    /// the number of steps before it.
+    package static func render(
+        _ steps: [Step], machine: Machine, start: String, final: String?,
+        discarded: [(position: Int, event: String)] = []
+    ) -> String {
         var lines = ["start: \(start)"]
-        for step in steps {
+        var pending = discarded[...]
+        func discard(upTo position: Int) {
+            while let next = pending.first, next.position <= position {
+                lines.append("\(next.event): discarded (no transition takes it; SCXML ignores such an event)")
+                pending = pending.dropFirst()
+            }
+        }
+        for (position, step) in steps.enumerated() {
+            discard(upTo: position)
             switch step {
             case .transition(let transition):
                 let trigger = transition.event ?? "(eventless)"
@@ -17,6 +30,7 @@ package enum SimulationText {
                 lines.append("    notification  \(machine.notification(id)?.swiftName ?? id)")
             }
         }
+        discard(upTo: steps.count)
         if let final { lines.append("final state: \(final)") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -46,7 +46,20 @@ struct SpecParser {
 
     mutating func parse(_ root: Node) -> RawSpec {
         guard let pairs = reader.mapping(root, what: "the spec", allowedKeys: Self.topLevelKeys) else { return raw }
-        let byKey = Dictionary(pairs.map { ($0.key.value, $0) }, uniquingKeysWith: { first, _ in first })
+        var byKey = Dictionary(pairs.map { ($0.key.value, $0) }, uniquingKeysWith: { first, _ in first })
+        // A misspelt key (`state:` for `states:`) is reported once, with the key it resembles
+        // (LS010), and read as that key: its contents would otherwise be missing and every
+        // reference to them an error of its own (37 of them for the flagship's states).
+        if case .mapping(let mapping) = root {
+            for index in mapping.startIndex..<mapping.endIndex {
+                let (keyNode, value) = mapping[index]
+                guard case .scalar(let key) = keyNode, !Self.topLevelKeys.contains(key.string),
+                    !key.string.hasPrefix(YAMLReader.duplicateKeyPrefix),
+                    let meant = Suggestion.closest(to: key.string, among: Self.topLevelKeys), byKey[meant] == nil
+                else { continue }
+                byKey[meant] = (Located(meant, at: reader.location(keyNode)), value)
+            }
+        }
         // Locales first: every localized text is checked against them.
         if let entry = byKey["locales"], let items = reader.sequence(entry.value, what: "'locales'") {
             for item in items {

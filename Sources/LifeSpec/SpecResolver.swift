@@ -45,6 +45,10 @@ struct SpecResolver {
         diagnostics.append(.error(code, message, at: location, notes: notes))
     }
 
+    /// A platform names a built-in catalog; any other framework's names come from a catalog file.
+    static let otherFrameworks =
+        "for another framework (WebKit, AVFoundation, …), leave 'platform' out, write its names in a catalog file of your own and list the file under 'catalogs:' (see docs/spec-format.md, API catalogs)"
+
     /// Reports duplicates (at every later occurrence) and returns the set of ids.
     private mutating func ids(_ items: [(String, SourceLocation)], kind: String) -> Set<String> {
         var first: [String: SourceLocation] = [:]
@@ -92,7 +96,7 @@ struct SpecResolver {
             error(
                 .unknownPlatform,
                 "unknown platform '\(platform.value)' (known: \(known.joined(separator: ", ")))\(Suggestion.didYouMean(platform.value, among: known))",
-                at: platform.location)
+                at: platform.location, notes: [Self.otherFrameworks])
         }
 
         // States: compound states need an initial child, parallel states regions, history a parent.

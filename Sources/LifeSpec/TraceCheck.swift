@@ -57,15 +57,18 @@ public struct TraceCheck {
             return .fails("\(error)\n")
         }
         var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
-        // Each name is numbered once: a line then costs one lookup.
+        // Each name is numbered once: a line then costs one lookup. A name two callbacks share
+        // stands for either (of those observed).
         var nameIndex: [Substring: Int] = [:]
-        var observations: [Observation] = []
+        var meanings: [[Observation]] = []
         for known in vocabulary.knownNames {
-            guard let observation = vocabulary.observation(named: known) else { continue }
-            nameIndex[Substring(known)] = observations.count
-            observations.append(observation)
+            var named = vocabulary.observations(named: known)
+            guard !named.isEmpty else { continue }
+            if let declared, named.contains(where: declared.contains) { named = named.filter(declared.contains) }
+            nameIndex[Substring(known)] = meanings.count
+            meanings.append(named)
         }
-        judge.prepare(observations)
+        judge.prepare(meanings)
         while true {
             let line: String
             do {
@@ -84,12 +87,12 @@ public struct TraceCheck {
                     "\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n"
                 )
             }
-            if let declared, !declared.contains(observations[index]) {
+            if let declared, !declared.contains(meanings[index][0]) {
                 return .fails(
                     "\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n"
                 )
             }
-            judge.feed(index, observations[index], token: token, location: location)
+            judge.feed(index, meanings[index], token: token, location: location)
             if let report = judge.decidedDeviation { return .fails(failure(report, judge: judge)) }
         }
         if let report = judge.finalDeviation { return .fails(failure(report, judge: judge)) }
@@ -108,15 +111,26 @@ public struct TraceCheck {
 
     private func failure(_ report: ProjectedTrace.Report, judge: ProjectedTrace) -> String {
         let machine = judge.finalChecker.machine
+        // A Swift name two observations share is told apart by selector (else id), so that "does
+        // not allow X" and "allows next: X" never name the same words for different calls.
         func name(of observation: Observation) -> String {
-            switch observation {
-            case .callback(let id): machine.callback(id)?.swiftName ?? id
-            case .notification(let id): machine.notification(id)?.swiftName ?? id
-            }
+            let (swift, objc, id): (String, String?, String) =
+                switch observation {
+                case .callback(let id): (machine.callback(id)?.swiftName ?? id, machine.callback(id)?.objcName, id)
+                case .notification(let id):
+                    (machine.notification(id)?.swiftName ?? id, machine.notification(id)?.objcName, id)
+                }
+            guard vocabulary.observations(named: swift).count > 1 else { return swift }
+            let distinct = objc.flatMap { vocabulary.observations(named: $0).count == 1 ? $0 : nil } ?? id
+            return "\(swift) (\(distinct))"
         }
         let deviation = report.deviation
+        let named = vocabulary.observations(named: report.token)
+        let what =
+            named.count > 1
+            ? "either of \(named.map(name(of:)).joined(separator: " and "))" : name(of: deviation.observation)
         var message =
-            "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(name(of: deviation.observation)) here\n"
+            "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(what) here\n"
         // In a system spec, whose object it is: the part's role and the spec that documents it.
         let observed =
             switch deviation.observation {
@@ -152,14 +166,15 @@ public struct TraceCheck {
             case "callbacks": result.formUnion(ProjectedTrace.Kind.callbacks.members(of: machine))
             case "notifications": result.formUnion(ProjectedTrace.Kind.notifications.members(of: machine))
             default:
-                guard let observation = vocabulary.observation(named: item) else {
+                let named = vocabulary.observations(named: item)
+                guard !named.isEmpty else {
                     let candidates = ["all", "callbacks", "notifications"] + vocabulary.knownNames
                     throw ArgumentError(
                         description:
                             "--observe takes callbacks, notifications, all, or a callback or notification name of the spec; '\(item)' is none of them\(Suggestion.didYouMean(item, among: candidates))"
                     )
                 }
-                result.insert(observation)
+                result.formUnion(named)
             }
         }
         return result
@@ -206,8 +221,9 @@ struct ProjectedTrace {
     struct Candidate {
         let kinds: Set<Kind>
         var checker: TraceChecker
-        /// `symbols[name index]`: the checker's number for each name of the vocabulary.
-        var symbols: [TraceChecker.Symbol?] = []
+        /// `symbols[name index]`: the checker's numbers for what each name of the vocabulary names
+        /// (those it observes; empty when none).
+        var symbols: [[TraceChecker.Symbol]] = []
         var report: Report?
     }
 
@@ -238,25 +254,29 @@ struct ProjectedTrace {
         }
     }
 
-    mutating func prepare(_ observations: [Observation]) {
+    /// `meanings[name index]`: what each name of the vocabulary names, at least one.
+    mutating func prepare(_ meanings: [[Observation]]) {
         for index in candidates.indices {
-            candidates[index].symbols = observations.map { candidates[index].checker.symbol(for: $0) }
+            candidates[index].symbols = meanings.map { $0.compactMap(candidates[index].checker.symbol(for:)) }
         }
     }
 
-    mutating func feed(_ index: Int, _ observation: Observation, token: Substring, location: () -> String) {
-        if declared == nil {
-            let kind = Kind(observation)
+    mutating func feed(_ index: Int, _ meanings: [Observation], token: Substring, location: () -> String) {
+        // A name shared by a callback and a notification says nothing of which kinds the log records.
+        if declared == nil, let kind = meanings.first.map(Kind.init), meanings.allSatisfy({ Kind($0) == kind }) {
             if kindsSeen.insert(kind).inserted {
                 candidates.removeAll { !$0.kinds.contains(kind) }
             }
         }
         for position in candidates.indices where candidates[position].report == nil {
             let deviation: TraceChecker.Deviation?
-            if let symbol = candidates[position].symbols[index] {
-                deviation = candidates[position].checker.feed(symbol)
+            let symbols = candidates[position].symbols[index]
+            if symbols.count == 1 {
+                deviation = candidates[position].checker.feed(symbols[0])
+            } else if symbols.isEmpty {
+                deviation = candidates[position].checker.feed(meanings[0])
             } else {
-                deviation = candidates[position].checker.feed(observation)
+                deviation = candidates[position].checker.feed(anyOf: symbols)
             }
             if let deviation {
                 candidates[position].report = Report(deviation: deviation, token: String(token), location: location())

@@ -6,17 +6,22 @@ import LifecycleEngine
 /// Objective-C selector or notification name, or a spec id — running to the end of the line, so a
 /// name with spaces survives; `#` starts a comment, blank lines are ignored.
 public struct TraceVocabulary: Sendable {
-    private var names: [String: Observation] = [:]
+    /// Per name, what it names: two callbacks may share a Swift name (WKNavigationDelegate's two
+    /// `webView(_:decidePolicyFor:decisionHandler:)`), told apart only by selector or id.
+    private var names: [String: [Observation]] = [:]
     public let knownNames: [String]
 
     public init(machine: Machine) {
-        var names: [String: Observation] = [:]
+        var names: [String: [Observation]] = [:]
+        func add(_ name: String, _ observation: Observation) {
+            if !(names[name]?.contains(observation) ?? false) { names[name, default: []].append(observation) }
+        }
         // Shortened names stand for one observation only: in a system spec `didEnterBackgroundNotification`
         // could be part A's or part B's, and a log must then say which.
         var aliases: [String: Set<Observation>] = [:]
         for callback in machine.callbacks {
             for name in [callback.id, callback.swiftName, callback.objcName].compactMap({ $0 }) {
-                names[name] = names[name] ?? .callback(callback.id)
+                add(name, .callback(callback.id))
                 // Logs often drop the argument labels: `viewDidLoad` for `viewDidLoad()`.
                 if let bare = name.split(separator: "(").first.map(String.init), bare != name {
                     aliases[bare, default: []].insert(.callback(callback.id))
@@ -25,7 +30,7 @@ public struct TraceVocabulary: Sendable {
         }
         for notification in machine.notifications {
             for name in [notification.id, notification.swiftName, notification.objcName].compactMap({ $0 }) {
-                names[name] = names[name] ?? .notification(notification.id)
+                add(name, .notification(notification.id))
                 // `UIApplication.didBecomeActiveNotification` is also logged as `didBecomeActiveNotification`.
                 if let last = name.split(separator: ".").last.map(String.init), last != name {
                     aliases[last, default: []].insert(.notification(notification.id))
@@ -33,14 +38,17 @@ public struct TraceVocabulary: Sendable {
             }
         }
         for (alias, observations) in aliases where names[alias] == nil && observations.count == 1 {
-            names[alias] = observations.first
+            names[alias] = Array(observations)
         }
         self.names = names
         knownNames = names.keys.sorted()
     }
 
-    public func observation(named name: String) -> Observation? { names[name] }
-    public func observation(named name: Substring) -> Observation? { names[String(name)] }
+    /// What `name` names; the first declared when several share it (see `observations(named:)`).
+    public func observation(named name: String) -> Observation? { names[name]?.first }
+    public func observation(named name: Substring) -> Observation? { names[String(name)]?.first }
+    /// Everything `name` names, in declaration order: more than one for a shared Swift name.
+    public func observations(named name: String) -> [Observation] { names[name] ?? [] }
 
     /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes without
     /// allocating: this runs once per line of logs with millions of lines. Measured unsafe code:

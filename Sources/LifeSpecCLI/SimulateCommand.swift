@@ -54,7 +54,10 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadValidSpec(input.spec)
-        let machine = loaded.machine
+        var machine = loaded.machine
+        // An SCXML chart takes any event, as an SCXML processor does; a YAML spec refuses a name it
+        // does not declare, which catches typos.
+        if SpecLoader.isSCXML(input.spec) { machine = try machine.declaring(events: events) }
         let flags = try Self.flags(assignments, in: machine)
         if let from, machine.state(from) == nil {
             throw ValidationError(
@@ -70,15 +73,30 @@ struct SimulateCommand: ParsableCommand {
         var (runner, steps) = try Runner.begin(machine: machine, from: from, flags: flags)
         let start = from ?? runner.states.joined(separator: ", ")
         var configurations = [runner.activeStates]
+        var discarded: [(position: Int, event: String)] = []
         for event in events {
             do {
-                steps += try runner.send(event)
+                let taken = try runner.send(event)
+                // Only a machine that ignores unhandled events gets here with nothing taken.
+                if taken.isEmpty { discarded.append((steps.count, event)) }
+                steps += taken
                 configurations.append(runner.activeStates)
             } catch {
                 if !json {
-                    StandardStreams.out(SimulationText.render(steps, machine: machine, start: start, final: nil))
+                    StandardStreams.out(
+                        SimulationText.render(steps, machine: machine, start: start, final: nil, discarded: discarded))
                 }
                 StandardStreams.err("error: \(error)\n")
+                // "Not handled" where a transition exists is its guard's doing: say which, and why.
+                let flags = runner.flags
+                for transition in runner.guardedTransitions(for: event) {
+                    guard let guardExpression = transition.guardExpression else { continue }
+                    let values = guardExpression.flags.map { "\($0) = \(flags[$0] ?? false)" }
+                    let sources = transition.sources.map { "'\($0)'" }.joined(separator: ", ")
+                    StandardStreams.err(
+                        "    its transition from \(sources) is guarded by '\(guardExpression)', false now"
+                            + (values.isEmpty ? "" : " (\(values.joined(separator: ", ")))") + "\n")
+                }
                 throw ExitCode(1)
             }
         }
@@ -90,7 +108,8 @@ struct SimulateCommand: ParsableCommand {
         } else {
             StandardStreams.out(
                 SimulationText.render(
-                    steps, machine: machine, start: start, final: runner.states.joined(separator: ", ")))
+                    steps, machine: machine, start: start, final: runner.states.joined(separator: ", "),
+                    discarded: discarded))
         }
     }
 }

@@ -21,7 +21,8 @@ public struct CoveragePlan: Sendable, Hashable {
     public struct Path: Sendable, Hashable {
         public let start: Configuration
         public let steps: [Step]
-        /// The transitions this path takes that no earlier path took, ascending.
+        /// What this path takes that no earlier path took, ascending: transition indices, and past
+        /// them a transition from a later source of its `from:` list (each counts on its own).
         public let newlyCovered: [Int]
     }
 
@@ -29,19 +30,34 @@ public struct CoveragePlan: Sendable, Hashable {
     public struct Uncoverable: Sendable, Hashable, CustomStringConvertible {
         public let transition: Int
         public let reason: UncoverableReason
-        public var description: String { "transition \(transition): \(reason)" }
+        /// The source state no path takes it from while others do; `nil` when no path takes it at all.
+        public let source: String?
+
+        public init(transition: Int, reason: UncoverableReason, source: String? = nil) {
+            self.transition = transition
+            self.reason = reason
+            self.source = source
+        }
+
+        public var description: String {
+            "transition \(transition)\(source.map { " from '\($0)'" } ?? ""): \(reason)"
+        }
     }
 
     public let paths: [Path]
-    /// Ascending by transition index.
+    /// Ascending by transition index (a transition taken from some of its sources but not all: one
+    /// entry per source no path takes it from).
     public let uncoverable: [Uncoverable]
-    /// Every transition of the machine (the target of full coverage).
+    /// Every transition of the machine as the format counts them (the target of full coverage): one
+    /// per source state of a `from:` list, and per target of a multi-target transition.
     public let transitionCount: Int
-    /// Transitions some path takes, ascending.
+    /// Of `transitionCount`, those some path takes (from that source, so to every target).
+    public let coveredCount: Int
+    /// Transitions some path takes from at least one of their sources, ascending.
     public let covered: [Int]
     /// A lower bound on the events any covering set of paths must send: each event directly triggers
-    /// exactly one transition, so every coverable transition whose event is never `raise`d needs an
-    /// event of its own.
+    /// exactly one transition from one source, so every coverable transition (from each source)
+    /// whose event is never `raise`d needs an event of its own.
     public let lowerBound: Int
 
     public var stepCount: Int { paths.reduce(0) { $0 + $1.steps.count } }
@@ -59,12 +75,38 @@ public struct CoveragePlan: Sendable, Hashable {
         }
     }
 
-    private init(paths: [Path], uncoverable: [Uncoverable], transitionCount: Int, covered: [Int], lowerBound: Int) {
+    /// `coveredUnits`: the `CoverageUnits` some path takes; `uncoverable`: the transitions no path
+    /// takes from any source.
+    private init(
+        paths: [Path], coveredUnits: Set<Int>, units: CoverageUnits, uncoverable: [Uncoverable], space: StateSpace,
+        explain: (_ transition: Int, _ source: String) -> UncoverableReason
+    ) {
+        let machine = space.machine
         self.paths = paths
-        self.uncoverable = uncoverable
-        self.transitionCount = transitionCount
-        self.covered = covered
-        self.lowerBound = lowerBound
+        transitionCount = units.weightedCount
+        coveredCount = coveredUnits.reduce(0) { $0 + units.weight(of: $1) }
+        covered = Set(coveredUnits.map(units.transition(of:))).sorted()
+        let raised = Set(machine.transitions.flatMap(\.raises))
+        lowerBound =
+            coveredUnits.filter { unit in
+                guard let event = machine.transitions[units.transition(of: unit)].trigger.eventID else { return false }
+                return !raised.contains(event)
+            }.count
+        // A transition some path takes from one source but not another: the sources missed.
+        var partly: [Uncoverable] = []
+        if units.count > units.transitionCount {
+            for transition in covered where units.sources[transition].count > 1 {
+                for position in units.sources[transition].indices
+                where !coveredUnits.contains(units.unit(of: transition, sourcePosition: position)) {
+                    let source = machine.transitions[transition].sources[position]
+                    partly.append(
+                        Uncoverable(transition: transition, reason: explain(transition, source), source: source))
+                }
+            }
+        }
+        self.uncoverable = (uncoverable + partly).sorted {
+            ($0.transition, $0.source ?? "") < ($1.transition, $1.source ?? "")
+        }
     }
 
     /// The plan of a machine whose independent regions were explored one by one: each region's own
@@ -84,6 +126,7 @@ public struct CoveragePlan: Sendable, Hashable {
     /// start, and reads them instead where it starts from the same runner.
     static func composed(_ space: StateSpace) -> (plan: CoveragePlan, replays: [Replay]) {
         let machine = space.machine
+        let units = CoverageUnits(machine: machine)
         var covered: Set<Int> = []
         var paths: [Path] = []
         var replays: [Replay] = []
@@ -119,14 +162,17 @@ public struct CoveragePlan: Sendable, Hashable {
                 for edge in walk.edges {
                     let event = graph.edgeEvent[edge]
                     let name = machine.events[event].id
-                    var taken = ObservingTrace()
+                    var taken = ObservingTrace(readsSources: units.hasSeveralSources)
                     do {
                         try runner.process(event: event, into: &taken)
                     } catch {
                         break
                     }
-                    for transition in taken.transitions where !covered.contains(transition) {
-                        newlyCovered.insert(transition)
+                    for (position, transition) in taken.transitions.enumerated() {
+                        let unit =
+                            taken.sources.isEmpty
+                            ? transition : units.unit(of: transition, foundFrom: taken.sources[position], in: machine)
+                        if !covered.contains(unit) { newlyCovered.insert(unit) }
                     }
                     let to = runner.configuration
                     steps.append(Step(event: name, from: from, to: to, transitions: taken.transitions))
@@ -143,15 +189,15 @@ public struct CoveragePlan: Sendable, Hashable {
         }
         // What the paths take, so the plan never claims a transition its paths miss; the regions'
         // plans say the same (`ComposedStateSpaceTests` holds both to the product's plan).
-        let raised = Set(machine.transitions.flatMap(\.raises))
-        let sorted = covered.sorted()
-        let lowerBound = sorted.filter { index in
-            guard let event = machine.transitions[index].trigger.eventID else { return false }
-            return !raised.contains(event)
-        }.count
         let plan = CoveragePlan(
-            paths: paths, uncoverable: uncoverableTransitions(in: space), transitionCount: machine.transitions.count,
-            covered: sorted, lowerBound: lowerBound)
+            paths: paths, coveredUnits: covered, units: units, uncoverable: uncoverableTransitions(in: space),
+            space: space
+        ) { transition, source in
+            // Every transition of independent regions is declared inside one (`RegionDecomposition`).
+            let number = space.regionOfTransition[transition]
+            guard space.regionSpaces.indices.contains(number) else { return .neverEnabled }
+            return explainer(in: space.regionSpaces[number]).explain(transition, sources: [source])
+        }
         return (plan, replays)
     }
 
@@ -167,7 +213,6 @@ public struct CoveragePlan: Sendable, Hashable {
     init(space: StateSpace, graph: CoverageGraph) {
         let machine = space.machine
         let (walks, coverableSet) = Self.walks(in: graph)
-        let coverable = coverableSet.sorted()
         var paths: [Path] = []
         for walk in walks {
             // A path's edges follow each other: each step starts where the one before it ended.
@@ -181,19 +226,24 @@ public struct CoveragePlan: Sendable, Hashable {
             }
             paths.append(Path(start: startNode, steps: steps, newlyCovered: walk.newlyCovered))
         }
-        self.paths = paths
-        transitionCount = machine.transitions.count
-        covered = coverable
-        let raised = Set(machine.transitions.flatMap(\.raises))
-        lowerBound =
-            coverable.filter { index in
-                guard let event = machine.transitions[index].trigger.eventID else { return false }
-                return !raised.contains(event)
-            }.count
-        uncoverable = Self.uncoverable(coverable: coverableSet, space: space, graph: graph)
+        let units = graph.units
+        let coveredTransitions = Set(coverableSet.map(units.transition(of:)))
+        let explainer = UncoverableReason.Explainer(space: space) { state in
+            (graph.nodesByState[state] ?? []).map { graph.node($0) }
+        }
+        self.init(
+            paths: paths, coveredUnits: coverableSet, units: units,
+            uncoverable: machine.transitions.indices.filter { !coveredTransitions.contains($0) }.map { index in
+                Uncoverable(transition: index, reason: explainer.explain(index))
+            },
+            space: space
+        ) { transition, source in
+            explainer.explain(transition, sources: [source])
+        }
     }
 
-    /// The greedy walk over `graph` (see the type's summary), and every transition its edges take.
+    /// The greedy walk over `graph` (see the type's summary), and every `CoverageUnits` unit its
+    /// edges take (a walk's `newlyCovered` are units too).
     /// Apart from the paths it names nothing: a composed plan replays the walks of its regions'
     /// graphs through the whole machine, and naming each step's two ends (with the region plan's
     /// unused reasons for what it cannot cover) cost a 4-region 2,000-state suite 0.15 G (callgrind).
@@ -201,20 +251,20 @@ public struct CoveragePlan: Sendable, Hashable {
     static func walks(in graph: CoverageGraph, skipping: Set<Int> = []) -> (walks: [Walk], coverable: Set<Int>) {
         // Flags first: inserting every edge's transitions into the set cost a 4-region 2,000-state
         // suite 0.03 G (callgrind).
-        var isCoverable = [Bool](repeating: false, count: graph.transitionCount)
+        var isCoverable = [Bool](repeating: false, count: graph.units.count)
         var coverableSet: Set<Int> = []
         for edge in 0..<graph.edgeCount {
-            for transition in graph.distinctTransitions(of: edge) {
-                if transition < isCoverable.count {
-                    isCoverable[transition] = true
+            for unit in graph.units(of: edge) {
+                if unit < isCoverable.count {
+                    isCoverable[unit] = true
                 } else {
-                    coverableSet.insert(transition)
+                    coverableSet.insert(unit)
                 }
             }
         }
         for transition in isCoverable.indices where isCoverable[transition] { coverableSet.insert(transition) }
         var uncovered = CoverageGraph.Targets(
-            coverableSet.sorted().filter { !skipping.contains($0) }, transitionCount: graph.transitionCount)
+            coverableSet.sorted().filter { !skipping.contains($0) }, transitionCount: graph.units.count)
         var search = graph.makeSearch()
         var walks: [Walk] = []
         while !uncovered.isEmpty {
@@ -231,7 +281,7 @@ public struct CoveragePlan: Sendable, Hashable {
             while let leg = route {
                 for edge in leg {
                     edgeIndices.append(edge)
-                    for transition in graph.distinctTransitions(of: edge) where uncovered.remove(transition) {
+                    for transition in graph.units(of: edge) where uncovered.remove(transition) {
                         newlyCovered.append(transition)
                     }
                 }
@@ -280,10 +330,17 @@ public struct CoveragePlan: Sendable, Hashable {
         }
         let missing = coverable.indices.filter { !coverable[$0] && isAsked($0) }
         guard !missing.isEmpty else { return [] }
+        let explainer = explainer(in: space)
+        return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
+    }
+
+    /// Reasons over an explored space without an indexed graph.
+    static func explainer(in space: StateSpace) -> UncoverableReason.Explainer {
+        let reach = space.reach ?? CoverageGraph.reachable(in: space)
         // Asked only about the states under a few transitions' sources: a scan each is cheaper
         // than grouping every configuration by state up front.
         let tables = space.machine.tables
-        let explainer = UncoverableReason.Explainer(space: space) { state in
+        return UncoverableReason.Explainer(space: space) { state in
             // A configuration's `states` are its active atomic states.
             guard let position = space.machine.stateIndex(of: state), tables.kind[position] == 0 else { return [] }
             return space.runners.indices.filter {
@@ -291,17 +348,6 @@ public struct CoveragePlan: Sendable, Hashable {
             }
             .map { space.configuration(at: $0) }
         }
-        return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
-    }
-
-    private static func uncoverable(coverable: Set<Int>, space: StateSpace, graph: CoverageGraph) -> [Uncoverable] {
-        let machine = space.machine
-        let missing = machine.transitions.indices.filter { !coverable.contains($0) }
-        guard !missing.isEmpty else { return [] }
-        let explainer = UncoverableReason.Explainer(space: space) { state in
-            (graph.nodesByState[state] ?? []).map { graph.node($0) }
-        }
-        return missing.map { index in Uncoverable(transition: index, reason: explainer.explain(index)) }
     }
 }
 
@@ -352,9 +398,11 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
         /// The configurations a test can reach in a state (a leaf), in any order.
         let reachableIn: (String) -> [Configuration]
 
-        func explain(_ index: Int) -> UncoverableReason {
+        /// `sources`: of the transition's sources, those asked about (all when `nil`).
+        func explain(_ index: Int, sources asked: [String]? = nil) -> UncoverableReason {
             let machine = space.machine
             let transition = machine.transitions[index]
+            let declared = asked ?? transition.sources
             if let expression = transition.guardExpression, !expression.isSatisfiable() {
                 return .unsatisfiableGuard(expression)
             }
@@ -369,7 +417,7 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
             // down from the sources costs their subtrees, not the whole graph, per transition.
             var applying: [Configuration] = []
             var visited: Set<String> = []
-            var pending = transition.sources
+            var pending = declared
             while let state = pending.popLast() {
                 guard visited.insert(state).inserted else { continue }
                 applying += reachableIn(state)
@@ -382,7 +430,7 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
                 // The configuration as it is (every region), and of the microstep's transitions only
                 // those found from a leaf under the transition's sources: the other regions' are no
                 // rivals.
-                let sources = transition.sources.compactMap(machine.stateIndex(of:))
+                let sources = declared.compactMap(machine.stateIndex(of:))
                 let tables = machine.tables
                 for node in applying where transition.isEnabled(flags: node.flags(in: machine)) {
                     guard let runner = try? Runner(machine: machine, configuration: node),
@@ -467,12 +515,27 @@ struct CoverageGraph {
         distinctList[distinctStart[edge]..<distinctStart[edge + 1]]
     }
 
+    /// What the walk covers: each transition from each of its sources.
+    let units: CoverageUnits
+    /// Per edge, the units it takes, as `distinctStart`/`distinctList` (the same arrays when no
+    /// transition has several sources, where unit and transition are one).
+    private let unitStart: [Int]
+    private let unitList: [Int]
+
+    /// Edge `edge`'s units without repeats (`CoverageUnits`), in place.
+    func units(of edge: Int) -> ArraySlice<Int> {
+        unitList[unitStart[edge]..<unitStart[edge + 1]]
+    }
+
     /// `indexes: false` leaves `edgesByTransition` and `nodesByState` empty: a coverage plan's walk
     /// reads neither. Building them, with an array of outgoing edges per node (which `outgoingList`
     /// replaced), for the 4 regions of a composed 2,000-state suite cost 0.1 G (callgrind).
     init(space: StateSpace, namesNodes: Bool = true, indexes: Bool = true) {
         let machine = space.machine
         transitionCount = machine.transitions.count
+        let units = CoverageUnits(machine: machine)
+        var unitStart = [0]
+        var unitList: [Int] = []
         // Every configuration the space found, then only those reachable from a start by events a
         // test can send: internal events are the machine's own (raised by transitions), so a system
         // under test is sent only user and system events.
@@ -516,6 +579,26 @@ struct CoverageGraph {
                 distinctList.append(transition)
             }
             distinctStart.append(distinctList.count)
+            if units.hasSeveralSources {
+                // Which source a transition was taken from is not in the space: the step is run
+                // again where one of its transitions has several.
+                var found = Array(distinctList[listStart...])
+                if transitions.contains(where: { $0 < units.transitionCount && units.sources[$0].count > 1 }) {
+                    var runner = spaceRunners[space.edgeEnds[offset].from]
+                    var trace = ObservingTrace(readsSources: true)
+                    if (try? runner.process(event: space.edgeEvents[offset], into: &trace)) != nil,
+                        trace.transitions == transitions
+                    {
+                        found = []
+                        for (transition, atomic) in zip(trace.transitions, trace.sources) {
+                            let unit = units.unit(of: transition, foundFrom: atomic, in: machine)
+                            if !found.contains(unit) { found.append(unit) }
+                        }
+                    }
+                }
+                unitList += found
+                unitStart.append(unitList.count)
+            }
             edgeFrom.append(from)
             edgeTo.append(to)
             edgeEvent.append(space.edgeEvents[offset])
@@ -576,6 +659,9 @@ struct CoverageGraph {
         outgoingList = list
         self.distinctStart = distinctStart
         self.distinctList = distinctList
+        self.units = units
+        self.unitStart = units.hasSeveralSources ? unitStart : distinctStart
+        self.unitList = units.hasSeveralSources ? unitList : distinctList
         edgesByTransition = byTransition
         nodesByState = byState
     }
@@ -680,7 +766,8 @@ struct CoverageGraph {
 
     func makeSearch() -> Search { Search(nodeCount: nodeCount) }
 
-    /// The shortest edge sequence from `start` whose last edge takes one of `targets`; `nil` when none
+    /// The shortest edge sequence from `start` whose last edge takes one of `targets` (units, see
+    /// `units(of:)`); `nil` when none
     /// is reachable. Among the nearest, the last edge taking the most targets wins, then the first found
     /// in breadth-first, event order.
     func route(from start: Int, toAnyOf targets: Targets, using search: inout Search) -> [Int]? {
@@ -695,8 +782,8 @@ struct CoverageGraph {
                 for slot in outgoingStart[node]..<outgoingStart[node + 1] {
                     let edge = outgoingList[slot]
                     var gain = 0
-                    for entry in distinctStart[edge]..<distinctStart[edge + 1]
-                    where targets.contains(distinctList[entry]) { gain += 1 }
+                    for entry in unitStart[edge]..<unitStart[edge + 1]
+                    where targets.contains(unitList[entry]) { gain += 1 }
                     if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
                     let to = edgeTo[edge]
                     if best == nil, search.stamp[to] != search.current {
@@ -781,5 +868,63 @@ struct CoverageGraph {
         }
         guard let best else { return nil }
         return path(to: edgeFrom[best.edge], from: tree.start, parent: tree.parent) + [best.edge]
+    }
+}
+
+/// Transitions as coverage counts them. The format reads `from: [a, b]` as one transition per
+/// source, so a path must take each from each of its sources: a unit is a transition and one of its
+/// sources. Transition `t` from its first source is unit `t` (a machine without source lists has
+/// one unit per transition, numbered as its transitions); its other sources follow every transition.
+/// Taken from a source, a multi-target transition enters each of its targets: a unit counts once
+/// per target (`weight(of:)`).
+struct CoverageUnits: Sendable {
+    let transitionCount: Int
+    /// Per transition: its sources' positions in `machine.states`, as declared.
+    let sources: [[Int]]
+    /// Per transition: the unit of its second source, when it has several.
+    private let secondSource: [Int]
+    private let unitTransition: [Int]
+    private let weights: [Int]
+    let count: Int
+
+    init(machine: Machine) {
+        transitionCount = machine.transitions.count
+        sources = machine.transitions.map { $0.sources.compactMap(machine.stateIndex(of:)) }
+        var next = transitionCount
+        var secondSource: [Int] = []
+        var unitTransition = Array(0..<transitionCount)
+        for (transition, list) in sources.enumerated() {
+            secondSource.append(next)
+            if list.count > 1 {
+                next += list.count - 1
+                unitTransition += Array(repeating: transition, count: list.count - 1)
+            }
+        }
+        self.secondSource = secondSource
+        self.unitTransition = unitTransition
+        weights = machine.transitions.map { max(1, $0.targets.count) }
+        count = next
+    }
+
+    var hasSeveralSources: Bool { count > transitionCount }
+    /// Every unit counted once per target: what full coverage takes.
+    var weightedCount: Int { (0..<count).reduce(0) { $0 + weight(of: $1) } }
+
+    func transition(of unit: Int) -> Int { unitTransition[unit] }
+    func weight(of unit: Int) -> Int { weights[unitTransition[unit]] }
+
+    func unit(of transition: Int, sourcePosition position: Int) -> Int {
+        position == 0 ? transition : secondSource[transition] + position - 1
+    }
+
+    /// The unit of `transition` taken as the runner found it: on the way up from the atomic state
+    /// `from` (`Runner.Enabled.from`), the first of its sources met.
+    func unit(of transition: Int, foundFrom from: Int, in machine: Machine) -> Int {
+        guard transition < transitionCount, sources[transition].count > 1 else { return transition }
+        let list = sources[transition]
+        for state in machine.tables.ancestry[from] {
+            if let position = list.firstIndex(of: state) { return unit(of: transition, sourcePosition: position) }
+        }
+        return transition
     }
 }

@@ -26,6 +26,22 @@ public struct Machine: Sendable, Hashable {
     /// The states the machine starts in: `[initial]`, or one per region (SCXML `initial="a b"`).
     public var initialTargets: [String] { storage.initialTargets }
 
+    /// The same machine with `names` declared as events too (those it declares already are
+    /// skipped). An SCXML processor takes any event name: one no transition names is matched by
+    /// prefix (`foo` takes `foo.bar.bif`) or discarded, and the machine's matching does that only
+    /// for events it declares.
+    public func declaring(events names: [String]) throws(MachineError) -> Machine {
+        var events = self.events
+        for name in names where !events.contains(where: { $0.id == name }) {
+            events.append(LifecycleEvent(id: name, kind: .system))
+        }
+        guard events.count > self.events.count else { return self }
+        return try Machine(
+            id: id, states: states, initial: initial, initialTargets: initialTargets, events: events, flags: flags,
+            callbacks: callbacks, notifications: notifications, transitions: transitions,
+            unhandledEvents: unhandledEvents)
+    }
+
     /// `initialTargets` names several states to start in (one per region of a parallel state, as
     /// SCXML's `initial="a b"` does); empty means `[initial]`.
     public init(

@@ -267,6 +267,26 @@ public struct Runner: Sendable {
 
     public func accepts(_ event: String) -> Bool { transition(for: event) != nil }
 
+    /// The transitions the event would take from here but for their guards, which are false now:
+    /// on the way up from each active atomic state, those matching the event, in document order.
+    public func guardedTransitions(for event: String) -> [Transition] {
+        guard isRunning, let index = machine.eventIndex(of: event) else { return [] }
+        let tables = machine.tables
+        var found: [Int] = []
+        for atomic in active where tables.kind[atomic] == 0 {
+            for state in tables.ancestry[atomic] {
+                for transition in tables.declared[state] where tables.matches(transition, event: index) {
+                    if let guardExpression = tables.guards[transition],
+                        !guardExpression.evaluate(flagValues, active: active), !found.contains(transition)
+                    {
+                        found.append(transition)
+                    }
+                }
+            }
+        }
+        return found.sorted().map { machine.transitions[$0] }
+    }
+
     /// Events a caller can send that have an enabled transition in the current configuration, in
     /// event order. `done.state.*` events are left out: the engine raises them when a state
     /// completes, so listing them beside the events an app receives would invite sending one by
@@ -901,11 +921,18 @@ struct StepTrace: RunTrace {
 struct ObservingTrace: RunTrace {
     var transitions: [Int] = []
     var observations: [Observation] = []
+    /// Per transition, the atomic state whose walk up found it (`readsSources` only): coverage
+    /// tells a transition's sources apart by it.
+    var sources: [Int] = []
+    var readsSources = false
+
+    init(readsSources: Bool = false) { self.readsSources = readsSources }
 
     static var readsEnds: Bool { false }
 
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         transitions.append(transition)
+        if readsSources { sources.append(from) }
     }
 
     mutating func emit(_ steps: [Step]) {

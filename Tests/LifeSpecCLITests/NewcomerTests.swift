@@ -558,3 +558,36 @@ struct NewcomerTests {
                 .hasPrefix("# yaml-language-server: $schema=https://example.com/lifespec.schema.json\n"))
     }
 }
+
+@Suite("simulate says which guard refused an event")
+struct SimulateGuardTests {
+    @Test func anEventWhoseTransitionIsGuardedOffNamesTheGuardAndTheFlags() throws {
+        let folder = try Scratch.folder("lifespec-guard")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("door.yaml").path
+        try """
+        lifespec: 1
+        id: door
+        states:
+          closed:
+          locked:
+        initial: closed
+        events:
+          lock: {kind: user}
+          unlock: {kind: user}
+        flags:
+          hasKey: {default: true}
+        transitions:
+          - {from: closed, on: lock, guard: hasKey, to: locked}
+          - {from: locked, on: unlock, guard: hasKey, to: closed}
+
+        """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["simulate", spec, "lock", "--set", "hasKey=false"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("event 'lock' is not handled in state 'closed'"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "    its transition from 'closed' is guarded by 'hasKey', false now (hasKey = false)\n"),
+            "\(result.stderr)")
+    }
+}

@@ -68,3 +68,45 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bad.yaml").path))
     }
 }
+
+/// An SCXML processor takes any event: SCION's prefix-matching chart sends `foobar`, which no
+/// transition names, and `foo.bar.bat.bif`, which `foo` takes by prefix.
+@Suite struct SCXMLAnyEventTests {
+    static let chart = """
+        <scxml datamodel="ecmascript" xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+            <state id="a"><transition target="b" event="foo"/></state>
+            <state id="b"><transition target="c" event="foo.bar"/></state>
+            <state id="c"><transition target="d" event="foo.bar.bat"/></state>
+            <state id="d"><transition target="e" event="foo"/></state>
+            <state id="e"><transition target="f" event="foo.bar"/></state>
+            <state id="f"><transition target="g" event="foo.bar.bat"/></state>
+            <state id="g"/>
+        </scxml>
+        """
+
+    @Test func aChartTakesAnEventItNeverNamesAndDiscardsItWhereNothingMatches() throws {
+        let folder = try Scratch.folder("lifespec-scxml-events")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("prefix.scxml").path
+        try Self.chart.write(toFile: path, atomically: true, encoding: .utf8)
+        // SCION's script (scxml-prefix-event-name-matching/test0): the configuration after each.
+        let script = [
+            "foo", "foo.bar", "foo.bar.bat", "foo.bar.bat", "foo", "foo.bar.bat", "foobar", "foo.bar.bat.bif",
+        ]
+        let result = try CLI.run(["simulate", path] + script + ["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        #expect(
+            object["configurations"] as? [[String]] == [["a"], ["b"], ["c"], ["d"], ["e"], ["e"], ["f"], ["f"], ["g"]])
+        let text = try CLI.run(["simulate", path] + script)
+        #expect(text.stdout.contains("foo.bar.bat: d → e\nfoo: discarded (no transition takes it"), "\(text.stdout)")
+        #expect(text.stdout.contains("\nfoobar: discarded (no transition takes it"), "\(text.stdout)")
+        #expect(text.stdout.hasSuffix("foo.bar.bat.bif: f → g\nfinal state: g\n"), "\(text.stdout)")
+    }
+
+    @Test func aYAMLSpecStillRefusesAnEventItDoesNotDeclare() throws {
+        let result = try CLI.run(["simulate", "Spec/ios-app-lifecycle.yaml", "pressHoem"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown event 'pressHoem'; did you mean 'pressHome'?"), "\(result.stderr)")
+    }
+}

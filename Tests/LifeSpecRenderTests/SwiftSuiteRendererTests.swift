@@ -62,9 +62,12 @@ struct SwiftSuiteRendererTests {
 
     @Test func theHeaderStatesCoverageTheBoundAndWhatCannotBeCovered() throws {
         let text = SwiftSuiteRenderer.render(spec: try Self.mini())
+        // `from: [playing, paused]` on 'stop' counts once per source.
         #expect(
-            text.contains("// Transition coverage: 11 of 12 transitions (91%), eventless and internal ones included,"))
-        #expect(text.contains("in 2 paths of 14 events in all; lower bound 9 events"))
+            text.contains(
+                "// Transition coverage: 12 of 13 transitions (92%), eventless and internal ones included, one per source state and target,"
+            ))
+        #expect(text.contains("in 2 paths of 16 events in all; lower bound 10 events"))
         #expect(
             text.contains(
                 "//   - transition 11 from 'on' on 'pause' → 'off': wherever it applies, another transition handles the event first (transitions 3, 9, 10)"

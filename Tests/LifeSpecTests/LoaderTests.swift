@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpecTestSupport
 import Testing
 
 @testable import LifeSpec
@@ -266,5 +267,41 @@ struct BoundedSuggestionTests {
         // A name of the word's own length is compared first, wherever it was given.
         let longer = (0..<(Suggestion.maximumComparisons + 10)).map { "xy" + String(500_000 + $0) }
         #expect(Suggestion.Index(longer + ["p000001"]).closest(to: "p000000") == "p000001")
+    }
+}
+
+@Suite("An unknown platform points to catalogs")
+struct UnknownPlatformTests {
+    @Test func aFrameworkWithoutABuiltInCatalogIsToldAboutCatalogs() throws {
+        let text = """
+            lifespec: 1
+            id: web
+            platform: webkit
+            states:
+              idle:
+            initial: idle
+
+            """
+        let loaded = SpecLoader.load(text: text, path: "web.yaml")
+        let platform = try #require(loaded.diagnostics.first { $0.code == .unknownPlatform })
+        #expect(platform.location.line == 3)
+        #expect(platform.message.hasPrefix("unknown platform 'webkit' (known: uikit)"))
+        #expect(platform.notes.contains { $0.contains("list the file under 'catalogs:'") }, "\(platform.notes)")
+    }
+}
+
+@Suite("A misspelt top-level key")
+struct MisspeltTopLevelKeyTests {
+    @Test func isOneLocatedErrorWithDidYouMeanAndNoCascade() throws {
+        let flagship = try String(contentsOf: SpecFixtures.url("Spec/ios-app-lifecycle.yaml"), encoding: .utf8)
+        let text = flagship.replacingOccurrences(of: "\nstates:\n", with: "\nstate:\n")
+        #expect(text != flagship)
+        let line = text.components(separatedBy: "\n").firstIndex(of: "state:").map { $0 + 1 }
+        let loaded = SpecLoader.load(text: text, path: "typo.yaml")
+        let errors = loaded.diagnostics.filter { $0.severity == .error }
+        #expect(errors.count == 1, "\(errors.map(\.description).joined(separator: "\n"))")
+        #expect(errors.first?.code == .unknownKey)
+        #expect(errors.first?.message == "unknown key 'state' in the spec; did you mean 'states'?")
+        #expect(errors.first?.location.line == line)
     }
 }

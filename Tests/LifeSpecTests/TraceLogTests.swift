@@ -119,3 +119,94 @@ struct LineReaderHardeningTests {
             TraceText.shown(Substring(String(repeating: "a", count: 10_000))).count == TraceText.maximumShownLength + 1)
     }
 }
+
+@Suite("Trace logs: Swift names two callbacks share")
+struct SharedSwiftNameTraceTests {
+    /// WKNavigationDelegate's two `webView(_:decidePolicyFor:decisionHandler:)`, action then response.
+    static let spec = """
+        lifespec: 1
+        id: web-navigation
+        states:
+          idle:
+          decidingAction:
+          loading:
+          decidingResponse:
+        initial: idle
+        events:
+          load: {kind: user}
+          allow: {kind: system}
+          respond: {kind: system}
+          finish: {kind: system}
+        callbacks:
+          decideAction:
+            swift: "webView(_:decidePolicyFor:decisionHandler:)"
+            objc: "webView:decidePolicyForNavigationAction:decisionHandler:"
+          didStart: {swift: "webView(_:didStartProvisionalNavigation:)"}
+          decideResponse:
+            swift: "webView(_:decidePolicyFor:decisionHandler:)"
+            objc: "webView:decidePolicyForNavigationResponse:decisionHandler:"
+          didFinish: {swift: "webView(_:didFinish:)"}
+        transitions:
+          - {from: idle, on: load, to: decidingAction, do: decideAction}
+          - {from: decidingAction, on: allow, to: loading, do: didStart}
+          - {from: loading, on: respond, to: decidingResponse, do: decideResponse}
+          - {from: decidingResponse, on: finish, to: idle, do: didFinish}
+
+        """
+
+    static let decide = "webView(_:decidePolicyFor:decisionHandler:)"
+
+    func judge(_ lines: [String]) throws -> TraceCheck.Outcome {
+        let loaded = SpecLoader.load(text: Self.spec, path: "web-navigation.yaml")
+        let machine = try #require(loaded.spec?.machine, "\(loaded.diagnostics)")
+        let path = Scratch.url("lifespec-shared").appendingPathExtension("log").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return try TraceCheck(machine: machine, from: nil, fixedFlags: [:], observe: []).judge(path)
+    }
+
+    @Test func validateWarnsAtTheSecondNameSayingWhichItShares() throws {
+        let loaded = SpecLoader.load(text: Self.spec, path: "web-navigation.yaml")
+        let shared = loaded.diagnostics.filter { $0.code == .sharedName }
+        #expect(shared.count == 1, "\(loaded.diagnostics)")
+        #expect(shared.first?.severity == .warning)
+        #expect(shared.first?.location.line == 20)
+        #expect(
+            shared.first?.message
+                == "callback 'decideResponse' has the Swift name '\(Self.decide)' of callback 'decideAction'")
+    }
+
+    @Test func aLogOfTheSharedNameConformsAndTwoLinesSwappedDoNot() throws {
+        let log = [Self.decide, "webView(_:didStartProvisionalNavigation:)", Self.decide, "webView(_:didFinish:)"]
+        guard case .conforms = try judge(log) else {
+            Issue.record("\(try judge(log))")
+            return
+        }
+        let swapped = [Self.decide, Self.decide, "webView(_:didStartProvisionalNavigation:)", "webView(_:didFinish:)"]
+        guard case .fails(let message) = try judge(swapped) else {
+            Issue.record("the swapped log conforms")
+            return
+        }
+        #expect(message.contains(".log:2:1: error:"), "\(message)")
+        #expect(message.contains("the spec allows next: webView(_:didStartProvisionalNavigation:)\n"), "\(message)")
+    }
+
+    @Test func theSelectorOrIdTellsThemApartAndTheMessageNeverContradictsItself() throws {
+        let byID = ["decideAction", "webView(_:didStartProvisionalNavigation:)", "decideResponse"]
+        guard case .conforms = try judge(byID) else {
+            Issue.record("\(try judge(byID))")
+            return
+        }
+        let response = "webView:decidePolicyForNavigationResponse:decisionHandler:"
+        guard case .fails(let message) = try judge([response]) else {
+            Issue.record("the response's selector conforms where only the action's is allowed")
+            return
+        }
+        #expect(
+            message.contains(
+                "the spec does not allow \(Self.decide) (\(response)) here\n"), "\(message)")
+        #expect(
+            message.contains(
+                "the spec allows next: \(Self.decide) (webView:decidePolicyForNavigationAction:decisionHandler:)\n"),
+            "\(message)")
+    }
+}

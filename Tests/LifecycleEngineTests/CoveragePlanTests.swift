@@ -206,4 +206,80 @@ struct CoveragePlanTests {
         #expect(plan.isComplete)
         #expect(plan.transitionCount == 0)
     }
+
+    /// Every (transition, source state) pair the plan's paths take, replayed through a fresh runner.
+    static func takenFromSources(_ plan: CoveragePlan, on machine: Machine) throws -> Set<[String]> {
+        var taken: Set<[String]> = []
+        for path in plan.paths {
+            var runner = try Runner(machine: machine, state: path.start.state, flags: path.start.flags(in: machine))
+            for step in path.steps {
+                for case .transition(let transition) in try runner.send(step.event) {
+                    taken.insert(["\(transition.transitionIndex)", transition.from])
+                }
+            }
+        }
+        return taken
+    }
+
+    @Test func aTransitionFromSeveralStatesIsCoveredFromEachOfThem() throws {
+        // `fail` from `idle` is one step from the start; from `navigating` it takes a detour the old
+        // plan, counting the transition once, never made.
+        let machine = try makeMachine(
+            [.leaf("idle"), .leaf("navigating"), .leaf("failed")], initial: "idle",
+            transitions: [
+                try T("idle", on: "go", to: "navigating"),
+                try T("idle", "navigating", on: "fail", to: "failed"),
+                try T("failed", on: "reset", to: "idle"),
+            ])
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.transitionCount == 4)
+        #expect(plan.coveredCount == 4)
+        #expect(plan.covered == [0, 1, 2])
+        #expect(plan.isComplete)
+        let taken = try Self.takenFromSources(plan, on: machine)
+        #expect(taken.isSuperset(of: [["1", "idle"], ["1", "navigating"]]))
+        // Each source needs an event of its own.
+        #expect(plan.lowerBound == 4)
+    }
+
+    @Test func aSourceNoPathTakesATransitionFromIsNamedAndNotCounted() throws {
+        // `broken` is never entered: `fail` is covered from `idle` only.
+        let machine = try makeMachine(
+            [.leaf("idle"), .leaf("broken"), .leaf("failed")], initial: "idle",
+            transitions: [
+                try T("idle", "broken", on: "fail", to: "failed"),
+                try T("failed", on: "reset", to: "idle"),
+            ])
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.transitionCount == 3)
+        #expect(plan.coveredCount == 2)
+        #expect(plan.covered == [0, 1])
+        #expect(
+            plan.uncoverable.map(\.description) == [
+                "transition 0 from 'broken': \(UncoverableReason.unreachableSource)"
+            ])
+    }
+
+    @Test func eachTargetOfAMultiTargetTransitionCounts() throws {
+        let machine = try Machine(
+            id: "fork",
+            states: [
+                StateNode(id: "off"),
+                StateNode(id: "on", children: ["audio", "video"], isParallel: true),
+                StateNode(id: "audio", parent: "on", children: ["muted", "loud"], initial: "loud"),
+                StateNode(id: "muted", parent: "audio"), StateNode(id: "loud", parent: "audio"),
+                StateNode(id: "video", parent: "on", children: ["dark", "lit"], initial: "lit"),
+                StateNode(id: "dark", parent: "video"), StateNode(id: "lit", parent: "video"),
+            ],
+            initial: "off",
+            events: [LifecycleEvent(id: "quiet"), LifecycleEvent(id: "off")],
+            transitions: [
+                Transition(sources: ["off"], events: ["quiet"], targets: ["muted", "dark"]),
+                Transition(sources: ["on"], events: ["off"], targets: ["off"]),
+            ])
+        let plan = CoveragePlan(machine: machine)
+        #expect(plan.transitionCount == 3)
+        #expect(plan.coveredCount == 3)
+        #expect(plan.lowerBound == 2)
+    }
 }

@@ -49,7 +49,7 @@ struct RuleSeverity: Sendable {
     /// Findings that do not stop generation: the spec still describes a lifecycle, but probably
     /// not the one its author meant.
     static let warnings: Set<DiagnosticCode> = [
-        .uncoverableTransition, .unrestorableHistory, .unhandledDoneEvent, .chinesePunctuation,
+        .uncoverableTransition, .unrestorableHistory, .unhandledDoneEvent, .chinesePunctuation, .sharedName,
     ]
 
     /// Further codes that are warnings under this policy.
@@ -106,7 +106,7 @@ enum SpecRules {
     }
 
     static var rawRules: [any RawSpecRule.Type] {
-        [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self]
+        [UnsatisfiableGuardRule.self, PlatformNamesRule.self, ChinesePunctuationRule.self, SharedNamesRule.self]
     }
 
     static func check(raw: RawSpec, severity: RuleSeverity) -> [Diagnostic] {

@@ -183,10 +183,12 @@ private struct SuiteWriter {
         let counts = ConformanceCase.Kind.allCases.map { kind in (kind, plan.cases.filter { $0.kind == kind }.count) }
         let described = counts.map { kind, count in "\(count) \(Self.noun(kind, count))" }.joined(separator: ", ")
         comment("Cases: \(described); \(plan.cases.count) in all.")
-        let percent = coverage.transitionCount == 0 ? 100 : coverage.covered.count * 100 / coverage.transitionCount
+        let percent = coverage.transitionCount == 0 ? 100 : coverage.coveredCount * 100 / coverage.transitionCount
         comment(
-            "Transition coverage: \(coverage.covered.count) of \(coverage.transitionCount) transitions (\(percent)%), "
-                + "eventless and internal ones included,")
+            "Transition coverage: \(coverage.coveredCount) of \(coverage.transitionCount) transitions (\(percent)%), "
+                + "eventless and internal ones included,"
+                // `from: [a, b]` and `to: [x, y]` count once per source and target: say so where it shows.
+                + (coverage.transitionCount == machine.transitions.count ? "" : " one per source state and target,"))
         comment(
             "in \(coverage.paths.count) path\(coverage.paths.count == 1 ? "" : "s") of \(coverage.stepCount) event\(coverage.stepCount == 1 ? "" : "s") in all; "
                 + "lower bound \(coverage.lowerBound) event\(coverage.lowerBound == 1 ? "" : "s")")
@@ -194,7 +196,8 @@ private struct SuiteWriter {
         if !coverage.uncoverable.isEmpty {
             comment("Not covered (no sequence of events takes them):")
             for item in coverage.uncoverable {
-                comment("  - \(describe(machine.transitions[item.transition])): \(item.reason)")
+                let from = item.source.map { ", from '\($0)'," } ?? ""
+                comment("  - \(describe(machine.transitions[item.transition]))\(from): \(item.reason)")
             }
         }
         if !plan.notes.isEmpty {

@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 26 scenarios, 4 coverage paths, 5 rejection tests, 7 ordering tests; 42 in all.
-// Transition coverage: 32 of 32 transitions (100%), eventless and internal ones included,
-// in 4 paths of 48 events in all; lower bound 28 events
+// Transition coverage: 33 of 33 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 4 paths of 51 events in all; lower bound 29 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -416,7 +416,7 @@ enum IosAppLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 4: 31 events from 'notRunning', first to take 25 transitions",
+            summary: "Coverage path 1 of 4: 34 events from 'notRunning', first to take 26 transitions",
             start: "notRunning",
             flags: [:],
             steps: [
@@ -434,13 +434,16 @@ enum IosAppLifecycleConformance: ConformanceSuite {
                 .send("lockScreen", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
                 .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
                 .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("backgroundWorkEnds", expect: [], state: "suspended"),
+                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "active"),
+                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
                 .send("swipeAway", expect: [], state: "notRunning"),
                 .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "suspended"),
+                .send("backgroundWorkEnds", expect: [], state: "suspended"),
                 .send("purge", expect: [], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "suspended"),
+                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
                 .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
                 .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
                 .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
@@ -861,7 +864,7 @@ struct IosAppLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 4: 31 events from 'notRunning', first to take 25 transitions")
+    @Test("Coverage path 1 of 4: 34 events from 'notRunning', first to take 26 transitions")
     func coverage_path_1() throws {
         let failures = try IosAppLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

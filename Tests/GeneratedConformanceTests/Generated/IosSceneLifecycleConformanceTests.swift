@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 11 scenarios, 3 coverage paths, 5 rejection tests, 8 ordering tests; 27 in all.
-// Transition coverage: 22 of 22 transitions (100%), eventless and internal ones included,
-// in 3 paths of 26 events in all; lower bound 16 events
+// Cases: 11 scenarios, 4 coverage paths, 5 rejection tests, 8 ordering tests; 28 in all.
+// Transition coverage: 23 of 23 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 4 paths of 29 events in all; lower bound 17 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -196,7 +196,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 3: 20 events from 'unattached', first to take 20 transitions",
+            summary: "Coverage path 1 of 4: 20 events from 'unattached', first to take 20 transitions",
             start: "unattached",
             flags: [:],
             steps: [
@@ -226,7 +226,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 3: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 2 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -239,13 +239,26 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:3",
             kind: .coverage,
-            summary: "Coverage path 3 of 3: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 3 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
                 .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
                 .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
                 .send("backgroundTaskExpired", expect: [], state: "suspended"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:4",
+            kind: .coverage,
+            summary: "Coverage path 4 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            start: "unattached",
+            flags: ["backgroundWork": true],
+            steps: [
+                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
+                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
             ],
             checks: []
         ),
@@ -515,21 +528,27 @@ struct IosSceneLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 3: 20 events from 'unattached', first to take 20 transitions")
+    @Test("Coverage path 1 of 4: 20 events from 'unattached', first to take 20 transitions")
     func coverage_path_1() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 3: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 2 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 3: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 3 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:3")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 4 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    func coverage_path_4() throws {
+        let failures = try IosSceneLifecycleConformance.run("coverage:4")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 

@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 6 scenarios, 2 coverage paths, 216 rejection tests, 0 ordering tests; 224 in all.
-// Transition coverage: 83 of 83 transitions (100%), eventless and internal ones included,
-// in 2 paths of 89 events in all; lower bound 51 events
+// Transition coverage: 97 of 97 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 2 paths of 108 events in all; lower bound 65 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -129,7 +129,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 2: 86 events from 'A.notCreated+B.notCreated+rootOnly', first to take 82 transitions",
+            summary: "Coverage path 1 of 2: 105 events from 'A.notCreated+B.notCreated+rootOnly', first to take 96 transitions",
             start: "A.notCreated+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -206,15 +206,34 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
                 .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
-                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootOnly"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.encodeState", expect: [.callback("A.encodeRestorableState")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.decodeState", expect: [.callback("A.decodeRestorableState")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.finishRestoring", expect: [.callback("A.applicationFinishedRestoringState")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.push", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootOnly"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootOnly"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
+                .send("A.showAsRoot", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
                 .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
-                .send("B.processEnds", expect: [], state: "A.disappeared+B.notCreated+bOnTop"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.disappeared+B.viewNotLoaded+bOnTop"),
-                .send("B.push", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
-                .send("B.processEnds", expect: [], state: "A.disappeared+B.notCreated+bOnTop"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.disappeared+B.viewNotLoaded+bOnTop"),
-                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
                 .send("popB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
@@ -9846,7 +9865,7 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 2: 86 events from 'A.notCreated+B.notCreated+rootOnly', first to take 82 transitions")
+    @Test("Coverage path 1 of 2: 105 events from 'A.notCreated+B.notCreated+rootOnly', first to take 96 transitions")
     func coverage_path_1() throws {
         let failures = try UikitNavigationStackConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

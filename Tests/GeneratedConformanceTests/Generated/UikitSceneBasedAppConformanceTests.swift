@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 6 scenarios, 5 coverage paths, 35 rejection tests, 16 ordering tests; 62 in all.
-// Transition coverage: 62 of 62 transitions (100%), eventless and internal ones included,
-// in 5 paths of 58 events in all; lower bound 24 events
+// Cases: 6 scenarios, 7 coverage paths, 35 rejection tests, 16 ordering tests; 64 in all.
+// Transition coverage: 66 of 66 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 7 paths of 67 events in all; lower bound 27 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -127,7 +127,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 5: 46 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 58 transitions",
+            summary: "Coverage path 1 of 7: 49 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 60 transitions",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: [:],
             steps: [
@@ -177,13 +177,16 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
                 .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.unattached+appBackground"),
                 .send("S1.swipeAway", expect: [], state: "S1.unattached+S2.unattached+appNotRunning"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.didDiscardSceneSessions"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S1.interrupt", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.unattached+appInactive"),
+                .send("S1.swipeAway", expect: [.callback("S1.sceneDidDisconnect"), .notification("S1.sceneDidDisconnectNotification"), .callback("S1.didDiscardSceneSessions")], state: "S1.unattached+S2.unattached+appNotRunning"),
             ],
             checks: []
         ),
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 2 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S1.backgroundWork": true],
             steps: [
@@ -196,7 +199,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:3",
             kind: .coverage,
-            summary: "Coverage path 3 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 3 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S1.backgroundWork": true],
             steps: [
@@ -209,7 +212,20 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:4",
             kind: .coverage,
-            summary: "Coverage path 4 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 4 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S1.backgroundWork": true],
+            steps: [
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.background+S2.unattached+appBackground"),
+                .send("S1.memoryWarning", expect: [.callback("S1.didReceiveMemoryWarning"), .notification("S1.didReceiveMemoryWarningNotification")], state: "S1.background+S2.unattached+appBackground"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:5",
+            kind: .coverage,
+            summary: "Coverage path 5 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S2.backgroundWork": true],
             steps: [
@@ -220,15 +236,28 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:5",
+            id: "coverage:6",
             kind: .coverage,
-            summary: "Coverage path 5 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 6 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S2.backgroundWork": true],
             steps: [
                 .send("S2.tapIcon", expect: [.callback("S2.willFinishLaunching"), .callback("S2.didFinishLaunching"), .notification("S2.didFinishLaunchingNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.unattached+S2.foregroundActive+appActive"),
                 .send("S2.pressHome", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.unattached+S2.background+appBackground"),
                 .send("S2.backgroundTaskExpired", expect: [], state: "S1.unattached+S2.suspended+appBackground"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:7",
+            kind: .coverage,
+            summary: "Coverage path 7 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S2.backgroundWork": true],
+            steps: [
+                .send("S2.tapIcon", expect: [.callback("S2.willFinishLaunching"), .callback("S2.didFinishLaunching"), .notification("S2.didFinishLaunchingNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.unattached+S2.foregroundActive+appActive"),
+                .send("S2.pressHome", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.unattached+S2.background+appBackground"),
+                .send("S2.memoryWarning", expect: [.callback("S2.didReceiveMemoryWarning"), .notification("S2.didReceiveMemoryWarningNotification")], state: "S1.unattached+S2.background+appBackground"),
             ],
             checks: []
         ),
@@ -1401,33 +1430,45 @@ struct UikitSceneBasedAppConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 5: 46 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 58 transitions")
+    @Test("Coverage path 1 of 7: 49 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 60 transitions")
     func coverage_path_1() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 2 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 3 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:3")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 4 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 4 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_4() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:4")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 5 of 5: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 5 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
     func coverage_path_5() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:5")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 6 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    func coverage_path_6() throws {
+        let failures = try UikitSceneBasedAppConformance.run("coverage:6")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 7 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    func coverage_path_7() throws {
+        let failures = try UikitSceneBasedAppConformance.run("coverage:7")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 

@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 4 scenarios, 3 coverage paths, 108 rejection tests, 5 ordering tests; 120 in all.
-// Transition coverage: 90 of 90 transitions (100%), eventless and internal ones included,
-// in 3 paths of 80 events in all; lower bound 56 events
+// Transition coverage: 104 of 104 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 3 paths of 96 events in all; lower bound 62 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -99,7 +99,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 3: 76 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 88 transitions",
+            summary: "Coverage path 1 of 3: 92 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 102 transitions",
             start: "Nav.notCreated+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -167,14 +167,30 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.disappeared+notRunning"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.present", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
-                .send("Detail.processEnds", expect: [], state: "Nav.appeared+Detail.notCreated+notRunning"),
-                .send("Detail.instantiateInCode", expect: [.callback("Detail.initNibName")], state: "Nav.appeared+Detail.viewNotLoaded+notRunning"),
-                .send("Detail.present", expect: [.callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
-                .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.appeared+notRunning"),
-                .send("Detail.processEnds", expect: [], state: "Nav.notCreated+Detail.notCreated+notRunning"),
-                .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.notCreated+active"),
+                .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.disappeared+notRunning"),
+                .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.appEntersBackground", expect: [], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.appEntersForeground", expect: [], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.memoryWarning", expect: [.callback("Nav.didReceiveMemoryWarning")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.encodeState", expect: [.callback("Nav.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.decodeState", expect: [.callback("Nav.decodeRestorableState")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.finishRestoring", expect: [.callback("Nav.applicationFinishedRestoringState")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.disappeared+notRunning"),
+                .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.processEnds", expect: [], state: "Nav.appeared+Detail.notCreated+active"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState")], state: "Nav.appeared+Detail.notCreated+suspended"),
                 .send("purge", expect: [], state: "Nav.notCreated+Detail.notCreated+notRunning"),
+                .send("Detail.instantiateInCode", expect: [.callback("Detail.initNibName")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.present", expect: [.callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("Detail.viewDidAppear")], state: "Nav.notCreated+Detail.appeared+notRunning"),
+                .send("Detail.processEnds", expect: [], state: "Nav.notCreated+Detail.notCreated+notRunning"),
+                .send("Detail.instantiateInCode", expect: [.callback("Detail.initNibName")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.appEntersBackground", expect: [], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.appEntersForeground", expect: [], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.memoryWarning", expect: [.callback("Detail.didReceiveMemoryWarning")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.encodeState", expect: [.callback("Detail.encodeRestorableState")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.decodeState", expect: [.callback("Detail.decodeRestorableState")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.finishRestoring", expect: [.callback("Detail.applicationFinishedRestoringState")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.processEnds", expect: [], state: "Nav.notCreated+Detail.notCreated+notRunning"),
                 .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("Detail.initNibName"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.decodeRestorableState"), .callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.decodeRestorableState"), .callback("didDecode"), .callback("Nav.applicationFinishedRestoringState"), .callback("Detail.applicationFinishedRestoringState"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.appeared+suspended"),
                 .send("Detail.processEnds", expect: [], state: "Nav.appeared+Detail.notCreated+suspended"),
@@ -4695,7 +4711,7 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 3: 76 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 88 transitions")
+    @Test("Coverage path 1 of 3: 92 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 102 transitions")
     func coverage_path_1() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 17 scenarios, 2 coverage paths, 6 rejection tests, 0 ordering tests; 25 in all.
-// Transition coverage: 35 of 35 transitions (100%), eventless and internal ones included,
-// in 2 paths of 42 events in all; lower bound 32 events
+// Transition coverage: 42 of 42 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 2 paths of 51 events in all; lower bound 39 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -285,7 +285,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 2: 39 events from 'notCreated', first to take 34 transitions",
+            summary: "Coverage path 1 of 2: 48 events from 'notCreated', first to take 41 transitions",
             start: "notCreated",
             flags: [:],
             steps: [
@@ -328,6 +328,15 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
                 .send("present", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
+                .send("processEnds", expect: [], state: "notCreated"),
+                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                .send("appEntersBackground", expect: [], state: "viewNotLoaded"),
+                .send("appEntersForeground", expect: [], state: "viewNotLoaded"),
+                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "viewNotLoaded"),
+                .send("encodeState", expect: [.callback("encodeRestorableState")], state: "viewNotLoaded"),
+                .send("decodeState", expect: [.callback("decodeRestorableState")], state: "viewNotLoaded"),
+                .send("finishRestoring", expect: [.callback("applicationFinishedRestoringState")], state: "viewNotLoaded"),
+                .send("processEnds", expect: [], state: "notCreated"),
             ],
             checks: []
         ),
@@ -596,7 +605,7 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 2: 39 events from 'notCreated', first to take 34 transitions")
+    @Test("Coverage path 1 of 2: 48 events from 'notCreated', first to take 41 transitions")
     func coverage_path_1() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

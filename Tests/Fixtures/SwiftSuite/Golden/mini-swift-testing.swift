@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 2 scenarios, 2 coverage paths, 4 rejection tests, 2 ordering tests; 10 in all.
-// Transition coverage: 11 of 12 transitions (91%), eventless and internal ones included,
-// in 2 paths of 14 events in all; lower bound 9 events
+// Transition coverage: 12 of 13 transitions (92%), eventless and internal ones included, one per source state and target,
+// in 2 paths of 16 events in all; lower bound 10 events
 // (one per covered transition that only a sent event can trigger).
 // Not covered (no sequence of events takes them):
 //   - transition 11 from 'on' on 'pause' → 'off': wherever it applies, another transition handles the event first (transitions 3, 9, 10)
@@ -82,7 +82,7 @@ enum SwiftSuiteMiniConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 2: 6 events from 'off', first to take 3 transitions",
+            summary: "Coverage path 2 of 2: 8 events from 'off', first to take 4 transitions",
             start: "off",
             flags: [:],
             steps: [
@@ -92,6 +92,8 @@ enum SwiftSuiteMiniConformance: ConformanceSuite {
                 .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
                 .send("pause", expect: [], state: "paused"),
                 .send("pause", expect: [], state: "playing"),
+                .send("pause", expect: [], state: "paused"),
+                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
             ],
             checks: []
         ),
@@ -197,7 +199,7 @@ struct SwiftSuiteMiniConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 2: 6 events from 'off', first to take 3 transitions")
+    @Test("Coverage path 2 of 2: 8 events from 'off', first to take 4 transitions")
     func coverage_path_2() throws {
         let failures = try SwiftSuiteMiniConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
