@@ -813,7 +813,8 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
     textlabel_t *label = ED_label(e);
     pointf at;
     if (label != NULL && label->set) {
-        at.x = label->pos.x - label->dimen.x / 2 - overlay->dimen.x / 2;
+        /* 2 points clear of the label's text, so a number does not read as part of its first word. */
+        at.x = label->pos.x - label->dimen.x / 2 - overlay->dimen.x / 2 - 2;
         at.y = label->pos.y + label->dimen.y / 2 - overlay->dimen.y / 2 - 1;
     } else if (ED_spl(e) != NULL && ED_spl(e)->size > 0 && ED_spl(e)->list[0].size > 0) {
         /* The middle of the curve: the joint between its two middle pieces, or the middle of the
@@ -847,12 +848,66 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
     return 0;
 }
 
+/// The size (points) `html` takes as a label of edge `e`: in `fontname` at `fontsize`, or in the
+/// font of the edge's own label when `fontsize` is not positive (its lines measure as the label's
+/// do). Returns 0 on success.
+static inline int lifespec_measure_html(
+    Agraph_t *graph, Agedge_t *e, const char *html, double fontsize, const char *fontname, double *width, double *height) {
+    lifespec_make_label_fn make;
+    lifespec_free_label_fn release;
+    if (!lifespec_label_functions(&make, &release)) return 1;
+    textlabel_t *label = ED_label(e);
+    if (fontsize <= 0) {
+        if (label == NULL) return 1;
+        fontsize = label->fontsize;
+        fontname = label->fontname;
+    }
+    char *text = agstrdup_html(graph, (char *)html);
+    char *font = agstrdup(graph, (char *)fontname);
+    char *color = agstrdup(graph, (char *)"black");
+    textlabel_t *measured = make(e, text, LIFESPEC_LT_HTML, fontsize, font, color);
+    agstrfree(graph, text);
+    if (measured == NULL) return 1;
+    *width = measured->dimen.x;
+    *height = measured->dimen.y;
+    release(measured);
+    return 0;
+}
+
 static inline void lifespec_remove_overlay(Agedge_t *e) {
     lifespec_make_label_fn make;
     lifespec_free_label_fn release;
-    if (!lifespec_label_functions(&make, &release) || ED_xlabel(e) == NULL) return;
-    release(ED_xlabel(e));
+    if (!lifespec_label_functions(&make, &release)) return;
+    if (ED_xlabel(e) != NULL) release(ED_xlabel(e));
     ED_xlabel(e) = NULL;
+    if (ED_tail_label(e) != NULL) release(ED_tail_label(e));
+    ED_tail_label(e) = NULL;
+}
+
+/// Places `html` above the whole drawing, at its left edge, as a heading: held by edge `e` (whose
+/// tail label it becomes, so it is drawn with the edge; the edge must have none). The drawing
+/// grows upwards to hold it. Returns 0 on success; lifespec_remove_overlay takes it away again.
+static inline int lifespec_place_heading(Agraph_t *graph, Agedge_t *e, const char *html, double fontsize, const char *fontname) {
+    lifespec_make_label_fn make;
+    lifespec_free_label_fn release;
+    if (!lifespec_label_functions(&make, &release)) return 1;
+    if (ED_tail_label(e) != NULL) return 1;
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info == NULL) return 1;
+    char *text = agstrdup_html(graph, (char *)html);
+    char *font = agstrdup(graph, (char *)fontname);
+    char *color = agstrdup(graph, (char *)"black");
+    textlabel_t *heading = make(e, text, LIFESPEC_LT_HTML, fontsize, font, color);
+    agstrfree(graph, text);
+    if (heading == NULL) return 1;
+    /* As far from the drawing's left edge as the legend's text is (8 points), and 6 points above it. */
+    heading->pos.x = info->bb.LL.x + 8 + heading->dimen.x / 2;
+    heading->pos.y = info->bb.UR.y + 6 + heading->dimen.y / 2;
+    heading->set = TRUE;
+    ED_tail_label(e) = heading;
+    info->bb.UR.y += 6 + heading->dimen.y;
+    if (info->bb.UR.x < heading->pos.x + heading->dimen.x / 2) info->bb.UR.x = heading->pos.x + heading->dimen.x / 2;
+    return 0;
 }
 
 /// The edge whose `id` attribute is `id`, or NULL.

@@ -49,6 +49,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     // Text
     case missingTranslation = "LS150"
     case chinesePunctuation = "LS151"
+    /// A state, event or flag a drawing shows has no title, and the spec declares a locale whose
+    /// drawings show titles only.
+    case missingDrawingTitle = "LS152"
     // Scenarios
     case scenarioMismatch = "LS160"
     case scenarioFailed = "LS161"

@@ -394,7 +394,7 @@ enum SpecComposer {
 
         func flag(_ flag: SpecDocument.FlagInfo) -> SpecDocument.FlagInfo {
             .init(
-                id: name(flag.id), defaultValue: flag.defaultValue, description: flag.description,
+                id: name(flag.id), title: flag.title, defaultValue: flag.defaultValue, description: flag.description,
                 source: flag.source.map(source), location: flag.location)
         }
 

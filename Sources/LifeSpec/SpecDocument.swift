@@ -114,10 +114,25 @@ public struct SpecDocument: Sendable, Hashable {
 
     public struct FlagInfo: Sendable, Hashable {
         public let id: String
+        /// What the flag says when true, worded to read inside a guard (`[exiting on suspend]`);
+        /// the drawings negate it in words (`[not exiting on suspend]`, `[不在挂起时退出]`).
+        public let title: LocalizedText?
         public let defaultValue: Bool
         public let description: LocalizedText?
         public let source: String?
         public let location: SourceLocation
+
+        public init(
+            id: String, title: LocalizedText? = nil, defaultValue: Bool, description: LocalizedText?, source: String?,
+            location: SourceLocation
+        ) {
+            self.id = id
+            self.title = title
+            self.defaultValue = defaultValue
+            self.description = description
+            self.source = source
+            self.location = location
+        }
     }
 
     public struct Deprecation: Sendable, Hashable {

@@ -15,7 +15,7 @@ struct SpecParser {
         "exit", "source",
     ]
     static let eventKeys = ["title", "kind", "description", "source"]
-    static let flagKeys = ["default", "description", "source"]
+    static let flagKeys = ["title", "default", "description", "source"]
     static let callbackKeys = [
         "kind", "passedTo", "swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit",
         "source",
@@ -488,6 +488,7 @@ struct SpecParser {
                         at: id.location))
                 continue
             }
+            var title: LocalizedText?
             var defaultValue = false
             var description: LocalizedText?
             var source: Located<String>?
@@ -496,6 +497,7 @@ struct SpecParser {
             {
                 for (key, value) in pairs {
                     switch key.value {
+                    case "title": title = text(value, what: "the title of flag '\(id.value)'")
                     case "default":
                         defaultValue = reader.bool(value, what: "the default of flag '\(id.value)'")?.value ?? false
                     case "description": description = text(value, what: "the description of flag '\(id.value)'")
@@ -506,8 +508,8 @@ struct SpecParser {
             }
             raw.flags.append(
                 .init(
-                    id: id.value, defaultValue: defaultValue, description: description, source: source?.value,
-                    location: id.location))
+                    id: id.value, title: title, defaultValue: defaultValue, description: description,
+                    source: source?.value, location: id.location))
         }
     }
 

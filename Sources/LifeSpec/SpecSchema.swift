@@ -170,7 +170,7 @@ public enum SpecSchema {
               }
             },
             "flags": {
-              "description": "Boolean flags that guards test and transitions set: id → {default, description}. Names 'true' and 'false' are not allowed.",
+              "description": "Boolean flags that guards test and transitions set: id → {title, default, description}. Names 'true' and 'false' are not allowed.",
               "type": "object",
               "propertyNames": {
                 "allOf": [
@@ -195,6 +195,10 @@ public enum SpecSchema {
                 ],
                 "additionalProperties": false,
                 "properties": {
+                  "title": {
+                    "description": "What the flag says when true, worded to read in a guard (drawings show guards and 'set' with it, negated in words), e.g. {en: exiting on suspend, zh-Hans: 在挂起时退出}.",
+                    "$ref": "#/$defs/localizedText"
+                  },
                   "default": {
                     "description": "The value at the start (default false).",
                     "type": "boolean"

@@ -47,7 +47,7 @@ struct CoordinatorTitleTests {
         parts: {A: lamp}
         states: {dark: {title: {en-GB: Dark, zh-CN: 暗}}, lit: {title: {en-GB: Lit, zh-CN: 亮}}}
         initial: dark
-        events: {flip: {}}
+        events: {flip: {title: {en-GB: Flip, zh-CN: 切换}}}
         transitions:
           - {from: dark, on: flip, to: lit, raise: [A.toggle]}
           - {from: lit, on: flip, to: dark, raise: [A.toggle]}

@@ -10,7 +10,10 @@ struct ValidSpecTests {
     @Test(arguments: fixtureNames)
     func loadsWithoutDiagnostics(_ name: String) throws {
         let result = Fixtures.load("Valid", name)
-        #expect(result.diagnostics.isEmpty, "\(name): \(result.diagnostics.map(\.description))")
+        // These specs leave some elements untitled on purpose (the fallbacks are what they test), so
+        // their Chinese drawings show ids, which LS152 says (Invalid/untitled-for-drawing.yaml).
+        let diagnostics = result.diagnostics.filter { $0.code != .missingDrawingTitle }
+        #expect(diagnostics.isEmpty, "\(name): \(diagnostics.map(\.description))")
         #expect(result.spec != nil)
     }
 

@@ -50,6 +50,7 @@ struct RuleSeverity: Sendable {
     /// not the one its author meant.
     static let warnings: Set<DiagnosticCode> = [
         .uncoverableTransition, .unrestorableHistory, .unhandledDoneEvent, .chinesePunctuation, .sharedName,
+        .missingDrawingTitle,
     ]
 
     /// Further codes that are warnings under this policy.
@@ -102,6 +103,7 @@ enum SpecRules {
             UnreachableRegionRule.self,
             UnrestorableHistoryRule.self,
             UnhandledDoneEventRule.self,
+            DrawingTitleRule.self,
         ]
     }
 

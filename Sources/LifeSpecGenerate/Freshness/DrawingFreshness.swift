@@ -56,6 +56,8 @@ public struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
         if let restyle { field("restyle", restyle) }
         for overlay in overlays {
             field("overlay \(overlay.edgeID) \(overlay.fontName) \(overlay.fontSize)", overlay.html)
+            if let above = overlay.linesAbove { field("below", above) }
+            if overlay.isHeading { hasher.update("heading\n") }
         }
         digest = "sha256:" + hasher.finalize()
     }

@@ -49,9 +49,19 @@ public enum DiagramBuilder {
             overlays: steps.map {
                 Overlay(
                     edgeID: $0.edgeID, html: $0.badge.markup, fontSize: DiagramStyle.badgeSize,
-                    fontName: DiagramStyle.font)
-            },
-            stepBadges: Dictionary(steps.map { ($0.edgeID, $0.badge) }, uniquingKeysWith: { first, _ in first }))
+                    fontName: DiagramStyle.font, linesAbove: $0.linesAbove?.markup)
+            }
+                + (composer.heading().map {
+                    [
+                        Overlay(
+                            edgeID: $0.edgeID, html: $0.html.markup, fontSize: DiagramStyle.headingSize,
+                            fontName: DiagramStyle.font, isHeading: true)
+                    ]
+                } ?? []),
+            // DOT places one external label per arrow: there, an arrow's numbers share one badge.
+            stepBadges: Dictionary(
+                grouping: steps, by: \.edgeID
+            ).mapValues { DiagramComposer.badge($0.flatMap(\.numbers).sorted()) })
     }
 
     /// The graph alone (at the plan's effective detail).

@@ -22,6 +22,7 @@ enum DiagramStyle {
     static let codeSize = 8.5
     static let idSize = 8.0
     static let badgeSize = 8.0
+    static let headingSize = 13.0
 }
 
 /// Builds the `DOTGraph` for one spec at one (already planned) detail level.
@@ -299,7 +300,7 @@ struct DiagramComposer {
         var rows: [DOTHTMLRow] = [
             .cells([DOTHTMLCell(styled(.italic(.text(stateTitle)), color: DiagramStyle.secondary))])
         ]
-        if !Self.titleSaysID(stateTitle, state.id) {
+        if showsID(of: state, title: stateTitle) {
             rows.append(
                 .cells([
                     DOTHTMLCell(
@@ -327,7 +328,7 @@ struct DiagramComposer {
         var rows: [DOTHTMLRow] = [
             .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: align)])
         ]
-        if !Self.titleSaysID(stateTitle, state.id) {
+        if showsID(of: state, title: stateTitle) {
             rows.append(
                 .cells([
                     DOTHTMLCell(
@@ -440,7 +441,9 @@ struct DiagramComposer {
             case .callback(let id): .callback(lookup.shownName(ofCallback: id, in: machine))
             case .notification(let id, _):
                 options.showNotifications ? .notification(machine.notification(id)?.swiftName ?? id) : nil
-            case .assignment(let assignment): .note(words.set(assignment.flag, to: assignment.value))
+            case .assignment(let assignment):
+                .note(
+                    lookup.assignmentWords(assignment.flag, to: assignment.value, locale: options.locale, words: words))
             case .raise(let event): .note(words.raise(eventTitle(event)))
             }
         }
@@ -451,25 +454,33 @@ struct DiagramComposer {
     /// transition into itself; a guard common to the whole block gets its own line), then the
     /// callbacks, notifications, `set` and `raise` once, in engine order. A scenario's step
     /// numbers lead the line of the transition they took.
-    private func labelLines(_ entries: [DiagramTopology.Entry]) -> [DOTHTMLCell] {
-        guard options.detail > .states else { return [] }
+    private func labelLines(_ entries: [DiagramTopology.Entry]) -> [DOTHTMLCell] { labelCells(entries).cells }
+
+    /// The label lines, and for each of `entries` the line that shows it (an entry without a line
+    /// of its own, an eventless transition without a guard, is given the line after its place).
+    private func labelCells(_ entries: [DiagramTopology.Entry]) -> (cells: [DOTHTMLCell], lineOf: [Int]) {
+        guard options.detail > .states else { return ([], []) }
         struct Block {
             let key: [EffectLine]
             var entries: [DiagramTopology.Entry]
+            /// Each entry's position in `entries`.
+            var positions: [Int]
         }
         var blocks: [Block] = []
-        for entry in entries {
+        for (position, entry) in entries.enumerated() {
             var key = effect(of: entry.transition)
             if case .headerRow = entry.placement, let target = entry.transition.target {
                 key.insert(.note("→ " + title(of: target)), at: 0)
             }
             if let index = blocks.firstIndex(where: { $0.key == key }) {
                 blocks[index].entries.append(entry)
+                blocks[index].positions.append(position)
             } else {
-                blocks.append(Block(key: key, entries: [entry]))
+                blocks.append(Block(key: key, entries: [entry], positions: [position]))
             }
         }
         var cells: [DOTHTMLCell] = []
+        var lineOf = Array(repeating: 0, count: entries.count)
         for (offset, block) in blocks.enumerated() {
             if offset > 0 { cells.append(Self.spacer) }
             let blockFaded = path != nil && block.entries.allSatisfy { numbers(of: $0).isEmpty }
@@ -477,7 +488,8 @@ struct DiagramComposer {
             let sharedGuard: String? =
                 block.entries.count > 1 && Set(guards).count == 1 && block.entries[0].transition.trigger.eventID != nil
                 ? guards[0] : nil
-            for (entry, guardText) in zip(block.entries, guards) {
+            for (index, (entry, guardText)) in zip(block.entries, guards).enumerated() {
+                lineOf[block.positions[index]] = cells.count
                 let stepNumbers = numbers(of: entry)
                 let faded = path != nil && stepNumbers.isEmpty
                 var parts: [DOTHTML] = []
@@ -518,7 +530,7 @@ struct DiagramComposer {
                 cells.append(DOTHTMLCell(content, attributes: Self.alignLeft))
             }
         }
-        return cells
+        return (cells, lineOf)
     }
 
     /// A scenario's step numbers, white on the accent colour.
@@ -547,16 +559,44 @@ struct DiagramComposer {
             ))
     }
 
-    /// The step numbers of the scenario, one badge per arrow it takes (by the arrow's `id`). They
+    /// A scenario's step badge on an arrow: its numbers, beside the label line of the transition
+    /// those steps took (`linesAbove`: the label's lines above that one, `nil` for the first).
+    struct StepBadge {
+        let edgeID: String
+        let numbers: [Int]
+        let badge: DOTHTML
+        let linesAbove: DOTHTML?
+    }
+
+    /// The step numbers of the scenario, by the arrow's `id`: one badge per label line taken, so
+    /// where several events share an arrow each number sits beside the event its step took. They
     /// are drawn over the laid-out diagram rather than written into the labels, so a scenario has
     /// the overview's layout to the point (and is drawn from it: `GraphvizRenderer.render(layout:requests:)`).
-    func stepBadges() -> [(edgeID: String, badge: DOTHTML)] {
+    func stepBadges() -> [StepBadge] {
         guard path != nil else { return [] }
-        return topology.arrows.compactMap { group -> (edgeID: String, badge: DOTHTML)? in
-            guard case .arrow = group.placement, let first = group.entries.first else { return nil }
-            let all = group.entries.flatMap(numbers(of:)).sorted()
-            guard !all.isEmpty else { return nil }
-            return ("transition-\(first.transition.index)-\(first.source)", Self.badge(all))
+        return topology.arrows.flatMap { group -> [StepBadge] in
+            guard case .arrow = group.placement, let first = group.entries.first else { return [] }
+            let edgeID = "transition-\(first.transition.index)-\(first.source)"
+            let (cells, lineOf) = labelCells(group.entries)
+            guard !cells.isEmpty else {
+                let all = group.entries.flatMap(numbers(of:)).sorted()
+                return all.isEmpty
+                    ? [] : [StepBadge(edgeID: edgeID, numbers: all, badge: Self.badge(all), linesAbove: nil)]
+            }
+            var byLine: [Int: [Int]] = [:]
+            for (position, entry) in group.entries.enumerated() {
+                let taken = numbers(of: entry)
+                if !taken.isEmpty { byLine[lineOf[position], default: []] += taken }
+            }
+            return byLine.keys.sorted().map { line in
+                let taken = byLine[line, default: []].sorted()
+                let above: DOTHTML? =
+                    line == 0
+                    ? nil
+                    : .table(
+                        DOTHTMLTable(attributes: Self.labelTable, rows: cells[..<line].map { .cells([$0]) }))
+                return StepBadge(edgeID: edgeID, numbers: taken, badge: Self.badge(taken), linesAbove: above)
+            }
         }
     }
 
@@ -640,16 +680,12 @@ struct DiagramComposer {
             rows.append((Self.badge([1, 2], fixedSize: (width: 22, height: 12)), words.steps(path.title ?? path.id)))
         }
         var tableRows: [DOTHTMLRow] = []
-        if let path {
-            var caption = words.scenario(path.title ?? path.id)
-            if !path.startsAtInitial { caption += words.startsIn(title(of: path.start)) }
-            if !path.flags.isEmpty {
-                caption += words.with + path.flags.map { "\($0.0) = \($0.1)" }.joined(separator: words.flagSeparator)
-            }
+        if let caption = scenarioCaption(), headingArrow() == nil {
             tableRows.append(
                 .cells([DOTHTMLCell(.bold(.text(caption)), attributes: ["ALIGN": "LEFT", "COLSPAN": "2"])]))
         }
         for (symbol, meaning) in rows {
+
             tableRows.append(
                 .cells([
                     DOTHTMLCell(symbol, attributes: Self.alignLeft),
@@ -661,6 +697,41 @@ struct DiagramComposer {
                 attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "2"],
                 rows: tableRows
             ))
+    }
+
+    /// "Scenario: …", where it starts and with which flags.
+    private func scenarioCaption() -> String? {
+        guard let path else { return nil }
+        var caption = words.scenario(path.title ?? path.id)
+        if !path.startsAtInitial { caption += words.startsIn(title(of: path.start)) }
+        if !path.flags.isEmpty {
+            caption += words.with(
+                path.flags.map { flag, value in
+                    lookup.flagTitle(flag, locale: options.locale).map { words.flagPhrase($0, value) }
+                        ?? "\(flag) = \(value)"
+                })
+        }
+        return caption
+    }
+
+    /// The arrow that holds the scenario's title above the drawing: its first numbered one (an
+    /// overlay is held by an arrow the scenario draws). `nil` when it takes none: the title then
+    /// heads the legend.
+    private func headingArrow() -> String? {
+        guard path != nil else { return nil }
+        for group in topology.arrows {
+            guard case .arrow = group.placement, let first = group.entries.first,
+                group.entries.contains(where: { !numbers(of: $0).isEmpty })
+            else { continue }
+            return "transition-\(first.transition.index)-\(first.source)"
+        }
+        return nil
+    }
+
+    /// The scenario's title at the top of the drawing, by the arrow that holds it.
+    func heading() -> (edgeID: String, html: DOTHTML)? {
+        guard let edgeID = headingArrow(), let caption = scenarioCaption() else { return nil }
+        return (edgeID, .bold(.text(caption)))
     }
 
     // MARK: Text
@@ -683,7 +754,21 @@ struct DiagramComposer {
     }
 
     private func guardText(_ transition: Transition) -> String? {
-        guardTexts[transition.index] ?? transition.guardExpression?.description
+        if let expression = transition.guardExpression,
+            let text = lookup.guardWords(expression, locale: options.locale, words: words)
+        {
+            return text
+        }
+        return guardTexts[transition.index] ?? transition.guardExpression?.description
+    }
+
+    /// A leaf's id beneath its title, for the English reader who meets it in code and traces, when
+    /// the title does not say it already. A drawing in another language shows no id (its reader
+    /// reads the titles), nor does a compound state, whose title heads a whole group.
+    private func showsID(of state: StateNode, title: String) -> Bool {
+        let locale = options.locale ?? document.defaultLocale
+        return locale.map { Language.resolve($0) == .english } ?? true
+            && !state.isCompound && !state.isParallel && !Self.titleSaysID(title, state.id)
     }
 
     /// "Not Running" says `notRunning`; "未运行" does not, so the id is shown beneath it.

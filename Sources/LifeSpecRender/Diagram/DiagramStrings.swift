@@ -1,4 +1,5 @@
 import LifeSpec
+import LifecycleEngine
 
 /// The diagrams' own words — the Graphviz legend, the effect lines both renderers write under an
 /// event (`set`, `raise`), the Mermaid notes and comments — in every `Language` the tool writes.
@@ -23,6 +24,59 @@ struct DiagramStrings: Sendable {
 
     /// A transition's flag assignment, e.g. `set backgroundWork = false`.
     func set(_ flag: String, to value: Bool) -> String { pick("set \(flag) = \(value)", "设置 \(flag) = \(value)") }
+    /// The same by the flag's title: what holds from then on (`now not having background work`).
+    func set(titled title: String, to value: Bool) -> String {
+        pick("now " + flagPhrase(title, value), "此后" + flagPhrase(title, value))
+    }
+
+    /// A flag's title when it holds (`value`) or not, negated in words.
+    func flagPhrase(_ title: String, _ value: Bool) -> String { value ? title : pick("not " + title, "不" + title) }
+
+    /// A guard in words: flags by their titles, `in()` by the state's title (after its part's name
+    /// in a system), `!`, `&&`, `||` as the language says them. `nil` when `flag` or `state` has no
+    /// words for one it reads: the guard is then shown as written.
+    func guardWords(
+        _ expression: GuardExpression, flag: (String) -> String?, state: (String) -> (part: String?, title: String)?
+    ) -> String? {
+        func inState(_ id: String, _ holds: Bool) -> String? {
+            guard let (part, title) = state(id) else { return nil }
+            let subject = part.map { $0 + " " } ?? ""
+            return subject + (holds ? pick("in ", "处于") : pick("not in ", "不处于")) + title
+        }
+        // Precedence: 0 or, 1 and, 2 not and leaves (as GuardExpression prints).
+        func render(_ expression: GuardExpression, _ precedence: Int) -> String? {
+            switch expression {
+            case .flag(let id): return flag(id)
+            case .constant(let value): return value ? pick("always", "总是") : pick("never", "从不")
+            case .inState(let id): return inState(id, true)
+            case .not(.flag(let id)): return flag(id).map { flagPhrase($0, false) }
+            case .not(.inState(let id)): return inState(id, false)
+            case .not(let inner):
+                return render(inner, 0).map { pick("not (" + $0 + ")", "并非（" + $0 + "）") }
+            case .and(let lhs, let rhs):
+                guard let left = render(lhs, 1), let right = render(rhs, 2) else { return nil }
+                return parenthesized(joined(left, pick(" and ", "且"), right), precedence > 1)
+            case .or(let lhs, let rhs):
+                guard let left = render(lhs, 0), let right = render(rhs, 1) else { return nil }
+                return parenthesized(joined(left, pick(" or ", "或"), right), precedence > 0)
+            }
+        }
+        return render(expression, 0)
+    }
+
+    /// `left`, `word`, `right`, with a space where Chinese meets a Latin letter or digit (`且 B 处于…`).
+    private func joined(_ left: String, _ word: String, _ right: String) -> String {
+        func latin(_ character: Character?) -> Bool {
+            character.map { $0.isASCII && ($0.isLetter || $0.isNumber) } ?? false
+        }
+        let before = latin(left.last) && !word.hasPrefix(" ") ? " " : ""
+        let after = latin(right.first) && !word.hasSuffix(" ") ? " " : ""
+        return left + before + word + after + right
+    }
+
+    private func parenthesized(_ text: String, _ needed: Bool) -> String {
+        needed ? pick("(" + text + ")", "（" + text + "）") : text
+    }
     /// An event the transition raises, by its title.
     func raise(_ event: String) -> String { pick("raise \(event)", "引发 \(event)") }
     /// Between the events, and between the effects, of one label.
@@ -113,5 +167,11 @@ struct DiagramStrings: Sendable {
     func scenario(_ title: String) -> String { pick("Scenario: " + title, "场景：" + title) }
     func startsIn(_ state: String) -> String { pick(" (starts in " + state + ")", "（从“" + state + "”开始）") }
     var with: String { pick(", with ", "，其中 ") }
+    /// The flags a scenario starts with, after its title: `, with having background work` / `，其中存在后台工作`.
+    func with(_ flags: [String]) -> String {
+        let list = flags.joined(separator: flagSeparator)
+        let latin = list.first.map { $0.isASCII && ($0.isLetter || $0.isNumber) } ?? false
+        return latin ? with + list : pick(", with ", "，其中") + list
+    }
     var flagSeparator: String { pick(", ", "，") }
 }

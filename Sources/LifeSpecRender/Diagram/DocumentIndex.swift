@@ -46,6 +46,25 @@ struct DocumentIndex {
         notifications[id].map { document.notifications[$0] }
     }
     func flag(_ id: String) -> SpecDocument.FlagInfo? { flags[id].map { document.flags[$0] } }
+
+    /// A flag's title in `locale`, `nil` when it has none.
+    func flagTitle(_ id: String, locale: String?) -> String? { document.text(flag(id)?.title, locale: locale) }
+
+    /// A guard as drawings show it: in words when every flag and state it reads has a title, else
+    /// as written (`nil`).
+    func guardWords(_ expression: GuardExpression, locale: String?, words: DiagramStrings) -> String? {
+        words.guardWords(
+            expression, flag: { flagTitle($0, locale: locale) },
+            state: { id in
+                guard let title = document.text(state(id)?.title, locale: locale) else { return nil }
+                return (document.part(of: id)?.name, title)
+            })
+    }
+
+    /// A `set` as drawings show it: by the flag's title when it has one.
+    func assignmentWords(_ flag: String, to value: Bool, locale: String?, words: DiagramStrings) -> String {
+        flagTitle(flag, locale: locale).map { words.set(titled: $0, to: value) } ?? words.set(flag, to: value)
+    }
     /// The prose of the transition whose `Machine.transitions` index is `index`.
     func transition(_ index: Int) -> SpecDocument.TransitionInfo? {
         transitions[index].map { document.transitions[$0] }

@@ -80,6 +80,7 @@ public struct PendingBitmap: Sendable {
 
 /// Text drawn over a laid-out arrow after layout (a scenario's step numbers), so it costs no
 /// layout and moves nothing: an HTML-like label, placed left of the arrow's label or on its curve.
+/// An arrow may have several, each beside its own line of the label.
 public struct Overlay: Sendable, Hashable {
     /// The `id` attribute of the arrow.
     public let edgeID: String
@@ -87,12 +88,24 @@ public struct Overlay: Sendable, Hashable {
     public let html: String
     public let fontSize: Double
     public let fontName: String
+    /// The lines of the arrow's label above the one this overlay sits beside, as an HTML-like
+    /// label laid out as the label lays them out (so it is as tall as they are); `nil` beside the
+    /// first line.
+    public let linesAbove: String?
+    /// Placed above the whole drawing at its left edge instead (a scenario's title), held by the
+    /// arrow so it is drawn with it.
+    public let isHeading: Bool
 
-    public init(edgeID: String, html: String, fontSize: Double, fontName: String) {
+    public init(
+        edgeID: String, html: String, fontSize: Double, fontName: String, linesAbove: String? = nil,
+        isHeading: Bool = false
+    ) {
         self.edgeID = edgeID
         self.html = html
         self.fontSize = fontSize
         self.fontName = fontName
+        self.linesAbove = linesAbove
+        self.isHeading = isHeading
     }
 }
 
@@ -434,6 +447,42 @@ public final class GraphvizRenderer: Sendable {
         return (graph, GraphvizMessages.take(orDefault: "").warnings)
     }
 
+    /// An arrow's overlays as one column beside its label (an arrow holds one overlay): each
+    /// overlay as far below the label's top as the lines above its own are tall, measured in the
+    /// label's font. Where two would overlap, the later one moves down.
+    private static func overlayColumn(
+        _ overlays: [Overlay], edge: UnsafeMutablePointer<Agedge_t>, graph: UnsafeMutablePointer<Agraph_t>
+    ) -> String? {
+        var placed: [(top: Double, overlay: Overlay)] = []
+        for overlay in overlays {
+            var width = 0.0
+            var top = 0.0
+            if let above = overlay.linesAbove {
+                guard lifespec_measure_html(graph, edge, above, 0, "", &width, &top) == 0 else { return nil }
+            }
+            placed.append((top, overlay))
+        }
+        placed.sort { $0.top < $1.top }
+        var rows = ""
+        var bottom = 0.0
+        for (top, overlay) in placed {
+            var width = 0.0
+            var height = 0.0
+            guard
+                lifespec_measure_html(graph, edge, overlay.html, overlay.fontSize, overlay.fontName, &width, &height)
+                    == 0
+            else { return nil }
+            let gap = Int((top - bottom).rounded())
+            if gap > 0 {
+                rows += "<TR><TD FIXEDSIZE=\"TRUE\" WIDTH=\"1\" HEIGHT=\"\(gap)\"></TD></TR>"
+                bottom += Double(gap)
+            }
+            rows += "<TR><TD ALIGN=\"RIGHT\">" + overlay.html + "</TD></TR>"
+            bottom += height
+        }
+        return "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\">" + rows + "</TABLE>"
+    }
+
     private func release(_ graph: UnsafeMutablePointer<Agraph_t>, gvc: OpaquePointer, layout: String) {
         if layout == "dot" { lifespec_gv_repair_dot_ranks(graph) }
         gvFreeLayout(gvc, graph)
@@ -446,11 +495,30 @@ public final class GraphvizRenderer: Sendable {
     ) throws(GraphvizError) -> [Rendered] {
         var placed: [UnsafeMutablePointer<Agedge_t>] = []
         defer { for edge in placed { lifespec_remove_overlay(edge) } }
-        for overlay in overlays {
-            guard let edge = lifespec_edge_with_id(graph, overlay.edgeID),
-                lifespec_place_overlay(graph, edge, overlay.html, overlay.fontSize, overlay.fontName) == 0
+        var edgeIDs: [String] = []
+        var byEdge: [String: [Overlay]] = [:]
+        for overlay in overlays where !overlay.isHeading {
+            if byEdge[overlay.edgeID] == nil { edgeIDs.append(overlay.edgeID) }
+            byEdge[overlay.edgeID, default: []].append(overlay)
+        }
+        for edgeID in edgeIDs {
+            let failure = GraphvizError(stage: .render, message: "cannot place the overlay on arrow '\(edgeID)'")
+            guard let edge = lifespec_edge_with_id(graph, edgeID), let group = byEdge[edgeID] else { throw failure }
+            let first = group[0]
+            var html = first.html
+            if group.count > 1 || first.linesAbove != nil {
+                guard let column = Self.overlayColumn(group, edge: edge, graph: graph) else { throw failure }
+                html = column
+            }
+            guard lifespec_place_overlay(graph, edge, html, first.fontSize, first.fontName) == 0 else { throw failure }
+            placed.append(edge)
+        }
+        // Last, so it sits above everything the others added.
+        for heading in overlays where heading.isHeading {
+            guard let edge = lifespec_edge_with_id(graph, heading.edgeID),
+                lifespec_place_heading(graph, edge, heading.html, heading.fontSize, heading.fontName) == 0
             else {
-                throw GraphvizError(stage: .render, message: "cannot place the overlay on arrow '\(overlay.edgeID)'")
+                throw GraphvizError(stage: .render, message: "cannot place the heading on arrow '\(heading.edgeID)'")
             }
             placed.append(edge)
         }

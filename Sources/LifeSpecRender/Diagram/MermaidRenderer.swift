@@ -492,7 +492,8 @@ extension MermaidWriter {
             case .callback(let id): add(lookup.shownName(ofCallback: id, in: machine))
             case .notification(let id, _):
                 if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
-            case .assignment(let assignment): add(words.set(assignment.flag, to: assignment.value))
+            case .assignment(let assignment):
+                add(lookup.assignmentWords(assignment.flag, to: assignment.value, locale: options.locale, words: words))
             case .raise(let event): add(words.raise(eventTitle(event)))
             }
         }
@@ -504,7 +505,12 @@ extension MermaidWriter {
     private func label(_ entries: [DiagramTopology.Entry]) -> String {
         guard let first = entries.first else { return "" }
         func guardText(_ entry: DiagramTopology.Entry) -> String? {
-            guardTexts[entry.transition.index] ?? entry.transition.guardExpression?.description
+            if let expression = entry.transition.guardExpression,
+                let text = lookup.guardWords(expression, locale: options.locale, words: words)
+            {
+                return text
+            }
+            return guardTexts[entry.transition.index] ?? entry.transition.guardExpression?.description
         }
         let guards = entries.count > 1 ? entries.map(guardText) : []
         let sharesGuard = entries.count > 1 && Set(guards).count == 1
