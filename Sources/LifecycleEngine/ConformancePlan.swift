@@ -298,7 +298,7 @@ public struct ConformancePlan: Sendable {
                         let kind = machine.tables.kind
                         var isTested = [Bool](repeating: false, count: machine.states.count)
                         nodes = nodes.filter { node in
-                            for state in node.positions!.active where kind[state] == 0 && !isTested[state] {
+                            for state in node.positions!.active where kind[state] == .atomic && !isTested[state] {
                                 isTested[state] = true
                                 return true
                             }

@@ -342,7 +342,9 @@ public struct CoveragePlan: Sendable, Hashable {
         let tables = space.machine.tables
         return UncoverableReason.Explainer(space: space) { state in
             // A configuration's `states` are its active atomic states.
-            guard let position = space.machine.stateIndex(of: state), tables.kind[position] == 0 else { return [] }
+            guard let position = space.machine.stateIndex(of: state), tables.kind[position] == .atomic else {
+                return []
+            }
             return space.runners.indices.filter {
                 reach.isReachable[$0] && space.runners[$0].active.contains(position)
             }
@@ -633,7 +635,7 @@ struct CoverageGraph {
             let kind = machine.tables.kind
             var byPosition = Array(repeating: [Int](), count: machine.states.count)
             for (node, offset) in runnerOffsets.enumerated() {
-                for state in spaceRunners[offset].active where kind[state] == 0 { byPosition[state].append(node) }
+                for state in spaceRunners[offset].active where kind[state] == .atomic { byPosition[state].append(node) }
             }
             for (state, list) in byPosition.enumerated() where !list.isEmpty {
                 byState[machine.states[state].id] = list

@@ -20,11 +20,11 @@ extension Machine {
 
     public func kind(at position: Int) -> StateKind {
         switch tables.kind[position] {
-        case 1: .compound
-        case 2: .parallel
-        case 3: .history(.shallow)
-        case 4: .history(.deep)
-        default: .atomic
+        case .atomic: .atomic
+        case .compound: .compound
+        case .parallel: .parallel
+        case .shallowHistory: .history(.shallow)
+        case .deepHistory: .history(.deep)
         }
     }
 
@@ -54,7 +54,7 @@ extension Machine {
 
     /// The regions of a parallel state (its child states), or `[]` for any other state.
     public func regions(of state: String) -> [String] {
-        guard let position = stateIndex(of: state), tables.kind[position] == 2 else { return [] }
+        guard let position = stateIndex(of: state), tables.kind[position] == .parallel else { return [] }
         return tables.children[position].map { states[$0].id }
     }
 
@@ -62,7 +62,7 @@ extension Machine {
     /// parallel state) `position` lies in; `nil` outside every parallel state.
     public func enclosingRegion(of position: Int) -> (parallel: Int, region: Int)? {
         let chain = tables.ancestry[position]
-        for (offset, ancestor) in chain.enumerated().dropFirst() where tables.kind[ancestor] == 2 {
+        for (offset, ancestor) in chain.enumerated().dropFirst() where tables.kind[ancestor] == .parallel {
             return (ancestor, chain[offset - 1])
         }
         return nil
@@ -81,7 +81,7 @@ extension Machine {
 
     /// The default transition of a history pseudo-state (the eventless transition declared on it).
     public func historyDefault(of state: String) -> Transition? {
-        guard let position = stateIndex(of: state), tables.kind[position] >= 3,
+        guard let position = stateIndex(of: state), tables.kind[position].isHistory,
             let first = tables.declared[position].first
         else { return nil }
         return transitions[first]
@@ -179,7 +179,7 @@ extension Runner {
     /// Every active atomic state, by position in `machine.states`.
     public var activeAtomicPositions: [Int] {
         let kind = machine.tables.kind
-        return active.filter { kind[$0] == 0 }
+        return active.filter { kind[$0] == .atomic }
     }
 
     /// Every active state (atomic, compound, parallel), by position.

@@ -40,7 +40,7 @@ struct RegionDecomposition {
         guard stateCount > 0 else { return nil }
         // The outermost parallel state of the configuration the machine starts in.
         guard let initial = (try? Runner(machine: machine))?.active else { return nil }
-        guard let parallel = initial.first(where: { tables.kind[$0] == 2 }) else { return nil }
+        guard let parallel = initial.first(where: { tables.kind[$0] == .parallel }) else { return nil }
         let regions = tables.children[parallel]
         guard regions.count > 1 else { return nil }
         var regionOf = [Int](repeating: -1, count: stateCount)
@@ -61,7 +61,7 @@ struct RegionDecomposition {
 
         /// The states a target stands for: itself, or for a history state its parent and what its default targets.
         func anchors(of target: Int, into result: inout [Int], depth: Int = 0) {
-            guard tables.kind[target] >= 3 else {
+            guard tables.kind[target].isHistory else {
                 result.append(target)
                 return
             }
@@ -84,14 +84,14 @@ struct RegionDecomposition {
                 for source in sources {
                     // SCXML's transition domain, with every state a history target may stand for.
                     let domain: Int
-                    if tables.isInternalType[transition], tables.kind[source] == 1,
+                    if tables.isInternalType[transition], tables.kind[source] == .compound,
                         targets.allSatisfy({ tables.isDescendant($0, of: source) })
                     {
                         domain = source
                     } else {
                         domain =
                             tables.ancestry[source].dropFirst().first { ancestor in
-                                tables.kind[ancestor] == 1
+                                tables.kind[ancestor] == .compound
                                     && targets.allSatisfy { tables.isDescendant($0, of: ancestor) }
                             } ?? -1
                     }

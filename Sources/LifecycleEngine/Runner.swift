@@ -109,7 +109,7 @@ public struct Runner: Sendable {
     /// Every active atomic state, in document order.
     public var states: [String] {
         let tables = machine.tables
-        return active.filter { tables.kind[$0] == 0 }.map { machine.states[$0].id }
+        return active.filter { tables.kind[$0] == .atomic }.map { machine.states[$0].id }
     }
     /// Every active state (atomic, compound and parallel), in document order.
     public var activeStates: [String] { active.map { machine.states[$0].id } }
@@ -130,7 +130,7 @@ public struct Runner: Sendable {
         }
         var atomic: [String] = []
         atomic.reserveCapacity(active.count)
-        for state in active where tables.kind[state] == 0 { atomic.append(states[state].id) }
+        for state in active where tables.kind[state] == .atomic { atomic.append(states[state].id) }
         return Configuration(
             states: atomic, flagValues: flagValues, history: history,
             positions: Configuration.Positions(active: active, history: recorded)
@@ -140,7 +140,7 @@ public struct Runner: Sendable {
     /// The first active atomic state, by position.
     var stateIndex: Int {
         let kind = machine.tables.kind
-        return active.first { kind[$0] == 0 } ?? active.first ?? 0
+        return active.first { kind[$0] == .atomic } ?? active.first ?? 0
     }
 
     /// Places the machine in `state` (entering its default descendants, and every region of a
@@ -273,7 +273,7 @@ public struct Runner: Sendable {
         guard isRunning, let index = machine.eventIndex(of: event) else { return [] }
         let tables = machine.tables
         var found: [Int] = []
-        for atomic in active where tables.kind[atomic] == 0 {
+        for atomic in active where tables.kind[atomic] == .atomic {
             for state in tables.ancestry[atomic] {
                 for transition in tables.declared[state] where tables.matches(transition, event: index) {
                     if let guardExpression = tables.guards[transition],
@@ -304,7 +304,7 @@ public struct Runner: Sendable {
     /// 2,000-state suite 0.08 G (callgrind).
     func hasEnabledTransition(event: Int) -> Bool {
         let tables = machine.tables
-        for atomic in active where tables.kind[atomic] == 0 {
+        for atomic in active where tables.kind[atomic] == .atomic {
             for state in tables.ancestry[atomic] {
                 for transition in tables.declared[state] where tables.matches(transition, event: event) {
                     if let guardExpression = tables.guards[transition],
@@ -325,7 +325,7 @@ public struct Runner: Sendable {
         let tables = machine.tables
         var result: [Int] = []
         var atomicCount = 0
-        for state in active where tables.kind[state] == 0 {
+        for state in active where tables.kind[state] == .atomic {
             atomicCount += 1
             if atomicCount == 1 { result = tables.handledEvents[state] } else { result += tables.handledEvents[state] }
         }
@@ -450,7 +450,7 @@ public struct Runner: Sendable {
     /// SCXML's `selectTransitions` / `selectEventlessTransitions`, then `removeConflictingTransitions`.
     func select(event: Int) -> [Enabled] {
         let tables = machine.tables
-        if event == -1, !active.contains(where: { tables.kind[$0] == 0 && tables.hasEventlessOnWayUp[$0] }) {
+        if event == -1, !active.contains(where: { tables.kind[$0] == .atomic && tables.hasEventlessOnWayUp[$0] }) {
             return []
         }
         let found = candidates(event: event)
@@ -486,7 +486,7 @@ public struct Runner: Sendable {
     func candidates(event: Int) -> [Enabled] {
         let tables = machine.tables
         var found: [Enabled] = []
-        for atomic in active where tables.kind[atomic] == 0 {
+        for atomic in active where tables.kind[atomic] == .atomic {
             search: for state in tables.ancestry[atomic] {
                 for transition in tables.declared[state] where tables.matches(transition, event: event) {
                     if let guardExpression = tables.guards[transition],
@@ -567,12 +567,12 @@ public struct Runner: Sendable {
         if targets.count == 1 {
             let tables = machine.tables
             let target = targets[0]
-            if tables.kind[target] < 3 { return targets }
+            if !tables.kind[target].isHistory { return targets }
             if let remembered = historyValues[target] {
                 if remembered.count <= 1 { return remembered }
             } else {
                 let defaults = tables.targets[tables.declared[target][0]]
-                if defaults.count == 1, tables.kind[defaults[0]] < 3 { return defaults }
+                if defaults.count == 1, !tables.kind[defaults[0]].isHistory { return defaults }
             }
         }
         var result: [Int] = []
@@ -583,7 +583,7 @@ public struct Runner: Sendable {
     private func appendEffectiveTargets(of targets: [Int], into result: inout [Int]) {
         let tables = machine.tables
         for target in targets {
-            if tables.kind[target] >= 3 {
+            if tables.kind[target].isHistory {
                 if let remembered = historyValues[target] {
                     for state in remembered where !result.contains(state) { result.append(state) }
                 } else {
@@ -601,7 +601,7 @@ public struct Runner: Sendable {
         let targets = effectiveTargets(enabled.transition)
         if targets.isEmpty { return nil }
         let source = enabled.source
-        if tables.isInternalType[enabled.transition], tables.kind[source] == 1,
+        if tables.isInternalType[enabled.transition], tables.kind[source] == .compound,
             targets.allSatisfy({ tables.isDescendant($0, of: source) })
         {
             return source
@@ -613,7 +613,7 @@ public struct Runner: Sendable {
     /// that contains every state of `rest`; -1 for the document root.
     private func leastCommonCompoundAncestor(_ first: Int, _ rest: [Int]) -> Int {
         let tables = machine.tables
-        for ancestor in tables.ancestry[first].dropFirst() where tables.kind[ancestor] == 1 {
+        for ancestor in tables.ancestry[first].dropFirst() where tables.kind[ancestor] == .compound {
             if rest.allSatisfy({ tables.isDescendant($0, of: ancestor) }) { return ancestor }
         }
         return -1
@@ -660,8 +660,8 @@ public struct Runner: Sendable {
                 recordsHistory = true
                 trace.recorded(history: history)
                 historyValues[history] = active.filter { member in
-                    tables.kind[history] == 4
-                        ? tables.kind[member] == 0 && tables.isDescendant(member, of: state)
+                    tables.kind[history] == .deepHistory
+                        ? tables.kind[member] == .atomic && tables.isDescendant(member, of: state)
                         : tables.parent[member] == state
                 }
             }
@@ -720,7 +720,7 @@ public struct Runner: Sendable {
     private func firstAtomicState(atOrBelow state: Int, remaining leaving: [Int], entering: [Int]) -> Int? {
         let tables = machine.tables
         func qualifies(_ candidate: Int) -> Bool {
-            tables.kind[candidate] == 0 && (candidate == state || tables.isDescendant(candidate, of: state))
+            tables.kind[candidate] == .atomic && (candidate == state || tables.isDescendant(candidate, of: state))
         }
         let staying = active.first { qualifies($0) && !leaving.contains($0) }
         guard let entered = entering.first(where: qualifies) else { return staying }
@@ -757,7 +757,7 @@ public struct Runner: Sendable {
                 let to =
                     first.flatMap { first in
                         entry.states.first {
-                            tables.kind[$0] == 0 && ($0 == first || tables.isDescendant($0, of: first))
+                            tables.kind[$0] == .atomic && ($0 == first || tables.isDescendant($0, of: first))
                         }
                     } ?? first ?? history
                 trace.took(transition, event: -1, from: history, to: to, in: machine)
@@ -773,7 +773,7 @@ public struct Runner: Sendable {
             }
             if tables.doneEvent[parent] >= 0 { queue.append(tables.doneEvent[parent], isOptional: true) }
             let grandparent = tables.parent[parent]
-            if grandparent >= 0, tables.kind[grandparent] == 2, tables.doneEvent[grandparent] >= 0,
+            if grandparent >= 0, tables.kind[grandparent] == .parallel, tables.doneEvent[grandparent] >= 0,
                 tables.children[grandparent].allSatisfy(isInFinalState)
             {
                 queue.append(tables.doneEvent[grandparent], isOptional: true)
@@ -788,8 +788,8 @@ public struct Runner: Sendable {
     private func isInFinalState(_ state: Int) -> Bool {
         let tables = machine.tables
         switch tables.kind[state] {
-        case 1: return tables.children[state].contains { tables.isFinal[$0] && active.contains($0) }
-        case 2: return tables.children[state].allSatisfy(isInFinalState)
+        case .compound: return tables.children[state].contains { tables.isFinal[$0] && active.contains($0) }
+        case .parallel: return tables.children[state].allSatisfy(isInFinalState)
         default: return false
         }
     }
@@ -812,7 +812,7 @@ public struct Runner: Sendable {
     private func addDescendants(_ state: Int, into entry: inout EntrySet) {
         let tables = machine.tables
         switch tables.kind[state] {
-        case 3, 4:
+        case .shallowHistory, .deepHistory:
             let parent = tables.parent[state]
             let remembered: [Int]
             if let value = historyValues[state] {
@@ -823,7 +823,7 @@ public struct Runner: Sendable {
             }
             for member in remembered { addDescendants(member, into: &entry) }
             for member in remembered { addAncestors(member, upTo: parent, into: &entry) }
-        case 1:
+        case .compound:
             entry.add(state)
             // Only an initial block to run makes a default entry matter (`enter` runs nothing else
             // for it), so most entries need no list at all.
@@ -832,7 +832,7 @@ public struct Runner: Sendable {
             }
             for target in tables.initialTargets[state] { addDescendants(target, into: &entry) }
             for target in tables.initialTargets[state] { addAncestors(target, upTo: state, into: &entry) }
-        case 2:
+        case .parallel:
             entry.add(state)
             for child in tables.children[state]
             where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
@@ -848,7 +848,7 @@ public struct Runner: Sendable {
         for proper in tables.ancestry[state].dropFirst() {
             if proper == ancestor { break }
             entry.add(proper)
-            if tables.kind[proper] == 2 {
+            if tables.kind[proper] == .parallel {
                 for child in tables.children[proper]
                 where !entry.states.contains(where: { $0 == child || tables.isDescendant($0, of: child) }) {
                     addDescendants(child, into: &entry)

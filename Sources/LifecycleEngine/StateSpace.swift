@@ -485,8 +485,8 @@ public struct StateSpace: Sendable {
     /// and for a machine without history, where every configuration is its own and reuse only costs.
     static func historyReadingEvents(_ machine: Machine) -> [Bool]? {
         let tables = machine.tables
-        func isHistory(_ state: Int) -> Bool { tables.kind[state] >= 3 }
-        guard tables.kind.contains(where: { $0 >= 3 }) else { return nil }
+        func isHistory(_ state: Int) -> Bool { tables.kind[state].isHistory }
+        guard tables.kind.contains(where: \.isHistory) else { return nil }
         var reading = [Bool](repeating: false, count: machine.events.count)
         for transition in tables.targets.indices where tables.targets[transition].contains(where: isHistory) {
             if tables.trigger[transition] < 0 || tables.matchesAll[transition] { return nil }
@@ -515,7 +515,7 @@ public struct StateSpace: Sendable {
         for (source, transitions) in tables.declared.enumerated() {
             for transition in transitions {
                 let readsHistory = tables.targets[transition].contains { target in
-                    guard tables.kind[target] >= 3 else { return false }
+                    guard tables.kind[target].isHistory else { return false }
                     let parent = tables.parent[target]
                     let defaults = tables.targets[tables.declared[target][0]]
                     return tables.isDescendant(source, of: parent)

@@ -79,7 +79,7 @@ import Testing
                 continue
             }
             let machine = try document.machine(extraEvents: chart.alphabet)
-            if machine.tables.kind.contains(where: { $0 >= 3 }) { withHistory += 1 }
+            if machine.tables.kind.contains(where: \.isHistory) { withHistory += 1 }
             expectSameExploration(machine, Comment(rawValue: "seed \(seed):\n\(text)"))
         }
         // The generator makes history states often enough for the comparison to mean something.
@@ -215,7 +215,7 @@ import Testing
     func syntheticRegionsWithDeepHistoryExploreAlike(seed: UInt64) throws {
         let text = SyntheticSpec(states: 90, seed: seed, scenarios: 2, regions: 3).yaml()
         let machine = try #require(SpecLoader.load(text: text, path: "synthetic.yaml").spec?.machine)
-        #expect(machine.tables.kind.contains(4), "the regions have deep history")
+        #expect(machine.tables.kind.contains(.deepHistory), "the regions have deep history")
         #expect(StateSpace.historyReadingEvents(machine) != nil, "the synthetic family reuses steps")
         expectSameExploration(machine, Comment(rawValue: "seed \(seed)"))
     }
