@@ -105,7 +105,7 @@ struct LocalizedOutputTests {
             let svg = String(decoding: try file("scenarios/\(scenario.id).zh-Hans.svg"), as: UTF8.self)
             let title = try #require(spec.document.text(scenario.title, locale: "zh-Hans"))
             #expect(
-                svg.contains("场景：" + MarkdownText.singleLine(title).replacingOccurrences(of: "&", with: "&amp;")),
+                svg.contains("示例流程：" + MarkdownText.singleLine(title).replacingOccurrences(of: "&", with: "&amp;")),
                 "\(scenario.id)")
             _ = try file("scenarios/\(scenario.id).svg")
         }
@@ -159,6 +159,8 @@ struct LocalizedOutputTests {
             diagram.endNotes(from: "甲", to: "乙") ?? "", diagram.generatedComment(file: "a.yaml"),
             diagram.scenarioComment("a"), diagram.scenarioNotRunComment("a"), "状态" + diagram.notDrawnOnComposite,
             "状态" + diagram.notDrawnToOwnBorder, "甲" + diagram.listSeparator + "乙",
+            diagram.sequenceSender, diagram.posts("通知"), diagram.sequenceComment("a"), page.sequenceAlt("甲"),
+            page.indexLifecycles, page.indexSystems, page.indexDrawing,
         ]
         for phrase in phrases {
             #expect(ChineseTypography.findings(in: phrase).isEmpty, "\(phrase)")

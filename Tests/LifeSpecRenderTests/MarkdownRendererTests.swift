@@ -317,7 +317,7 @@ private func decodeEntities(_ text: String) -> String {
         let spec = try SpecFixtures.load(miniAppPath)
         let page = MarkdownRenderer.render(spec, options: MarkdownOptions(locale: "zh-Hans"))
         #expect(page.contains("# 迷你应用生命周期\n"))
-        #expect(page.contains("\n## 状态\n") && page.contains("\n## 场景演练\n") && page.contains("\n## 各状态下的事件\n"))
+        #expect(page.contains("\n## 状态\n") && page.contains("\n## 示例流程\n") && page.contains("\n## 各状态下的事件\n"))
         // `background` has no zh-Hans description: the default locale's text is used.
         #expect(page.contains("| Off screen, still running code. [&#91;2&#93;][src-2] |"))
         // A source title without a translation falls back too.

@@ -110,13 +110,13 @@ struct DiagramStrings: Sendable {
     func scenarioComment(_ id: String) -> String {
         pick(
             "scenario \(id): numbered steps, visited states in class lifespecPath",
-            "场景 \(id)：步骤已编号，经过的状态使用 class lifespecPath")
+            "示例流程 \(id)：步骤已编号，经过的状态使用 class lifespecPath")
     }
 
     func scenarioNotRunComment(_ id: String) -> String {
         pick(
             "scenario \(id) does not run on this machine; drawn without it",
-            "场景 \(id) 无法在此状态机上运行；绘制时不含该场景")
+            "示例流程 \(id) 无法在此状态机上运行；绘制时不含该示例流程")
     }
 
     /// A transition listed on a compound state, which Mermaid cannot show: kept as a comment.
@@ -163,8 +163,8 @@ struct DiagramStrings: Sendable {
     /// The sample of a callback line in the legend: code, the same in every language.
     var callbackSample: String { "callback(_:)" }
     var notificationSample: String { pick("→ notification", "→ 通知") }
-    func steps(_ scenario: String) -> String { pick("steps of scenario “\(scenario)”", "场景“\(scenario)”的步骤") }
-    func scenario(_ title: String) -> String { pick("Scenario: " + title, "场景：" + title) }
+    func steps(_ scenario: String) -> String { pick("steps of scenario “\(scenario)”", "示例流程“\(scenario)”的步骤") }
+    func scenario(_ title: String) -> String { pick("Scenario: " + title, "示例流程：" + title) }
     func startsIn(_ state: String) -> String { pick(" (starts in " + state + ")", "（从“" + state + "”开始）") }
     var with: String { pick(", with ", "，其中 ") }
     /// The flags a scenario starts with, after its title: `, with having background work` / `，其中存在后台工作`.

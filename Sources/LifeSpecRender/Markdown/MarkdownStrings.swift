@@ -79,7 +79,7 @@ public struct MarkdownStrings: Sendable, Hashable {
     var notificationsHeading: String { pick("Notifications", "通知") }
     var transitionsHeading: String { pick("Transitions", "状态转换") }
     var matrixHeading: String { pick("Events in each state", "各状态下的事件") }
-    var scenariosHeading: String { pick("Walkthroughs", "场景演练") }
+    var scenariosHeading: String { pick("Walkthroughs", "示例流程") }
     var sourcesHeading: String { pick("Sources", "参考资料") }
     var relatedHeading: String { pick("Related lifecycles", "相关的生命周期") }
     var partsHeading: String { pick("Parts", "组成部分") }
@@ -88,7 +88,7 @@ public struct MarkdownStrings: Sendable, Hashable {
     func partsIntro(examples: String) -> String {
         pick(
             "This system runs each part below as a parallel region beside its own states. A part's states, events, callbacks, notifications and flags carry its name (\(examples)); its own page documents them. The tables below list the system's own; the walkthroughs interleave everything.",
-            "本系统把下面每个组成部分作为一个并行区域，与它自己的状态一同运行。组成部分的状态、事件、回调、通知和标志都带有它的名字（\(examples)），在它自己的页面上有完整说明。下面的表格只列出系统自己的内容；场景演练则按顺序交织展示全部内容。"
+            "本系统把下面每个组成部分作为一个并行区域，与它自己的状态一同运行。组成部分的状态、事件、回调、通知和标志都带有它的名字（\(examples)），在它自己的页面上有完整说明。下面的表格只列出系统自己的内容；示例流程则按顺序交织展示全部内容。"
         )
     }
 
@@ -206,7 +206,7 @@ public struct MarkdownStrings: Sendable, Hashable {
     var flagsIntro: String {
         pick(
             "Conditions that guards read. Transitions may set them; scenarios may start with other values.",
-            "转换条件（guard）读取的布尔值。转换可以修改它们，场景可以指定不同的初始值。"
+            "转换条件（guard）读取的布尔值。转换可以修改它们，示例流程可以指定不同的初始值。"
         )
     }
 
@@ -334,7 +334,7 @@ public struct MarkdownStrings: Sendable, Hashable {
     var scenariosIntro: String {
         pick(
             "Each walkthrough is the trace the engine produces for the scenario: for every event, the state changes and the callbacks and notifications in the order the app observes them.",
-            "每个演练都是引擎为该场景生成的轨迹：对每个事件，依次列出状态变化以及应用观察到的回调和通知。"
+            "每个示例流程都是引擎为它生成的轨迹：对每个事件，依次列出状态变化以及应用观察到的回调和通知。"
         )
     }
 
@@ -360,7 +360,7 @@ public struct MarkdownStrings: Sendable, Hashable {
         )
     }
     func cannotRun(_ reason: String) -> String {
-        pick("⚠️ The engine cannot run this scenario: \(reason).", "⚠️ 引擎无法运行此场景：\(reason)。")
+        pick("⚠️ The engine cannot run this scenario: \(reason).", "⚠️ 引擎无法运行此示例流程：\(reason)。")
     }
 
     // MARK: Index

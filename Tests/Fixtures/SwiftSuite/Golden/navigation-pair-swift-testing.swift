@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 2 scenarios, 3 coverage paths, 108 rejection tests, 0 ordering tests; 113 in all.
-// Transition coverage: 73 of 73 transitions (100%), eventless and internal ones included,
-// in 3 paths of 79 events in all; lower bound 58 events
+// Transition coverage: 87 of 87 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 3 paths of 97 events in all; lower bound 72 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -63,7 +63,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 3: 74 events from 'A.notCreated+B.notCreated+empty', first to take 71 transitions",
+            summary: "Coverage path 1 of 3: 92 events from 'A.notCreated+B.notCreated+empty', first to take 85 transitions",
             start: "A.notCreated+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -135,12 +135,30 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
                 .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
-                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootShown"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootShown"),
-                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
-                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootShown"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootShown"),
-                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.encodeState", expect: [.callback("A.encodeRestorableState")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.decodeState", expect: [.callback("A.decodeRestorableState")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.finishRestoring", expect: [.callback("A.applicationFinishedRestoringState")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootShown"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootShown"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootShown"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootShown"),
             ],
             checks: []
         ),
@@ -4494,7 +4512,7 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 3: 74 events from 'A.notCreated+B.notCreated+empty', first to take 71 transitions")
+    @Test("Coverage path 1 of 3: 92 events from 'A.notCreated+B.notCreated+empty', first to take 85 transitions")
     func coverage_path_1() throws {
         let failures = try NavigationPairConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

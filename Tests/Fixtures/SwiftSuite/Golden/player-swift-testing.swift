@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 1 scenario, 2 coverage paths, 10 rejection tests, 4 ordering tests; 17 in all.
-// Transition coverage: 14 of 14 transitions (100%), eventless and internal ones included,
-// in 2 paths of 16 events in all; lower bound 13 events
+// Transition coverage: 16 of 16 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 2 paths of 18 events in all; lower bound 14 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -69,7 +69,7 @@ enum PlayerConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 2: 7 events from 'off', first to take 4 transitions",
+            summary: "Coverage path 2 of 2: 9 events from 'off', first to take 5 transitions",
             start: "off",
             flags: [:],
             steps: [
@@ -80,6 +80,8 @@ enum PlayerConformance: ConformanceSuite {
                 .send("stop", expect: [.callback("stopAudio")], state: "stopped+normal"),
                 .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
                 .send("seek", expect: [.callback("seekAudio")], state: "playing+normal"),
+                .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
+                .send("stop", expect: [], state: "stopped+normal"),
             ],
             checks: []
         ),
@@ -342,7 +344,7 @@ struct PlayerConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 2: 7 events from 'off', first to take 4 transitions")
+    @Test("Coverage path 2 of 2: 9 events from 'off', first to take 5 transitions")
     func coverage_path_2() throws {
         let failures = try PlayerConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
