@@ -341,10 +341,14 @@ public enum SpecLoader {
     }
 
     private static func offsetLocation(_ offset: Int, in text: String, path: String) -> SourceLocation {
+        offsetLocation(offset, in: text.utf8, path: path)
+    }
+
+    /// Line and column (in Unicode scalars) of a byte offset into UTF-8 bytes.
+    static func offsetLocation(_ offset: Int, in bytes: some Collection<UInt8>, path: String) -> SourceLocation {
         var line = 1
         var column = 1
-        for (index, byte) in text.utf8.enumerated() {
-            if index >= offset { break }
+        for byte in bytes.prefix(offset) {
             if byte == 0x0A {
                 line += 1
                 column = 1

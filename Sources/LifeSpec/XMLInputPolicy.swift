@@ -6,7 +6,7 @@
 enum XMLInputPolicy {
     /// The first thing about `bytes` that is refused, located; `nil` when they may be parsed.
     static func problem(in bytes: [UInt8], path: String) -> Diagnostic? {
-        func at(_ offset: Int) -> SourceLocation { location(of: offset, in: bytes, path: path) }
+        func at(_ offset: Int) -> SourceLocation { SpecLoader.offsetLocation(offset, in: bytes, path: path) }
         for (mark, name) in byteOrderMarks where bytes.starts(with: mark) {
             return .error(
                 .unreadableFile, "SCXML file starts with a \(name) byte-order mark; LifeSpec reads SCXML in UTF-8 only",
@@ -91,20 +91,5 @@ enum XMLInputPolicy {
         let start = index
         while index < body.count, body[index] != quote { index += 1 }
         return String(decoding: body[start..<index], as: UTF8.self)
-    }
-
-    /// Line and column (in Unicode scalars) of a byte offset.
-    private static func location(of offset: Int, in bytes: [UInt8], path: String) -> SourceLocation {
-        var line = 1
-        var column = 1
-        for byte in bytes[..<min(offset, bytes.count)] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return SourceLocation(path: path, line: line, column: column)
     }
 }
