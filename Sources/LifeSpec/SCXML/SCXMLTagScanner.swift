@@ -1,0 +1,101 @@
+import Foundation
+
+extension SCXMLReader {
+    /// Where each start tag begins (`<`), in document order: libxml2 reports where a tag *ends*,
+    /// which for a tag written over several lines is not where a reader looks.
+    struct TagScanner {
+        var starts: [SourceLocation] = []
+        /// The first tag with more attributes than `maximumAttributes`, or where the document's
+        /// namespace declarations pass `maximumNamespaceDeclarations`: libxml2 takes time
+        /// quadratic in them (100,000 attributes on one element took 9 s).
+        var flood: (message: String, location: SourceLocation)?
+
+        /// SCXML's elements take a handful; LifeSpec's own export writes at most eight.
+        static let maximumAttributes = 64
+        static let maximumNamespaceDeclarations = 256
+
+        static func scan(_ text: String, path: String) -> TagScanner {
+            var result = TagScanner()
+            var namespaces = 0
+            let scalars = Array(text.unicodeScalars)
+            var index = 0
+            var line = 1
+            var column = 1
+            func advance() {
+                if scalars[index] == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+                index += 1
+            }
+            func starts(with literal: String) -> Bool {
+                var offset = index
+                for scalar in literal.unicodeScalars {
+                    guard offset < scalars.count, scalars[offset] == scalar else { return false }
+                    offset += 1
+                }
+                return true
+            }
+            func skip(past terminator: String) {
+                while index < scalars.count, !starts(with: terminator) { advance() }
+                for _ in terminator.unicodeScalars where index < scalars.count { advance() }
+            }
+            while index < scalars.count {
+                guard scalars[index] == "<" else {
+                    advance()
+                    continue
+                }
+                if starts(with: "<!--") {
+                    skip(past: "-->")
+                    continue
+                }
+                if starts(with: "<![CDATA[") {
+                    skip(past: "]]>")
+                    continue
+                }
+                if starts(with: "<?") {
+                    skip(past: "?>")
+                    continue
+                }
+                if starts(with: "<!") {
+                    skip(past: ">")
+                    continue
+                }
+                let isStart = index + 1 < scalars.count && scalars[index + 1] != "/"
+                let tag = SourceLocation(path: path, line: line, column: column)
+                if isStart { result.starts.append(tag) }
+                // To the tag's end, across quoted attribute values (which may hold `>`).
+                var quote: Unicode.Scalar?
+                var attributes = 0
+                while index < scalars.count {
+                    let scalar = scalars[index]
+                    if quote == nil, scalar.properties.isWhitespace,
+                        starts(with: " xmlns") || starts(with: "\txmlns")
+                            || starts(with: "\nxmlns") || starts(with: "\rxmlns")
+                    {
+                        namespaces += 1
+                    }
+                    advance()
+                    if let open = quote {
+                        if scalar == open { quote = nil }
+                    } else if scalar == "\"" || scalar == "'" {
+                        quote = scalar
+                    } else if scalar == "=" {
+                        attributes += 1
+                    } else if scalar == ">" {
+                        break
+                    }
+                }
+                if result.flood == nil, attributes > maximumAttributes {
+                    result.flood = ("an element with more than \(maximumAttributes) attributes", tag)
+                } else if result.flood == nil, namespaces > maximumNamespaceDeclarations {
+                    result.flood = ("more than \(maximumNamespaceDeclarations) namespace declarations", tag)
+                }
+                if result.flood != nil { return result }
+            }
+            return result
+        }
+    }
+}
