@@ -23,7 +23,9 @@ let package = Package(
         .target(name: "LifecycleEngine"),
         .target(
             name: "LifeSpec",
-            dependencies: ["LifecycleEngine", .product(name: "Yams", package: "Yams")]
+            dependencies: ["LifecycleEngine", .product(name: "Yams", package: "Yams")],
+            // A link to schema/lifespec.schema.json, the schema's one source.
+            resources: [.embedInCode("Resources/lifespec.schema.json")]
         ),
         .systemLibrary(
             name: "CGraphviz",
