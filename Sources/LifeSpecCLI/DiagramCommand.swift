@@ -35,7 +35,8 @@ struct DiagramCommand: ParsableCommand {
             valueName: "scenario"))
     var sequence: String?
 
-    @Option(help: "How much each arrow says: states, events or full.")
+    @Option(
+        help: "How much each arrow says: states, overview (event titles only: a page's first drawing), events or full.")
     var detail: DiagramOptions.Detail = .full
 
     @Option(help: "Layout direction: tb (top to bottom) or lr (left to right).")

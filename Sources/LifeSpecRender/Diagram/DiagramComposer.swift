@@ -14,6 +14,10 @@ enum DiagramStyle {
     static let clusterLine = "#C7C7CC"
     static let clusterFills = ["#F5F5F7", "#EBEBF0", "#E1E1E8", "#D8D8E0"]
     static let accent = "#0071E3"
+    /// An overview's label column, in characters (a wide character counts two).
+    static let overviewColumns = 20
+    /// An overview's type size over the other drawings' (labels 9 → 12 pt, states 11 → 15 pt).
+    static let overviewScale = 4.0 / 3.0
     static let faded = "#D1D1D6"
     static let fadedText = "#AEAEB2"
     static let stateSize = 11.0
@@ -71,6 +75,7 @@ struct DiagramComposer {
             if let edge = arrow(group) { statements.append(.edge(edge)) }
         }
         statements += forks()
+        if isSystemOverview { statements += drives() }
         var attributes: DOTAttributes = [
             "rankdir": .string(options.direction.rawValue),
             "compound": true,
@@ -79,8 +84,8 @@ struct DiagramComposer {
             "fontcolor": .string(DiagramStyle.ink),
             "bgcolor": "white",
             "pad": 0.3,
-            "nodesep": 0.45,
-            "ranksep": .string(options.detail == .states ? "0.45" : "0.35"),
+            "nodesep": options.detail == .overview ? 0.3 : 0.45,
+            "ranksep": .string(options.detail == .states ? "0.45" : options.detail == .overview ? "0.3" : "0.35"),
             "outputorder": "edgesfirst",
             // Bounds on the network-simplex and crossing-minimisation passes: they keep large
             // machines from taking minutes without changing small diagrams (see DiagramPlan).
@@ -90,6 +95,8 @@ struct DiagramComposer {
             "searchsize": 30,
             "remincross": true,
         ]
+        // A system's parts sit beneath its own states only when ranks are shared across clusters.
+        if isSystemOverview { attributes["newrank"] = true }
         if options.legend {
             attributes["label"] = .html(legend())
             attributes["labelloc"] = "b"
@@ -100,7 +107,7 @@ struct DiagramComposer {
             attributes: attributes,
             nodeDefaults: [
                 "fontname": .string(DiagramStyle.font),
-                "fontsize": .number(DiagramStyle.stateSize),
+                "fontsize": .number(scaled(DiagramStyle.stateSize)),
                 "fontcolor": .string(DiagramStyle.ink),
                 "shape": "box",
                 "style": "rounded,filled",
@@ -111,7 +118,7 @@ struct DiagramComposer {
             ],
             edgeDefaults: [
                 "fontname": .string(DiagramStyle.font),
-                "fontsize": .number(DiagramStyle.edgeSize),
+                "fontsize": .number(scaled(DiagramStyle.edgeSize)),
                 "fontcolor": .string(DiagramStyle.ink),
                 "color": .string(DiagramStyle.line),
                 "arrowsize": 0.7,
@@ -127,7 +134,7 @@ struct DiagramComposer {
     private func states(in parent: String?, depth: Int) -> [DOTStatement] {
         var statements: [DOTStatement] = []
         let initial = parent.flatMap { machine.state($0)?.initial } ?? (parent == nil ? machine.initial : nil)
-        if let initial {
+        if let initial, !(isSystemOverview && parent == nil && machine.state(initial)?.isParallel == true) {
             let marker = DiagramTopology.markerID(parent)
             let onPath = markerOnPath(parent)
             statements.append(
@@ -158,7 +165,11 @@ struct DiagramComposer {
                 isCompound
                 ? DiagramTopology.markerID(initial)
                 : DiagramTopology.nodeID(
-                    isParallel ? machine.defaultLeaves(entering: initial).first ?? initial : initial)
+                    isParallel
+                        ? machine.defaultLeaves(entering: initial).first {
+                            !isSystemOverview || document.part(of: $0) == nil
+                        }
+                            ?? initial : initial)
             // Written after the children so the head node is first declared inside its cluster.
             statements += children(of: parent, depth: depth)
             statements.append(.edge(DOTEdge(from: marker, to: head, attributes: edge)))
@@ -170,6 +181,22 @@ struct DiagramComposer {
     private func children(of parent: String?, depth: Int) -> [DOTStatement] {
         // The regions of a parallel state share its box, each framed by a dashed line.
         let inParallel = parent.flatMap { machine.state($0)?.isParallel } ?? false
+        if isSystemOverview, parent == nil, let root = childrenByParent[nil]?.first, root.isParallel {
+            // A system's overview draws no box around the whole: its own region, then the parts
+            // on the last rank, beneath it, where a page's width has room for them.
+            let parts = (childrenByParent[root.id] ?? []).compactMap { region in
+                document.parts.first { $0.name == region.id }.map { (part: $0, region: region) }
+            }
+            let own = (childrenByParent[root.id] ?? []).filter { region in !parts.contains { $0.region.id == region.id }
+            }
+            return own.map { .subgraph(cluster($0, depth: 0)) }
+                + [
+                    .subgraph(
+                        DOTSubgraph(
+                            id: "parts", attributes: [:],
+                            statements: parts.map { .node(partBox($0.part, region: $0.region)) }))
+                ]
+        }
         return (childrenByParent[parent] ?? []).map { state in
             if state.isCompound || state.isParallel {
                 return .subgraph(cluster(state, depth: depth, isRegion: inParallel))
@@ -190,7 +217,7 @@ struct DiagramComposer {
         // A region keeps its parallel state's fill, so the regions read as parts of one box.
         let fill = DiagramStyle.clusterFills[min(isRegion ? depth - 1 : depth, DiagramStyle.clusterFills.count - 1)]
         var attributes: DOTAttributes = [
-            "label": .html(stateLabel(state, titleSize: DiagramStyle.clusterSize, alignLeft: true)),
+            "label": .html(stateLabel(state, titleSize: scaled(DiagramStyle.clusterSize), alignLeft: true)),
             "labeljust": "l",
             "labelloc": "t",
             "style": "rounded,filled",
@@ -221,7 +248,7 @@ struct DiagramComposer {
         var attributes: DOTAttributes = [
             "shape": "circle", "width": 0.32, "height": 0.32, "fixedsize": true, "margin": "0",
             "label": .text(state.history == .deep ? "H*" : "H"),
-            "fontsize": .number(DiagramStyle.edgeSize),
+            "fontsize": .number(scaled(DiagramStyle.edgeSize)),
             "id": .string("state-" + state.id),
             "tooltip": .string(title(of: state.id)),
         ]
@@ -237,6 +264,7 @@ struct DiagramComposer {
     private func forks() -> [DOTStatement] {
         var statements: [DOTStatement] = []
         for entry in topology.entries where entry.transition.targets.count > 1 {
+            if isSystemOverview, document.part(of: entry.source) != nil { continue }
             let fork = DiagramTopology.forkID(transition: entry.transition.index, source: entry.source)
             // The topology routes through a fork only what it draws whole (not from outside a group).
             guard case .arrow(_, let head, _, _, _) = entry.placement, head == fork else { continue }
@@ -269,6 +297,81 @@ struct DiagramComposer {
             }
         }
         return statements
+    }
+
+    // MARK: System overview
+
+    /// A system's first drawing: its own states as usual, each part one box, and a dashed arrow
+    /// from the system to each part its transitions drive, labelled with the part's events they raise.
+    private var isSystemOverview: Bool { options.detail == .overview && document.isSystem && options.group == nil }
+
+    /// A part as one box: its title, its top-level states, and the events the system raises in it.
+    private func partBox(_ part: SpecDocument.PartInfo, region: StateNode) -> DOTNode {
+        let name = document.text(part.title ?? part.specTitle, locale: options.locale) ?? part.name
+        let states = (childrenByParent[region.id] ?? []).filter { !$0.isHistory }.map { title(of: $0.id) }
+        var rows: [DOTHTMLRow] = [.cells([DOTHTMLCell(.bold(.text(name)))])]
+        func lines(_ items: [String], color: String, bold: Bool = false) {
+            for line in Self.wrap(
+                items.joined(separator: words.listSeparator), columns: 2 * DiagramStyle.overviewColumns)
+            {
+                let text: DOTHTML = bold ? .bold(.text(line)) : .text(line)
+                rows.append(.cells([DOTHTMLCell(styled(text, size: scaled(DiagramStyle.edgeSize), color: color))]))
+            }
+        }
+        lines(states, color: DiagramStyle.secondary)
+        let driven = drivenEvents(of: part)
+        if !driven.isEmpty {
+            rows.append(.cells([Self.spacer]))
+            lines(driven, color: DiagramStyle.ink, bold: true)
+        }
+        return DOTNode(
+            DiagramTopology.nodeID(region.id),
+            attributes: [
+                "label": .html(.table(DOTHTMLTable(attributes: Self.labelTable, rows: rows))),
+                "id": .string("part-" + part.name), "style": "filled",
+                "fillcolor": .string(DiagramStyle.clusterFills[0]),
+            ])
+    }
+
+    /// The titles of the part's events the system's own transitions raise, each once, in order.
+    private func drivenEvents(of part: SpecDocument.PartInfo) -> [String] {
+        var titles: [String] = []
+        for transition in machine.transitions where transition.sources.allSatisfy({ document.part(of: $0) == nil }) {
+            for case .raise(let event) in machine.effects(of: transition)
+            where document.part(of: event)?.name == part.name {
+                let text = eventTitle(event)
+                if !titles.contains(text) { titles.append(text) }
+            }
+        }
+        return titles
+    }
+
+    /// A dashed arrow from the system's own states to each part its transitions raise events in.
+    private func drives() -> [DOTStatement] {
+        let own = machine.states.filter { document.part(of: $0.id) == nil }
+        guard let anchor = own.first(where: { !$0.isCompound && !$0.isParallel && !$0.isHistory }) else { return [] }
+        let ownTop = own.last { $0.isCompound && anchor.id != $0.id && machine.ancestry(of: anchor.id).contains($0.id) }
+        // Invisible arrows from every own leaf to the first part keep the parts beneath the system.
+        let leaves = own.filter { !$0.isCompound && !$0.isParallel && !$0.isHistory }
+        let below: [DOTStatement] = document.parts.flatMap { part in
+            leaves.map { leaf in
+                .edge(
+                    DOTEdge(
+                        from: DiagramTopology.nodeID(leaf.id), to: DiagramTopology.nodeID(part.name),
+                        attributes: ["style": "invis", "weight": 0]))
+            }
+        }
+        return below
+            + document.parts.filter { !drivenEvents(of: $0).isEmpty }.map { part in
+                var attributes: DOTAttributes = [
+                    "style": "dashed", "color": .string(DiagramStyle.tertiary), "id": .string("drives-" + part.name),
+                ]
+                if let ownTop { attributes["ltail"] = .string(DiagramTopology.clusterID(ownTop.id)) }
+                return .edge(
+                    DOTEdge(
+                        from: DiagramTopology.nodeID(anchor.id), to: DiagramTopology.nodeID(part.name),
+                        attributes: attributes))
+            }
     }
 
     private func leaf(_ state: StateNode) -> DOTNode {
@@ -339,7 +442,7 @@ struct DiagramComposer {
                     )
                 ]))
         }
-        if options.detail > .states {
+        if options.detail >= .events {
             let listed = topology.listed(on: state.id)
             if !listed.isEmpty {
                 rows.append(.cells([Self.spacer]))
@@ -393,6 +496,7 @@ struct DiagramComposer {
         guard case .arrow(let tail, let head, let ltail, let lhead, let backward) = group.placement,
             let first = group.entries.first
         else { return nil }
+        if isSystemOverview, document.part(of: first.source) != nil { return nil }
         var attributes: DOTAttributes = [
             "id": .string("transition-\(first.transition.index)-\(first.source)")
         ]
@@ -460,6 +564,7 @@ struct DiagramComposer {
     /// of its own, an eventless transition without a guard, is given the line after its place).
     private func labelCells(_ entries: [DiagramTopology.Entry]) -> (cells: [DOTHTMLCell], lineOf: [Int]) {
         guard options.detail > .states else { return ([], []) }
+        if options.detail == .overview { return overviewCells(entries) }
         struct Block {
             let key: [EffectLine]
             var entries: [DiagramTopology.Entry]
@@ -531,6 +636,82 @@ struct DiagramComposer {
             }
         }
         return (cells, lineOf)
+    }
+
+    /// An overview's label: each event's title once, in order, wrapped to a narrow column so that
+    /// the drawing stays narrow enough to be read at a page's width (SequenceDiagramTests' measure).
+    private func overviewCells(_ entries: [DiagramTopology.Entry]) -> (cells: [DOTHTMLCell], lineOf: [Int]) {
+        var cells: [DOTHTMLCell] = []
+        var lineOf = Array(repeating: 0, count: entries.count)
+        var cellOfTitle: [String: Int] = [:]
+        for (position, entry) in entries.enumerated() {
+            guard let event = entry.transition.trigger.eventID else {
+                lineOf[position] = cells.count
+                continue
+            }
+            let title = eventTitle(event)
+            if let line = cellOfTitle[title] {
+                lineOf[position] = line
+                continue
+            }
+            let faded =
+                path != nil
+                && entries.indices.filter { eventTitle(entries[$0].transition.trigger.eventID ?? "") == title }
+                    .allSatisfy { numbers(of: entries[$0]).isEmpty }
+            cellOfTitle[title] = cells.count
+            lineOf[position] = cells.count
+            for line in Self.wrap(title, columns: DiagramStyle.overviewColumns) {
+                cells.append(
+                    DOTHTMLCell(
+                        styled(.bold(.text(line)), color: faded ? DiagramStyle.fadedText : DiagramStyle.ink),
+                        attributes: Self.alignLeft))
+            }
+        }
+        return (cells, lineOf)
+    }
+
+    /// `text` in lines of at most `columns` columns (a wide character counts two; a longer word
+    /// keeps a line of its own), broken at spaces and beside any wide character, so Chinese wraps
+    /// between characters and a Latin word inside it stays whole.
+    static func wrap(_ text: String, columns: Int) -> [String] {
+        func isWide(_ character: Character) -> Bool {
+            character.unicodeScalars.contains { $0.properties.isIdeographic || (0x3000...0xFFEF).contains($0.value) }
+        }
+        // Tokens: a run of narrow non-space characters, or one wide character; `spaced` when a
+        // space came before it.
+        var tokens: [(text: String, width: Int, spaced: Bool)] = []
+        var spaced = false
+        for character in text {
+            if character == " " {
+                spaced = true
+            } else if isWide(character) {
+                tokens.append((String(character), 2, spaced))
+                spaced = false
+            } else if let last = tokens.last, !spaced, !isWide(last.text.last!) {
+                tokens[tokens.count - 1] = (last.text + String(character), last.width + 1, last.spaced)
+            } else {
+                tokens.append((String(character), 1, spaced))
+                spaced = false
+            }
+        }
+        var lines: [String] = []
+        var line = ""
+        var width = 0
+        for token in tokens {
+            let gap = token.spaced && !line.isEmpty ? 1 : 0
+            // Closing punctuation stays with what it closes.
+            let closes = token.text.count == 1 && "，。、；：）」』！？,.;:)".contains(token.text)
+            if !line.isEmpty, width + gap + token.width > columns, !closes {
+                lines.append(line)
+                line = token.text
+                width = token.width
+            } else {
+                line += (gap == 1 ? " " : "") + token.text
+                width += gap + token.width
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// A scenario's step numbers, white on the accent colour.
@@ -619,7 +800,7 @@ struct DiagramComposer {
         }
         let hasEventless = topology.entries.contains { $0.transition.isEventless }
         let hasListed =
-            options.detail > .states
+            options.detail >= .events
             && topology.entries.contains { entry in
                 if case .arrow = entry.placement { false } else { true }
             }
@@ -650,6 +831,8 @@ struct DiagramComposer {
         switch options.detail {
         case .states:
             rows.append((sample("───►"), words.transition))
+        case .overview:
+            rows.append((sample(words.event, bold: true), words.transition))
         case .events, .full:
             rows.append(
                 (
@@ -745,6 +928,11 @@ struct DiagramComposer {
         return .font(DOTHTMLFont(face: face, pointSize: size, color: color), html)
     }
 
+    /// An overview's type is larger, its labels fewer: its reader sees it at a page's width.
+    private func scaled(_ size: Double) -> Double {
+        options.detail == .overview ? (size * DiagramStyle.overviewScale).rounded() : size
+    }
+
     private func title(of state: String) -> String {
         document.text(lookup.state(state)?.title, locale: options.locale) ?? state
     }
@@ -766,6 +954,7 @@ struct DiagramComposer {
     /// the title does not say it already. A drawing in another language shows no id (its reader
     /// reads the titles), nor does a compound state, whose title heads a whole group.
     private func showsID(of state: StateNode, title: String) -> Bool {
+        guard options.detail != .overview else { return false }
         let locale = options.locale ?? document.defaultLocale
         return locale.map { Language.resolve($0) == .english } ?? true
             && !state.isCompound && !state.isParallel && !Self.titleSaysID(title, state.id)

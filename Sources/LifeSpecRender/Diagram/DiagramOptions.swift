@@ -6,6 +6,9 @@ public struct DiagramOptions: Sendable, Hashable {
     public enum Detail: String, Sendable, Hashable, CaseIterable, Comparable {
         /// States and arrows only: no transition labels, no internal transitions.
         case states
+        /// Each arrow labelled with the titles of its events, each once, without guards; nothing
+        /// listed inside states. A page's first drawing: sized to be read at a page's width.
+        case overview
         /// Each arrow labelled `event [guard]`; internal transitions listed by event.
         case events
         /// As `events`, plus the callbacks (and notifications) each transition triggers, in order.
@@ -15,8 +18,9 @@ public struct DiagramOptions: Sendable, Hashable {
         private var rank: Int {
             switch self {
             case .states: 0
-            case .events: 1
-            case .full: 2
+            case .overview: 1
+            case .events: 2
+            case .full: 3
             }
         }
     }

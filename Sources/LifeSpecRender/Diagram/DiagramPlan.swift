@@ -69,7 +69,7 @@ public struct DiagramSize: Sendable, Hashable {
     public func weight(at detail: DiagramOptions.Detail) -> Int {
         switch detail {
         case .states: nodes + arrows + clusters
-        case .events: nodes + 2 * arrows + clusters + eventLines / 2
+        case .overview, .events: nodes + 2 * arrows + clusters + eventLines / 2
         case .full: nodes + 2 * arrows + clusters + fullLines / 2
         }
     }

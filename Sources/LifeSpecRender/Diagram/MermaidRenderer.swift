@@ -460,7 +460,7 @@ extension MermaidWriter {
 
     /// Transitions listed inside a state: internal ones, and a compound's transitions into itself.
     private func listed(on state: String) -> [DiagramTopology.Entry] {
-        guard options.detail > .states else { return [] }
+        guard options.detail >= .events else { return [] }
         return topology.listed(on: state)
     }
 
@@ -531,13 +531,15 @@ extension MermaidWriter {
             }
             if options.detail > .states {
                 if let event = entry.transition.trigger.eventID { part(eventTitle(event)) }
-                if !sharesGuard, let guardText = entries.count > 1 ? guards[offset] : guardText(entry) {
+                if options.detail >= .events, !sharesGuard,
+                    let guardText = entries.count > 1 ? guards[offset] : guardText(entry)
+                {
                     part("[" + guardText + "]")
                 }
             }
             if partCount > 0 { eventCount += 1 }
         }
-        if options.detail > .states, sharesGuard, let guardText = guards[0] {
+        if options.detail >= .events, sharesGuard, let guardText = guards[0] {
             text += (text.isEmpty ? "" : " ") + "[" + guardText + "]"
         }
         let effect = effect(of: first.transition)
