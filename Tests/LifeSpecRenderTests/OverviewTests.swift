@@ -8,9 +8,7 @@ import Testing
 /// The overview (`--detail overview`): event titles only, larger type, a system's parts as boxes.
 @Suite("overview drawings")
 struct OverviewTests {
-    static let singles = [
-        "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uiviewcontroller-lifecycle",
-    ]
+    static let specs = SequenceDiagramTests.specs
 
     static func svg(_ spec: LoadedSpec, locale: String?) throws -> String {
         let bytes = try DiagramBuilder.build(
@@ -20,14 +18,33 @@ struct OverviewTests {
     }
 
     /// The readability measure of issue #31 (see `TextSizes`), in every locale of the spec.
-    @Test("a single lifecycle's overview is readable at 980 px", arguments: singles)
-    func singleOverviewIsReadable(_ id: String) throws {
+    @Test("every spec's overview, a system's too, is readable at 980 px", arguments: specs)
+    func overviewIsReadable(_ id: String) throws {
         let spec = try SpecFixtures.load("Spec/\(id).yaml")
         for locale in spec.document.locales {
             let measure = try #require(TextSizes(svg: try Self.svg(spec, locale: locale)))
             #expect(measure.median >= 11, "\(id) (\(locale)): median text \(measure.median) px at 980 px")
             #expect(measure.shareAtLeast9 >= 0.9, "\(id) (\(locale)): \(measure.shareAtLeast9) of texts ≥ 9 px")
         }
+    }
+
+    /// What a reader of the committed pages sees: each page's first image, measured.
+    @Test("every page's first drawing is readable at 980 px (en and zh-Hans)")
+    func everyPagesFirstDrawingIsReadable() throws {
+        var checked = 0
+        for id in Self.specs {
+            for page in ["README.md", "README.zh-Hans.md"] {
+                let folder = SpecFixtures.url("Output/\(id)")
+                let text = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+                let image = try #require(text.firstMatch(of: /!\[[^\]]*\]\(([^)]+)\)/), "\(id)/\(page): no image")
+                let svg = try String(contentsOf: folder.appendingPathComponent(String(image.1)), encoding: .utf8)
+                let measure = try #require(TextSizes(svg: svg), "\(id)/\(image.1): no viewBox")
+                #expect(measure.median >= 11, "\(id)/\(image.1): median text \(measure.median) px at 980 px")
+                #expect(measure.shareAtLeast9 >= 0.9, "\(id)/\(image.1): \(measure.shareAtLeast9) of texts ≥ 9 px")
+                checked += 1
+            }
+        }
+        #expect(checked == 2 * Self.specs.count)
     }
 
     @Test("an overview labels arrows with event titles only: no guard, no callback, no state id")
@@ -47,8 +64,10 @@ struct OverviewTests {
         let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions(detail: .overview, legend: false))
         let dot = DOTEncoder.encode(graph)
         for part in ["A", "B"] {
-            #expect(dot.contains("id=\"part-\(part)\""), "no box for part \(part)")
-            #expect(dot.contains("id=\"drives-\(part)\""), "no arrow from the system to part \(part)")
+            #expect(dot.contains("PORT=\"\(part)\""), "no box for part \(part)")
+            #expect(
+                dot.contains("headport=\"\(part):w\", id=\"drives-\(part)\""),
+                "no arrow from the system to part \(part)")
         }
         #expect(!dot.contains("\"A.appeared\""), "a part's state is drawn as a node")
         #expect(

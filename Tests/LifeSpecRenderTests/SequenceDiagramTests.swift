@@ -242,7 +242,10 @@ struct TextSizes {
         else { return nil }
         // Graphviz's SVG user unit is the point: 4/3 px at the drawing's own size.
         let scale = min(1, 980 / (width * 4 / 3)) * 4 / 3
-        let sizes = svg.matches(of: /font-size="([\d.]+)"/).compactMap { Double($0.1) }.map { $0 * scale }.sorted()
+        // Each drawn text's size; a blank one (a spacer cell) is nothing a reader reads.
+        let sizes = svg.matches(of: /<text [^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/)
+            .filter { !$0.2.allSatisfy { $0 == " " || $0 == "\u{A0}" } && $0.2 != "&#160;" }
+            .compactMap { Double($0.1) }.map { $0 * scale }.sorted()
         guard !sizes.isEmpty else { return nil }
         median = sizes[sizes.count / 2]
         shareAtLeast9 = Double(sizes.filter { $0 >= 9 }.count) / Double(sizes.count)

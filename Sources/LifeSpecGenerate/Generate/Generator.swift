@@ -171,6 +171,10 @@ public enum Generator {
         // Too large for Graphviz to draw whole: one diagram per top-level group instead, and the
         // page leaves the whole-machine image out (the Mermaid text is still there).
         let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
+        // The page's first drawing, readable at its width (OverviewTests); drawn only at its own detail.
+        let overviewOptions = DiagramOptions(detail: .overview, legend: false)
+        let overviewPlan = DiagramBuilder.plan(for: spec, options: overviewOptions)
+        let overviewDrawn = !overviewPlan.isRefused && overviewPlan.effectiveDetail == .overview
         var pieces: [Piece] = []
 
         // Every locale gets its own drawings, in its own words: `diagram.svg` and
@@ -197,6 +201,7 @@ public enum Generator {
                         scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg",
                         sequenceDiagramPattern: "sequences/{id}\(suffix(locale)).svg")
                     if linksIndex { markdown.indexPath = "../" }
+                    if overviewDrawn { markdown.overviewPath = "overview\(suffix(locale)).svg" }
                     if !drawnWhole {
                         markdown.diagramPath = nil
                         markdown.scenarioDiagramPattern = nil
@@ -206,6 +211,24 @@ public enum Generator {
                 }
                 return files
             })
+
+        if overviewDrawn {
+            pieces.append(
+                piece(emitting: { emit in
+                    for locale in locales {
+                        var localeOptions = overviewOptions
+                        localeOptions.locale = locale
+                        let dot = try DiagramBuilder.build(for: spec, options: localeOptions).dot
+                        let path = "\(folder)/overview\(suffix(locale)).svg"
+                        let source = DrawingSource(layout: dot, format: .svg)
+                        let svg =
+                            try freshness?.reusable(path, source: source)
+                            ?? DrawingStamp.stamp(
+                                GraphvizRenderer.shared.render(dot: dot, format: .svg), source: source)
+                        emit(GeneratedFile(path: path, contents: svg))
+                    }
+                }))
+        }
 
         // Each scenario's sequence diagram, in every locale: small pinned drawings, one piece.
         if !spec.document.scenarios.isEmpty {

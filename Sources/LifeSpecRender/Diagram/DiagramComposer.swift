@@ -95,8 +95,6 @@ struct DiagramComposer {
             "searchsize": 30,
             "remincross": true,
         ]
-        // A system's parts sit beneath its own states only when ranks are shared across clusters.
-        if isSystemOverview { attributes["newrank"] = true }
         if options.legend {
             attributes["label"] = .html(legend())
             attributes["labelloc"] = "b"
@@ -189,13 +187,7 @@ struct DiagramComposer {
             }
             let own = (childrenByParent[root.id] ?? []).filter { region in !parts.contains { $0.region.id == region.id }
             }
-            return own.map { .subgraph(cluster($0, depth: 0)) }
-                + [
-                    .subgraph(
-                        DOTSubgraph(
-                            id: "parts", attributes: [:],
-                            statements: parts.map { .node(partBox($0.part, region: $0.region)) }))
-                ]
+            return own.map { .subgraph(cluster($0, depth: 0)) } + [.node(partsRow(parts))]
         }
         return (childrenByParent[parent] ?? []).map { state in
             if state.isCompound || state.isParallel {
@@ -305,14 +297,43 @@ struct DiagramComposer {
     /// from the system to each part its transitions drive, labelled with the part's events they raise.
     private var isSystemOverview: Bool { options.detail == .overview && document.isSystem && options.group == nil }
 
-    /// A part as one box: its title, its top-level states, and the events the system raises in it.
-    private func partBox(_ part: SpecDocument.PartInfo, region: StateNode) -> DOTNode {
+    /// The parts in one node, one framed cell each (its port is the part's name), one above the
+    /// other: Graphviz keeps a node out of a cluster's ranks, so they stand beside the system, and
+    /// a column adds one part's width, not all of theirs.
+    private func partsRow(_ parts: [(part: SpecDocument.PartInfo, region: StateNode)]) -> DOTNode {
+        let cells = parts.map { part, region in
+            DOTHTMLCell(
+                partBox(part, region: region),
+                attributes: [
+                    "PORT": part.name, "BORDER": "1", "COLOR": DiagramStyle.line,
+                    "BGCOLOR": DiagramStyle.clusterFills[0], "CELLPADDING": "6", "VALIGN": "TOP",
+                ])
+        }
+        return DOTNode(
+            Self.partsNode,
+            attributes: [
+                "label": .html(
+                    .table(
+                        DOTHTMLTable(
+                            attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "10", "CELLPADDING": "0"],
+                            rows: cells.map { .cells([$0]) }))),
+                "shape": "plain", "id": "parts",
+            ])
+    }
+
+    /// The parts' node (`@` keeps it apart from every state's node).
+    private static let partsNode = "@parts"
+
+    /// A part's box: its title, its top-level states, and the events the system raises in it.
+    private func partBox(_ part: SpecDocument.PartInfo, region: StateNode) -> DOTHTML {
         let name = document.text(part.title ?? part.specTitle, locale: options.locale) ?? part.name
         let states = (childrenByParent[region.id] ?? []).filter { !$0.isHistory }.map { title(of: $0.id) }
-        var rows: [DOTHTMLRow] = [.cells([DOTHTMLCell(.bold(.text(name)))])]
+        var rows: [DOTHTMLRow] = Self.wrap(name, columns: DiagramStyle.overviewColumns + 4).map {
+            .cells([DOTHTMLCell(.bold(.text($0)))])
+        }
         func lines(_ items: [String], color: String, bold: Bool = false) {
             for line in Self.wrap(
-                items.joined(separator: words.listSeparator), columns: 2 * DiagramStyle.overviewColumns)
+                items.joined(separator: words.listSeparator), columns: 3 * DiagramStyle.overviewColumns / 2)
             {
                 let text: DOTHTML = bold ? .bold(.text(line)) : .text(line)
                 rows.append(.cells([DOTHTMLCell(styled(text, size: scaled(DiagramStyle.edgeSize), color: color))]))
@@ -324,13 +345,7 @@ struct DiagramComposer {
             rows.append(.cells([Self.spacer]))
             lines(driven, color: DiagramStyle.ink, bold: true)
         }
-        return DOTNode(
-            DiagramTopology.nodeID(region.id),
-            attributes: [
-                "label": .html(.table(DOTHTMLTable(attributes: Self.labelTable, rows: rows))),
-                "id": .string("part-" + part.name), "style": "filled",
-                "fillcolor": .string(DiagramStyle.clusterFills[0]),
-            ])
+        return .table(DOTHTMLTable(attributes: Self.labelTable, rows: rows))
     }
 
     /// The titles of the part's events the system's own transitions raise, each once, in order.
@@ -351,27 +366,15 @@ struct DiagramComposer {
         let own = machine.states.filter { document.part(of: $0.id) == nil }
         guard let anchor = own.first(where: { !$0.isCompound && !$0.isParallel && !$0.isHistory }) else { return [] }
         let ownTop = own.last { $0.isCompound && anchor.id != $0.id && machine.ancestry(of: anchor.id).contains($0.id) }
-        // Invisible arrows from every own leaf to the first part keep the parts beneath the system.
-        let leaves = own.filter { !$0.isCompound && !$0.isParallel && !$0.isHistory }
-        let below: [DOTStatement] = document.parts.flatMap { part in
-            leaves.map { leaf in
-                .edge(
-                    DOTEdge(
-                        from: DiagramTopology.nodeID(leaf.id), to: DiagramTopology.nodeID(part.name),
-                        attributes: ["style": "invis", "weight": 0]))
-            }
+        return document.parts.filter { !drivenEvents(of: $0).isEmpty }.map { part in
+            var attributes: DOTAttributes = [
+                "style": "dashed", "color": .string(DiagramStyle.secondary), "penwidth": 1.4,
+                "id": .string("drives-" + part.name),
+            ]
+            if let ownTop { attributes["ltail"] = .string(DiagramTopology.clusterID(ownTop.id)) }
+            attributes["headport"] = .string(part.name + ":w")
+            return .edge(DOTEdge(from: DiagramTopology.nodeID(anchor.id), to: Self.partsNode, attributes: attributes))
         }
-        return below
-            + document.parts.filter { !drivenEvents(of: $0).isEmpty }.map { part in
-                var attributes: DOTAttributes = [
-                    "style": "dashed", "color": .string(DiagramStyle.tertiary), "id": .string("drives-" + part.name),
-                ]
-                if let ownTop { attributes["ltail"] = .string(DiagramTopology.clusterID(ownTop.id)) }
-                return .edge(
-                    DOTEdge(
-                        from: DiagramTopology.nodeID(anchor.id), to: DiagramTopology.nodeID(part.name),
-                        attributes: attributes))
-            }
     }
 
     private func leaf(_ state: StateNode) -> DOTNode {
@@ -428,9 +431,13 @@ struct DiagramComposer {
         let faded = path.map { !$0.visited.contains(state.id) && state.isLeaf } ?? false
         let align = alignLeft ? Self.alignLeft : Self.alignCenter
         let stateTitle = title(of: state.id)
-        var rows: [DOTHTMLRow] = [
-            .cells([DOTHTMLCell(styled(.bold(.text(stateTitle)), size: titleSize), attributes: align)])
-        ]
+        // An overview's leaf titles wrap like its labels; a group's title heads a wide box already.
+        let titleLines =
+            options.detail == .overview && state.isLeaf
+            ? Self.wrap(stateTitle, columns: DiagramStyle.overviewColumns) : [stateTitle]
+        var rows: [DOTHTMLRow] = titleLines.map {
+            .cells([DOTHTMLCell(styled(.bold(.text($0)), size: titleSize), attributes: align)])
+        }
         if showsID(of: state, title: stateTitle) {
             rows.append(
                 .cells([

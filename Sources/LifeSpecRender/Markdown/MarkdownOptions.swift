@@ -10,6 +10,9 @@ public struct MarkdownOptions: Sendable, Hashable {
     public var specPath: String?
     /// Relative link to the rendered diagram; `nil` leaves the image out.
     public var diagramPath: String?
+    /// The drawing a reader sees first, readable at a page's width (`overview.svg`); the page then
+    /// links to `diagramPath`, the full detail. `nil`: the page shows `diagramPath` first.
+    public var overviewPath: String?
     /// Mermaid source to embed (from the Mermaid renderer); `nil` leaves the block out.
     public var mermaid: String?
     /// Relative link to a scenario's highlighted diagram; `{id}` is replaced by the scenario id

@@ -280,7 +280,10 @@ final class MarkdownPageBuilder {
 
     private func diagramSection() -> MarkdownBlocks {
         var body = MarkdownBlocks()
-        if let path = options.diagramPath, let url = MarkdownText.url(path) {
+        if let overview = options.overviewPath.flatMap(MarkdownText.url) {
+            body.add("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(overview))")
+            if let full = options.diagramPath.flatMap(MarkdownText.url) { body.add(strings.fullDiagram(full)) }
+        } else if let path = options.diagramPath, let url = MarkdownText.url(path) {
             body.add("![\(MarkdownText.singleLine(strings.diagramAlt(title: title)))](\(url))")
         }
         if let mermaid = options.mermaid, !mermaid.isEmpty {

@@ -105,6 +105,11 @@ public struct MarkdownStrings: Sendable, Hashable {
     // MARK: Diagram
 
     func diagramAlt(title: String) -> String { pick("State diagram: \(title)", "状态图：\(title)") }
+    func fullDiagram(_ url: String) -> String {
+        pick(
+            "The full diagram, with guards and callbacks: [\(url)](\(url))",
+            "完整状态图（含条件和回调）：[\(url)](\(url))")
+    }
     var mermaidSummary: String { pick("Mermaid version (GitHub draws it in place)", "Mermaid 版本（GitHub 会直接绘制）") }
 
     // MARK: States
