@@ -5,30 +5,30 @@ import Yams
 /// checked for typos (LS170). The tool ships UIKit's (`Catalogs/`); a project adds its own for the
 /// frameworks it uses (AVFoundation, SwiftUI, its own) as YAML files that a spec lists under
 /// `catalogs:`. A spec's names are checked against every catalog it names, together.
-public struct APICatalog: Sendable {
-    public struct Entry: Sendable, Hashable {
-        public let swift: String
-        public let objc: String?
-        public let owner: String?
-        public let url: String?
+package struct APICatalog: Sendable {
+    package struct Entry: Sendable, Hashable {
+        package let swift: String
+        package let objc: String?
+        package let owner: String?
+        package let url: String?
     }
 
-    public let name: String
+    package let name: String
     /// The Swift module that declares these names (`import <module>`), when there is one.
-    public let module: String?
-    public let callbacks: [Entry]
-    public let notifications: [Entry]
+    package let module: String?
+    package let callbacks: [Entry]
+    package let notifications: [Entry]
     /// APIs that take a closure UIKit calls back (`kind: closure` callbacks name one in `passedTo`).
-    public let closureHosts: [Entry]
-    public let closureHostSwiftNames: Set<String>
-    public let callbackSwiftNames: Set<String>
-    public let callbackObjCNames: Set<String>
-    public let notificationSwiftNames: Set<String>
-    public let notificationObjCNames: Set<String>
+    package let closureHosts: [Entry]
+    package let closureHostSwiftNames: Set<String>
+    package let callbackSwiftNames: Set<String>
+    package let callbackObjCNames: Set<String>
+    package let notificationSwiftNames: Set<String>
+    package let notificationObjCNames: Set<String>
 
     /// Owners with one object per app (the app's delegate, the application): in a system, their
     /// calls go to that object, whichever part models them. Owner → the object's name.
-    public let sharedReceivers: [String: String]
+    package let sharedReceivers: [String: String]
 
     init(
         name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry] = [],
@@ -57,24 +57,24 @@ public struct APICatalog: Sendable {
             closureHosts: parsed?.closureHosts ?? [], sharedReceivers: sharedReceivers)
     }
 
-    public static let uikit = APICatalog(
+    package static let uikit = APICatalog(
         name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml,
         sharedReceivers: ["UIApplicationDelegate": "AppDelegate", "UIApplication": "UIApplication"])
 
     /// The shared object that receives the call or posts the notification `swiftName`, if its
     /// owner has one per app.
-    public func sharedReceiver(of swiftName: String) -> String? {
+    package func sharedReceiver(of swiftName: String) -> String? {
         let entry = callbacks.first { $0.swift == swiftName } ?? notifications.first { $0.swift == swiftName }
         return entry?.owner.flatMap { sharedReceivers[$0] }
     }
 
     /// The catalogs built into the tool, by the name a spec uses for them.
-    public static let builtIn: [String: APICatalog] = ["uikit": uikit]
+    package static let builtIn: [String: APICatalog] = ["uikit": uikit]
 
     /// `platform:` values; each names a built-in catalog.
-    public static let platforms = ["uikit"]
+    package static let platforms = ["uikit"]
 
-    public static func catalog(for platform: String) -> APICatalog? { builtIn[platform] }
+    package static func catalog(for platform: String) -> APICatalog? { builtIn[platform] }
 
     static let fileKeys = ["name", "module", "callbacks", "notifications", "closureHosts"]
     static let entryKeys = ["swift", "objc", "owner", "url"]

@@ -8,12 +8,12 @@
 /// `, ; : ? !` directly inside such a pair (`（UIKit，App 代理）`). Code spans (`` `…` ``) and API
 /// names (`application(_:didFinishLaunchingWithOptions:)`: an identifier followed by parentheses
 /// with ASCII inside) are code, not prose, and are never reported.
-public enum ChineseTypography {
-    public struct Finding: Sendable, Hashable {
+package enum ChineseTypography {
+    package struct Finding: Sendable, Hashable {
         /// Offset of the mark in the text's Unicode scalars.
-        public let offset: Int
-        public let mark: Character
-        public let fullWidth: Character
+        package let offset: Int
+        package let mark: Character
+        package let fullWidth: Character
     }
 
     static let fullWidth: [Unicode.Scalar: Character] = [
@@ -35,7 +35,7 @@ public enum ChineseTypography {
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
     }
 
-    public static func findings(in text: String) -> [Finding] {
+    package static func findings(in text: String) -> [Finding] {
         let scalars = Array(text.unicodeScalars)
         guard scalars.contains(where: isCJK) else { return [] }
         var exempt = Array(repeating: false, count: scalars.count)

@@ -3,7 +3,7 @@
 /// and scenario naming it, or a state nested in it, fails with "not declared" (LS101): one
 /// mistake, dozens of errors. The unknown key keeps its error, gains a hint about indentation and
 /// a note that counts the references it broke; those references are not listed on their own.
-public enum KnockOnErrors {
+package enum KnockOnErrors {
     struct UnknownKey {
         let key: Located<String>
         /// The mapping it was found in, as messages name it ("the spec", "state 'active'").

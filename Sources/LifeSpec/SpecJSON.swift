@@ -5,9 +5,9 @@ import Yams
 /// `false` in any case are booleans, plain numbers are numbers, `~`/`null`/empty are null,
 /// everything else — `on`, `yes`, quoted `"1"` — is a string). A JSON Schema validator then sees
 /// what the loader sees; YAML 1.1 readers would turn the key `on:` into `true`.
-public enum SpecJSON {
+package enum SpecJSON {
     /// The JSON text of the YAML document, or `nil` when it does not parse.
-    public static func json(fromYAML text: String) -> String? {
+    package static func json(fromYAML text: String) -> String? {
         guard let root = try? Yams.compose(yaml: text, .basic, .default) else { return nil }
         return TextOutput.string { write(root, to: &$0) }
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Checks what one spec says about others (`related:`), which no single file can check alone.
-public enum SpecRelations {
+package enum SpecRelations {
     /// Warnings for references to specs that are not among `specs`; an error for a spec relating to itself.
-    public static func check(_ specs: [LoadedSpec]) -> [Diagnostic] {
+    package static func check(_ specs: [LoadedSpec]) -> [Diagnostic] {
         let ids = specs.map(\.document.id)
         var diagnostics: [Diagnostic] = []
         for spec in specs {
@@ -26,7 +26,7 @@ public enum SpecRelations {
 
     /// The specs in the same folders as `paths`, the set `related:` ids are resolved against
     /// when only some files are named.
-    public static func siblings(of paths: [String], extensions: Set<String>) -> [String] {
+    package static func siblings(of paths: [String], extensions: Set<String>) -> [String] {
         var result: [String] = []
         for folder in Set(paths.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []

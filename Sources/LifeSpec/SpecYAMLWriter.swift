@@ -2,13 +2,13 @@ import LifecycleEngine
 
 /// Writes a machine as a LifeSpec YAML spec (what `lifespec import` makes of an SCXML chart).
 /// Every string is double-quoted and escaped, so no id or name can break the YAML.
-public enum SpecYAMLWriter {
-    public struct Failure: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+package enum SpecYAMLWriter {
+    package struct Failure: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
-    public static func yaml(for spec: LoadedSpec, header: String? = nil) throws(Failure) -> String {
+    package static func yaml(for spec: LoadedSpec, header: String? = nil) throws(Failure) -> String {
         let machine = spec.machine
         for state in machine.states where !state.initialActions.isEmpty {
             throw Failure(

@@ -6,7 +6,7 @@ import LifecycleEngine
 /// machine is then unchanged too) is validated without exploring the machine again. Off unless
 /// enabled (a one-shot command explores each machine once anyway); keyed by the whole machine
 /// (`Machine` is `Hashable`), so a reused exploration is exactly the one exploring would give.
-public enum StateSpaceMemo {
+package enum StateSpaceMemo {
     private static let memo = MemoBox()
 
     /// The memo behind its lock: only read or written inside `withLock`.
@@ -29,7 +29,7 @@ public enum StateSpaceMemo {
     /// How many explorations are kept, the oldest dropped first (a watch holds one a spec).
     static let capacity = 64
 
-    public static func enable() { memo.withLock { $0.enabled = true } }
+    package static func enable() { memo.withLock { $0.enabled = true } }
 
     static func space(for machine: Machine) -> StateSpace {
         if let kept = memo.withLock({ $0.enabled ? $0.spaces[machine] : nil }) { return kept }

@@ -4,17 +4,17 @@ import LifecycleEngine
 /// groups, about four transitions per state (guarded pairs, internal and eventless ones, group-level
 /// transitions), callbacks with posted notifications, and scenarios whose expected traces come
 /// from running the engine. Every state is reachable; the same seed gives the same bytes.
-public struct SyntheticSpec {
-    public var states: Int
-    public var seed: UInt64
-    public var scenarios: Int
+package struct SyntheticSpec {
+    package var states: Int
+    package var seed: UInt64
+    package var scenarios: Int
     /// With more than one, the leaves are split into the regions of one parallel state, each with a
     /// deep history state in its first group that an internal `resume` transition restores.
     /// Regions run independently, as parts of a system spec do: each guards on and sets its own
     /// `fast` flag (`fast0`, `fast1`, …); they share the events and the read-only `auto` flag.
-    public var regions: Int
+    package var regions: Int
 
-    public init(states: Int, seed: UInt64 = 1, scenarios: Int = 8, regions: Int = 1) {
+    package init(states: Int, seed: UInt64 = 1, scenarios: Int = 8, regions: Int = 1) {
         self.states = max(2, states)
         self.seed = seed
         self.scenarios = scenarios
@@ -39,7 +39,7 @@ public struct SyntheticSpec {
     static let superGroupSize = 5
     static let alphabet = 16
 
-    public func yaml() -> String {
+    package func yaml() -> String {
         var random = Random(state: seed)
         let leafCount = states
         let groupCount = (leafCount + Self.groupSize - 1) / Self.groupSize

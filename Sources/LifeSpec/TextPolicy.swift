@@ -9,9 +9,9 @@
 ///
 /// The loader applies it to every string it reads, with a warning (LS015), so every target gets
 /// the same text; each target's own escaping still handles what is syntax for it.
-public enum TextPolicy {
+package enum TextPolicy {
     /// Whether `clean` changes `text`, from its UTF-8 bytes (the common case is a quick scan).
-    public static func needsCleaning(_ text: String) -> Bool {
+    package static func needsCleaning(_ text: String) -> Bool {
         text.withUTF8Buffer(needsCleaning)
     }
 
@@ -36,7 +36,7 @@ public enum TextPolicy {
     }
 
     /// The text under the policy, and the names of what was removed or replaced.
-    public static func clean(_ text: String) -> (String, [String]) {
+    package static func clean(_ text: String) -> (String, [String]) {
         var output = String.UnicodeScalarView()
         var found: [String] = []
         func note(_ name: String) { if !found.contains(name) { found.append(name) } }

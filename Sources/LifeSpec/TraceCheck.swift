@@ -3,8 +3,8 @@ import LifecycleEngine
 
 /// `lifespec check-trace`: a real app's log of callbacks and notifications judged against a spec.
 /// The log streams through line by line; the outcome is the text the command prints.
-public struct TraceCheck {
-    public enum Outcome: Equatable {
+package struct TraceCheck {
+    package enum Outcome: Equatable {
         /// The summary for standard output.
         case conforms(String)
         /// The first problem (a deviation, a name the spec does not know, a line that cannot be
@@ -13,8 +13,8 @@ public struct TraceCheck {
     }
 
     /// A wrong argument: a `--from` state or an `--observe` item the spec does not have.
-    public struct ArgumentError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ArgumentError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     let machine: Machine
@@ -27,7 +27,7 @@ public struct TraceCheck {
     let declared: Set<Observation>?
 
     /// Checks the `--observe` items; `from` and `fixedFlags` are checked already (`checkStart`).
-    public init(
+    package init(
         machine: Machine, document: SpecDocument? = nil, from: String?, fixedFlags: [String: Bool], observe: [String]
     ) throws(ArgumentError) {
         self.machine = machine
@@ -40,7 +40,7 @@ public struct TraceCheck {
     }
 
     /// With parallel regions `--from` may name a configuration: a leaf per region joined by `+`.
-    public static func checkStart(_ from: String?, in machine: Machine) throws(ArgumentError) {
+    package static func checkStart(_ from: String?, in machine: Machine) throws(ArgumentError) {
         for state in from.map({ ConformanceCase.configurationStates($0, in: machine) }) ?? []
         where machine.state(state) == nil {
             throw ArgumentError(
@@ -49,7 +49,7 @@ public struct TraceCheck {
     }
 
     /// Judges the log at `trace` (a regular file; a missing one is the caller's usage error).
-    public func judge(_ trace: String) throws -> Outcome {
+    package func judge(_ trace: String) throws -> Outcome {
         var lines: LineReader
         do {
             lines = try LineReader.open(trace)

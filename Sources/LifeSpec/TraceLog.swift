@@ -5,13 +5,13 @@ import LifecycleEngine
 /// `lifespec recorder` writes it): optional leading timestamps, then one name — a Swift name, an
 /// Objective-C selector or notification name, or a spec id — running to the end of the line, so a
 /// name with spaces survives; `#` starts a comment, blank lines are ignored.
-public struct TraceVocabulary: Sendable {
+package struct TraceVocabulary: Sendable {
     /// Per name, what it names: two callbacks may share a Swift name (WKNavigationDelegate's two
     /// `webView(_:decidePolicyFor:decisionHandler:)`), told apart only by selector or id.
     private var names: [String: [Observation]] = [:]
-    public let knownNames: [String]
+    package let knownNames: [String]
 
-    public init(machine: Machine) {
+    package init(machine: Machine) {
         var names: [String: [Observation]] = [:]
         func add(_ name: String, _ observation: Observation) {
             if !(names[name]?.contains(observation) ?? false) { names[name, default: []].append(observation) }
@@ -45,17 +45,17 @@ public struct TraceVocabulary: Sendable {
     }
 
     /// What `name` names; the first declared when several share it (see `observations(named:)`).
-    public func observation(named name: String) -> Observation? { names[name]?.first }
-    public func observation(named name: Substring) -> Observation? { names[String(name)]?.first }
+    package func observation(named name: String) -> Observation? { names[name]?.first }
+    package func observation(named name: Substring) -> Observation? { names[String(name)]?.first }
     /// Everything `name` names, in declaration order: more than one for a shared Swift name.
-    public func observations(named name: String) -> [Observation] { names[name] ?? [] }
+    package func observations(named name: String) -> [Observation] { names[name] ?? [] }
 
     /// The name on a log line, or `nil` for a blank or comment line. Scans UTF-8 bytes without
     /// allocating: this runs once per line of logs with millions of lines. Measured unsafe code:
     /// scanning a buffer pointer rather than the Substring's UTF-8 view takes `check-trace` on the
     /// benchmark's flagship log from 4.65 s to 4.0 s for 2 million lines (release, 3 runs each);
     /// the check-trace step of `Benchmarks/run` (10 million lines) is the figure to watch.
-    public static func name(onLine line: Substring) -> Substring? {
+    package static func name(onLine line: Substring) -> Substring? {
         let bytes = line.utf8
         let found =
             bytes.withContiguousStorageIfAvailable(nameRange(in:))
@@ -98,10 +98,10 @@ public struct TraceVocabulary: Sendable {
 }
 
 /// Why a trace cannot be read: `path:line:col: error: [LS001] message`.
-public struct TraceInputError: Error, CustomStringConvertible, Sendable {
-    public let location: SourceLocation
-    public let message: String
-    public var description: String { "\(location): error: [\(DiagnosticCode.unreadableFile.rawValue)] \(message)" }
+package struct TraceInputError: Error, CustomStringConvertible, Sendable {
+    package let location: SourceLocation
+    package let message: String
+    package var description: String { "\(location): error: [\(DiagnosticCode.unreadableFile.rawValue)] \(message)" }
 }
 
 /// Streams a file's lines in bounded memory, whatever the file holds: a line ends at LF, CR or
@@ -109,9 +109,9 @@ public struct TraceInputError: Error, CustomStringConvertible, Sendable {
 /// a buffer that grows with it); each byte is looked at once (the search for the end of a line
 /// resumes where the last read stopped). Only a regular file is opened: a FIFO would block, a
 /// device such as /dev/zero never ends, and a folder reads as empty on Linux.
-public struct LineReader: Sequence, IteratorProtocol {
+package struct LineReader: Sequence, IteratorProtocol {
     /// The longest line read, in bytes. Log lines are short; past this the log is not one.
-    public static let maximumLineLength = 64 * 1024
+    package static let maximumLineLength = 64 * 1024
     private static let chunkSize = 64 * 1024
 
     private let descriptor: Int32
@@ -124,12 +124,12 @@ public struct LineReader: Sequence, IteratorProtocol {
     private var finished = false
     /// The last line ended with CR: a LF right after it belongs to that line ending.
     private var skipLineFeed = false
-    public private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     /// Set when reading stopped on an error (`next()` then returns nil).
-    public private(set) var error: TraceInputError?
+    package private(set) var error: TraceInputError?
 
     /// Refuses anything but a regular file before opening it.
-    public static func open(_ path: String) throws(TraceInputError) -> LineReader {
+    package static func open(_ path: String) throws(TraceInputError) -> LineReader {
         let start = SourceLocation(path: path, line: 1, column: 1)
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -165,12 +165,12 @@ public struct LineReader: Sequence, IteratorProtocol {
     }
 
     /// A regular file at `path`, or `nil` (see `open` for the reason).
-    public init?(path: String) {
+    package init?(path: String) {
         guard let reader = try? Self.open(path) else { return nil }
         self = reader
     }
 
-    public mutating func next() -> String? {
+    package mutating func next() -> String? {
         do {
             return try nextLine()
         } catch {
@@ -180,7 +180,7 @@ public struct LineReader: Sequence, IteratorProtocol {
     }
 
     /// The next line without its line ending, `nil` at the end, or an error for a line too long.
-    public mutating func nextLine() throws(TraceInputError) -> String? {
+    package mutating func nextLine() throws(TraceInputError) -> String? {
         if let error { throw error }
         while true {
             if skipLineFeed, start < buffer.count {
@@ -259,10 +259,10 @@ public struct LineReader: Sequence, IteratorProtocol {
 
 /// Log text as it may be shown on a terminal: control characters (ESC, NUL …), bidirectional
 /// overrides and line separators are written as `\u{…}` escapes, and a very long name is cut.
-public enum TraceText {
-    public static let maximumShownLength = 200
+package enum TraceText {
+    package static let maximumShownLength = 200
 
-    public static func shown(_ text: Substring) -> String {
+    package static func shown(_ text: Substring) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import LifeSpec
 
-public struct LifeSpecCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct LifeSpecCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "lifespec",
         abstract: "Turn a lifecycle spec into diagrams, reference docs and conformance tests.",
         discussion: """
@@ -28,11 +28,11 @@ public struct LifeSpecCommand: ParsableCommand {
         ]
     )
 
-    public init() {}
+    package init() {}
 
     /// ArgumentParser's `main()`, after a mistyped subcommand gets a suggestion: its own message
     /// for one ("Unexpected argument 'valdate'") names no command.
-    public static func main() {
+    package static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]

@@ -1,14 +1,14 @@
 /// A scenario as the conformance planner needs it: where it starts and which events it sends. Its
 /// expected trace and final state come from replaying it through the engine.
-public struct ConformanceScenario: Sendable, Hashable {
-    public let id: String
-    public let title: String?
+package struct ConformanceScenario: Sendable, Hashable {
+    package let id: String
+    package let title: String?
     /// The state the scenario starts in; `nil` for the machine's initial state.
-    public let from: String?
-    public let flags: [String: Bool]
-    public let events: [String]
+    package let from: String?
+    package let flags: [String: Bool]
+    package let events: [String]
 
-    public init(id: String, title: String? = nil, from: String? = nil, flags: [String: Bool] = [:], events: [String]) {
+    package init(id: String, title: String? = nil, from: String? = nil, flags: [String: Bool] = [:], events: [String]) {
         self.id = id
         self.title = title
         self.from = from
@@ -28,37 +28,37 @@ public struct ConformanceScenario: Sendable, Hashable {
 /// Cases are in that order, each group in document order, so the plan is deterministic.
 /// The plan is data: each case says what it checks (`Case.Origin`) and each note what could not be
 /// tested (`Note`); the words a suite shows for them are the suite writer's.
-public struct ConformancePlan: Sendable {
-    public let machine: Machine
-    public let coverage: CoveragePlan
-    public let cases: [Case]
+package struct ConformancePlan: Sendable {
+    package let machine: Machine
+    package let coverage: CoveragePlan
+    package let cases: [Case]
     /// What the plan could not test and why, for the generated header.
-    public let notes: [Note]
+    package let notes: [Note]
 
     /// One planned case: what a generated suite writes as a `ConformanceCase`, with its origin.
-    public struct Case: Sendable, Hashable {
+    package struct Case: Sendable, Hashable {
         /// Unique within the plan: `<kind>:<name>`, e.g. `scenario:launch`, `coverage:3`.
-        public let id: String
+        package let id: String
         /// The part of `id` after its kind, e.g. `launch`, `3`, `entry:playing`.
-        public let name: String
-        public let origin: Origin
-        public let start: String
+        package let name: String
+        package let origin: Origin
+        package let start: String
         /// Flags that differ from their declared defaults at the start.
-        public let flags: [String: Bool]
-        public let steps: [ConformanceStep]
-        public let checks: [ConformanceCheck]
+        package let flags: [String: Bool]
+        package let steps: [ConformanceStep]
+        package let checks: [ConformanceCheck]
 
-        public var kind: ConformanceCase.Kind { origin.kind }
+        package var kind: ConformanceCase.Kind { origin.kind }
 
         /// The case as a generated suite holds it, with `summary` as its one line for people.
-        public func conformanceCase(summary: String) -> ConformanceCase {
+        package func conformanceCase(summary: String) -> ConformanceCase {
             ConformanceCase(
                 id: id, kind: kind, summary: summary, start: start, flags: flags, steps: steps, checks: checks)
         }
     }
 
     /// What a case checks, and what it was planned from.
-    public enum Origin: Sendable, Hashable {
+    package enum Origin: Sendable, Hashable {
         /// A spec scenario (`title` as the spec gives it, if it does).
         case scenario(id: String, title: String?)
         /// Path `number` (from 1) of `of` in the coverage plan, the first to take `newlyCovered` transitions.
@@ -70,7 +70,7 @@ public struct ConformancePlan: Sendable {
         /// The entry (or exit) actions of `state` run in the engine's order.
         case actionOrder(state: String, entry: Bool)
 
-        public var kind: ConformanceCase.Kind {
+        package var kind: ConformanceCase.Kind {
             switch self {
             case .scenario: .scenario
             case .coveragePath: .coverage
@@ -81,7 +81,7 @@ public struct ConformancePlan: Sendable {
     }
 
     /// Something the plan could not test, and why.
-    public enum Note: Sendable, Hashable {
+    package enum Note: Sendable, Hashable {
         case scenarioCannotStart(scenario: String, error: RunError)
         /// The engine rejects `event` in `state`: the case expects the rejection.
         case scenarioRejects(scenario: String, event: String, state: String)
@@ -94,11 +94,11 @@ public struct ConformancePlan: Sendable {
         case actionsNeverRun(state: String, entry: Bool)
     }
 
-    public init(machine: Machine, scenarios: [ConformanceScenario] = []) {
+    package init(machine: Machine, scenarios: [ConformanceScenario] = []) {
         self.init(space: StateSpace(machine: machine), scenarios: scenarios)
     }
 
-    public init(space: StateSpace, scenarios: [ConformanceScenario] = []) {
+    package init(space: StateSpace, scenarios: [ConformanceScenario] = []) {
         self.init(space: space, scenarios: scenarios, reusesReplays: true)
     }
 

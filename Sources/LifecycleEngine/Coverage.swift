@@ -7,67 +7,67 @@
 /// and restart from the starting configuration nearest to an uncovered transition. Every step is an
 /// edge the engine itself produced, so a path replayed through `Runner` takes exactly the transitions
 /// recorded here.
-public struct CoveragePlan: Sendable, Hashable {
+package struct CoveragePlan: Sendable, Hashable {
     /// One event of a path and what the engine does with it.
-    public struct Step: Sendable, Hashable {
-        public let event: String
-        public let from: Configuration
-        public let to: Configuration
+    package struct Step: Sendable, Hashable {
+        package let event: String
+        package let from: Configuration
+        package let to: Configuration
         /// Every transition taken while processing the event (raised and eventless ones included).
-        public let transitions: [Int]
+        package let transitions: [Int]
     }
 
     /// Events sent in order from `start`, a settled starting configuration.
-    public struct Path: Sendable, Hashable {
-        public let start: Configuration
-        public let steps: [Step]
+    package struct Path: Sendable, Hashable {
+        package let start: Configuration
+        package let steps: [Step]
         /// What this path takes that no earlier path took, ascending: transition indices, and past
         /// them a transition from a later source of its `from:` list (each counts on its own).
-        public let newlyCovered: [Int]
+        package let newlyCovered: [Int]
     }
 
     /// A transition no event path can take, and why.
-    public struct Uncoverable: Sendable, Hashable, CustomStringConvertible {
-        public let transition: Int
-        public let reason: UncoverableReason
+    package struct Uncoverable: Sendable, Hashable, CustomStringConvertible {
+        package let transition: Int
+        package let reason: UncoverableReason
         /// The source state no path takes it from while others do; `nil` when no path takes it at all.
-        public let source: String?
+        package let source: String?
 
-        public init(transition: Int, reason: UncoverableReason, source: String? = nil) {
+        package init(transition: Int, reason: UncoverableReason, source: String? = nil) {
             self.transition = transition
             self.reason = reason
             self.source = source
         }
 
-        public var description: String {
+        package var description: String {
             "transition \(transition)\(source.map { " from '\($0)'" } ?? ""): \(reason)"
         }
     }
 
-    public let paths: [Path]
+    package let paths: [Path]
     /// Ascending by transition index (a transition taken from some of its sources but not all: one
     /// entry per source no path takes it from).
-    public let uncoverable: [Uncoverable]
+    package let uncoverable: [Uncoverable]
     /// Every transition of the machine as the format counts them (the target of full coverage): one
     /// per source state of a `from:` list, and per target of a multi-target transition.
-    public let transitionCount: Int
+    package let transitionCount: Int
     /// Of `transitionCount`, those some path takes (from that source, so to every target).
-    public let coveredCount: Int
+    package let coveredCount: Int
     /// Transitions some path takes from at least one of their sources, ascending.
-    public let covered: [Int]
+    package let covered: [Int]
     /// A lower bound on the events any covering set of paths must send: each event directly triggers
     /// exactly one transition from one source, so every coverable transition (from each source)
     /// whose event is never `raise`d needs an event of its own.
-    public let lowerBound: Int
+    package let lowerBound: Int
 
-    public var stepCount: Int { paths.reduce(0) { $0 + $1.steps.count } }
-    public var isComplete: Bool { uncoverable.isEmpty }
+    package var stepCount: Int { paths.reduce(0) { $0 + $1.steps.count } }
+    package var isComplete: Bool { uncoverable.isEmpty }
 
-    public init(machine: Machine) {
+    package init(machine: Machine) {
         self.init(space: StateSpace(machine: machine))
     }
 
-    public init(space: StateSpace) {
+    package init(space: StateSpace) {
         if space.isComposed {
             self = Self.composed(space).plan
         } else {
@@ -294,13 +294,13 @@ public struct CoveragePlan: Sendable, Hashable {
     }
 
     /// The transitions of `machine` that no sequence of events can take, with reasons (LS122).
-    public static func uncoverableTransitions(in machine: Machine) -> [Uncoverable] {
+    package static func uncoverableTransitions(in machine: Machine) -> [Uncoverable] {
         uncoverableTransitions(in: StateSpace(machine: machine))
     }
 
     /// The same from an explored space, without planning the covering walk (the validator's path).
     /// Needs only which configurations a test reaches, not the indexed graph a walk searches.
-    public static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
+    package static func uncoverableTransitions(in space: StateSpace) -> [Uncoverable] {
         if space.isComposed {
             return space.uncoverableInRegions ?? uncoverableTransitions(inRegionsOf: space)
         }
@@ -354,7 +354,7 @@ public struct CoveragePlan: Sendable, Hashable {
 }
 
 /// Why a transition can never be taken by sending events.
-public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
+package enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
     /// No flag values make the guard true.
     case unsatisfiableGuard(GuardExpression)
     /// No state the transition is declared on (nor any state below one) is ever active.
@@ -374,7 +374,7 @@ public enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
     /// The machine has too many flags or configurations to explore exactly.
     case explorationIncomplete
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsatisfiableGuard(let guardExpression):
             "its guard '\(guardExpression)' can never hold"

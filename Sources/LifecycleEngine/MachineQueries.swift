@@ -4,7 +4,7 @@
 /// States are answered by position in `Machine.states` (document order, parents before children).
 
 /// What a state is, as the engine runs it.
-public enum StateKind: Sendable, Hashable {
+package enum StateKind: Sendable, Hashable {
     case atomic
     case compound
     /// Every child region is active at once.
@@ -16,9 +16,9 @@ extension Machine {
     // MARK: Structure by position
 
     /// The position of a state in `states`.
-    public func position(of state: String) -> Int? { stateIndex(of: state) }
+    package func position(of state: String) -> Int? { stateIndex(of: state) }
 
-    public func kind(at position: Int) -> StateKind {
+    package func kind(at position: Int) -> StateKind {
         switch tables.kind[position] {
         case .atomic: .atomic
         case .compound: .compound
@@ -29,38 +29,38 @@ extension Machine {
     }
 
     /// The parent's position; `nil` at the top level.
-    public func parentPosition(of position: Int) -> Int? {
+    package func parentPosition(of position: Int) -> Int? {
         let parent = tables.parent[position]
         return parent < 0 ? nil : parent
     }
 
     /// Child states in document order, history pseudo-states excluded. For a parallel state these
     /// are its regions.
-    public func childPositions(of position: Int) -> [Int] { tables.children[position] }
+    package func childPositions(of position: Int) -> [Int] { tables.children[position] }
 
     /// The history pseudo-states declared inside a state.
-    public func historyPositions(of position: Int) -> [Int] { tables.historyChildren[position] }
+    package func historyPositions(of position: Int) -> [Int] { tables.historyChildren[position] }
 
     /// The state and its ancestors, innermost first.
-    public func ancestryPositions(of position: Int) -> [Int] { tables.ancestry[position] }
+    package func ancestryPositions(of position: Int) -> [Int] { tables.ancestry[position] }
 
     /// Whether `position` lies strictly inside `ancestor`.
-    public func isDescendant(_ position: Int, of ancestor: Int) -> Bool { tables.isDescendant(position, of: ancestor) }
+    package func isDescendant(_ position: Int, of ancestor: Int) -> Bool { tables.isDescendant(position, of: ancestor) }
 
     /// Whether `position` is `ancestor` or lies inside it.
-    public func isWithin(_ position: Int, _ ancestor: Int) -> Bool {
+    package func isWithin(_ position: Int, _ ancestor: Int) -> Bool {
         position == ancestor || tables.isDescendant(position, of: ancestor)
     }
 
     /// The regions of a parallel state (its child states), or `[]` for any other state.
-    public func regions(of state: String) -> [String] {
+    package func regions(of state: String) -> [String] {
         guard let position = stateIndex(of: state), tables.kind[position] == .parallel else { return [] }
         return tables.children[position].map { states[$0].id }
     }
 
     /// The innermost parallel state strictly enclosing `position` and the region (child of that
     /// parallel state) `position` lies in; `nil` outside every parallel state.
-    public func enclosingRegion(of position: Int) -> (parallel: Int, region: Int)? {
+    package func enclosingRegion(of position: Int) -> (parallel: Int, region: Int)? {
         let chain = tables.ancestry[position]
         for (offset, ancestor) in chain.enumerated().dropFirst() where tables.kind[ancestor] == .parallel {
             return (ancestor, chain[offset - 1])
@@ -69,18 +69,18 @@ extension Machine {
     }
 
     /// Whether the machine has a parallel state anywhere.
-    public var hasParallelRegions: Bool { tables.hasParallelStates }
+    package var hasParallelRegions: Bool { tables.hasParallelStates }
 
     /// The atomic states a plain default entry of `state` ends in (every region of a parallel
     /// state), ascending. For a history state: its default transition's.
-    public func defaultLeaves(entering state: String) -> [String] {
+    package func defaultLeaves(entering state: String) -> [String] {
         guard let position = stateIndex(of: state), let runner = try? Runner(machine: self, state: states[position].id)
         else { return [] }
         return runner.states
     }
 
     /// The default transition of a history pseudo-state (the eventless transition declared on it).
-    public func historyDefault(of state: String) -> Transition? {
+    package func historyDefault(of state: String) -> Transition? {
         guard let position = stateIndex(of: state), tables.kind[position].isHistory,
             let first = tables.declared[position].first
         else { return nil }
@@ -88,13 +88,13 @@ extension Machine {
     }
 
     /// The `done.state.<id>` event raised when `state` completes; `nil` when it cannot complete.
-    public func doneEvent(of state: String) -> String? {
+    package func doneEvent(of state: String) -> String? {
         guard let position = stateIndex(of: state), tables.doneEvent[position] >= 0 else { return nil }
         return events[tables.doneEvent[position]].id
     }
 
     /// Whether transition `transition` is triggered by `event` (`nil`: eventless), by SCXML matching.
-    public func transition(_ transition: Int, matches event: String?) -> Bool {
+    package func transition(_ transition: Int, matches event: String?) -> Bool {
         guard let event else { return tables.trigger[transition] == -1 }
         guard let number = eventIndex(of: event) else { return tables.matchesAll[transition] }
         return tables.matches(transition, event: number)
@@ -105,7 +105,7 @@ extension Machine {
     /// The flags (positions in `flags`) that the guards of `event`'s transitions on the ancestry of
     /// `position` read (`nil`: eventless transitions): everything the engine can read while looking
     /// for a transition in that state.
-    public func guardFlags(for event: String?, onAncestryOf position: Int) -> [Int] {
+    package func guardFlags(for event: String?, onAncestryOf position: Int) -> [Int] {
         let tables = tables
         let number: Int
         if let event {
@@ -124,7 +124,7 @@ extension Machine {
     }
 
     /// Whether some eventless transition is declared on the ancestry of `position`.
-    public func hasEventlessTransition(onAncestryOf position: Int) -> Bool {
+    package func hasEventlessTransition(onAncestryOf position: Int) -> Bool {
         let tables = tables
         return tables.ancestry[position].contains { state in
             tables.declared[state].contains { tables.trigger[$0] == -1 }
@@ -146,17 +146,17 @@ extension FlagGuard {
 }
 
 /// What an event does in one configuration, asked before it is sent.
-public struct EnabledTransitions: Sendable, Hashable {
+package struct EnabledTransitions: Sendable, Hashable {
     /// The transitions of the microstep the event would start, in document order (empty: none).
-    public let transitions: [Transition]
+    package let transitions: [Transition]
     /// The flags any guard the engine evaluated while selecting them reads, in `Machine.flags` order.
-    public let flagsRead: [String]
+    package let flagsRead: [String]
 }
 
 extension Runner {
     /// The transitions `event` enables where the runner stands (`nil`: eventless ones), and the
     /// flags every guard met on the way up from each active atomic state reads.
-    public func enabled(for event: String?) -> EnabledTransitions {
+    package func enabled(for event: String?) -> EnabledTransitions {
         let number: Int
         if let event {
             guard let known = machine.eventIndex(of: event) else {
@@ -177,11 +177,11 @@ extension Runner {
     }
 
     /// Every active atomic state, by position in `machine.states`.
-    public var activeAtomicPositions: [Int] {
+    package var activeAtomicPositions: [Int] {
         let kind = machine.tables.kind
         return active.filter { kind[$0] == .atomic }
     }
 
     /// Every active state (atomic, compound, parallel), by position.
-    public var activePositions: [Int] { active }
+    package var activePositions: [Int] { active }
 }

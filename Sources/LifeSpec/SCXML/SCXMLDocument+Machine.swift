@@ -4,7 +4,7 @@ extension SCXMLDocument {
     /// The engine's machine for this chart. Unhandled events are ignored, as in SCXML.
     /// `extraEvents` declares events a caller will send that no transition names (an SCXML engine
     /// accepts any event name; LifeSpec's machines number the ones they know).
-    public func machine(id: String? = nil, extraEvents: [String] = []) throws(MachineError) -> Machine {
+    package func machine(id: String? = nil, extraEvents: [String] = []) throws(MachineError) -> Machine {
         var children = [[String]](repeating: [], count: states.count)
         for state in states { if let parent = state.parent { children[parent].append(state.id) } }
         func block(_ content: [Content]) -> ActionBlock {

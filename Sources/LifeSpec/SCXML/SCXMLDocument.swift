@@ -9,14 +9,14 @@ import LifecycleEngine
 /// `<state>`, `<parallel>`, `<final>`, `<history>`, `<initial>`, `<transition>` (several events and
 /// targets, `type="internal"`), `<onentry>`/`<onexit>`, and as executable content `<raise>` and
 /// `<log>` (a callback). Everything else is refused with a located diagnostic by `SCXMLReader`.
-public struct SCXMLDocument: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct SCXMLDocument: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case state, parallel, final
         case history(HistoryDepth)
     }
 
     /// Executable content, in document order.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         case raise(String)
         /// A `<log>`: the callback it stands for.
         case log(String)
@@ -28,64 +28,64 @@ public struct SCXMLDocument: Sendable, Hashable {
 
     /// What LifeSpec's own export records in its namespace (`SCXMLReader.lifespecNamespace`), so a
     /// spec survives YAML → SCXML → YAML: names, kinds and posted notifications.
-    public struct Metadata: Sendable, Hashable {
-        public var title: String?
-        public var unhandled: UnhandledEventPolicy?
-        public var eventKinds: [String: LifecycleEvent.Kind] = [:]
+    package struct Metadata: Sendable, Hashable {
+        package var title: String?
+        package var unhandled: UnhandledEventPolicy?
+        package var eventKinds: [String: LifecycleEvent.Kind] = [:]
         /// The events in the order the spec declared them.
-        public var eventOrder: [String] = []
-        public var callbacks: [LifecycleCallback] = []
-        public var notifications: [LifecycleNotification] = []
+        package var eventOrder: [String] = []
+        package var callbacks: [LifecycleCallback] = []
+        package var notifications: [LifecycleNotification] = []
     }
 
-    public struct State: Sendable, Hashable {
-        public var id: String
+    package struct State: Sendable, Hashable {
+        package var id: String
         /// Position of the parent in `states`; nil at the top level.
-        public var parent: Int?
-        public var kind: Kind
+        package var parent: Int?
+        package var kind: Kind
         /// The `initial` attribute's ids, or the `<initial>` transition's targets.
-        public var initial: [String]
+        package var initial: [String]
         /// What the `<initial>` transition runs.
-        public var initialContent: [Content]
-        public var entry: [Content]
-        public var exit: [Content]
-        public var location: SourceLocation
+        package var initialContent: [Content]
+        package var entry: [Content]
+        package var exit: [Content]
+        package var location: SourceLocation
         /// The document gave no id: this one was generated (document order).
-        public var idIsGenerated: Bool
+        package var idIsGenerated: Bool
     }
 
-    public struct Transition: Sendable, Hashable {
+    package struct Transition: Sendable, Hashable {
         /// Position of the state it is declared on in `states`.
-        public var source: Int
+        package var source: Int
         /// Event descriptors as written (`a`, `a.b`, `a.*`, `*`); empty for an eventless transition.
-        public var events: [String]
-        public var condition: GuardExpression?
-        public var targets: [String]
-        public var type: TransitionType
-        public var content: [Content]
-        public var location: SourceLocation
+        package var events: [String]
+        package var condition: GuardExpression?
+        package var targets: [String]
+        package var type: TransitionType
+        package var content: [Content]
+        package var location: SourceLocation
         /// Further states it is declared on (a spec's `from: [a, b]`, exported once per state).
-        public var extraSources: [Int] = []
+        package var extraSources: [Int] = []
         /// `lifespec:index`: its position in the exported spec.
-        public var specIndex: Int?
+        package var specIndex: Int?
     }
 
-    public var path: String
+    package var path: String
     /// The `<scxml name>`, if any.
-    public var name: String?
+    package var name: String?
     /// The `<scxml initial>` ids, or the first top-level state.
-    public var initial: [String]
+    package var initial: [String]
     /// Every state in document order (parents before children).
-    public var states: [State]
+    package var states: [State]
     /// Transitions in document order (a history state's default included, an `<initial>`'s not).
-    public var transitions: [Transition]
-    public var rootLocation: SourceLocation
+    package var transitions: [Transition]
+    package var rootLocation: SourceLocation
     /// Boolean `<data>` of an ECMAScript datamodel: LifeSpec's flags, with their defaults.
-    public var flags: [LifecycleFlag] = []
-    public var metadata = Metadata()
+    package var flags: [LifecycleFlag] = []
+    package var metadata = Metadata()
 
     /// Events named by transitions (descriptors without `.*`, `*` excluded) and `<raise>`, in first-use order.
-    public var eventNames: [String] {
+    package var eventNames: [String] {
         var seen: Set<String> = []
         var result: [String] = []
         func add(_ name: String) { if seen.insert(name).inserted { result.append(name) } }
@@ -102,17 +102,17 @@ public struct SCXMLDocument: Sendable, Hashable {
     }
 
     /// Events `<raise>` queues, in first-use order.
-    public var raisedEvents: [String] {
+    package var raisedEvents: [String] {
         names { if case .raise(let name) = $0 { name } else { nil } }
     }
 
     /// Callbacks (`<log>`), in first-use order.
-    public var callbackNames: [String] {
+    package var callbackNames: [String] {
         names { if case .log(let name) = $0 { name } else { nil } }
     }
 
     /// Notifications (`<log label="notification">`) and the ones the metadata declares, in first-use order.
-    public var notificationNames: [String] {
+    package var notificationNames: [String] {
         names(after: metadata.notifications.map(\.id)) { if case .notify(let name) = $0 { name } else { nil } }
     }
 
@@ -138,7 +138,7 @@ public struct SCXMLDocument: Sendable, Hashable {
     }
 
     /// The event a descriptor names: `a.*` and `a.` name `a`; `*` names none.
-    public static func eventName(_ descriptor: String) -> String? {
+    package static func eventName(_ descriptor: String) -> String? {
         if descriptor == "*" { return nil }
         if descriptor.hasSuffix(".*") { return String(descriptor.dropLast(2)) }
         if descriptor.hasSuffix(".") { return String(descriptor.dropLast()) }
@@ -147,5 +147,5 @@ public struct SCXMLDocument: Sendable, Hashable {
 }
 
 extension SCXMLDocument.State {
-    public var isHistory: Bool { if case .history = kind { true } else { false } }
+    package var isHistory: Bool { if case .history = kind { true } else { false } }
 }

@@ -7,12 +7,12 @@ import LifecycleEngine
 
 /// Reads SCXML (Foundation's `XMLParser`) into an `SCXMLDocument`, with a located diagnostic for
 /// every construct outside the supported subset and every broken reference.
-public enum SCXMLReader {
-    public static let namespace = "http://www.w3.org/2005/07/scxml"
+package enum SCXMLReader {
+    package static let namespace = "http://www.w3.org/2005/07/scxml"
     /// LifeSpec's own elements and attributes in an exported chart (other engines ignore them).
-    public static let lifespecNamespace = "urn:lifespec:scxml:1"
+    package static let lifespecNamespace = "urn:lifespec:scxml:1"
 
-    public static func read(path: String, limits: LoaderLimits = LoaderLimits()) -> (
+    package static func read(path: String, limits: LoaderLimits = LoaderLimits()) -> (
         document: SCXMLDocument?, diagnostics: [Diagnostic]
     ) {
         let start = SourceLocation(path: path, line: 1, column: 1)
@@ -30,7 +30,7 @@ public enum SCXMLReader {
         return read(data: data, path: path, limits: limits)
     }
 
-    public static func read(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> (
+    package static func read(data: Data, path: String, limits: LoaderLimits = LoaderLimits()) -> (
         document: SCXMLDocument?, diagnostics: [Diagnostic]
     ) {
         let start = SourceLocation(path: path, line: 1, column: 1)

@@ -4,7 +4,7 @@ import LifecycleEngine
 extension SCXMLDocument {
     /// The spec id for a chart: its `<scxml name>`, else the file's name, as lowercase letters,
     /// digits and '-' (it names `Output/<id>/`).
-    public var specID: String {
+    package var specID: String {
         let base = name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var id = ""
         for scalar in base.lowercased().unicodeScalars {

@@ -4,13 +4,13 @@ import LifecycleEngine
 /// Writes a spec's machine as SCXML that another engine (e.g. Qt SCXML) runs with the same trace:
 /// flags become an ECMAScript datamodel (`<data>`, `cond`, `<assign>`), callbacks and notifications
 /// `<log label="callback"|"notification" expr="'id'"/>` in the order the engine emits them.
-public enum SCXMLWriter {
-    public struct Failure: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+package enum SCXMLWriter {
+    package struct Failure: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
-    public static func scxml(for loaded: LoadedSpec) throws(Failure) -> String {
+    package static func scxml(for loaded: LoadedSpec) throws(Failure) -> String {
         let machine = loaded.machine
         for flag in machine.flags where !isECMAScriptIdentifier(flag.id) {
             throw Failure(
@@ -200,7 +200,7 @@ public enum SCXMLWriter {
     }
 
     /// A guard as an ECMAScript condition: flags are the datamodel's variables, `in(s)` is `In('s')`.
-    public static func ecmascript(_ expression: GuardExpression) -> String {
+    package static func ecmascript(_ expression: GuardExpression) -> String {
         func render(_ expression: GuardExpression, _ precedence: Int) -> String {
             switch expression {
             case .flag(let id): return id

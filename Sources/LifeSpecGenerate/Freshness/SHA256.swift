@@ -5,7 +5,7 @@ import LifeSpecRender
 /// SHA-256 (FIPS 180-4), for the digests drawings record. Foundation on Linux has no digest API and
 /// the project takes no crypto dependency for this one use. Whole blocks go through the x86 SHA
 /// extensions where the CPU has them (CSHA256); this implementation serves everywhere else.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
     private var buffer: [UInt8] = []
@@ -28,19 +28,19 @@ public struct SHA256: Sendable {
     private let accelerated: Bool
     static let cpuHasSHAExtensions = lifespec_sha256_accelerated() != 0
 
-    public init() { accelerated = Self.cpuHasSHAExtensions }
+    package init() { accelerated = Self.cpuHasSHAExtensions }
 
     /// `accelerated: false` computes in Swift even on a CPU with SHA extensions (to test one against the other).
     init(accelerated: Bool) { self.accelerated = accelerated && Self.cpuHasSHAExtensions }
 
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if let array = bytes as? [UInt8] { return update(array[...]) }
         if let slice = bytes as? ArraySlice<UInt8> { return update(slice) }
         update(Array(bytes)[...])
     }
 
     /// Whole blocks are compressed where they are; only a partial block is copied.
-    public mutating func update(_ bytes: ArraySlice<UInt8>) {
+    package mutating func update(_ bytes: ArraySlice<UInt8>) {
         var offset = bytes.startIndex
         length &+= UInt64(bytes.count)
         if !buffer.isEmpty {
@@ -57,10 +57,10 @@ public struct SHA256: Sendable {
         buffer.append(contentsOf: bytes[offset...])
     }
 
-    public mutating func update(_ text: String) { update(Array(text.utf8)[...]) }
+    package mutating func update(_ text: String) { update(Array(text.utf8)[...]) }
 
     /// The digest as 64 lowercase hexadecimal digits.
-    public mutating func finalize() -> String {
+    package mutating func finalize() -> String {
         let bits = length &* 8
         var tail: [UInt8] = [0x80]
         while (buffer.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -78,7 +78,7 @@ public struct SHA256: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()

@@ -8,17 +8,17 @@ import LifeSpecRender
 /// folder is refused before anything is written. The bytes go to a new temporary file beside the
 /// target (`O_EXCL | O_NOFOLLOW`, so a planted link is never written through), removed again if
 /// writing fails (a full disk), then renamed over the target.
-public enum AtomicFile {
-    public struct Failure: Error, CustomStringConvertible {
+package enum AtomicFile {
+    package struct Failure: Error, CustomStringConvertible {
         /// "cannot write the file: <reason>".
-        public let message: String
-        public var description: String { message }
+        package let message: String
+        package var description: String { message }
 
         init(reason: String) { message = "cannot write the file: " + reason }
         init(_ error: OutputError) { message = error.message }
     }
 
-    public static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
         var info = stat()
         if lstat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {

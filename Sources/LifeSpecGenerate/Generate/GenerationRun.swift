@@ -4,39 +4,39 @@ import LifeSpecRender
 
 /// One generate pass, shared by `generate` and `watch`: loads the specs, then brings the output
 /// folders in line with them, each as one transaction.
-public struct GenerationRun {
-    public struct Outcome {
-        public var diagnostics: [Diagnostic]
+package struct GenerationRun {
+    package struct Outcome {
+        package var diagnostics: [Diagnostic]
         /// `nil` when nothing was generated (spec errors or a render failure).
-        public var report: SyncReport?
+        package var report: SyncReport?
         /// Drawings whose bytes no longer match the content digest they record (edited by hand).
-        public var edited: [String] = []
+        package var edited: [String] = []
     }
 
     /// A pass that stopped after its specs loaded: an output folder could not be locked, read or
     /// written. Nothing was changed; the text is the one line to print.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static let defaultSuites = "Tests/GeneratedConformanceTests/Generated"
+    package static let defaultSuites = "Tests/GeneratedConformanceTests/Generated"
 
-    public let specs: [String]
-    public let output: String
+    package let specs: [String]
+    package let output: String
     /// `nil`: no suites are written or checked.
-    public let suites: String?
-    public let check: Bool
+    package let suites: String?
+    package let check: Bool
     /// A DocC catalog of every spec to write too (`generate --docc`), or `nil`.
-    public var docc: String?
+    package var docc: String?
     /// The tool's version, part of what a run is made from: with it, a run with nothing to do is
     /// proven so from a record (`NoOpRecord`) without loading a spec; `nil` never trusts a record.
-    public var toolVersion: String?
+    package var toolVersion: String?
     /// The specs an earlier pass of the same `watch` loaded: only changed files are loaded again,
     /// and only the specs whose inputs changed since the last committed pass are generated again
     /// (see `affected`); `nil` loads and generates everything.
-    public var cache: SpecCache?
+    package var cache: SpecCache?
 
-    public init(
+    package init(
         specs: [String], output: String, suites: String?, check: Bool, docc: String? = nil, toolVersion: String? = nil
     ) {
         self.specs = specs
@@ -50,7 +50,7 @@ public struct GenerationRun {
     /// `waiting` is called with a folder's path when another run holds it and this one waits.
     /// Throws `SpecFiles.ResolveError` when there are no specs to work on, `Failure` when an
     /// output folder cannot be written.
-    public func perform(waiting: @escaping @Sendable (String) -> Void = { _ in }) throws -> Outcome {
+    package func perform(waiting: @escaping @Sendable (String) -> Void = { _ in }) throws -> Outcome {
         OutputStage.cleanUpOnSignals()
         let paths = try SpecFiles.resolve(specs)
         var folders: [(path: String, scope: Set<String>?)] = [(output, nil)]
@@ -240,7 +240,7 @@ public struct GenerationRun {
     }
 
     /// The lines `generate` prints after a run: each file created, updated or removed, then the counts.
-    public static func describe(_ report: SyncReport) -> String {
+    package static func describe(_ report: SyncReport) -> String {
         var lines: [String] = []
         lines += report.created.map { "created  \($0)" }
         lines += report.written.map { "updated  \($0)" }

@@ -10,38 +10,38 @@ import LifeSpecRender
 /// diagram, …) run on every core. Graphviz runs one layout at a time (`GraphvizRenderer`), so the
 /// gain is everything around it — building DOT, encoding PNG, writing Markdown — which overlaps
 /// the layouts. Each file's bytes depend only on the specs, never on which piece ran first.
-public enum Generator {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let diagnostics: [Diagnostic]
-        public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+package enum Generator {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let diagnostics: [Diagnostic]
+        package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
     }
 
     /// The suites, one file per spec, relative to the suites directory (the test target that
     /// compiles them), kept apart from `Output/` so each exists once.
-    public static func suites(for specs: [LoadedSpec]) -> [GeneratedFile] {
+    package static func suites(for specs: [LoadedSpec]) -> [GeneratedFile] {
         specs.map {
             GeneratedFile(path: SwiftSuiteRenderer.fileName(for: $0), text: SwiftSuiteRenderer.render(spec: $0))
         }
     }
 
     /// The files for every spec, plus the index. Paths are relative to the output directory.
-    public static func files(for specs: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
+    package static func files(for specs: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
         try collect { sink throws(StreamError) in try generate(specs, others: specs, index: true, into: sink) }
     }
 
     /// One spec's files under `<id>/`.
-    public static func files(for spec: LoadedSpec, others: [LoadedSpec] = []) throws(Failure) -> [GeneratedFile] {
+    package static func files(for spec: LoadedSpec, others: [LoadedSpec] = []) throws(Failure) -> [GeneratedFile] {
         try files(for: [spec], others: others)
     }
 
     /// The files of each of `specs` under `<id>/`, without the index. `others` are the specs their
     /// pages may link to. Each spec that cannot be drawn gives one diagnostic.
-    public static func files(for specs: [LoadedSpec], others: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
+    package static func files(for specs: [LoadedSpec], others: [LoadedSpec]) throws(Failure) -> [GeneratedFile] {
         try collect { sink throws(StreamError) in try generate(specs, others: others, index: false, into: sink) }
     }
 
     /// Why a streamed generate stopped: a spec could not be generated, or the sink failed.
-    public enum StreamError: Error {
+    package enum StreamError: Error {
         case failure(Failure)
         case sink(any Error)
     }
@@ -54,7 +54,7 @@ public enum Generator {
     ///
     /// With `freshness`, a drawing whose file on disk is fresh (see `DrawingFreshness`) is not drawn
     /// again: its bytes on disk are handed over as they are.
-    public static func generate(
+    package static func generate(
         _ specs: [LoadedSpec], others: [LoadedSpec], index: Bool, freshness: DrawingFreshness? = nil,
         into sink: @escaping @Sendable (GeneratedFile) throws -> Void
     ) throws(StreamError) {

@@ -49,7 +49,7 @@ final class Interruption: Sendable {
 extension OutputStage {
     /// Makes SIGINT, SIGTERM and SIGHUP throw away the stages in progress (finishing a commit that
     /// has started) before the process ends. The command line calls this once at start.
-    public static func cleanUpOnSignals() {
+    package static func cleanUpOnSignals() {
         Interruption.shared.install()
     }
 }

@@ -17,8 +17,8 @@ import LifeSpecRender
 /// which finishes or throws it away. Anything unexpected — no record, another tool, a spec byte, a
 /// touched output, a folder locked by a run in progress — means "not proven": the run does the
 /// whole work as always, so the record can make a run faster, never different.
-public enum NoOpRecord {
-    public static let folderName = ".lifespec-cache"
+package enum NoOpRecord {
+    package static let folderName = ".lifespec-cache"
     static let fileName = "no-op"
     static let header = "lifespec-no-op 2"
 
@@ -74,11 +74,11 @@ public enum NoOpRecord {
     }
 
     /// One folder a run writes (Output/, the suites, a DocC catalog), as the report names it.
-    public struct Folder: Sendable {
-        public let path: String
-        public let report: SyncReport
+    package struct Folder: Sendable {
+        package let path: String
+        package let report: SyncReport
 
-        public init(path: String, report: SyncReport) {
+        package init(path: String, report: SyncReport) {
             self.path = path
             self.report = report
         }
@@ -88,7 +88,7 @@ public enum NoOpRecord {
 
     /// Records what a run that just committed left, under the folders' locks (`OutputStage.commit`'s
     /// `whileLocked`). Does nothing when something is not as a finished run leaves it.
-    public static func record(inputs: String, folders: [Folder], in output: String) {
+    package static func record(inputs: String, folders: [Folder], in output: String) {
         var entries: [Entry] = []
         for folder in folders {
             let root = prefix(folder.path)
@@ -130,7 +130,7 @@ public enum NoOpRecord {
     /// when the record proves it has nothing to do; `nil` otherwise (then the run does the work).
     /// With `refresh`, a record whose racily clean files were all read and found unchanged is
     /// written again, so the next run trusts their stat.
-    public static func verify(inputs: String, folders: [String], in output: String, refresh: Bool) -> [String]? {
+    package static func verify(inputs: String, folders: [String], in output: String, refresh: Bool) -> [String]? {
         let recordPath = prefix(output) + folderName + "/" + fileName
         var recordInfo = stat()
         guard lstat(prefix(output) + folderName, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFDIR,
@@ -195,7 +195,7 @@ public enum NoOpRecord {
     /// each with the digest of those bytes (relative path → FNV-1a), whatever the inputs are now:
     /// a run that has work to do need not read them again to compare or verify them. Racily
     /// clean files are left out (they are read as always). Call it with the folders locked.
-    public static func unchanged(_ folder: String, in output: String) -> [String: UInt64] {
+    package static func unchanged(_ folder: String, in output: String) -> [String: UInt64] {
         let recordPath = prefix(output) + folderName + "/" + fileName
         var recordInfo = stat()
         guard lstat(recordPath, &recordInfo) == 0, recordInfo.st_mode & S_IFMT == S_IFREG,

@@ -21,7 +21,7 @@ import LifeSpecRender
 /// - **Never outside.** Every path is checked (`OutputWriter.validate`) and walked without
 ///   following links; a link anywhere in the output tree is an error. A stale file is removed only
 ///   if the manifest names it and its bytes are still the ones LifeSpec wrote.
-public final class OutputStage: Sendable {
+package final class OutputStage: Sendable {
     private struct Pending: Sendable {
         let path: String
         let number: Int
@@ -35,9 +35,9 @@ public final class OutputStage: Sendable {
         var finished = false
     }
 
-    public let writer: OutputWriter
-    public let check: Bool
-    public let scope: Set<String>?
+    package let writer: OutputWriter
+    package let check: Bool
+    package let scope: Set<String>?
     let tree: FileTree
     /// `nil` with `check` on a directory that does not exist: there is nothing to lock or recover.
     private let lock: Int32?
@@ -49,13 +49,13 @@ public final class OutputStage: Sendable {
     /// `NoOpRecord.unchanged`): an offer of the same digest keeps them without reading them.
     private let unchanged = Locked([String: UInt64]())
 
-    public func trust(_ files: [String: UInt64]) { unchanged.withLock { $0 = files } }
+    package func trust(_ files: [String: UInt64]) { unchanged.withLock { $0 = files } }
 
     /// Locks the directory (waiting for another run on it, after calling `waiting`), finishes or
     /// throws away what a killed run left, and, unless checking, makes this run's staging folder.
     /// `partners` are the run's other output folders: a killed run's commit is settled in them too,
     /// never in a folder the run does not write (a journal is data found on disk).
-    public init(
+    package init(
         writer: OutputWriter, check: Bool, scope: Set<String>? = nil, partners: [String] = [],
         waiting: (@Sendable () -> Void)? = nil
     ) throws {
@@ -117,7 +117,7 @@ public final class OutputStage: Sendable {
     /// folder (an absolute path outside it: below its top-level folder, which is the system's,
     /// such as macOS's `/tmp`). A run writes, removes and records files there: through a link it
     /// would do so anywhere the link points. Folders not made yet are made by the run, not links.
-    public static func linkOnPath(to folder: String) -> OutputError? {
+    package static func linkOnPath(to folder: String) -> OutputError? {
         let current = FileManager.default.currentDirectoryPath
         var prefix: String
         var components: [Substring]
@@ -151,7 +151,7 @@ public final class OutputStage: Sendable {
     }
 
     /// Compares `file` with the disk and, unless checking, stages it.
-    public func offer(_ file: GeneratedFile) throws {
+    package func offer(_ file: GeneratedFile) throws {
         TransactionProbe.announce(.stage)
         try OutputWriter.validate(file.path)
         let digest = ManifestEntry.digest(file.contents)
@@ -197,7 +197,7 @@ public final class OutputStage: Sendable {
 
     /// Moves the staged files into place, removes stale ones and writes the manifest, as one
     /// transaction.
-    public func commit() throws -> SyncReport {
+    package func commit() throws -> SyncReport {
         try Self.commit([self])[0]
     }
 
@@ -210,7 +210,7 @@ public final class OutputStage: Sendable {
     /// decides for. `whileLocked` runs once every folder is whole-new and its staging folder gone,
     /// before the locks are released: what it sees of the folders is what this run left (see
     /// `NoOpRecord`).
-    public static func commit(_ stages: [OutputStage], whileLocked: ([SyncReport]) -> Void = { _ in }) throws
+    package static func commit(_ stages: [OutputStage], whileLocked: ([SyncReport]) -> Void = { _ in }) throws
         -> [SyncReport]
     {
         try Interruption.shared.whileCommitting { () throws -> [SyncReport] in
@@ -363,7 +363,7 @@ public final class OutputStage: Sendable {
     }
 
     /// Removes every staged file and the staging folder; the directory is as it was.
-    public func discard() {
+    package func discard() {
         state.withLock { state in
             state.finished = true
             state.pending = []

@@ -2,45 +2,45 @@ import Foundation
 import LifeSpec
 import LifeSpecRender
 
-public struct OutputError: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public let message: String
-    public var description: String { "\(path): error: \(message)" }
+package struct OutputError: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package let message: String
+    package var description: String { "\(path): error: \(message)" }
 }
 
 /// What a sync did, or (with `check`) would do.
-public struct SyncReport: Sendable, Hashable {
-    public var written: [String] = []
-    public var created: [String] = []
-    public var kept: [String] = []
-    public var removed: [String] = []
+package struct SyncReport: Sendable, Hashable {
+    package var written: [String] = []
+    package var created: [String] = []
+    package var kept: [String] = []
+    package var removed: [String] = []
     /// Files the previous run wrote that nothing produces any more but that were changed since
     /// (by a person, or the manifest names a file LifeSpec did not write): never removed.
-    public var leftAlone: [String] = []
+    package var leftAlone: [String] = []
 
-    public var changed: Bool { !written.isEmpty || !created.isEmpty || !removed.isEmpty }
+    package var changed: Bool { !written.isEmpty || !created.isEmpty || !removed.isEmpty }
 
-    public init() {}
+    package init() {}
 }
 
 /// The output directory, and the rules for what may be written in it: generated paths stay
 /// inside, and nothing in the tree is a symbolic link (a link would steer a write or a delete
 /// outside, so it is refused, never followed).
-public struct OutputWriter: Sendable {
-    public static let manifestName = ".lifespec-manifest"
+package struct OutputWriter: Sendable {
+    package static let manifestName = ".lifespec-manifest"
     /// Each run stages its files in a folder of its own, `<directory>/.lifespec-staging-<pid>-<random>`.
     static let stagingPrefix = ".lifespec-staging-"
     /// The longest file name most file systems take, in bytes.
-    public static let maximumNameLength = 255
-    public let directory: URL
+    package static let maximumNameLength = 255
+    package let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory.standardizedFileURL
     }
 
     /// Rejects absolute paths, `..`, empty or hidden components, control characters and names too
     /// long for a file system: ids can never steer a write outside the output directory.
-    public static func validate(_ path: String) throws(OutputError) {
+    package static func validate(_ path: String) throws(OutputError) {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"),
             components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }),
@@ -60,7 +60,7 @@ public struct OutputWriter: Sendable {
     }
 
     /// The paths the manifest names, with the digest of the bytes LifeSpec wrote to each.
-    public func previousManifest() -> [ManifestEntry] {
+    package func previousManifest() -> [ManifestEntry] {
         guard let bytes = FileTree(root: directory.path).readRegularFile(Self.manifestName) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { ManifestEntry(line: $0) }
     }
@@ -69,12 +69,12 @@ public struct OutputWriter: Sendable {
 /// One line of `.lifespec-manifest`: `<16 hex digits>  <path>`. A file is only removed as stale
 /// when its bytes still have the digest LifeSpec recorded, so a line a person added (or a file a
 /// person edited) never costs them a file.
-public struct ManifestEntry: Sendable, Hashable {
-    public let path: String
+package struct ManifestEntry: Sendable, Hashable {
+    package let path: String
     /// `nil` for a line without a digest (an older manifest): such a file is never removed.
-    public let digest: UInt64?
+    package let digest: UInt64?
 
-    public init(path: String, digest: UInt64?) {
+    package init(path: String, digest: UInt64?) {
         self.path = path
         self.digest = digest
     }
@@ -97,7 +97,7 @@ public struct ManifestEntry: Sendable, Hashable {
 
     /// FNV-1a, 64 bits: it tells whether a file is still the one written, not a defence against
     /// someone forging a collision (who could delete the file directly anyway).
-    public static func digest<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+    package static func digest<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -8,7 +8,7 @@ import LifeSpecRender
 ///
 /// Everything is decided from the files' bytes, never from their times: a cached spec is the one
 /// `SpecLoader` gives for exactly these bytes of the file and of each part file it read.
-public final class SpecCache: @unchecked Sendable {
+package final class SpecCache: @unchecked Sendable {
     struct Entry {
         let bytes: Data
         /// The part files a system's loading read (both names `SpecComposer` tries), with the bytes
@@ -71,10 +71,10 @@ public final class SpecCache: @unchecked Sendable {
     private var used: Set<String> = []
 
     /// Also keeps explored machines (`StateSpaceMemo`) for the rest of the process.
-    public init() { StateSpaceMemo.enable() }
+    package init() { StateSpaceMemo.enable() }
 
     /// The spec at `path`, from the cache when its bytes and its parts' bytes are unchanged.
-    public func load(path: String) -> SpecLoadResult {
+    package func load(path: String) -> SpecLoadResult {
         guard let bytes = FileManager.default.contents(atPath: path) else { return SpecLoader.load(path: path) }
         let cached = lock.withLock { entries[path] }
         if let cached, cached.bytes == bytes,
@@ -112,7 +112,7 @@ public final class SpecCache: @unchecked Sendable {
     func beginPass() { lock.withLock { used = [] } }
 
     /// Every existing file the pass loaded or composed (the watch watches them all).
-    public var usedPaths: Set<String> {
+    package var usedPaths: Set<String> {
         lock.withLock { used.filter { FileManager.default.fileExists(atPath: $0) } }
     }
 

@@ -3,15 +3,15 @@ import LifeSpec
 import LifeSpecRender
 
 /// The spec files a command works on: the ones named, or every spec in `Spec/`.
-public enum SpecFiles {
-    public static let extensions: Set<String> = ["yaml", "yml", "json"]
+package enum SpecFiles {
+    package static let extensions: Set<String> = ["yaml", "yml", "json"]
 
     /// No spec was named and there is none to take instead: a usage error.
-    public struct ResolveError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ResolveError: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static func resolve(_ paths: [String], specDirectory: String = "Spec") throws(ResolveError) -> [String] {
+    package static func resolve(_ paths: [String], specDirectory: String = "Spec") throws(ResolveError) -> [String] {
         guard paths.isEmpty else { return paths }
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: specDirectory) else {
@@ -26,7 +26,7 @@ public enum SpecFiles {
 
     /// `related:` references checked against the given specs and the other specs beside them,
     /// and the names `generate` would write, so `validate` accepts only what `generate` can write.
-    public static func relationDiagnostics(
+    package static func relationDiagnostics(
         for loaded: [LoadedSpec], paths: [String], load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }
     ) -> [Diagnostic] {
         // Only the named specs are looked for: which systems use a spec does not change a diagnostic.
@@ -39,7 +39,7 @@ public enum SpecFiles {
 
     /// Every file name `generate` makes from ids must fit a file system (255 bytes a name), and no
     /// two specs may claim the same folder or suite file (`a-b` and `a--b` both give `AB…`).
-    public static func outputNameDiagnostics(for loaded: [LoadedSpec]) -> [Diagnostic] {
+    package static func outputNameDiagnostics(for loaded: [LoadedSpec]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         func check(_ name: String, for what: String, at location: SourceLocation) {
             let bytes = name.utf8.count
@@ -117,7 +117,7 @@ public enum SpecFiles {
     /// named), and the other siblings are loaded only when that finds none; a sibling is loaded as
     /// a possible user only when its text names both `parts` and a given spec's id (or has a YAML
     /// escape, which could spell them). So validating one spec does not load every spec beside it.
-    public static func neighbours(
+    package static func neighbours(
         of loaded: [LoadedSpec], paths: [String], includingUsers: Bool = true,
         load: (String) -> SpecLoadResult = { SpecLoader.load(path: $0) }
     ) -> [LoadedSpec] {

@@ -8,8 +8,8 @@ import LifeSpec
 ///   in model order: equal graphs give byte-identical text.
 /// - Values are escaped according to their `DOTValue` kind (see there); HTML-like labels are
 ///   written as `<…>` with all text entity-escaped.
-public enum DOTEncoder {
-    public static func encode(_ graph: DOTGraph) -> String {
+package enum DOTEncoder {
+    package static func encode(_ graph: DOTGraph) -> String {
         var output = TextOutput(capacity: 1 << 16)
         if graph.isStrict { output.write("strict ") }
         output.write(graph.isDirected ? "digraph " : "graph ")

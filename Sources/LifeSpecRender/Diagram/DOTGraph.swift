@@ -2,20 +2,20 @@
 ///
 /// `DOTEncoder.encode(_:)` turns it into DOT text with every string escaped for the place it
 /// goes, and attributes written in a fixed (alphabetical) order, so equal graphs give equal bytes.
-public struct DOTGraph: Sendable, Hashable {
-    public var id: String
-    public var isDirected: Bool
-    public var isStrict: Bool
+package struct DOTGraph: Sendable, Hashable {
+    package var id: String
+    package var isDirected: Bool
+    package var isStrict: Bool
     /// `graph [...]` defaults: layout, fonts, labels.
-    public var attributes: DOTAttributes
+    package var attributes: DOTAttributes
     /// `node [...]` defaults.
-    public var nodeDefaults: DOTAttributes
+    package var nodeDefaults: DOTAttributes
     /// `edge [...]` defaults.
-    public var edgeDefaults: DOTAttributes
+    package var edgeDefaults: DOTAttributes
     /// Nodes, edges and subgraphs, written in this order.
-    public var statements: [DOTStatement]
+    package var statements: [DOTStatement]
 
-    public init(
+    package init(
         id: String,
         isDirected: Bool = true,
         isStrict: Bool = false,
@@ -34,22 +34,22 @@ public struct DOTGraph: Sendable, Hashable {
     }
 
     /// Every node declared anywhere in the graph, depth first, in statement order.
-    public var allNodes: [DOTNode] { DOTStatement.nodes(in: statements) }
+    package var allNodes: [DOTNode] { DOTStatement.nodes(in: statements) }
     /// Every edge anywhere in the graph, depth first, in statement order.
-    public var allEdges: [DOTEdge] { DOTStatement.edges(in: statements) }
+    package var allEdges: [DOTEdge] { DOTStatement.edges(in: statements) }
     /// Every subgraph anywhere in the graph, depth first (a parent before its children).
-    public var allSubgraphs: [DOTSubgraph] { DOTStatement.subgraphs(in: statements) }
+    package var allSubgraphs: [DOTSubgraph] { DOTStatement.subgraphs(in: statements) }
 }
 
 /// A `subgraph`; named `cluster…` it is drawn as a box around its nodes.
-public struct DOTSubgraph: Sendable, Hashable {
-    public var id: String
-    public var attributes: DOTAttributes
-    public var nodeDefaults: DOTAttributes
-    public var edgeDefaults: DOTAttributes
-    public var statements: [DOTStatement]
+package struct DOTSubgraph: Sendable, Hashable {
+    package var id: String
+    package var attributes: DOTAttributes
+    package var nodeDefaults: DOTAttributes
+    package var edgeDefaults: DOTAttributes
+    package var statements: [DOTStatement]
 
-    public init(
+    package init(
         id: String,
         attributes: DOTAttributes = [:],
         nodeDefaults: DOTAttributes = [:],
@@ -64,32 +64,32 @@ public struct DOTSubgraph: Sendable, Hashable {
     }
 
     /// Graphviz draws a subgraph as a cluster box only when its name starts with `cluster`.
-    public var isCluster: Bool { id.hasPrefix("cluster") }
+    package var isCluster: Bool { id.hasPrefix("cluster") }
 }
 
-public struct DOTNode: Sendable, Hashable {
-    public var id: String
-    public var attributes: DOTAttributes
+package struct DOTNode: Sendable, Hashable {
+    package var id: String
+    package var attributes: DOTAttributes
 
-    public init(_ id: String, attributes: DOTAttributes = [:]) {
+    package init(_ id: String, attributes: DOTAttributes = [:]) {
         self.id = id
         self.attributes = attributes
     }
 }
 
-public struct DOTEdge: Sendable, Hashable {
-    public var from: String
-    public var to: String
-    public var attributes: DOTAttributes
+package struct DOTEdge: Sendable, Hashable {
+    package var from: String
+    package var to: String
+    package var attributes: DOTAttributes
 
-    public init(from: String, to: String, attributes: DOTAttributes = [:]) {
+    package init(from: String, to: String, attributes: DOTAttributes = [:]) {
         self.from = from
         self.to = to
         self.attributes = attributes
     }
 }
 
-public enum DOTStatement: Sendable, Hashable {
+package enum DOTStatement: Sendable, Hashable {
     case node(DOTNode)
     case edge(DOTEdge)
     case subgraph(DOTSubgraph)
@@ -122,7 +122,7 @@ public enum DOTStatement: Sendable, Hashable {
 }
 
 /// An attribute value, tagged with how it must be escaped.
-public enum DOTValue: Sendable, Hashable {
+package enum DOTValue: Sendable, Hashable {
     /// Label-like text (`label`, `xlabel`, `tooltip`, …): shown exactly as given. Backslashes,
     /// quotes and `&` are escaped, a newline becomes a centred line break, control characters go.
     case text(String)
@@ -142,19 +142,19 @@ public enum DOTValue: Sendable, Hashable {
 extension DOTValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 /// Attributes keyed by name. Insertion order does not matter: the encoder writes them sorted by
 /// name, so the same attributes always give the same text.
-public struct DOTAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral {
-    public private(set) var values: [String: DOTValue]
+package struct DOTAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    package private(set) var values: [String: DOTValue]
 
-    public init(_ values: [String: DOTValue] = [:]) { self.values = values }
-    public init(dictionaryLiteral elements: (String, DOTValue)...) {
+    package init(_ values: [String: DOTValue] = [:]) { self.values = values }
+    package init(dictionaryLiteral elements: (String, DOTValue)...) {
         // A plain loop (the last value of a repeated key wins): the composer writes a literal for
         // every node and arrow, and `Dictionary(_:uniquingKeysWith:)` costs several times more.
         var values: [String: DOTValue] = [:]
@@ -163,20 +163,20 @@ public struct DOTAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral 
         self.values = values
     }
 
-    public subscript(key: String) -> DOTValue? {
+    package subscript(key: String) -> DOTValue? {
         get { values[key] }
         set { values[key] = newValue }
     }
 
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// Attributes in the order they are written: by name.
-    public var sorted: [(key: String, value: DOTValue)] {
+    package var sorted: [(key: String, value: DOTValue)] {
         values.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     }
 
     /// `self` with `other`'s values winning.
-    public func merging(_ other: DOTAttributes) -> DOTAttributes {
+    package func merging(_ other: DOTAttributes) -> DOTAttributes {
         DOTAttributes(values.merging(other.values) { _, new in new })
     }
 }

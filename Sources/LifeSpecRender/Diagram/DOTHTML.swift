@@ -6,7 +6,7 @@ import LifeSpec
 /// Only the cases that nest a single label are `indirect`: a diagram has a text piece for every
 /// line of every label, and boxing each of them (as an all-`indirect` enum does) made building
 /// and freeing a large diagram cost more than writing it out.
-public enum DOTHTML: Sendable, Hashable {
+package enum DOTHTML: Sendable, Hashable {
     /// Text; `&`, `<`, `>`, `"` are entity-escaped, a newline becomes `<BR/>`, control
     /// characters are dropped.
     case text(String)
@@ -19,50 +19,50 @@ public enum DOTHTML: Sendable, Hashable {
     case concat([DOTHTML])
     case table(DOTHTMLTable)
 
-    public static let empty = DOTHTML.concat([])
+    package static let empty = DOTHTML.concat([])
 }
 
-public enum DOTHTMLAlign: String, Sendable, Hashable {
+package enum DOTHTMLAlign: String, Sendable, Hashable {
     case left = "LEFT"
     case center = "CENTER"
     case right = "RIGHT"
 }
 
-public struct DOTHTMLFont: Sendable, Hashable {
-    public var face: String?
-    public var pointSize: Double?
-    public var color: String?
+package struct DOTHTMLFont: Sendable, Hashable {
+    package var face: String?
+    package var pointSize: Double?
+    package var color: String?
 
-    public init(face: String? = nil, pointSize: Double? = nil, color: String? = nil) {
+    package init(face: String? = nil, pointSize: Double? = nil, color: String? = nil) {
         self.face = face
         self.pointSize = pointSize
         self.color = color
     }
 }
 
-public struct DOTHTMLTable: Sendable, Hashable {
+package struct DOTHTMLTable: Sendable, Hashable {
     /// `TABLE` attributes by name (`BORDER`, `CELLSPACING`, …), written sorted.
-    public var attributes: [String: String]
-    public var rows: [DOTHTMLRow]
+    package var attributes: [String: String]
+    package var rows: [DOTHTMLRow]
 
-    public init(attributes: [String: String] = [:], rows: [DOTHTMLRow]) {
+    package init(attributes: [String: String] = [:], rows: [DOTHTMLRow]) {
         self.attributes = attributes
         self.rows = rows
     }
 }
 
-public enum DOTHTMLRow: Sendable, Hashable {
+package enum DOTHTMLRow: Sendable, Hashable {
     case cells([DOTHTMLCell])
     /// A horizontal rule between rows (`<HR/>`).
     case rule
 }
 
-public struct DOTHTMLCell: Sendable, Hashable {
+package struct DOTHTMLCell: Sendable, Hashable {
     /// `TD` attributes by name (`ALIGN`, `BGCOLOR`, …), written sorted.
-    public var attributes: [String: String]
-    public var content: DOTHTML
+    package var attributes: [String: String]
+    package var content: DOTHTML
 
-    public init(_ content: DOTHTML, attributes: [String: String] = [:]) {
+    package init(_ content: DOTHTML, attributes: [String: String] = [:]) {
         self.attributes = attributes
         self.content = content
     }
@@ -70,7 +70,7 @@ public struct DOTHTMLCell: Sendable, Hashable {
 
 extension DOTHTML {
     /// The markup that goes between `<` and `>` of an HTML-like label.
-    public var markup: String { TextOutput.string { write(to: &$0) } }
+    package var markup: String { TextOutput.string { write(to: &$0) } }
 
     func write(to output: inout TextOutput) {
         switch self {

@@ -13,9 +13,9 @@ import LifecycleEngine
 ///   a compound state's transitions into itself or its own children are listed in its header.
 /// - With a scenario, the scenario is run with the engine's `Runner`: the arrows it takes carry
 ///   their step numbers and everything it does not touch is faded.
-public enum DiagramBuilder {
+package enum DiagramBuilder {
     /// Decides the detail the diagram can be drawn at, without building it.
-    public static func plan(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
+    package static func plan(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
         -> DiagramPlan
     {
         DiagramPlan(size: DiagramSize(spec: spec, options: options), requested: options.detail, limits: limits)
@@ -23,7 +23,7 @@ public enum DiagramBuilder {
 
     /// The plan and the graph. Throws when the scenario does not exist or does not run, or when
     /// the machine is too large to draw even at `states` detail.
-    public static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
+    package static func build(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
         throws(DiagramError) -> Diagram
     {
         // A group is any state drawn as a cluster: compound or parallel.
@@ -65,7 +65,7 @@ public enum DiagramBuilder {
     }
 
     /// The graph alone (at the plan's effective detail).
-    public static func graph(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
+    package static func graph(for spec: LoadedSpec, options: DiagramOptions, limits: DiagramLimits = .standard)
         throws(DiagramError) -> DOTGraph
     {
         try build(for: spec, options: options, limits: limits).graph
@@ -73,18 +73,18 @@ public enum DiagramBuilder {
 }
 
 /// A built diagram: what was decided and what was drawn.
-public struct Diagram: Sendable, Hashable {
-    public let plan: DiagramPlan
-    public let graph: DOTGraph
+package struct Diagram: Sendable, Hashable {
+    package let plan: DiagramPlan
+    package let graph: DOTGraph
     /// A scenario's step numbers, drawn over the laid-out graph.
-    public let overlays: [Overlay]
+    package let overlays: [Overlay]
     let stepBadges: [String: DOTHTML]
     /// The graph, as laid out and drawn.
-    public var dot: String { DOTEncoder.encode(graph) }
+    package var dot: String { DOTEncoder.encode(graph) }
 
     /// DOT text that shows everything the drawing does on its own: the step numbers as external
     /// labels (what `diagram --format dot` writes; Graphviz places them itself).
-    public var standaloneDOT: String {
+    package var standaloneDOT: String {
         guard !overlays.isEmpty else { return dot }
         var copy = graph
         copy.statements = copy.statements.map { statement in
@@ -98,7 +98,7 @@ public struct Diagram: Sendable, Hashable {
     }
 
     /// What `lifespec diagram` draws: the graph laid out and the overlays placed over it.
-    public func render(_ format: GraphvizFormat) throws(GraphvizError) -> [UInt8] {
+    package func render(_ format: GraphvizFormat) throws(GraphvizError) -> [UInt8] {
         if format == .dot { return try GraphvizRenderer.shared.render(dot: standaloneDOT, format: .dot) }
         return try GraphvizRenderer.shared.render(
             layout: dot, requests: [DrawingRequest(overlays: overlays, formats: [format])])[0][0].data

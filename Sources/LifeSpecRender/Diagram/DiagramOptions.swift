@@ -1,9 +1,9 @@
 import LifeSpec
 
 /// What a state diagram shows and how it is laid out.
-public struct DiagramOptions: Sendable, Hashable {
+package struct DiagramOptions: Sendable, Hashable {
     /// How much each transition says.
-    public enum Detail: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Detail: String, Sendable, Hashable, CaseIterable, Comparable {
         /// States and arrows only: no transition labels, no internal transitions.
         case states
         /// Each arrow labelled with the titles of its events, each once, without guards; nothing
@@ -14,7 +14,7 @@ public struct DiagramOptions: Sendable, Hashable {
         /// As `events`, plus the callbacks (and notifications) each transition triggers, in order.
         case full
 
-        public static func < (lhs: Detail, rhs: Detail) -> Bool { lhs.rank < rhs.rank }
+        package static func < (lhs: Detail, rhs: Detail) -> Bool { lhs.rank < rhs.rank }
         private var rank: Int {
             switch self {
             case .states: 0
@@ -25,27 +25,27 @@ public struct DiagramOptions: Sendable, Hashable {
         }
     }
 
-    public enum Direction: String, Sendable, Hashable, CaseIterable {
+    package enum Direction: String, Sendable, Hashable, CaseIterable {
         case topToBottom = "TB"
         case leftToRight = "LR"
     }
 
-    public var detail: Detail
-    public var direction: Direction
+    package var detail: Detail
+    package var direction: Direction
     /// At `full` detail, list the notifications callbacks post (and `notify` actions).
-    public var showNotifications: Bool
+    package var showNotifications: Bool
     /// Highlight one scenario's path (by scenario id), numbering its steps.
-    public var scenario: String?
+    package var scenario: String?
     /// The locale for titles; `nil` uses the spec's default locale.
-    public var locale: String?
+    package var locale: String?
     /// Draw the legend under the diagram.
-    public var legend: Bool
+    package var legend: Bool
     /// Draw only this compound state and what is inside it (per-group rendering, for machines
     /// too large to draw whole); the states its transitions lead to or come from outside it
     /// appear as dashed stand-ins. Graphviz diagrams only; Mermaid always draws the whole machine.
-    public var group: String?
+    package var group: String?
 
-    public init(
+    package init(
         detail: Detail = .full,
         direction: Direction = .topToBottom,
         showNotifications: Bool = true,
@@ -65,7 +65,7 @@ public struct DiagramOptions: Sendable, Hashable {
 }
 
 /// Why a diagram could not be built.
-public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownScenario(String, available: [String])
     /// The group to draw alone is not a compound state of the machine.
     case unknownGroup(String, available: [String])
@@ -74,7 +74,7 @@ public enum DiagramError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The machine is too large for Graphviz to lay out in reasonable time, even at `states`.
     case tooLarge(DiagramPlan)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownScenario(let id, let available):
             let list =

@@ -2,16 +2,16 @@ import LifeSpec
 import LifecycleEngine
 
 /// How big a diagram is, in the units that drive Graphviz's `dot` layout time.
-public struct DiagramSize: Sendable, Hashable {
+package struct DiagramSize: Sendable, Hashable {
     /// Drawn nodes: leaf states plus initial dots.
-    public let nodes: Int
+    package let nodes: Int
     /// Clusters (compound states).
-    public let clusters: Int
+    package let clusters: Int
     /// Drawn arrows: transitions (once per source) plus initial arrows.
-    public let arrows: Int
+    package let arrows: Int
     /// Label lines on arrows and in states at `events` and at `full` detail.
-    public let eventLines: Int
-    public let fullLines: Int
+    package let eventLines: Int
+    package let fullLines: Int
 
     init(nodes: Int, clusters: Int, arrows: Int, eventLines: Int, fullLines: Int) {
         self.nodes = nodes
@@ -62,11 +62,11 @@ public struct DiagramSize: Sendable, Hashable {
     }
 
     /// "12 nodes, 3 groups and 20 arrows", for messages.
-    public var summary: String { "\(nodes) nodes, \(clusters) groups and \(arrows) arrows" }
+    package var summary: String { "\(nodes) nodes, \(clusters) groups and \(arrows) arrows" }
 
     /// A layout-cost estimate. `dot` puts a virtual node for every labelled arrow in its own rank,
     /// so labels roughly double the graph; tall labels widen ranks, which costs less.
-    public func weight(at detail: DiagramOptions.Detail) -> Int {
+    package func weight(at detail: DiagramOptions.Detail) -> Int {
         switch detail {
         case .states: nodes + arrows + clusters
         case .overview, .events: nodes + 2 * arrows + clusters + eventLines / 2
@@ -76,38 +76,38 @@ public struct DiagramSize: Sendable, Hashable {
 }
 
 /// The layout budget a plan is made against.
-public struct DiagramLimits: Sendable, Hashable {
+package struct DiagramLimits: Sendable, Hashable {
     /// Above this weight a detail level is dropped for a coarser one. Measured with Graphviz 2.43
     /// `dot` and the layout bounds the composer sets, on `lifespec synth` machines (about four
     /// transitions per state, nested groups): weight ≈1,100 lays out in 0.4 s, ≈2,300 in 0.9 s,
     /// ≈3,200–4,500 in 2.5–3.5 s, ≈6,500 at `events` in 31 s.
-    public var comfortableWeight: Int
+    package var comfortableWeight: Int
     /// Above this weight even `states` detail is refused: ≈4,800 took 7.5 s, ≈6,400 took 99 s
     /// and Graphviz reported errors ("lost edge").
-    public var maximumWeight: Int
+    package var maximumWeight: Int
 
-    public init(comfortableWeight: Int = 2_500, maximumWeight: Int = 5_000) {
+    package init(comfortableWeight: Int = 2_500, maximumWeight: Int = 5_000) {
         self.comfortableWeight = comfortableWeight
         self.maximumWeight = maximumWeight
     }
 
-    public static let standard = DiagramLimits()
+    package static let standard = DiagramLimits()
 
     /// No budget: for DOT text, which is written but not laid out.
-    public static let unlimited = DiagramLimits(comfortableWeight: .max, maximumWeight: .max)
+    package static let unlimited = DiagramLimits(comfortableWeight: .max, maximumWeight: .max)
 }
 
 /// What will be drawn: the detail asked for, the detail that keeps layout fast, and why they
 /// differ. The CLI prints `message` when there is one.
-public struct DiagramPlan: Sendable, Hashable {
-    public let size: DiagramSize
-    public let requestedDetail: DiagramOptions.Detail
-    public let effectiveDetail: DiagramOptions.Detail
-    public let isRefused: Bool
-    public let message: String?
+package struct DiagramPlan: Sendable, Hashable {
+    package let size: DiagramSize
+    package let requestedDetail: DiagramOptions.Detail
+    package let effectiveDetail: DiagramOptions.Detail
+    package let isRefused: Bool
+    package let message: String?
 
     /// The plan for the same diagram against other limits (sizing a diagram is the costly part).
-    public func replanned(with limits: DiagramLimits) -> DiagramPlan {
+    package func replanned(with limits: DiagramLimits) -> DiagramPlan {
         DiagramPlan(size: size, requested: requestedDetail, limits: limits)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import LifeSpec
 
 /// Output formats produced in-process by libgvc.
-public enum GraphvizFormat: String, Sendable, Hashable, CaseIterable {
+package enum GraphvizFormat: String, Sendable, Hashable, CaseIterable {
     case svg
     case png
     case pdf
@@ -21,13 +21,13 @@ public enum GraphvizFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public var fileExtension: String { rawValue }
+    package var fileExtension: String { rawValue }
 }
 
 /// A failure reported by Graphviz, with the text Graphviz wrote (which is captured, never
 /// printed to stderr).
-public struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Stage: String, Sendable, Hashable {
+package struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Stage: String, Sendable, Hashable {
         /// `agmemread` could not parse the DOT text.
         case parse
         /// `gvLayout` failed (e.g. an unknown layout engine).
@@ -37,31 +37,31 @@ public struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible 
         case render
     }
 
-    public let stage: Stage
+    package let stage: Stage
     /// Graphviz's own messages, one per line, without the `Error: ` prefix.
-    public let message: String
+    package let message: String
 
-    public init(stage: Stage, message: String) {
+    package init(stage: Stage, message: String) {
         self.stage = stage
         self.message = message
     }
 
-    public var description: String { "Graphviz \(stage.rawValue) failed: \(message)" }
+    package var description: String { "Graphviz \(stage.rawValue) failed: \(message)" }
 }
 
 /// Rendered bytes plus any warnings Graphviz reported on the way.
-public struct GraphvizOutput: Sendable, Hashable {
-    public let data: [UInt8]
-    public let warnings: [String]
+package struct GraphvizOutput: Sendable, Hashable {
+    package let data: [UInt8]
+    package let warnings: [String]
 }
 
 /// An output of `GraphvizRenderer.renderPendingBitmaps`: finished, or a bitmap still being encoded.
-public enum DrawnOutput: Sendable {
+package enum DrawnOutput: Sendable {
     case finished(GraphvizOutput)
     case pending(PendingBitmap)
 
     /// The output, once every thread working on it is done (this one taking part).
-    public func finished() throws(GraphvizError) -> GraphvizOutput {
+    package func finished() throws(GraphvizError) -> GraphvizOutput {
         switch self {
         case .finished(let output): output
         case .pending(let bitmap): GraphvizOutput(data: try bitmap.bytes(), warnings: bitmap.warnings)
@@ -70,33 +70,33 @@ public enum DrawnOutput: Sendable {
 }
 
 /// A bitmap whose PNG is still being encoded on other threads.
-public struct PendingBitmap: Sendable {
+package struct PendingBitmap: Sendable {
     fileprivate let encoding: PNGEncoding
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// The PNG: takes part in what is left of the encoding, then waits for the rest.
-    public func bytes() throws(GraphvizError) -> [UInt8] { try encoding.result() }
+    package func bytes() throws(GraphvizError) -> [UInt8] { try encoding.result() }
 }
 
 /// Text drawn over a laid-out arrow after layout (a scenario's step numbers), so it costs no
 /// layout and moves nothing: an HTML-like label, placed left of the arrow's label or on its curve.
 /// An arrow may have several, each beside its own line of the label.
-public struct Overlay: Sendable, Hashable {
+package struct Overlay: Sendable, Hashable {
     /// The `id` attribute of the arrow.
-    public let edgeID: String
+    package let edgeID: String
     /// An HTML-like label (what goes between `<` and `>` in DOT).
-    public let html: String
-    public let fontSize: Double
-    public let fontName: String
+    package let html: String
+    package let fontSize: Double
+    package let fontName: String
     /// The lines of the arrow's label above the one this overlay sits beside, as an HTML-like
     /// label laid out as the label lays them out (so it is as tall as they are); `nil` beside the
     /// first line.
-    public let linesAbove: String?
+    package let linesAbove: String?
     /// Placed above the whole drawing at its left edge instead (a scenario's title), held by the
     /// arrow so it is drawn with it.
-    public let isHeading: Bool
+    package let isHeading: Bool
 
-    public init(
+    package init(
         edgeID: String, html: String, fontSize: Double, fontName: String, linesAbove: String? = nil,
         isHeading: Bool = false
     ) {
@@ -110,20 +110,20 @@ public struct Overlay: Sendable, Hashable {
 }
 
 /// One drawing made from a shared layout (see `GraphvizRenderer.render(layout:requests:)`).
-public struct DrawingRequest: Sendable, Hashable {
+package struct DrawingRequest: Sendable, Hashable {
     /// DOT text of the same graph with other styles, drawn on the layout; `nil` draws the laid-out graph.
-    public var restyle: String?
-    public var overlays: [Overlay]
-    public var formats: [GraphvizFormat]
+    package var restyle: String?
+    package var overlays: [Overlay]
+    package var formats: [GraphvizFormat]
     /// Drawn on the shared layout or not at all (no outputs) when the restyle would need a layout
     /// of its own: for drawings that are pieced together with others from the same layout.
-    public var sharedLayoutOnly: Bool
+    package var sharedLayoutOnly: Bool
     /// The restyle lists only part of the graph, and every node and edge it leaves out is hidden
     /// (`lifespec_restyle_sparse`): such a drawing cannot be laid out on its own, so it also only
     /// shares the layout.
-    public var hidesUnlisted: Bool
+    package var hidesUnlisted: Bool
 
-    public init(
+    package init(
         restyle: String? = nil, overlays: [Overlay] = [], formats: [GraphvizFormat], sharedLayoutOnly: Bool = false,
         hidesUnlisted: Bool = false
     ) {
@@ -147,8 +147,8 @@ public struct DrawingRequest: Sendable, Hashable {
 ///
 /// The pointers in this file are the C interfaces of libgvc and cairo (graphs, edges, render
 /// buffers, recordings), kept to the calls that need them.
-public final class GraphvizRenderer: Sendable {
-    public static let shared = GraphvizRenderer()
+package final class GraphvizRenderer: Sendable {
+    package static let shared = GraphvizRenderer()
 
     /// The `GVC_t*`, created on first use. Only touched while the lock is held.
     private let context = Locked<OpaquePointer?>(nil)
@@ -156,12 +156,12 @@ public final class GraphvizRenderer: Sendable {
     private init() {}
 
     /// Lays out `dot` with `layout` (`dot`, `neato`, …) and renders it as `format`.
-    public func render(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError) -> [UInt8] {
+    package func render(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError) -> [UInt8] {
         try renderWithWarnings(dot: dot, format: format, layout: layout).data
     }
 
     /// Like `render`, also returning the warnings Graphviz printed.
-    public func renderWithWarnings(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError)
+    package func renderWithWarnings(dot: String, format: GraphvizFormat, layout: String = "dot") throws(GraphvizError)
         -> GraphvizOutput
     {
         try render(dot: dot, formats: [format], layout: layout)[0]
@@ -169,14 +169,14 @@ public final class GraphvizRenderer: Sendable {
 
     /// Lays `dot` out once and renders it in each of `formats` (in that order): an SVG and a PNG
     /// of one diagram cost one layout.
-    public func render(dot: String, formats: [GraphvizFormat], layout: String = "dot") throws(GraphvizError)
+    package func render(dot: String, formats: [GraphvizFormat], layout: String = "dot") throws(GraphvizError)
         -> [GraphvizOutput]
     {
         try render(dot: dot, targets: formats.map(Target.init), layout: layout)
     }
 
     /// Renders with any Graphviz device name (`"svg"`, `"png:cairo"`, `"json"`, …).
-    public func render(dot: String, device: String, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
+    package func render(dot: String, device: String, layout: String = "dot") throws(GraphvizError) -> GraphvizOutput {
         try render(
             layout: dot,
             drawings: [Drawing(targets: [Target(device: device, kind: device.hasPrefix("pdf") ? .pdf : .plain)])],
@@ -192,7 +192,7 @@ public final class GraphvizRenderer: Sendable {
     /// `then` is asked for more requests once the first are drawn (so the caller can make them
     /// while the graph is laid out); its drawings come after the first in the result. A request
     /// with `sharedLayoutOnly` that cannot share the layout gets no outputs (an empty list).
-    public func render(
+    package func render(
         layout dot: String, requests: [DrawingRequest], then more: () -> [DrawingRequest] = { [] },
         layout: String = "dot"
     ) throws(GraphvizError) -> [[GraphvizOutput]] {
@@ -204,7 +204,7 @@ public final class GraphvizRenderer: Sendable {
     /// Like `render(layout:requests:then:layout:)`, but returns as soon as everything is drawn: a
     /// bitmap still being encoded comes back pending, so the caller can work on the other outputs
     /// meanwhile and take part in the encoding when it asks for the PNG.
-    public func renderPendingBitmaps(
+    package func renderPendingBitmaps(
         layout dot: String, requests: [DrawingRequest], then more: () -> [DrawingRequest] = { [] },
         layout: String = "dot"
     ) throws(GraphvizError) -> [[DrawnOutput]] {
@@ -219,23 +219,23 @@ public final class GraphvizRenderer: Sendable {
     }
 
     /// How many restyled drawings had to be laid out on their own, since the process started.
-    public var separateLayouts: Int { separateLayoutCount.withLock { $0 } }
+    package var separateLayouts: Int { separateLayoutCount.withLock { $0 } }
     private let separateLayoutCount = Locked(0)
 
     /// Whether text is measured with LifeSpec's own metrics (see shim.h), so layouts do not depend
     /// on the fonts installed. Lays out a one-node graph the first time it is asked.
-    public var measuresWithOwnMetrics: Bool {
+    package var measuresWithOwnMetrics: Bool {
         _ = try? render(dot: "digraph { a }", format: .dot)
         return lifespec_text_metrics_in_use() != 0
     }
 
     /// Names the metrics text is measured with, for the digests drawings record.
-    public static var textMetricsVersion: String { String(cString: lifespec_text_metrics_version()) }
+    package static var textMetricsVersion: String { String(cString: lifespec_text_metrics_version()) }
 
     /// A bitmap larger than this is drawn at a lower resolution than 96 dpi: cairo holds the whole
     /// image in memory (4 bytes a pixel), and a 500-state machine is tens of thousands of pixels
     /// wide at screen resolution.
-    public static let maximumBitmapPixels = 12_000_000.0
+    package static let maximumBitmapPixels = 12_000_000.0
 
     private struct Target {
         enum Kind { case plain, pdf, png }

@@ -11,14 +11,14 @@ import LifecycleEngine
 /// state it really leaves or enters. Transitions Mermaid cannot draw at all (a composite into
 /// itself or its own children, a state into its enclosing composite, a composite's internal
 /// transitions) are kept as `%%` comments. All text is escaped with Mermaid's `#code;` entities.
-public enum MermaidRenderer {
-    public static func render(_ spec: LoadedSpec, options: DiagramOptions) -> String {
+package enum MermaidRenderer {
+    package static func render(_ spec: LoadedSpec, options: DiagramOptions) -> String {
         MermaidWriter(spec: spec, options: options).text()
     }
 
     /// Replaces every character Mermaid reads as syntax in a label or quoted description with its
     /// `#code;` entity; line breaks and tabs become spaces, control characters are dropped.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         // Most titles have nothing to escape: no copy then. Labels mostly do (`callback(_:)`), and
         // are escaped on their bytes: everything escaped is ASCII, a C1 control (C2 80–C2 9F) or
         // U+2028/U+2029 (E2 80 A8/A9), and every other byte is copied.

@@ -10,22 +10,22 @@ import LifecycleEngine
 /// diagrams are SVG resources of the catalog, related specs link with `<doc:>` under See Also, and
 /// the Mermaid block is left out (DocC draws no Mermaid). Spec text is escaped as on the Markdown
 /// page (`MarkdownText`: character references, which DocC reads as literal text).
-public enum DocCRenderer {
+package enum DocCRenderer {
     /// The article's file name in a catalog; `<doc:id>` links to it.
-    public static func articleName(specID: String) -> String { "\(resourceSafe(specID)).md" }
+    package static func articleName(specID: String) -> String { "\(resourceSafe(specID)).md" }
 
     /// Resource names are global in a catalog: each is prefixed by its spec.
-    public static func diagramResource(specID: String) -> String { "\(resourceSafe(specID))-diagram.svg" }
-    public static func scenarioResource(specID: String, scenario: String) -> String {
+    package static func diagramResource(specID: String) -> String { "\(resourceSafe(specID))-diagram.svg" }
+    package static func scenarioResource(specID: String, scenario: String) -> String {
         "\(resourceSafe(specID))-scenario-\(resourceSafe(scenario)).svg"
     }
-    public static func groupResource(specID: String, group: String) -> String {
+    package static func groupResource(specID: String, group: String) -> String {
         "\(resourceSafe(specID))-group-\(resourceSafe(group)).svg"
     }
 
     /// The article. `resources` are the SVG resources the catalog has (only those are shown);
     /// `catalogued` the spec ids with an article beside this one (only those are linked).
-    public static func article(
+    package static func article(
         for spec: LoadedSpec, locale: String? = nil, specPath: String? = nil,
         resources: Set<String>, catalogued: Set<String>
     ) -> String {
@@ -34,7 +34,7 @@ public enum DocCRenderer {
     }
 
     /// The catalog's root page (`@TechnologyRoot`): one topic per spec, linking its article.
-    public static func root(title: String, specs: [LoadedSpec], locale: String? = nil) -> String {
+    package static func root(title: String, specs: [LoadedSpec], locale: String? = nil) -> String {
         var lines = ["# \(MarkdownText.singleLine(title))", ""]
         lines.append(
             MarkdownText.singleLine(
@@ -484,7 +484,7 @@ extension MarkdownText {
 extension DocCRenderer {
     /// The SVG resources an article shows, drawn as `generate` draws them: the whole diagram and
     /// each scenario's, or one per top-level group for a machine too large to draw whole.
-    public static func resources(for spec: LoadedSpec) throws -> [GeneratedFile] {
+    package static func resources(for spec: LoadedSpec) throws -> [GeneratedFile] {
         let id = spec.document.id
         let options = DiagramOptions()
         guard !DiagramBuilder.plan(for: spec, options: options).isRefused else {
@@ -516,7 +516,7 @@ extension DocCRenderer {
     }
 
     /// The catalog resource name of a file `generate` writes under `Output/`, if the articles show it.
-    public static func resourceName(forOutputPath path: String) -> String? {
+    package static func resourceName(forOutputPath path: String) -> String? {
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts.last?.hasSuffix(".svg") == true else { return nil }
         let name = String(parts[parts.count - 1].dropLast(4))

@@ -1,41 +1,41 @@
 /// How `MarkdownRenderer` renders one page.
-public struct MarkdownOptions: Sendable, Hashable {
+package struct MarkdownOptions: Sendable, Hashable {
     /// The page's locale: fixed phrases come from `MarkdownStrings`, spec text from its localized
     /// maps, both falling back to the spec's default locale (English for the phrases). `nil` means
     /// the spec's default locale.
-    public var locale: String?
+    package var locale: String?
     /// The spec path shown in the "generated from" line, as given (keep it relative, e.g.
     /// `Spec/ios-app-lifecycle.yaml`). `nil` uses `LoadedSpec.path`. An absolute path is cut to its
     /// file name so no machine path leaks into the page.
-    public var specPath: String?
+    package var specPath: String?
     /// Relative link to the rendered diagram; `nil` leaves the image out.
-    public var diagramPath: String?
+    package var diagramPath: String?
     /// The drawing a reader sees first, readable at a page's width (`overview.svg`); the page then
     /// links to `diagramPath`, the full detail. `nil`: the page shows `diagramPath` first.
-    public var overviewPath: String?
+    package var overviewPath: String?
     /// Mermaid source to embed (from the Mermaid renderer); `nil` leaves the block out.
-    public var mermaid: String?
+    package var mermaid: String?
     /// Relative link to a scenario's highlighted diagram; `{id}` is replaced by the scenario id
     /// (percent-encoded). `nil` leaves the links out.
-    public var scenarioDiagramPattern: String?
+    package var scenarioDiagramPattern: String?
     /// Relative link to a scenario's sequence diagram, shown in its walkthrough; `{id}` as above.
     /// `nil` leaves them out.
-    public var sequenceDiagramPattern: String?
+    package var sequenceDiagramPattern: String?
     /// The locale variants of this page, in the order to list them (this page's own locale
     /// included, shown unlinked). Empty or a single entry: no language switcher.
-    public var localeLinks: [LocaleLink]
+    package var localeLinks: [LocaleLink]
     /// Pages of the specs this one names under `related:`, by spec id; an id without a page is
     /// listed unlinked.
-    public var relatedPages: [String: RelatedPage] = [:]
+    package var relatedPages: [String: RelatedPage] = [:]
     /// A system page's links to its parts' pages, by spec id; a part without a page is listed unlinked.
-    public var partPages: [String: RelatedPage] = [:]
+    package var partPages: [String: RelatedPage] = [:]
     /// The folder of the index of every spec (`MarkdownIndexRenderer`), relative to the page
     /// (`../`); the page links back to the index in its own language. `nil`: no link.
-    public var indexPath: String?
+    package var indexPath: String?
     /// The system specs that include this spec as parts (a "Used by" section).
-    public var usedBy: [UsedBySystem] = []
+    package var usedBy: [UsedBySystem] = []
 
-    public init(
+    package init(
         locale: String? = nil,
         specPath: String? = nil,
         diagramPath: String? = "diagram.svg",
@@ -55,44 +55,44 @@ public struct MarkdownOptions: Sendable, Hashable {
 }
 
 /// Another spec's page, as this page links to it.
-public struct RelatedPage: Sendable, Hashable {
-    public var title: String
+package struct RelatedPage: Sendable, Hashable {
+    package var title: String
     /// Relative to this page, e.g. `../ios-app-lifecycle/README.md`.
-    public var path: String
+    package var path: String
 
-    public init(title: String, path: String) {
+    package init(title: String, path: String) {
         self.title = title
         self.path = path
     }
 }
 
 /// A system spec that includes this one, and under which part names.
-public struct UsedBySystem: Sendable, Hashable {
-    public var page: RelatedPage
-    public var parts: [String]
+package struct UsedBySystem: Sendable, Hashable {
+    package var page: RelatedPage
+    package var parts: [String]
 
-    public init(page: RelatedPage, parts: [String]) {
+    package init(page: RelatedPage, parts: [String]) {
         self.page = page
         self.parts = parts
     }
 }
 
 /// One locale variant of a page and the relative path it lives at.
-public struct LocaleLink: Sendable, Hashable {
-    public var locale: String
-    public var path: String
+package struct LocaleLink: Sendable, Hashable {
+    package var locale: String
+    package var path: String
 
-    public init(locale: String, path: String) {
+    package init(locale: String, path: String) {
         self.locale = locale
         self.path = path
     }
 }
 
 /// A rendered page and the file name it should be written to inside `Output/<spec-id>/`.
-public struct MarkdownPage: Sendable, Hashable {
+package struct MarkdownPage: Sendable, Hashable {
     /// The page's locale (`nil` when the spec declares no locales).
-    public let locale: String?
+    package let locale: String?
     /// `README.md` for the default locale, `README.<locale>.md` for the others.
-    public let fileName: String
-    public let text: String
+    package let fileName: String
+    package let text: String
 }

@@ -7,9 +7,9 @@ import LifecycleEngine
 /// behaviour (what a transition does, what each event does in each state, each scenario's trace)
 /// is asked of the engine: `Machine.expand`, `Machine.leaf(entering:)` and `Runner`.
 /// The output is deterministic: document order everywhere, no dates, no absolute paths.
-public enum MarkdownRenderer {
+package enum MarkdownRenderer {
     /// The page for `options.locale` (default: the spec's default locale).
-    public static func render(_ spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions()) -> String {
+    package static func render(_ spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions()) -> String {
         MarkdownPageBuilder(spec: spec, options: options).render()
     }
 
@@ -18,7 +18,7 @@ public enum MarkdownRenderer {
     ///
     /// `others` are the specs generated beside this one: the `related:` ones are linked, in the
     /// page's locale where the other spec has it.
-    public static func pages(
+    package static func pages(
         for spec: LoadedSpec, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []
     ) -> [MarkdownPage] {
         let locales: [String?] = spec.document.locales.isEmpty ? [nil] : spec.document.locales
@@ -27,7 +27,7 @@ public enum MarkdownRenderer {
 
     /// The page of one locale (`nil` when the spec declares none), exactly as `pages` writes it:
     /// `lifespec docs` prints one page and need not render the others.
-    public static func page(
+    package static func page(
         for spec: LoadedSpec, locale: String?, options: MarkdownOptions = MarkdownOptions(), others: [LoadedSpec] = []
     ) -> MarkdownPage {
         let document = spec.document
@@ -66,14 +66,14 @@ public enum MarkdownRenderer {
     }
 
     /// `README.md` for the default locale (or none), `README.<locale>.md` for the others.
-    public static func fileName(locale: String?, defaultLocale: String?) -> String {
+    package static func fileName(locale: String?, defaultLocale: String?) -> String {
         "README\(localeSuffix(locale: locale, defaultLocale: defaultLocale)).md"
     }
 
     /// What a locale adds to the name of each of its files (pages and diagrams): nothing for the
     /// default locale (or none), `.<locale>` for the others, with anything but ASCII letters,
     /// digits, `-` and `_` replaced so a locale can never leave its folder.
-    public static func localeSuffix(locale: String?, defaultLocale: String?) -> String {
+    package static func localeSuffix(locale: String?, defaultLocale: String?) -> String {
         guard let locale, locale != defaultLocale else { return "" }
         return "."
             + String(locale.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })

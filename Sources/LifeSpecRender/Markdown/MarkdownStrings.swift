@@ -6,21 +6,21 @@ import LifecycleEngine
 /// Every phrase is a `switch` over `Language`, so adding a language is a compile error until each
 /// phrase has its translation. Arguments are Markdown already (escaped by the caller); the phrases
 /// themselves are trusted text.
-public struct MarkdownStrings: Sendable, Hashable {
+package struct MarkdownStrings: Sendable, Hashable {
     /// The one locale decision of the tool (`LifeSpec.Language`), shared with the diagrams.
-    public typealias Language = LifeSpec.Language
+    package typealias Language = LifeSpec.Language
 
-    public let language: Language
+    package let language: Language
 
-    public init(_ language: Language) { self.language = language }
+    package init(_ language: Language) { self.language = language }
 
     /// The table for `locale`, as `Language(locale:)` decides it (English when unsupported).
-    public init(locale: String?) {
+    package init(locale: String?) {
         self.language = Language(locale: locale)
     }
 
     /// The supported language for `locale`, if any.
-    public static func language(for locale: String?) -> Language? {
+    package static func language(for locale: String?) -> Language? {
         Language.resolve(locale)
     }
 
@@ -36,10 +36,10 @@ public struct MarkdownStrings: Sendable, Hashable {
     // MARK: Page frame
 
     /// The language's own name, for the switcher between locale variants.
-    public var languageName: String { pick("English", "简体中文") }
+    package var languageName: String { pick("English", "简体中文") }
 
     /// The display name of any locale: its language's own name, or the code itself.
-    public static func displayName(of locale: String) -> String {
+    package static func displayName(of locale: String) -> String {
         language(for: locale).map { MarkdownStrings($0).languageName } ?? locale
     }
 

@@ -5,7 +5,7 @@ import LifecycleEngine
 /// format. It imports the modules of the spec's API catalogs and, under `#if canImport(…)` of them,
 /// observes the spec's notifications itself (on the posting thread); callbacks are logged with one
 /// call each. Where those modules do not exist (UIKit on Linux) the file compiles to nothing.
-public enum RecorderRenderer {
+package enum RecorderRenderer {
     /// `UIApplication.didBecomeActiveNotification`: ASCII identifiers joined by dots, nothing else.
     static func isDottedName(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -36,13 +36,13 @@ public enum RecorderRenderer {
     /// Why the recorder cannot be written for `spec`, or `nil`. The file refers to the spec's
     /// notifications by their Swift names, so it needs the modules that declare them; a spec that
     /// names no framework (no `platform:`, no catalog with a `module`) cannot say what to import.
-    public static func refusal(for spec: LoadedSpec) -> String? {
+    package static func refusal(for spec: LoadedSpec) -> String? {
         guard spec.document.apiModules.isEmpty else { return nil }
         return
             "the recorder refers to the spec's callbacks and notifications in Swift, so it must know which framework declares them: add 'platform: uikit', or list an API catalog with a 'module' under 'catalogs:' (see docs/spec-format.md)"
     }
 
-    public static func render(_ spec: LoadedSpec, specPath: String? = nil) -> String {
+    package static func render(_ spec: LoadedSpec, specPath: String? = nil) -> String {
         let machine = spec.machine
         let typeName = SwiftSource.typeName(spec.document.id) + "Recorder"
         let shownPath = SwiftSource.commentText(specPath ?? spec.path)

@@ -3,7 +3,7 @@ import LifeSpec
 /// Safe spellings of arbitrary spec strings inside generated Swift source. Nothing a spec says can
 /// end a string literal or a comment early, start an interpolation, add a line, or hide text
 /// (bidirectional overrides and other invisible characters are written as `\u{…}` escapes).
-public enum SwiftSource {
+package enum SwiftSource {
     /// A double-quoted Swift string literal whose value is exactly `text`.
     package static func writeStringLiteral(_ text: String, to output: inout TextOutput) {
         output.write(byte: UInt8(ascii: "\""))
@@ -40,7 +40,7 @@ public enum SwiftSource {
 
     /// Text for one `//` comment line: newlines and invisible characters become `\u{…}` escapes, so
     /// the comment cannot end early or carry code onto a line of its own.
-    public static func commentText(_ text: String) -> String {
+    package static func commentText(_ text: String) -> String {
         TextOutput.string { output in
             for scalar in text.unicodeScalars {
                 if isVisible(scalar) { output.write(scalar) } else { writeUnicodeEscape(scalar, to: &output) }
@@ -51,7 +51,7 @@ public enum SwiftSource {
     /// A Swift identifier fragment for `text`: ASCII letters, digits and `_` kept, other ASCII as
     /// `_`, anything else as `uXXXX`. Prefix it with something that starts with a letter to get an
     /// identifier (never a keyword, never starting with a digit).
-    public static func identifierFragment(_ text: String) -> String {
+    package static func identifierFragment(_ text: String) -> String {
         // ASCII (every case id): one byte each, `isAlphabetic` meaning A–Z and a–z there.
         if text.withUTF8Buffer({ $0.allSatisfy { $0 < 0x80 } }) {
             return String(
@@ -76,7 +76,7 @@ public enum SwiftSource {
     /// An UpperCamelCase type name: `ios-app-lifecycle` → `IosAppLifecycle`. Words split at ASCII
     /// characters that cannot appear in identifiers; a name that would start with a digit, or is empty,
     /// gets the prefix `Spec`.
-    public static func typeName(_ text: String) -> String {
+    package static func typeName(_ text: String) -> String {
         var result = ""
         var capitalizeNext = true
         for scalar in text.unicodeScalars {

@@ -4,21 +4,21 @@ import LifecycleEngine
 /// What a conformance suite is generated from: the engine model plus the few words the file shows.
 /// `SwiftSuiteRenderer.render(spec:)` builds one from a loaded spec; build one directly to generate a
 /// suite for a machine made in code.
-public struct SwiftSuiteInput: Sendable {
-    public let specID: String
+package struct SwiftSuiteInput: Sendable {
+    package let specID: String
     /// Shown in the header and returned by `specPath`; keep it relative (no absolute paths in output).
-    public let specPath: String
-    public let title: String?
-    public let machine: Machine
-    public let scenarios: [ConformanceScenario]
+    package let specPath: String
+    package let title: String?
+    package let machine: Machine
+    package let scenarios: [ConformanceScenario]
     /// The exploration of `machine` when the loader made one already (`LoadedSpec.stateSpace`).
     private(set) var stateSpace: StateSpace?
     /// The stem of the generated type names (`<stem>Conformance`, `<stem>ConformanceTests`) when
     /// the one made from the spec id will not do (`AvplayerPlayback` for `avplayer-playback`).
     /// A Swift identifier: `SwiftSuiteRenderer.isValidTypeName`.
-    public var typeNameStem: String?
+    package var typeNameStem: String?
 
-    public init(
+    package init(
         specID: String, specPath: String, title: String? = nil, machine: Machine, scenarios: [ConformanceScenario] = []
     ) {
         self.specID = specID
@@ -28,7 +28,7 @@ public struct SwiftSuiteInput: Sendable {
         self.scenarios = scenarios
     }
 
-    public init(spec: LoadedSpec) {
+    package init(spec: LoadedSpec) {
         let document = spec.document
         let path = spec.path.hasPrefix("/") ? String(spec.path.split(separator: "/").last ?? "") : spec.path
         self.init(
@@ -50,27 +50,27 @@ public struct SwiftSuiteInput: Sendable {
 /// Writes the Swift conformance suite of one spec: the cases the engine plans (`ConformancePlan`) as
 /// data in `enum <Spec>Conformance: ConformanceSuite`, and one thin test per case that runs it on the
 /// system under test the test target supplies through `makeSystem()`.
-public enum SwiftSuiteRenderer {
-    public enum Framework: String, Sendable, Hashable, CaseIterable {
+package enum SwiftSuiteRenderer {
+    package enum Framework: String, Sendable, Hashable, CaseIterable {
         case swiftTesting = "swift-testing"
         case xctest
     }
 
-    public static func render(spec: LoadedSpec, framework: Framework = .swiftTesting) -> String {
+    package static func render(spec: LoadedSpec, framework: Framework = .swiftTesting) -> String {
         render(SwiftSuiteInput(spec: spec), framework: framework)
     }
 
-    public static func render(_ input: SwiftSuiteInput, framework: Framework = .swiftTesting) -> String {
+    package static func render(_ input: SwiftSuiteInput, framework: Framework = .swiftTesting) -> String {
         render(input, plan: plan(for: input), framework: framework)
     }
 
     /// The cases `render(_:framework:)` writes, planned from the loader's exploration when there is one.
-    public static func plan(for input: SwiftSuiteInput) -> ConformancePlan {
+    package static func plan(for input: SwiftSuiteInput) -> ConformancePlan {
         let space = input.stateSpace ?? StateSpace(machine: input.machine)
         return ConformancePlan(space: space, scenarios: input.scenarios)
     }
 
-    public static func render(_ input: SwiftSuiteInput, plan: ConformancePlan, framework: Framework) -> String {
+    package static func render(_ input: SwiftSuiteInput, plan: ConformancePlan, framework: Framework) -> String {
         String(decoding: renderUTF8(input, plan: plan, framework: framework), as: UTF8.self)
     }
 
@@ -78,23 +78,23 @@ public enum SwiftSuiteRenderer {
     /// an ASCII byte or an escape, so they are valid UTF-8 and the String's own): for a caller that
     /// writes them to a file, the String in between cost the 4-region 2,000-state suite 0.07 G of
     /// its 3.41 G instructions (callgrind), decoding 7.5 MB only to encode them again.
-    public static func renderUTF8(_ input: SwiftSuiteInput, plan: ConformancePlan, framework: Framework) -> [UInt8] {
+    package static func renderUTF8(_ input: SwiftSuiteInput, plan: ConformancePlan, framework: Framework) -> [UInt8] {
         var writer = SuiteWriter(input: input, plan: plan, framework: framework)
         writer.write()
         return writer.output.bytes
     }
 
     /// `IosAppLifecycle` for `ios-app-lifecycle`: the stem of every generated name.
-    public static func baseName(forSpecID id: String) -> String { SwiftSource.typeName(id) }
+    package static func baseName(forSpecID id: String) -> String { SwiftSource.typeName(id) }
     /// The generated enum holding the cases, e.g. `IosAppLifecycleConformance`.
-    public static func suiteTypeName(forSpecID id: String) -> String { baseName(forSpecID: id) + "Conformance" }
+    package static func suiteTypeName(forSpecID id: String) -> String { baseName(forSpecID: id) + "Conformance" }
     /// The generated file's name, e.g. `IosAppLifecycleConformanceTests.swift`.
-    public static func fileName(forSpecID id: String) -> String { baseName(forSpecID: id) + "ConformanceTests.swift" }
-    public static func fileName(for spec: LoadedSpec) -> String { fileName(forSpecID: spec.document.id) }
+    package static func fileName(forSpecID id: String) -> String { baseName(forSpecID: id) + "ConformanceTests.swift" }
+    package static func fileName(for spec: LoadedSpec) -> String { fileName(forSpecID: spec.document.id) }
 
     /// Whether `name` can be the stem of the generated type names: an ASCII Swift identifier that
     /// is not a keyword.
-    public static func isValidTypeName(_ name: String) -> Bool {
+    package static func isValidTypeName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else {
             return false
         }
