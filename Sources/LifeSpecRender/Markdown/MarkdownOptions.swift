@@ -29,6 +29,8 @@ public struct MarkdownOptions: Sendable, Hashable {
     /// The folder of the index of every spec (`MarkdownIndexRenderer`), relative to the page
     /// (`../`); the page links back to the index in its own language. `nil`: no link.
     public var indexPath: String?
+    /// The spec's explorer page (`explorer.html`), relative to the page; `nil`: no "Try it" link.
+    public var explorerPath: String?
     /// The system specs that include this spec as parts (a "Used by" section).
     public var usedBy: [UsedBySystem] = []
 
