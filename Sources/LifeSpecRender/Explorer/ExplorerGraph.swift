@@ -35,8 +35,11 @@ package struct ExplorerGraph: Sendable {
     package private(set) var scenarioStarts: [(node: Int, sequence: Int)?] = []
     /// Where `check-trace` (without `--from` and `--set`) may begin, in its order.
     package private(set) var traceStarts: [Int] = []
-    /// Whether every reachable configuration was expanded (else the budget stopped exploration).
+    /// Whether every configuration was expanded, the log check's starts and what they reach
+    /// included (else the budget stopped exploration, and the page turns the log check off).
     package private(set) var isComplete = true
+    /// Whether everything a click can reach was expanded: from the start and the scenarios' starts.
+    package private(set) var isReachableComplete = true
 
     /// `nodeLimit`: the most configurations expanded; past it the graph is incomplete and says so.
     package init(spec: LoadedSpec, nodeLimit: Int = ExplorerGraph.defaultNodeLimit) {
@@ -72,6 +75,7 @@ package struct ExplorerGraph: Sendable {
         var scenarioStarts: [(node: Int, sequence: Int)?] = []
         var traceStarts: [Int] = []
         var isComplete = true
+        var isReachableComplete = true
         if let (runner, steps) = try? Runner.start(machine: machine) {
             start = (node(runner), sequence(steps))
         }
@@ -82,47 +86,57 @@ package struct ExplorerGraph: Sendable {
                 scenarioStarts.append(nil)
             }
         }
-        // As `TraceChecker` begins without `--from`: the initial states entered with each
-        // assignment of the (at most 16) free flags, then settled.
-        let flagIDs = machine.flags.map(\.id)
-        for bits in 0..<(1 << min(flagIDs.count, 16)) {
-            var flags: [String: Bool] = [:]
-            for (offset, id) in flagIDs.enumerated() { flags[id] = offset < 16 && bits & (1 << offset) != 0 }
-            guard var runner = try? Runner(machine: machine, states: machine.initialTargets, flags: flags),
-                (try? runner.settle()) != nil
-            else { continue }
-            let start = node(runner)
-            if !traceStarts.contains(start) { traceStarts.append(start) }
-        }
         let events = machine.events.map(\.id)
         let ignores = machine.unhandledEvents == .ignore
         var cursor = 0
-        while cursor < nodes.count {
-            if cursor >= nodeLimit {
-                isComplete = false
-                break
-            }
-            let runner = runners[cursor]
-            var edges: [(target: Int, sequence: Int)?] = []
-            edges.reserveCapacity(events.count)
-            // A machine that refuses unhandled events refuses every event it does not accept now
-            // (`acceptedEvents`: an enabled transition), but for the internal ones it leaves out.
-            let accepted = ignores ? nil : Set(runner.acceptedEvents)
-            for (position, event) in events.enumerated() {
-                if let accepted, !accepted.contains(event), machine.events[position].kind != .internal {
-                    edges.append(nil)
-                    continue
+        /// Expands nodes breadth-first until every one is expanded or the budget is spent.
+        func expand() -> Bool {
+            while cursor < nodes.count {
+                if cursor >= nodeLimit { return false }
+                let runner = runners[cursor]
+                var edges: [(target: Int, sequence: Int)?] = []
+                edges.reserveCapacity(events.count)
+                // A machine that refuses unhandled events refuses every event it does not accept
+                // now (`acceptedEvents`: an enabled transition), but for the internal ones it
+                // leaves out.
+                let accepted = ignores ? nil : Set(runner.acceptedEvents)
+                for (position, event) in events.enumerated() {
+                    if let accepted, !accepted.contains(event), machine.events[position].kind != .internal {
+                        edges.append(nil)
+                        continue
+                    }
+                    var copy = runner
+                    if let steps = try? copy.send(event) {
+                        edges.append((node(copy), sequence(steps)))
+                    } else {
+                        edges.append(nil)
+                    }
                 }
-                var copy = runner
-                if let steps = try? copy.send(event) {
-                    edges.append((node(copy), sequence(steps)))
-                } else {
-                    edges.append(nil)
-                }
+                nodes[cursor].edges = edges
+                nodes[cursor].isExpanded = true
+                cursor += 1
             }
-            nodes[cursor].edges = edges
-            nodes[cursor].isExpanded = true
-            cursor += 1
+            return true
+        }
+        // First what a click can reach (from the start and the scenarios' starts), so that a
+        // budget spent on the log check's starts never takes a configuration from the clicks.
+        isReachableComplete = expand()
+        if isReachableComplete {
+            // As `TraceChecker` begins without `--from`: the initial states entered with each
+            // assignment of the (at most 16) free flags, then settled.
+            let flagIDs = machine.flags.map(\.id)
+            for bits in 0..<(1 << min(flagIDs.count, 16)) {
+                var flags: [String: Bool] = [:]
+                for (offset, id) in flagIDs.enumerated() { flags[id] = offset < 16 && bits & (1 << offset) != 0 }
+                guard var runner = try? Runner(machine: machine, states: machine.initialTargets, flags: flags),
+                    (try? runner.settle()) != nil
+                else { continue }
+                let start = node(runner)
+                if !traceStarts.contains(start) { traceStarts.append(start) }
+            }
+            isComplete = expand()
+        } else {
+            isComplete = false
         }
         self.nodes = nodes
         self.sequences = sequences
@@ -130,6 +144,7 @@ package struct ExplorerGraph: Sendable {
         self.scenarioStarts = scenarioStarts
         self.traceStarts = traceStarts
         self.isComplete = isComplete
+        self.isReachableComplete = isReachableComplete
     }
 
     /// The configurations a page embeds at most: measured so that the pages of `Spec/` stay under

@@ -250,7 +250,8 @@ package enum ExplorerPage {
             ("traceStarts", .array(graph.traceStarts.map(JSONValue.int))),
             ("vocabulary", .object(vocabularyItems)),
             ("complete", .bool(graph.isComplete)),
-            ("configurationCount", .int(graph.nodes.count)),
+            ("reachableComplete", .bool(graph.isReachableComplete)),
+            ("configurationCount", .int(graph.nodes.count { $0.isExpanded })),
         ])
     }
 }
@@ -296,6 +297,8 @@ struct ExplorerStrings {
             ("reset", pick("Reset", "重置")),
             ("none", pick("none", "无")),
             ("drawing", pick("Diagram", "状态图")),
+            ("fit", pick("Fit to window", "适合窗口")),
+            ("actualSize", pick("Actual size", "实际大小")),
             ("noDrawing", pick("This machine is too large to draw whole.", "此状态机太大，无法整体绘制。")),
             ("check", pick("Check a log", "检查日志")),
             (
@@ -328,6 +331,12 @@ struct ExplorerStrings {
                     "此状态机的配置数超过本页嵌入的上限（{n}）：超出部分的事件在此不可用，日志检查也已关闭。请使用 lifespec simulate 与 lifespec check-trace。")
             ),
             ("unexplored", pick("Not embedded in this page.", "未嵌入本页。")),
+            (
+                "checkOff",
+                pick(
+                    "Every configuration a click reaches is here, but the log check is off: with every assignment of the flags, the configurations check-trace starts from reach more than the page embeds ({n}). Use lifespec check-trace.",
+                    "点击可达的每个配置都在本页中，但日志检查已关闭：按标志的每种取值，check-trace 的起始配置可达的配置数超过本页嵌入的上限（{n}）。请使用 lifespec check-trace。")
+            ),
         ]
     }
 }

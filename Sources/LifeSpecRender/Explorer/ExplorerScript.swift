@@ -5,14 +5,17 @@ enum ExplorerScript {
     static let style = """
         :root { --accent: #0a84ff; --ink: #1d1d1f; --muted: #6e6e73; --line: #d2d2d7; --panel: #f5f5f7; }
         * { box-sizing: border-box; }
-        body { margin: 0; font: 14px/1.4 -apple-system, "Helvetica Neue", Helvetica, Arial, "Noto Sans CJK SC", sans-serif; color: var(--ink); }
+        html, body { height: 100%; }
+        body { display: flex; flex-direction: column; margin: 0; font: 14px/1.4 -apple-system, "Helvetica Neue", Helvetica, Arial, "Noto Sans CJK SC", sans-serif; color: var(--ink); }
         header { display: flex; align-items: center; gap: 12px; padding: 10px 16px; border-bottom: 1px solid var(--line); }
         header h1 { font-size: 18px; margin: 0; flex: 1; }
         .locales button[aria-pressed="true"] { background: var(--ink); color: white; }
-        #lifespec-main { display: grid; grid-template-columns: minmax(0, 1fr) 420px; height: calc(100vh - 50px); }
-        #lifespec-drawing { overflow: auto; padding: 8px; border-right: 1px solid var(--line); }
-        #lifespec-drawing svg { max-width: 100%; height: auto; }
-        #lifespec-drawing.full svg { max-width: none; }
+        #lifespec-explorer { display: flex; flex-direction: column; flex: 1; min-height: 0; }
+        #lifespec-main { display: grid; grid-template-columns: minmax(0, 1fr) 400px; flex: 1; min-height: 0; }
+        #lifespec-view { position: relative; min-height: 0; border-right: 1px solid var(--line); }
+        #lifespec-drawing { overflow: auto; height: 100%; padding: 8px; }
+        #lifespec-drawing.fit svg { max-width: 100%; height: auto; }
+        #lifespec-fit { position: absolute; top: 8px; right: 16px; z-index: 1; }
         #lifespec-panel { overflow: auto; padding: 0 14px 24px; }
         h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 16px 0 6px; }
         .hint { color: var(--muted); font-size: 12px; margin: 0 0 6px; }
@@ -51,7 +54,7 @@ enum ExplorerScript {
     static let body = """
         <p id="lifespec-incomplete" class="notice" hidden></p>
         <div id="lifespec-main">
-        <div id="lifespec-drawing"></div>
+        <div id="lifespec-view"><button id="lifespec-fit" type="button"></button><div id="lifespec-drawing"></div></div>
         <div id="lifespec-panel">
         <h2 data-text="now"></h2>
         <p id="lifespec-now"></p>
@@ -200,10 +203,25 @@ enum ExplorerScript {
             });
           }
 
+          // The drawing at its size (the detail), or fitted to the window (the overview); at its size
+          // the active states are scrolled into view.
+          function reveal() {
+            var host = byId('lifespec-drawing');
+            var active = host.querySelectorAll('g.node.lifespec-active');
+            if (!active.length || host.classList.contains('fit')) return;
+            var box = active[active.length - 1].getBoundingClientRect(), frame = host.getBoundingClientRect();
+            if (box.left < frame.left || box.right > frame.right || box.top < frame.top || box.bottom > frame.bottom) {
+              host.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
+              host.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+            }
+          }
+
           function render() {
             var node = nodes[S.node], active = node[0], edges = edgesOf(S.node);
             root.setAttribute('data-configuration', active.map(function (s) { return D.states[s][0]; }).join(' '));
+            root.setAttribute('data-embedded', String(edges !== undefined));
             highlight(active);
+            reveal();
             byId('lifespec-now').textContent = active.filter(function (s) { return D.states[s][1]; })
               .map(stateTitle).join(' · ');
             var buttons = byId('lifespec-events');
@@ -284,10 +302,11 @@ enum ExplorerScript {
             document.querySelectorAll('button[data-locale]').forEach(function (button) {
               button.setAttribute('aria-pressed', String(button.getAttribute('data-locale') === locale));
             });
+            byId('lifespec-fit').textContent = t(byId('lifespec-drawing').classList.contains('fit') ? 'actualSize' : 'fit');
             byId('lifespec-trace-input').placeholder = '12:00:01.100 application(_:didFinishLaunchingWithOptions:)';
             var notice = byId('lifespec-incomplete');
             notice.hidden = D.complete;
-            notice.textContent = fill(t('incomplete'), { n: D.configurationCount });
+            notice.textContent = fill(t(D.reachableComplete ? 'checkOff' : 'incomplete'), { n: D.configurationCount });
             byId('lifespec-check-trace').disabled = !D.complete;
           }
           function switchTo(next) {
@@ -481,6 +500,11 @@ enum ExplorerScript {
           byId('lifespec-reset').addEventListener('click', function () { begin(-1); update(); });
           byId('lifespec-back').addEventListener('click', function () { back(); update(); });
           byId('lifespec-check-trace').addEventListener('click', check);
+          byId('lifespec-fit').addEventListener('click', function () {
+            var fitted = byId('lifespec-drawing').classList.toggle('fit');
+            byId('lifespec-fit').textContent = t(fitted ? 'actualSize' : 'fit');
+            reveal();
+          });
           window.addEventListener('hashchange', function () { readHash(); render(); });
           texts();
           drawing();

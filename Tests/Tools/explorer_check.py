@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""Drives explorer pages (lifespec explore / generate's explorer.html) in headless Chromium.
+
+    explorer_check.py MANIFEST.json RESULTS.json [SCREENSHOT-DIR]
+
+MANIFEST: {"pages": [{"id", "path", "seed", "walks", "maxEvents", "logs": [TEXT, ...]}]}.
+For each page, in one browser session: seeded random walks clicking enabled event buttons, with
+the page's configuration, log and disabled buttons after every click; a click on a disabled
+button; `#events=` replays; the zh-Hans switch; the pasted-log check of each log; every request
+the page made. RESULTS holds what the page showed: the Swift test (ExplorerBrowserTests) judges it
+against the engine (what `lifespec simulate --json` and `lifespec check-trace` give).
+Exit status 0 when it could drive the pages (the verdicts are the caller's), 2 when the browser
+cannot start.
+"""
+
+import json
+import random
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+SNAPSHOT = """
+var root = document.getElementById('lifespec-explorer');
+var buttons = Array.from(document.querySelectorAll('button[data-event]'));
+return {
+  ready: root.getAttribute('data-ready') === 'true',
+  configuration: root.getAttribute('data-configuration'),
+  embedded: root.getAttribute('data-embedded') === 'true',
+  log: Array.from(document.querySelectorAll('ol#lifespec-log > li[data-name]')).map(function (li) { return li.getAttribute('data-name'); }),
+  enabled: buttons.filter(function (b) { return !b.disabled; }).map(function (b) { return b.getAttribute('data-event'); }),
+  disabled: buttons.filter(function (b) { return b.disabled; }).map(function (b) { return b.getAttribute('data-event'); }),
+  hash: location.hash
+};
+"""
+
+CLICK = """
+var id = arguments[0];
+var button = Array.from(document.querySelectorAll('button[data-event]')).filter(function (b) { return b.getAttribute('data-event') === id; })[0];
+button.click();
+""" + SNAPSHOT
+
+RESET = "document.getElementById('lifespec-reset').click();" + SNAPSHOT
+
+CHECK = """
+var input = document.getElementById('lifespec-trace-input');
+input.value = arguments[0];
+var button = document.getElementById('lifespec-check-trace');
+if (button.disabled) return {disabled: true};
+button.click();
+var result = document.getElementById('lifespec-trace-result');
+var line = result.getAttribute('data-line');
+return {disabled: false, conforms: result.getAttribute('data-conforms'), line: line === null ? null : Number(line), text: result.textContent};
+"""
+
+LOCALE = """
+var button = document.querySelector('[data-locale="' + arguments[0] + '"]');
+if (!button) return null;
+button.click();
+var events = Array.from(document.querySelectorAll('button[data-event]')).map(function (b) { return b.textContent; });
+return {title: document.getElementById('lifespec-title').textContent, lang: document.documentElement.lang,
+        heading: document.querySelector('h2[data-text="events"]').textContent, events: events.slice(0, 3)};
+"""
+
+RESOURCES = """
+return {resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
+        csp: (document.querySelector('meta[http-equiv="Content-Security-Policy"]') || {content: null}).content};
+"""
+
+
+def browser():
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", "--disable-extensions", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-default-apps", "--disable-sync"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def requests(driver, page_url):
+    """URLs the page asked for, from Chrome's performance log, other than the page file itself."""
+    found = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") != "Network.requestWillBeSent":
+            continue
+        url = message["params"]["request"]["url"]
+        if url.split("#")[0] != page_url:
+            found.append(url)
+    return found
+
+
+def open_page(driver, url):
+    driver.get("about:blank")
+    driver.get(url)
+    return driver.execute_script(SNAPSHOT)
+
+
+def run_page(driver, page, screenshots):
+    url = "file://" + page["path"]
+    result = {"id": page["id"], "walks": [], "replays": [], "checks": [], "errors": []}
+    start = open_page(driver, url)
+    result["start"] = start
+    if not start["ready"]:
+        result["errors"].append("the page did not start: " + json.dumps(driver.get_log("browser")))
+        return result
+    if screenshots:
+        driver.save_screenshot(f"{screenshots}/{page['id']}.png")
+    for walk in range(page["walks"]):
+        rng = random.Random(page["seed"] * 1000 + walk)
+        snapshot = driver.execute_script(RESET)
+        steps = [{"event": None, **snapshot}]
+        refused = None
+        for _ in range(rng.randint(1, page["maxEvents"])):
+            if not snapshot["enabled"]:
+                break
+            if refused is None and snapshot["disabled"]:
+                # A disabled button does nothing: the page stays where it is.
+                event = rng.choice(snapshot["disabled"])
+                after = driver.execute_script(CLICK, event)
+                refused = {"event": event, "unchanged": after["configuration"] == snapshot["configuration"]
+                           and after["log"] == snapshot["log"]}
+            event = rng.choice(snapshot["enabled"])
+            snapshot = driver.execute_script(CLICK, event)
+            steps.append({"event": event, **snapshot})
+        result["walks"].append({"steps": steps, "refused": refused})
+    # `#events=` reproduces a session: the last walks' hashes, opened afresh.
+    for walk in result["walks"][-3:]:
+        last = walk["steps"][-1]
+        replayed = open_page(driver, url + last["hash"])
+        result["replays"].append({"hash": last["hash"], "expected": last["configuration"],
+                                  "expectedLog": last["log"], "configuration": replayed["configuration"],
+                                  "log": replayed["log"]})
+    for text in page["logs"]:
+        result["checks"].append(driver.execute_script(CHECK, text))
+    result["zh"] = driver.execute_script(LOCALE, "zh-Hans")
+    result["en"] = driver.execute_script(LOCALE, "en")
+    result["resources"] = driver.execute_script(RESOURCES)
+    result["requests"] = requests(driver, url)
+    errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    result["errors"] += [entry["message"] for entry in errors]
+    return result
+
+
+def main():
+    manifest = json.load(open(sys.argv[1], encoding="utf-8"))
+    screenshots = sys.argv[3] if len(sys.argv) > 3 else None
+    try:
+        driver = browser()
+    except Exception as error:  # noqa: BLE001 - any failure to start is reported the same way
+        print(f"cannot start Chromium: {error}", file=sys.stderr)
+        return 2
+    try:
+        results = [run_page(driver, page, screenshots) for page in manifest["pages"]]
+    finally:
+        driver.quit()
+    json.dump({"pages": results}, open(sys.argv[2], "w", encoding="utf-8"), ensure_ascii=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
