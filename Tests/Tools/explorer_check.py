@@ -14,7 +14,6 @@ cannot start.
 """
 
 import json
-import random
 import sys
 
 from selenium import webdriver
@@ -35,13 +34,38 @@ return {
 };
 """
 
-CLICK = """
-var id = arguments[0];
-var button = Array.from(document.querySelectorAll('button[data-event]')).filter(function (b) { return b.getAttribute('data-event') === id; })[0];
-button.click();
-""" + SNAPSHOT
-
-RESET = "document.getElementById('lifespec-reset').click();" + SNAPSHOT
+# One seeded walk in one call (a WebDriver round trip per click cost most of the run): reset,
+# then up to MAX clicks on enabled event buttons chosen by the seed, after a click on a disabled
+# one (which must change nothing); a snapshot after every click.
+WALK = """
+var seed = arguments[0] >>> 0, max = arguments[1];
+function random() {  // mulberry32
+  seed = (seed + 0x6D2B79F5) >>> 0;
+  var t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+function pick(list) { return list[Math.floor(random() * list.length)]; }
+function snapshot() {""" + SNAPSHOT + """}
+function click(id) {
+  Array.from(document.querySelectorAll('button[data-event]')).filter(function (b) { return b.getAttribute('data-event') === id; })[0].click();
+  return snapshot();
+}
+document.getElementById('lifespec-reset').click();
+var now = snapshot(), steps = [Object.assign({event: null}, now)], refused = null;
+var count = 1 + Math.floor(random() * max);
+for (var i = 0; i < count && now.enabled.length; i++) {
+  if (refused === null && now.disabled.length) {
+    var off = pick(now.disabled), after = click(off);
+    refused = {event: off, unchanged: after.configuration === now.configuration && JSON.stringify(after.log) === JSON.stringify(now.log)};
+  }
+  var event = pick(now.enabled);
+  now = click(event);
+  steps.push(Object.assign({event: event}, now));
+}
+return {steps: steps, refused: refused};
+"""
 
 CHECK = """
 var input = document.getElementById('lifespec-trace-input');
@@ -111,23 +135,7 @@ def run_page(driver, page, screenshots):
     if screenshots:
         driver.save_screenshot(f"{screenshots}/{page['id']}.png")
     for walk in range(page["walks"]):
-        rng = random.Random(page["seed"] * 1000 + walk)
-        snapshot = driver.execute_script(RESET)
-        steps = [{"event": None, **snapshot}]
-        refused = None
-        for _ in range(rng.randint(1, page["maxEvents"])):
-            if not snapshot["enabled"]:
-                break
-            if refused is None and snapshot["disabled"]:
-                # A disabled button does nothing: the page stays where it is.
-                event = rng.choice(snapshot["disabled"])
-                after = driver.execute_script(CLICK, event)
-                refused = {"event": event, "unchanged": after["configuration"] == snapshot["configuration"]
-                           and after["log"] == snapshot["log"]}
-            event = rng.choice(snapshot["enabled"])
-            snapshot = driver.execute_script(CLICK, event)
-            steps.append({"event": event, **snapshot})
-        result["walks"].append({"steps": steps, "refused": refused})
+        result["walks"].append(driver.execute_script(WALK, page["seed"] * 1000 + walk, page["maxEvents"]))
     # `#events=` reproduces a session: the last walks' hashes, opened afresh.
     for walk in result["walks"][-3:]:
         last = walk["steps"][-1]

@@ -178,16 +178,27 @@ package enum ExplorerPage {
         let vocabularyItems = vocabulary.knownNames.map { name -> (String, JSONValue) in
             (name, .array(vocabulary.observations(named: name).compactMap { observationIndex[$0] }.map(JSONValue.int)))
         }
+        // In a system, the part each state and event belongs to (a position in `parts`, or -1).
+        let parts = document.parts.map { part -> JSONValue in
+            .array([.string(part.name), localized(part.title ?? part.specTitle, part.name)])
+        }
+        func partIndex(_ id: String) -> Int {
+            guard let part = document.part(of: id) else { return -1 }
+            return document.parts.firstIndex { $0.name == part.name } ?? -1
+        }
         let states = machine.states.map { state -> JSONValue in
             let atomic = state.isLeaf
             let short = state.id.split(separator: ".").last.map(String.init) ?? state.id
-            return .array([.string(state.id), .bool(atomic), localized(document.state(state.id)?.title, short)])
+            return .array([
+                .string(state.id), .bool(atomic), localized(document.state(state.id)?.title, short),
+                .int(partIndex(state.id)),
+            ])
         }
         let declared = Set(document.events.map(\.id))
         let events = machine.events.map { event -> JSONValue in
             .array([
                 .string(event.id), localized(document.event(event.id)?.title, event.id),
-                .bool(declared.contains(event.id) || document.events.isEmpty),
+                .bool(declared.contains(event.id) || document.events.isEmpty), .int(partIndex(event.id)),
             ])
         }
         let flags = machine.flags.map { flag -> JSONValue in
@@ -239,6 +250,7 @@ package enum ExplorerPage {
             ("locales", .array(locales.map { .string($0 ?? "") })),
             ("locale", .string(opening ?? locales.first.flatMap { $0 } ?? "")),
             ("texts", .object(texts)),
+            ("parts", .array(parts)),
             ("states", .array(states)),
             ("events", .array(events)),
             ("flags", .array(flags)),

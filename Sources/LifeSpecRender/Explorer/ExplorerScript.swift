@@ -12,14 +12,18 @@ enum ExplorerScript {
         .locales button[aria-pressed="true"] { background: var(--ink); color: white; }
         #lifespec-explorer { display: flex; flex-direction: column; flex: 1; min-height: 0; }
         #lifespec-main { display: grid; grid-template-columns: minmax(0, 1fr) 400px; flex: 1; min-height: 0; }
-        #lifespec-view { position: relative; min-height: 0; border-right: 1px solid var(--line); }
+        #lifespec-left { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--line); }
+        #lifespec-view { position: relative; flex: 1; min-height: 0; }
+        #lifespec-log-pane { flex: 0 0 30%; display: flex; flex-direction: column; min-height: 0; border-top: 1px solid var(--line); padding: 0 14px 8px; }
+        #lifespec-log-pane h2 { margin-top: 8px; }
         #lifespec-drawing { overflow: auto; height: 100%; padding: 8px; }
         #lifespec-drawing.fit svg { max-width: 100%; height: auto; }
         #lifespec-fit { position: absolute; top: 8px; right: 16px; z-index: 1; }
         #lifespec-panel { overflow: auto; padding: 0 14px 24px; }
         h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 16px 0 6px; }
         .hint { color: var(--muted); font-size: 12px; margin: 0 0 6px; }
-        button { font: inherit; font-size: 13px; padding: 4px 10px; border: 1px solid var(--line); border-radius: 6px; background: white; color: var(--ink); cursor: pointer; margin: 0 4px 4px 0; }
+        h3 { font-size: 12px; margin: 6px 0 3px; font-weight: 600; }
+        button { font: inherit; font-size: 12.5px; padding: 3px 8px; border: 1px solid var(--line); border-radius: 6px; background: white; color: var(--ink); cursor: pointer; margin: 0 4px 4px 0; }
         button:hover:not(:disabled) { border-color: var(--accent); }
         button:disabled { color: #b0b0b5; background: var(--panel); cursor: default; }
         #lifespec-events button:not(:disabled) { border-color: var(--accent); color: var(--accent); }
@@ -28,7 +32,7 @@ enum ExplorerScript {
         #lifespec-flags .on { color: #248a3d; font-weight: 600; }
         #lifespec-sent { margin: 0; padding: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 4px; }
         #lifespec-sent li { background: var(--panel); border-radius: 4px; padding: 1px 6px; font-size: 12px; }
-        #lifespec-log { margin: 0; padding-left: 28px; max-height: 320px; overflow: auto; font-size: 12.5px; }
+        #lifespec-log { margin: 0; padding-left: 34px; flex: 1; min-height: 0; background: var(--panel); border-radius: 6px; padding-top: 4px; padding-bottom: 4px; overflow: auto; font-size: 12.5px; }
         #lifespec-log li.first { border-top: 1px solid var(--line); margin-top: 4px; padding-top: 2px; }
         #lifespec-log .event { display: block; color: var(--muted); font-size: 11px; }
         #lifespec-log code { font: 12px ui-monospace, Menlo, monospace; }
@@ -54,7 +58,13 @@ enum ExplorerScript {
     static let body = """
         <p id="lifespec-incomplete" class="notice" hidden></p>
         <div id="lifespec-main">
+        <div id="lifespec-left">
         <div id="lifespec-view"><button id="lifespec-fit" type="button"></button><div id="lifespec-drawing"></div></div>
+        <div id="lifespec-log-pane">
+        <h2 data-text="log"></h2>
+        <ol id="lifespec-log"></ol>
+        </div>
+        </div>
         <div id="lifespec-panel">
         <h2 data-text="now"></h2>
         <p id="lifespec-now"></p>
@@ -68,8 +78,6 @@ enum ExplorerScript {
         <ul id="lifespec-flags"></ul>
         <h2 data-text="scenarios"></h2>
         <div id="lifespec-scenarios"></div>
-        <h2 data-text="log"></h2>
-        <ol id="lifespec-log"></ol>
         <h2 data-text="check"></h2>
         <p class="hint" data-text="checkHint"></p>
         <textarea id="lifespec-trace-input" spellcheck="false"></textarea>
@@ -180,7 +188,10 @@ enum ExplorerScript {
             if (text !== undefined) made.textContent = text;
             return made;
           }
-          function stateTitle(s) { return local(D.states[s][2]); }
+          function stateTitle(s) {
+            var part = D.states[s][3];
+            return (part >= 0 ? D.parts[part][0] + ': ' : '') + local(D.states[s][2]);
+          }
 
           function drawing() {
             var host = byId('lifespec-drawing');
@@ -224,16 +235,22 @@ enum ExplorerScript {
             reveal();
             byId('lifespec-now').textContent = active.filter(function (s) { return D.states[s][1]; })
               .map(stateTitle).join(' · ');
+            // The events by part (a system's own first), each part under its title.
             var buttons = byId('lifespec-events');
             buttons.textContent = '';
-            events.forEach(function (event, e) {
-              if (!event[2]) return;
-              var button = element('button', { type: 'button', 'data-event': event[0], title: event[0] }, local(event[1]));
-              button.disabled = !edges || !edges[e];
-              if (!edges) button.title = t('unexplored');
-              button.addEventListener('click', function () { if (send(e)) update(); });
-              buttons.appendChild(button);
-            });
+            for (var part = -1; part < D.parts.length; part++) {
+              var group = element('div', { 'class': 'group' });
+              if (part >= 0) group.appendChild(element('h3', {}, local(D.parts[part][1])));
+              events.forEach(function (event, e) {
+                if (!event[2] || event[3] !== part) return;
+                var button = element('button', { type: 'button', 'data-event': event[0], title: event[0] }, local(event[1]));
+                button.disabled = !edges || !edges[e];
+                if (!edges) button.title = t('unexplored');
+                button.addEventListener('click', function () { if (send(e)) update(); });
+                group.appendChild(button);
+              });
+              if (group.querySelector('button')) buttons.appendChild(group);
+            }
             byId('lifespec-back').disabled = S.stack.length === 0;
             var sent = byId('lifespec-sent');
             sent.textContent = '';
