@@ -207,8 +207,9 @@ package enum ExplorerPage {
         let nodes = graph.nodes.map { node -> JSONValue in
             var edges: [JSONValue] = []
             if node.isExpanded {
-                for edge in node.edges {
-                    if let edge { edges += [.int(edge.target), .int(edge.sequence)] } else { edges.append(.int(-1)) }
+                // Only the events the engine takes, as (event, next node, sequence): most are refused.
+                for (event, edge) in node.edges.enumerated() {
+                    if let edge { edges += [.int(event), .int(edge.target), .int(edge.sequence)] }
                 }
             }
             return .array([

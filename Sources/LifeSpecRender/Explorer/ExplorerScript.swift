@@ -100,16 +100,16 @@ enum ExplorerScript {
           var locale = D.locale;
           var decoded = [];
 
-          // A node's edges, one per event: null where the engine refuses it, else [next node, sequence].
+          // A node's edges, one per event: null where the engine refuses it, else [next node, sequence]
+          // (embedded as event, next node, sequence for the events taken only).
           // Undefined for a node the page does not embed (the budget ran out).
           function edgesOf(n) {
             if (decoded[n] !== undefined) return decoded[n];
             var raw = nodes[n][2];
             if (raw === null) { decoded[n] = undefined; return undefined; }
-            var out = [], k = 0;
-            for (var e = 0; e < E; e++) {
-              if (raw[k] === -1) { out.push(null); k += 1; } else { out.push([raw[k], raw[k + 1]]); k += 2; }
-            }
+            var out = [];
+            for (var e = 0; e < E; e++) out.push(null);
+            for (var k = 0; k < raw.length; k += 3) out[raw[k]] = [raw[k + 1], raw[k + 2]];
             decoded[n] = out;
             return out;
           }
