@@ -17,7 +17,8 @@ enum ExplorerScript {
         #lifespec-log-pane { flex: 0 0 30%; display: flex; flex-direction: column; min-height: 0; border-top: 1px solid var(--line); padding: 0 14px 8px; }
         #lifespec-log-pane h2 { margin-top: 8px; }
         #lifespec-drawing { overflow: auto; height: 100%; padding: 8px; }
-        #lifespec-drawing.fit svg { max-width: 100%; height: auto; }
+        #lifespec-drawing.fit { overflow: hidden; }
+        #lifespec-drawing.fit svg { width: 100%; height: 100%; }
         #lifespec-fit { position: absolute; top: 8px; right: 16px; z-index: 1; }
         #lifespec-panel { overflow: auto; padding: 0 14px 24px; }
         h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 16px 0 6px; }
@@ -491,8 +492,10 @@ enum ExplorerScript {
             result.appendChild(document.createTextNode(fill(t(outcome.unknown ? 'unknownName' : 'deviation'), { line: outcome.line, name: outcome.name })));
             if (!outcome.unknown) {
               var allowed = outcome.allowed.map(function (o) { return observations[o][2]; });
-              result.appendChild(document.createTextNode('\\n' + t('couldBe') + ' ' + outcome.possible.join(', ') +
-                '\\n' + t('allowed') + ' ' + (allowed.length ? allowed.join(', ') : t('nothingAllowed'))));
+              // A full-width colon (Chinese) needs no space after it.
+              var gap = function (text) { return /：$/.test(text) ? text : text + ' '; };
+              result.appendChild(document.createTextNode('\\n' + gap(t('couldBe')) + outcome.possible.join(', ') +
+                '\\n' + gap(t('allowed')) + (allowed.length ? allowed.join(', ') : t('nothingAllowed'))));
             }
             var input = byId('lifespec-trace-input');
             var line = input.value.split(/\\r\\n|\\r|\\n/)[outcome.line - 1];
