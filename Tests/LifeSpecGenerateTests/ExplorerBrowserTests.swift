@@ -48,8 +48,7 @@ struct ExplorerBrowserTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: specFolder.path).sorted()
         where name.hasSuffix(".yaml") {
             let spec = try SpecFixtures.load("Spec/\(name)")
-            let graph = ExplorerGraph(spec: spec)
-            let bytes = ExplorerPage.render(spec: spec, graph: graph, drawings: try ExplorerPage.drawings(for: spec))
+            let (bytes, graph) = ExplorerPage.fitted(spec: spec, drawings: try ExplorerPage.drawings(for: spec))
             let pageFolder = folder.appendingPathComponent(spec.document.id)
             try FileManager.default.createDirectory(at: pageFolder, withIntermediateDirectories: true)
             let url = pageFolder.appendingPathComponent(ExplorerPage.fileName)

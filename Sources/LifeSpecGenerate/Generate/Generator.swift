@@ -248,7 +248,7 @@ public enum Generator {
                         drawings.append((locale, svg))
                     }
                 }
-                let page = ExplorerPage.render(spec: spec, graph: ExplorerGraph(spec: spec), drawings: drawings)
+                let page = ExplorerPage.fitted(spec: spec, drawings: drawings).bytes
                 return [GeneratedFile(path: "\(folder)/\(ExplorerPage.fileName)", contents: page)]
             })
 

@@ -19,7 +19,22 @@ package enum ExplorerPage {
 
     /// The whole page for `lifespec explore`: the engine's graph, the drawings, the page.
     package static func page(for spec: LoadedSpec, locale: String? = nil) throws -> [UInt8] {
-        render(spec: spec, graph: ExplorerGraph(spec: spec), drawings: try drawings(for: spec), locale: locale)
+        fitted(spec: spec, drawings: try drawings(for: spec), locale: locale).bytes
+    }
+
+    /// The page within `sizeBudget`: explored up to `ExplorerGraph.defaultNodeLimit` configurations,
+    /// and explored again with half as many while the page is larger than the budget (it then says
+    /// what it left out).
+    package static func fitted(
+        spec: LoadedSpec, drawings: [(locale: String?, svg: [UInt8])], locale: String? = nil
+    ) -> (bytes: [UInt8], graph: ExplorerGraph) {
+        var limit = ExplorerGraph.defaultNodeLimit
+        while true {
+            let graph = ExplorerGraph(spec: spec, nodeLimit: limit)
+            let bytes = render(spec: spec, graph: graph, drawings: drawings, locale: locale)
+            if bytes.count <= sizeBudget || limit <= 16 { return (bytes, graph) }
+            limit /= 2
+        }
     }
 
     /// The spec's overview drawing in each of its locales (SVG), drawn in-process by Graphviz; none
