@@ -229,6 +229,17 @@ struct ExplorerBrowserTests {
                 #expect(steps.last?["log"] as? [String] == names, "\(id)")
             }
         }
+        // Each walkthrough run to its end: as the engine runs the scenario (from its start, with its flags).
+        let scenarios = result["scenarios"] as? [[String: Any]] ?? []
+        #expect(scenarios.count == page.spec.document.scenarios.count, "\(id): walkthroughs offered")
+        for shown in scenarios {
+            let scenario = try #require(page.spec.document.scenario(shown["scenario"] as? String ?? ""), "\(id)")
+            var (runner, trace) = try Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags)
+            trace += try runner.send(scenario.events)
+            #expect(
+                shown["configuration"] as? String == runner.activeStates.joined(separator: " "), "\(id) \(scenario.id)")
+            #expect(shown["log"] as? [String] == names(of: trace, in: machine), "\(id) \(scenario.id)")
+        }
         for replay in result["replays"] as? [[String: Any]] ?? [] {
             #expect(
                 replay["configuration"] as? String == replay["expected"] as? String, "\(id): \(replay["hash"] ?? "")")

@@ -87,6 +87,17 @@ return {title: document.getElementById('lifespec-title').textContent, lang: docu
         heading: document.querySelector('h2[data-text="events"]').textContent, events: events.slice(0, 3)};
 """
 
+# Every walkthrough run to its end ("Run to the end"): where the page ends and its log.
+SCENARIOS = """
+var found = [];
+Array.from(document.querySelectorAll('button[data-scenario-run]')).forEach(function (button) {
+  button.click();
+  var now = (function () {""" + SNAPSHOT + """})();
+  found.push({scenario: button.getAttribute('data-scenario-run'), configuration: now.configuration, log: now.log, hash: now.hash});
+});
+return found;
+"""
+
 RESOURCES = """
 return {resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
         csp: (document.querySelector('meta[http-equiv="Content-Security-Policy"]') || {content: null}).content};
@@ -143,6 +154,7 @@ def run_page(driver, page, screenshots):
         result["replays"].append({"hash": last["hash"], "expected": last["configuration"],
                                   "expectedLog": last["log"], "configuration": replayed["configuration"],
                                   "log": replayed["log"]})
+    result["scenarios"] = driver.execute_script(SCENARIOS)
     for text in page["logs"]:
         result["checks"].append(driver.execute_script(CHECK, text))
     result["zh"] = driver.execute_script(LOCALE, "zh-Hans")
