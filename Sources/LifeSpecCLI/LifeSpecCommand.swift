@@ -15,6 +15,7 @@ package struct LifeSpecCommand: ParsableCommand {
             SimulateCommand.self,
             DiagramCommand.self,
             DocsCommand.self,
+            ExploreCommand.self,
             TestsCommand.self,
             GenerateCommand.self,
             WatchCommand.self,

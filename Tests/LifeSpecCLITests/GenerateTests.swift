@@ -25,7 +25,7 @@ struct GenerateTests {
             "/README.md", "/ios-app-lifecycle/diagram.dot", "/ios-app-lifecycle/diagram.svg",
             "/ios-app-lifecycle/diagram.png", "/ios-app-lifecycle/diagram.mmd",
             "/ios-app-lifecycle/README.md", "/ios-app-lifecycle/README.zh-Hans.md",
-            "/ios-app-lifecycle/scenarios/coldLaunch.svg",
+            "/ios-app-lifecycle/scenarios/coldLaunch.svg", "/ios-app-lifecycle/explorer.html",
         ] {
             #expect(files[name] != nil, "missing \(name)")
         }

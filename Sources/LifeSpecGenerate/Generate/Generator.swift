@@ -202,6 +202,7 @@ package enum Generator {
                         sequenceDiagramPattern: "sequences/{id}\(suffix(locale)).svg")
                     if linksIndex { markdown.indexPath = "../" }
                     if overviewDrawn { markdown.overviewPath = "overview\(suffix(locale)).svg" }
+                    markdown.explorerPath = ExplorerPage.fileName
                     if !drawnWhole {
                         markdown.diagramPath = nil
                         markdown.scenarioDiagramPattern = nil
@@ -252,6 +253,27 @@ package enum Generator {
                     }
                 }))
         }
+
+        // The explorer page: the engine's graph of the spec and its overview in every locale (the
+        // committed drawing when it is fresh, so that the page is the same on every machine).
+        pieces.append(
+            piece {
+                var drawings: [(locale: String?, svg: [UInt8])] = []
+                if drawnWhole {
+                    for locale in locales {
+                        var localeOptions = options
+                        localeOptions.locale = locale
+                        let dot = try DiagramBuilder.build(for: spec, options: localeOptions).dot
+                        let source = DrawingSource(layoutDigest: DrawingSource.digest(of: dot), format: .svg)
+                        let svg =
+                            try freshness?.reusable("\(folder)/diagram\(suffix(locale)).svg", source: source)
+                            ?? GraphvizRenderer.shared.render(dot: dot, format: .svg)
+                        drawings.append((locale, svg))
+                    }
+                }
+                let page = ExplorerPage.fitted(spec: spec, drawings: drawings).bytes
+                return [GeneratedFile(path: "\(folder)/\(ExplorerPage.fileName)", contents: page)]
+            })
 
         guard drawnWhole else {
             for group in spec.machine.topLevelStates where group.isCompound || group.isParallel {

@@ -53,6 +53,13 @@ package enum MarkdownIndexRenderer {
             if let url = MarkdownText.url("\(folder)/diagram\(drawing).svg") {
                 line += strings.separator + "[\(MarkdownText.singleLine(strings.indexDrawing))](\(url))"
             }
+            if let url = MarkdownText.url("\(folder)/explorer.html") {
+                let opening =
+                    pageLocale.flatMap {
+                        $0 == document.defaultLocale ? nil : "#locale=" + MarkdownText.percentEncoded($0)
+                    } ?? ""
+                line += strings.separator + "[\(MarkdownText.singleLine(strings.tryIt))](\(url)\(opening))"
+            }
             return line
         }
         let lifecycles = sorted.filter { $0.document.parts.isEmpty }

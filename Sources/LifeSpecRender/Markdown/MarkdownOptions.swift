@@ -32,6 +32,8 @@ package struct MarkdownOptions: Sendable, Hashable {
     /// The folder of the index of every spec (`MarkdownIndexRenderer`), relative to the page
     /// (`../`); the page links back to the index in its own language. `nil`: no link.
     package var indexPath: String?
+    /// The spec's explorer page (`explorer.html`), relative to the page; `nil`: no "Try it" link.
+    package var explorerPath: String?
     /// The system specs that include this spec as parts (a "Used by" section).
     package var usedBy: [UsedBySystem] = []
 

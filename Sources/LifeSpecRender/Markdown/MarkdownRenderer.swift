@@ -168,7 +168,7 @@ final class MarkdownPageBuilder {
     func render() -> String {
         var page = MarkdownBlocks()
         page.add("<!-- generated from \(MarkdownText.comment(specPath)) by lifespec — do not edit -->")
-        let top = [indexLink(), localeSwitcher()].compactMap { $0 }
+        let top = [indexLink(), localeSwitcher(), explorerLink()].compactMap { $0 }
         if !top.isEmpty { page.add(top.joined(separator: strings.separator)) }
         page.add("# " + MarkdownText.singleLine(title))
         if let summary = text(document.summary) { page.add(contentsOf: MarkdownText.paragraphs(summary)) }
@@ -235,6 +235,14 @@ final class MarkdownPageBuilder {
         guard let index = options.indexPath else { return nil }
         let path = index + MarkdownRenderer.fileName(locale: locale, defaultLocale: "en")
         return "[← \(MarkdownText.singleLine(strings.indexTitle))](\(MarkdownText.url(path) ?? path))"
+    }
+
+    /// "Try it": the explorer page, opening in this page's language.
+    private func explorerLink() -> String? {
+        guard let path = options.explorerPath, let url = MarkdownText.url(path) else { return nil }
+        let opening =
+            locale == document.defaultLocale ? "" : locale.map { "#locale=" + MarkdownText.percentEncoded($0) } ?? ""
+        return "[▶ \(MarkdownText.singleLine(strings.tryIt))](\(url)\(opening))"
     }
 
     private func localeSwitcher() -> String? {

@@ -1,0 +1,370 @@
+import LifeSpec
+import LifecycleEngine
+
+/// `lifespec explore` and `Output/<id>/explorer.html`: one self-contained HTML page (script,
+/// styles and drawings inline, no network request) that walks the engine's `ExplorerGraph` of a
+/// spec. Pure: the loaded spec, its graph and its drawings in, the page's bytes out, the same bytes
+/// on every run.
+///
+/// The page's testable contract (README, "The explorer"): `#lifespec-explorer[data-configuration]`,
+/// `button[data-event]`, `ol#lifespec-log > li[data-name]`, `button#lifespec-reset`,
+/// `#events=` in the URL, `textarea#lifespec-trace-input`, `button#lifespec-check-trace`,
+/// `#lifespec-trace-result[data-conforms][data-line]`, `[data-locale]`.
+package enum ExplorerPage {
+    /// The largest page `generate` writes for the specs of `Spec/` (measured: README, "The explorer").
+    package static let sizeBudget = 2_000_000
+
+    /// The file name beside a spec's other outputs.
+    package static let fileName = "explorer.html"
+
+    /// The whole page for `lifespec explore`: the engine's graph, the drawings, the page.
+    package static func page(for spec: LoadedSpec, locale: String? = nil) throws -> [UInt8] {
+        fitted(spec: spec, drawings: try drawings(for: spec), locale: locale).bytes
+    }
+
+    /// The page within `sizeBudget`: explored up to `ExplorerGraph.defaultNodeLimit` configurations,
+    /// and explored again with half as many while the page is larger than the budget (it then says
+    /// what it left out).
+    package static func fitted(
+        spec: LoadedSpec, drawings: [(locale: String?, svg: [UInt8])], locale: String? = nil
+    ) -> (bytes: [UInt8], graph: ExplorerGraph) {
+        var limit = ExplorerGraph.defaultNodeLimit
+        while true {
+            let graph = ExplorerGraph(spec: spec, nodeLimit: limit)
+            let bytes = render(spec: spec, graph: graph, drawings: drawings, locale: locale)
+            if bytes.count <= sizeBudget || limit <= 16 { return (bytes, graph) }
+            limit /= 2
+        }
+    }
+
+    /// The spec's overview drawing in each of its locales (SVG), drawn in-process by Graphviz; none
+    /// when the machine is too large to draw whole.
+    package static func drawings(for spec: LoadedSpec) throws -> [(locale: String?, svg: [UInt8])] {
+        var options = DiagramOptions()
+        guard !DiagramBuilder.plan(for: spec, options: options).isRefused else { return [] }
+        var result: [(locale: String?, svg: [UInt8])] = []
+        for locale in locales(of: spec) {
+            options.locale = locale
+            let dot = try DiagramBuilder.build(for: spec, options: options).dot
+            result.append((locale, try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
+        }
+        return result
+    }
+
+    /// The locales the page switches between: the spec's, else its one unnamed language.
+    package static func locales(of spec: LoadedSpec) -> [String?] {
+        spec.document.locales.isEmpty ? [nil] : spec.document.locales
+    }
+
+    /// The page. `drawings`: the overview per locale (from `drawings(for:)`, or the committed
+    /// drawings when they are fresh); `locale`: the language it opens in (default: the spec's).
+    package static func render(
+        spec: LoadedSpec, graph: ExplorerGraph, drawings: [(locale: String?, svg: [UInt8])], locale: String? = nil
+    ) -> [UInt8] {
+        let document = spec.document
+        let locales = locales(of: spec)
+        let opening = locale ?? document.defaultLocale
+        let strings = ExplorerStrings(locale: opening)
+        var output = TextOutput(capacity: 1 << 16)
+        output.write("<!DOCTYPE html>\n<html lang=\"")
+        html(strings.language, to: &output)
+        output.write("\">\n<head>\n<meta charset=\"utf-8\">\n")
+        // Nothing may be fetched: the policy refuses every request but the page's own inline parts.
+        output.write(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+        )
+        output.write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+        html(strings.pageTitle(document.text(document.title, locale: opening) ?? document.id), to: &output)
+        output.write("</title>\n<style>\n")
+        output.write(ExplorerScript.style)
+        output.write("</style>\n</head>\n<body>\n")
+        output.write("<div id=\"lifespec-explorer\" data-configuration=\"")
+        html(
+            graph.nodes.isEmpty
+                ? ""
+                : graph.nodes[graph.start.node].active.map { spec.machine.states[$0].id }.joined(
+                    separator: " "), to: &output)
+        output.write("\">\n<header><h1 id=\"lifespec-title\">")
+        html(strings.pageTitle(document.text(document.title, locale: opening) ?? document.id), to: &output)
+        output.write("</h1><nav class=\"locales\">")
+        for candidate in locales {
+            let name = ExplorerStrings(locale: candidate).table.first { $0.0 == "languageName" }?.1 ?? ""
+            output.write("<button type=\"button\" data-locale=\"")
+            html(candidate ?? "", to: &output)
+            output.write("\">")
+            html(name, to: &output)
+            output.write("</button>")
+        }
+        output.write("</nav></header>\n")
+        output.write(ExplorerScript.body)
+        output.write("</div>\n")
+        for (offset, drawing) in drawings.enumerated() {
+            output.write("<template class=\"lifespec-drawing\" data-drawing-locale=\"")
+            html(drawing.locale ?? "", to: &output)
+            output.write("\" data-drawing=\"\(offset)\">")
+            output.write(svgElement(drawing.svg))
+            output.write("</template>\n")
+        }
+        output.write("<script id=\"lifespec-data\" type=\"application/json\">")
+        output.write(scriptSafe(data(spec: spec, graph: graph, locales: locales, opening: opening).text))
+        output.write("</script>\n<script>\n")
+        output.write(ExplorerScript.script)
+        output.write("</script>\n</body>\n</html>\n")
+        return output.bytes
+    }
+
+    /// The `<svg>` element of Graphviz's SVG document, without the XML declaration, doctype and
+    /// comments before it.
+    static func svgElement(_ svg: [UInt8]) -> String {
+        let text = String(decoding: svg, as: UTF8.self)
+        guard let start = text.range(of: "<svg") else { return "" }
+        return String(text[start.lowerBound...]).trimmingTrailingNewlines
+    }
+
+    /// JSON inside `<script>`: `<`, `>` and `&` as `\u` escapes (they occur only inside strings),
+    /// so no spec string can close the script or open a comment; U+2028 and U+2029 are escaped by
+    /// `JSONText` already.
+    static func scriptSafe(_ json: String) -> String {
+        var output = TextOutput(capacity: json.utf8.count + 64)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": output.write("\\u003c")
+            case ">": output.write("\\u003e")
+            case "&": output.write("\\u0026")
+            case "\u{2028}": output.write("\\u2028")
+            case "\u{2029}": output.write("\\u2029")
+            default: output.write(scalar)
+            }
+        }
+        return output.text
+    }
+
+    /// HTML text and attribute values (always double-quoted).
+    static func html(_ text: String, to output: inout TextOutput) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output.write("&amp;")
+            case "<": output.write("&lt;")
+            case ">": output.write("&gt;")
+            case "\"": output.write("&quot;")
+            case "'": output.write("&#39;")
+            default: output.write(scalar)
+            }
+        }
+    }
+
+    /// Everything the script reads: texts per locale, the graph, the scenarios, the log vocabulary.
+    static func data(spec: LoadedSpec, graph: ExplorerGraph, locales: [String?], opening: String?) -> JSONValue {
+        let document = spec.document
+        let machine = spec.machine
+        func localized(_ text: LocalizedText?, _ fallback: String) -> JSONValue {
+            .object(locales.map { ($0 ?? "", .string(document.text(text, locale: $0) ?? fallback)) })
+        }
+        func localizedString(_ make: (String?) -> String) -> JSONValue {
+            .object(locales.map { ($0 ?? "", .string(make($0))) })
+        }
+        // Observations: every callback, then every notification, as the log and the vocabulary name them.
+        var observations: [Observation] = machine.callbacks.map { .callback($0.id) }
+        observations += machine.notifications.map { .notification($0.id) }
+        var observationIndex: [Observation: Int] = [:]
+        for (offset, observation) in observations.enumerated() { observationIndex[observation] = offset }
+        func receiver(_ id: String, locale: String?) -> String {
+            if let shared = document.sharedReceivers[id] { return shared }
+            if let part = document.part(of: id) {
+                return document.text(part.title ?? part.specTitle, locale: locale) ?? part.name
+            }
+            return document.text(document.title, locale: locale) ?? document.id
+        }
+        let observationItems = observations.map { observation -> JSONValue in
+            switch observation {
+            case .callback(let id):
+                .array([
+                    .string("c"), .string(id), .string(machine.callback(id)?.swiftName ?? id),
+                    localizedString { receiver(id, locale: $0) },
+                ])
+            case .notification(let id):
+                .array([
+                    .string("n"), .string(id), .string(machine.notification(id)?.swiftName ?? id),
+                    localizedString { receiver(id, locale: $0) },
+                ])
+            }
+        }
+        let vocabulary = TraceVocabulary(machine: machine)
+        let vocabularyItems = vocabulary.knownNames.map { name -> (String, JSONValue) in
+            (name, .array(vocabulary.observations(named: name).compactMap { observationIndex[$0] }.map(JSONValue.int)))
+        }
+        // In a system, the part each state and event belongs to (a position in `parts`, or -1).
+        let parts = document.parts.map { part -> JSONValue in
+            .array([.string(part.name), localized(part.title ?? part.specTitle, part.name)])
+        }
+        func partIndex(_ id: String) -> Int {
+            guard let part = document.part(of: id) else { return -1 }
+            return document.parts.firstIndex { $0.name == part.name } ?? -1
+        }
+        let states = machine.states.map { state -> JSONValue in
+            let atomic = state.isLeaf
+            let short = state.id.split(separator: ".").last.map(String.init) ?? state.id
+            return .array([
+                .string(state.id), .bool(atomic), localized(document.state(state.id)?.title, short),
+                .int(partIndex(state.id)),
+            ])
+        }
+        let declared = Set(document.events.map(\.id))
+        let events = machine.events.map { event -> JSONValue in
+            .array([
+                .string(event.id), localized(document.event(event.id)?.title, event.id),
+                .bool(declared.contains(event.id) || document.events.isEmpty), .int(partIndex(event.id)),
+            ])
+        }
+        let flags = machine.flags.map { flag -> JSONValue in
+            .array([.string(flag.id), localized(document.flag(flag.id)?.title, flag.id)])
+        }
+        let nodes = graph.nodes.map { node -> JSONValue in
+            var edges: [JSONValue] = []
+            if node.isExpanded {
+                // Only the events the engine takes, as (event, next node, sequence): most are refused.
+                for (event, edge) in node.edges.enumerated() {
+                    if let edge { edges += [.int(event), .int(edge.target), .int(edge.sequence)] }
+                }
+            }
+            return .array([
+                .array(node.active.map(JSONValue.int)),
+                .string(String(node.flagValues.map { $0 ? "1" : "0" })),
+                node.isExpanded ? .array(edges) : .null,
+            ])
+        }
+        let sequences = graph.sequences.map { sequence in
+            JSONValue.array(sequence.compactMap { observationIndex[$0] }.map(JSONValue.int))
+        }
+        var scenarios: [JSONValue] = []
+        for (scenario, start) in zip(document.scenarios, graph.scenarioStarts) {
+            guard let start else { continue }
+            let eventPositions = scenario.events.compactMap { id in machine.events.firstIndex { $0.id == id } }
+            guard eventPositions.count == scenario.events.count else { continue }
+            scenarios.append(
+                .array([
+                    .string(scenario.id), localized(scenario.title, scenario.id), .int(start.node),
+                    .int(start.sequence), .array(eventPositions.map(JSONValue.int)),
+                ]))
+        }
+        let texts = locales.map { locale -> (String, JSONValue) in
+            let strings = ExplorerStrings(locale: locale)
+            return (
+                locale ?? "",
+                .object(
+                    [
+                        (
+                            "title",
+                            .string(strings.pageTitle(document.text(document.title, locale: locale) ?? document.id))
+                        ),
+                        ("language", .string(strings.language)),
+                    ] + strings.table.map { ($0.0, JSONValue.string($0.1)) })
+            )
+        }
+        return .object([
+            ("id", .string(document.id)),
+            ("locales", .array(locales.map { .string($0 ?? "") })),
+            ("locale", .string(opening ?? locales.first.flatMap { $0 } ?? "")),
+            ("texts", .object(texts)),
+            ("parts", .array(parts)),
+            ("states", .array(states)),
+            ("events", .array(events)),
+            ("flags", .array(flags)),
+            ("observations", .array(observationItems)),
+            ("sequences", .array(sequences)),
+            ("nodes", .array(nodes)),
+            ("start", .array([.int(graph.start.node), .int(graph.start.sequence)])),
+            ("scenarios", .array(scenarios)),
+            ("traceStarts", .array(graph.traceStarts.map(JSONValue.int))),
+            ("vocabulary", .object(vocabularyItems)),
+            ("complete", .bool(graph.isComplete)),
+            ("reachableComplete", .bool(graph.isReachableComplete)),
+            ("configurationCount", .int(graph.nodes.count { $0.isExpanded })),
+        ])
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingNewlines: String {
+        var result = self
+        while result.last == "\n" { result.removeLast() }
+        return result
+    }
+}
+
+/// The page's own words, in English and Simplified Chinese (the spec's words come from the spec).
+struct ExplorerStrings {
+    let isChinese: Bool
+
+    init(locale: String?) { isChinese = locale?.hasPrefix("zh") ?? false }
+
+    private func pick(_ english: String, _ chinese: String) -> String { isChinese ? chinese : english }
+
+    var language: String { pick("en", "zh-Hans") }
+
+    func pageTitle(_ specTitle: String) -> String { pick("\(specTitle) — explorer", "\(specTitle) — 交互演示") }
+
+    /// Keyed phrases the script shows; `{n}`, `{line}`, `{name}` are filled in by the script.
+    var table: [(String, String)] {
+        [
+            ("languageName", pick("English", "简体中文")),
+            ("now", pick("Active states", "当前状态")),
+            ("events", pick("Events", "事件")),
+            ("eventsHint", pick("Enabled exactly when the engine handles the event now.", "仅当引擎此刻会处理该事件时可点。")),
+            ("flags", pick("Flags", "标志")),
+            ("log", pick("Callbacks and notifications", "回调与通知")),
+            ("sent", pick("Events sent", "已发送的事件")),
+            ("start", pick("start", "启动")),
+            ("callback", pick("callback", "回调")),
+            ("notification", pick("notification", "通知")),
+            ("scenarios", pick("Walkthroughs", "示例流程")),
+            ("load", pick("Load", "载入")),
+            ("step", pick("Step", "单步")),
+            ("all", pick("Run to the end", "一次运行完")),
+            ("back", pick("Back", "后退")),
+            ("reset", pick("Reset", "重置")),
+            ("none", pick("none", "无")),
+            ("drawing", pick("Diagram", "状态图")),
+            ("fit", pick("Fit to window", "适合窗口")),
+            ("actualSize", pick("Actual size", "实际大小")),
+            ("noDrawing", pick("This machine is too large to draw whole.", "此状态机太大，无法整体绘制。")),
+            ("check", pick("Check a log", "检查日志")),
+            (
+                "checkHint",
+                pick(
+                    "Paste a log of callbacks and notifications, one name per line (the format lifespec check-trace reads).",
+                    "粘贴回调与通知的日志，每行一个名称（lifespec check-trace 读取的格式）。")
+            ),
+            ("checkButton", pick("Check", "检查")),
+            ("conforms", pick("Conforms: {n} observations.", "符合：共 {n} 条记录。")),
+            (
+                "unknownName",
+                pick(
+                    "Line {line}: '{name}' is not a callback or notification of this spec.",
+                    "第 {line} 行：“{name}”不是此规格的回调或通知。")
+            ),
+            (
+                "deviation",
+                pick(
+                    "Line {line}: '{name}' does not conform: the spec does not allow it here.",
+                    "第 {line} 行：“{name}”不符合：规格在此处不允许它。")
+            ),
+            ("couldBe", pick("The app is in or on its way to:", "应用处于或正在进入：")),
+            ("allowed", pick("The spec allows next:", "规格允许的下一条：")),
+            ("nothingAllowed", pick("nothing", "无")),
+            (
+                "incomplete",
+                pick(
+                    "This machine has more configurations than the page embeds ({n}): events from the configurations beyond are unavailable here, and the log check is off. Use lifespec simulate and lifespec check-trace.",
+                    "此状态机的配置数超过本页嵌入的上限（{n}）：超出部分的事件在此不可用，日志检查也已关闭。请使用 lifespec simulate 与 lifespec check-trace。")
+            ),
+            ("unexplored", pick("Not embedded in this page.", "未嵌入本页。")),
+            (
+                "checkOff",
+                pick(
+                    "Every configuration a click reaches is here, but the log check is off: with every assignment of the flags, the configurations check-trace starts from reach more than the page embeds ({n}). Use lifespec check-trace.",
+                    "点击可达的每个配置都在本页中，但日志检查已关闭：按标志的每种取值，check-trace 的起始配置可达的配置数超过本页嵌入的上限（{n}）。请使用 lifespec check-trace。")
+            ),
+        ]
+    }
+}
