@@ -259,14 +259,17 @@ package enum Generator {
         pieces.append(
             piece {
                 var drawings: [(locale: String?, svg: [UInt8])] = []
-                if drawnWhole {
+                let explorerOptions = ExplorerPage.drawingOptions(for: spec)
+                let isOverview = explorerOptions.detail == .overview
+                if isOverview ? overviewDrawn : drawnWhole {
                     for locale in locales {
-                        var localeOptions = options
+                        var localeOptions = explorerOptions
                         localeOptions.locale = locale
                         let dot = try DiagramBuilder.build(for: spec, options: localeOptions).dot
                         let source = DrawingSource(layoutDigest: DrawingSource.digest(of: dot), format: .svg)
+                        let name = isOverview ? "overview" : "diagram"
                         let svg =
-                            try freshness?.reusable("\(folder)/diagram\(suffix(locale)).svg", source: source)
+                            try freshness?.reusable("\(folder)/\(name)\(suffix(locale)).svg", source: source)
                             ?? GraphvizRenderer.shared.render(dot: dot, format: .svg)
                         drawings.append((locale, svg))
                     }

@@ -37,11 +37,19 @@ package enum ExplorerPage {
         }
     }
 
-    /// The spec's overview drawing in each of its locales (SVG), drawn in-process by Graphviz; none
-    /// when the machine is too large to draw whole.
+    /// The drawing the page highlights: a single lifecycle's overview (every state is a node, and
+    /// it is readable at the pane's width); a system's full diagram, whose parts' states the page
+    /// must light up (its overview draws each part as one box).
+    package static func drawingOptions(for spec: LoadedSpec) -> DiagramOptions {
+        spec.document.isSystem ? DiagramOptions() : DiagramOptions(detail: .overview, legend: false)
+    }
+
+    /// The spec's drawing (`drawingOptions`) in each of its locales (SVG), drawn in-process by
+    /// Graphviz; none when the machine is too large to draw whole.
     package static func drawings(for spec: LoadedSpec) throws -> [(locale: String?, svg: [UInt8])] {
-        var options = DiagramOptions()
-        guard !DiagramBuilder.plan(for: spec, options: options).isRefused else { return [] }
+        var options = drawingOptions(for: spec)
+        let plan = DiagramBuilder.plan(for: spec, options: options)
+        guard !plan.isRefused, plan.effectiveDetail == options.detail else { return [] }
         var result: [(locale: String?, svg: [UInt8])] = []
         for locale in locales(of: spec) {
             options.locale = locale
@@ -96,7 +104,14 @@ package enum ExplorerPage {
             output.write("</button>")
         }
         output.write("</nav></header>\n")
-        output.write(ExplorerScript.body)
+        // An overview opens fitted to the pane, which its type is sized for; a system's full
+        // diagram opens at its size, scrolled to what is active.
+        output.write(
+            drawingOptions(for: spec).detail == .overview
+                ? ExplorerScript.body.replacingOccurrences(
+                    of: "<div id=\"lifespec-drawing\"></div>", with: "<div id=\"lifespec-drawing\" class=\"fit\"></div>"
+                )
+                : ExplorerScript.body)
         output.write("</div>\n")
         for (offset, drawing) in drawings.enumerated() {
             output.write("<template class=\"lifespec-drawing\" data-drawing-locale=\"")
