@@ -221,12 +221,7 @@ package enum Generator {
                         localeOptions.locale = locale
                         let dot = try DiagramBuilder.build(for: spec, options: localeOptions).dot
                         let path = "\(folder)/overview\(suffix(locale)).svg"
-                        let source = DrawingSource(layout: dot, format: .svg)
-                        let svg =
-                            try freshness?.reusable(path, source: source)
-                            ?? DrawingStamp.stamp(
-                                GraphvizRenderer.shared.render(dot: dot, format: .svg), source: source)
-                        emit(GeneratedFile(path: path, contents: svg))
+                        emit(GeneratedFile(path: path, contents: try svg(path, dot: dot, freshness: freshness)))
                     }
                 }))
         }
@@ -241,14 +236,9 @@ package enum Generator {
                             else { continue }
                             let dot = DOTEncoder.encode(SequenceLayout(diagram).graph())
                             let path = "\(folder)/sequences/\(scenario.id)\(suffix(locale)).svg"
-                            let source = DrawingSource(layout: dot, format: .svg, engine: SequenceLayout.layoutEngine)
-                            let svg =
-                                try freshness?.reusable(path, source: source)
-                                ?? DrawingStamp.stamp(
-                                    GraphvizRenderer.shared.render(
-                                        dot: dot, format: .svg, layout: SequenceLayout.layoutEngine),
-                                    source: source)
-                            emit(GeneratedFile(path: path, contents: svg))
+                            let drawing = try svg(
+                                path, dot: dot, engine: SequenceLayout.layoutEngine, freshness: freshness)
+                            emit(GeneratedFile(path: path, contents: drawing))
                         }
                     }
                 }))
@@ -266,12 +256,9 @@ package enum Generator {
                         var localeOptions = explorerOptions
                         localeOptions.locale = locale
                         let dot = try DiagramBuilder.build(for: spec, options: localeOptions).dot
-                        let source = DrawingSource(layoutDigest: DrawingSource.digest(of: dot), format: .svg)
                         let name = isOverview ? "overview" : "diagram"
-                        let svg =
-                            try freshness?.reusable("\(folder)/\(name)\(suffix(locale)).svg", source: source)
-                            ?? GraphvizRenderer.shared.render(dot: dot, format: .svg)
-                        drawings.append((locale, svg))
+                        let path = "\(folder)/\(name)\(suffix(locale)).svg"
+                        drawings.append((locale, try svg(path, dot: dot, freshness: freshness)))
                     }
                 }
                 let page = ExplorerPage.fitted(spec: spec, drawings: drawings).bytes
@@ -286,14 +273,9 @@ package enum Generator {
                         groupOptions.group = group.id
                         let dot = try DiagramBuilder.build(for: spec, options: groupOptions).dot
                         let path = "\(folder)/groups/\(group.id).svg"
-                        let source = DrawingSource(layout: dot, format: .svg)
-                        let svg =
-                            try freshness?.reusable(path, source: source)
-                            ?? DrawingStamp.stamp(
-                                GraphvizRenderer.shared.render(dot: dot, format: .svg), source: source)
                         return [
                             GeneratedFile(path: "\(folder)/groups/\(group.id).dot", text: dot),
-                            GeneratedFile(path: path, contents: svg),
+                            GeneratedFile(path: path, contents: try svg(path, dot: dot, freshness: freshness)),
                         ]
                     })
             }
@@ -313,6 +295,17 @@ package enum Generator {
                 emit(GeneratedFile(path: "\(folder)/\(DrawingManifest.fileName)", text: manifest.text))
             }))
         return pieces
+    }
+
+    /// An SVG drawing of `dot`: the committed file at `path` when it is fresh, else drawn now and
+    /// stamped with what it is drawn from (so the next run finds it fresh).
+    private static func svg(
+        _ path: String, dot: String, engine: String = "dot", freshness: DrawingFreshness?
+    ) throws -> [UInt8] {
+        let source = DrawingSource(layout: dot, format: .svg, engine: engine)
+        return try freshness?.reusable(path, source: source)
+            ?? DrawingStamp.stamp(
+                GraphvizRenderer.shared.render(dot: dot, format: .svg, layout: engine), source: source)
     }
 
     /// The overview (SVG, PNG) and every scenario's SVG, from one layout: a scenario is the
