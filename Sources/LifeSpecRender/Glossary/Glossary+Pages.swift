@@ -78,14 +78,14 @@ extension Glossary {
     func statesIntro(initial: String) -> String {
         pick(
             "At any moment exactly one leaf state is active, together with the groups that contain it. The machine starts in \(initial).",
-            "任一时刻恰好有一个叶状态处于活动状态，包含它的分组也随之处于活动状态。初始状态为 \(initial)。"
+            "任一时刻恰好有一个叶状态处于活动状态，包含它的分组也随之处于活动状态。" + Self.spacedChinese("初始状态为", initial, "。")
         )
     }
 
     func statesIntroParallel(initial: String) -> String {
         pick(
             "A parallel state keeps every one of its regions active at once, so at any moment one leaf state per active region is active, together with the groups that contain them. The machine starts in \(initial).",
-            "并行状态的每个区域同时处于活动状态：任一时刻每个活动区域各有一个叶状态处于活动状态，包含它们的分组也随之处于活动状态。初始状态为 \(initial)。"
+            "并行状态的每个区域同时处于活动状态：任一时刻每个活动区域各有一个叶状态处于活动状态，包含它们的分组也随之处于活动状态。" + Self.spacedChinese("初始状态为", initial, "。")
         )
     }
 

@@ -332,10 +332,11 @@ final class MarkdownPageBuilder {
                 ] + facts)
         }
         if machine.hasParallelRegions {
-            let initial = machine.defaultLeaves(entering: machine.initial).map(code).joined(separator: " + ")
+            // By title, as a reader knows the states; the table beside gives each one's id.
+            let initial = machine.defaultLeaves(entering: machine.initial).map(stateName).joined(separator: " + ")
             return MarkdownBlocks(strings.statesIntroParallel(initial: initial), table)
         }
-        return MarkdownBlocks(strings.statesIntro(initial: code(machine.initialLeaf)), table)
+        return MarkdownBlocks(strings.statesIntro(initial: stateName(machine.initialLeaf)), table)
     }
 
     /// An entry or exit block: its callbacks and notifications in the engine's order, then what it
