@@ -326,7 +326,7 @@ extension Glossary {
     var automatically: String { pick(" (automatically)", "（自动）") }
     /// Appended to a state change caused by an event raised during the step.
     func raised(_ event: String) -> String {
-        pick(" (raised \(event))", "（" + Self.spacedChinese("由", event, "引发") + "）")
+        pick(" (raised \(event))", "（" + Self.spacedChinese("由", Self.quotedChinese(event), "引发") + "）")
     }
     func staysIn(_ state: String) -> String { pick("stays in \(state)", Self.spacedChinese("保持在", state)) }
     func calls(_ callback: String) -> String { pick("calls \(callback)", "调用 \(callback)") }

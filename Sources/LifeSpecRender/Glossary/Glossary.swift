@@ -46,6 +46,12 @@ package struct Glossary: Sendable, Hashable {
     var guardWord: String { pick("guard", "条件") }
     var eventWord: String { pick("event", "事件") }
 
+    /// A name inside a Chinese sentence: a title in Chinese quotes, so it reads as one name
+    /// (`由“S1 连接场景”引发`); code as it is (`由 \`connectScene\` 引发`).
+    static func quotedChinese(_ name: String) -> String {
+        name.hasPrefix("`") ? name : "“" + name + "”"
+    }
+
     /// `parts` joined as Chinese spaces them: a space where Han text meets Latin text or code
     /// (`进入 \`active\``, `保持在 Active`), none between Han characters (`保持在活跃`), so a phrase
     /// reads right whether it is given an id or a title.
