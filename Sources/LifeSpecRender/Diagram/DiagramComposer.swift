@@ -355,7 +355,7 @@ struct DiagramComposer {
                     case .notification(let name): "→ " + name
                     case .note(let text): text
                     }
-                }.joined(separator: ", ")
+                }.joined(separator: words.listSeparator)
                 rows.append(
                     .cells([
                         DOTHTMLCell(

@@ -359,7 +359,7 @@ extension MermaidWriter {
                     if !text.isEmpty {
                         line(
                             "%% ", id, " ", MermaidRenderer.escape(word + " " + text),
-                            " (not drawn: Mermaid shows a composite state's title only)")
+                            words.notDrawnCompositeActions)
                     }
                 }
                 line("state ", id, " {")

@@ -111,6 +111,11 @@ extension Glossary {
         pick(" (not drawn: Mermaid cannot attach it to a composite state)", "（未绘制：Mermaid 无法把它挂在复合状态上）")
     }
 
+    /// After a composite state's entry or exit actions, kept as a Mermaid comment.
+    var notDrawnCompositeActions: String {
+        pick(" (not drawn: Mermaid shows a composite state's title only)", "（未绘制：Mermaid 只显示复合状态的标题）")
+    }
+
     var notDrawnToOwnBorder: String {
         pick(
             " (not drawn: Mermaid cannot draw from inside a composite state to its own border)",
