@@ -21,6 +21,8 @@ package enum ChineseTypography {
     ]
 
     /// Han ideographs, CJK and full-width punctuation, kana, and the curly quotes Chinese text uses.
+    package static func isCJKScalar(_ scalar: Unicode.Scalar) -> Bool { isCJK(scalar) }
+
     static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x3000...0x303F, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
@@ -126,5 +128,81 @@ package enum ChineseTypography {
             }
         }
         return nil
+    }
+}
+
+extension ChineseTypography {
+    /// A word Simplified Chinese text must not use, and the one to use instead: the glossary keeps
+    /// its list (`Glossary.forbiddenChinese`, beside the words it governs), and tests hold every
+    /// phrase of the tool to it.
+    package struct Pairing: Sendable, Hashable {
+        /// The text to find; `#` stands for one or more ASCII digits (`#s`: a duration written
+        /// `5s`), and a match must not run on into an ASCII letter or digit.
+        package let wrong: String
+        package let right: String
+        /// Why, in a few words (what the wrong word means instead, or whose usage decides).
+        package let reason: String
+
+        package init(_ wrong: String, use right: String, because reason: String) {
+            self.wrong = wrong
+            self.right = right
+            self.reason = reason
+        }
+    }
+
+    /// A forbidden word found in a text.
+    package struct Misuse: Sendable, Hashable {
+        /// Offset of the match in the text's Unicode scalars.
+        package let offset: Int
+        package let found: String
+        package let pairing: Pairing
+    }
+
+    /// Every match of `pairings` in `text`, outside code spans, in text order.
+    package static func misuses(in text: String, pairings: [Pairing]) -> [Misuse] {
+        let scalars = Array(text.unicodeScalars)
+        var code = Array(repeating: false, count: scalars.count)
+        var open: Int?
+        for (index, scalar) in scalars.enumerated() where scalar == "`" {
+            if let start = open {
+                for position in start...index { code[position] = true }
+                open = nil
+            } else {
+                open = index
+            }
+        }
+        func isLatin(_ position: Int) -> Bool {
+            position >= 0 && position < scalars.count && scalars[position].isASCII
+                && (scalars[position].properties.isAlphabetic || ("0"..."9").contains(scalars[position]))
+        }
+        /// The end of a match of `pattern` at `start`, if it matches there.
+        func match(_ pattern: [Unicode.Scalar], at start: Int) -> Int? {
+            var position = start
+            for expected in pattern {
+                if expected == "#" {
+                    let first = position
+                    while position < scalars.count, ("0"..."9").contains(scalars[position]) { position += 1 }
+                    if position == first { return nil }
+                } else {
+                    guard position < scalars.count, scalars[position] == expected else { return nil }
+                    position += 1
+                }
+            }
+            return position
+        }
+        var found: [Misuse] = []
+        for pairing in pairings {
+            let pattern = Array(pairing.wrong.unicodeScalars)
+            guard let first = pattern.first else { continue }
+            for start in scalars.indices where !code[start] {
+                // A pattern that starts or ends with Latin text must not be part of a longer word.
+                if first.isASCII, isLatin(start - 1) { continue }
+                guard let end = match(pattern, at: start) else { continue }
+                if pattern.last?.isASCII == true, isLatin(end) { continue }
+                let text = String(String.UnicodeScalarView(scalars[start..<end]))
+                found.append(Misuse(offset: start, found: text, pairing: pairing))
+            }
+        }
+        return found.sorted { ($0.offset, $0.found) < ($1.offset, $1.found) }
     }
 }

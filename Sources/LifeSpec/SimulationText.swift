@@ -38,13 +38,21 @@ package enum SimulationText {
     /// `configurations`: every active state (atomic, compound, parallel) in document order, after
     /// start and after each event's macrostep.
     /// `part(id)`: in a system spec, the part a state, callback or notification belongs to; each
-    /// step of a part says which (`"part": "A"`).
+    /// step of a part says which (`"part": "A"`). `receiver(id)`: the object that receives a
+    /// callback or posts a notification (`SpecDocument.receiver(of:)`: `"AppDelegate"` for an app
+    /// delegate method whichever part's region models it); each call says which. `name` stays the
+    /// machine's Swift name: the one a log, `check-trace` and the generated suites use.
     package static func json(
         _ steps: [Step], machine: Machine, final: String, configurations: [[String]],
-        part: (String) -> String? = { _ in nil }
+        part: (String) -> String? = { _ in nil }, receiver: (String) -> String? = { _ in nil }
     ) -> String {
         func withPart(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
             .object(fields + (part(id).map { [("part", JSONValue.string($0))] } ?? []))
+        }
+        func call(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
+            .object(
+                fields + (part(id).map { [("part", JSONValue.string($0))] } ?? [])
+                    + (receiver(id).map { [("receiver", JSONValue.string($0))] } ?? []))
         }
         let items = steps.map { step -> JSONValue in
             switch step {
@@ -55,13 +63,13 @@ package enum SimulationText {
                         ("from", .string(transition.from)), ("to", .string(transition.to)),
                     ], of: transition.from)
             case .callback(let id):
-                withPart(
+                call(
                     [
                         ("kind", .string("callback")), ("id", .string(id)),
                         ("name", .string(machine.callback(id)?.swiftName ?? id)),
                     ], of: id)
             case .notification(let id):
-                withPart(
+                call(
                     [
                         ("kind", .string("notification")), ("id", .string(id)),
                         ("name", .string(machine.notification(id)?.swiftName ?? id)),

@@ -305,6 +305,28 @@ public struct SpecDocument: Sendable, Hashable {
         parts.first { id == $0.name || id.hasPrefix($0.prefix) }
     }
 
+    /// The object that receives callback `id`, or posts notification `id`, in a system: an object
+    /// the whole app shares (`sharedReceivers`: `AppDelegate`, `UIApplication`) whichever part
+    /// models the call, else the part that owns it; `nil` outside a system. The one answer for
+    /// traces, pages, sequence diagrams and `simulate --json`.
+    package func receiver(of id: String) -> String? {
+        sharedReceivers[id] ?? part(of: id)?.name
+    }
+
+    /// How a reader names callback or notification `id`, whose Swift name in the machine is
+    /// `swiftName`: a call to an app-wide object by that object (`AppDelegate.application(_:…)`,
+    /// `UIApplication.didFinishLaunchingNotification`) rather than by the part whose region models
+    /// it (`S1.application(_:…)`); any other as the machine names it. The machine's name stays the
+    /// one logs, `check-trace` and the generated suites use.
+    package func receivedName(of id: String, swiftName: String) -> String {
+        guard let shared = sharedReceivers[id] else { return swiftName }
+        let name =
+            part(of: id).map {
+                swiftName.hasPrefix($0.prefix) ? String(swiftName.dropFirst($0.prefix.count)) : swiftName
+            } ?? swiftName
+        return name.hasPrefix(shared + ".") ? name : shared + "." + name
+    }
+
     public var defaultLocale: String? { locales.first }
 
     public func state(_ id: String) -> StateInfo? { states.first { $0.id == id } }

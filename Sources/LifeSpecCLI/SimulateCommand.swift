@@ -104,7 +104,7 @@ struct SimulateCommand: ParsableCommand {
             StandardStreams.out(
                 SimulationText.json(
                     steps, machine: machine, final: runner.state, configurations: configurations,
-                    part: { loaded.document.part(of: $0)?.name }))
+                    part: { loaded.document.part(of: $0)?.name }, receiver: { loaded.document.receiver(of: $0) }))
         } else {
             StandardStreams.out(
                 SimulationText.render(

@@ -43,7 +43,8 @@ struct SystemCLITests {
         #expect(json.status == 0)
         #expect(
             json.stdout.contains(
-                #"{"kind":"callback","id":"A.viewWillDisappear","name":"A.viewWillDisappear(_:)","part":"A"}"#),
+                #"{"kind":"callback","id":"A.viewWillDisappear","name":"A.viewWillDisappear(_:)","part":"A","receiver":"A"}"#
+            ),
             "\(json.stdout)")
         #expect(json.stdout.contains(#"{"kind":"transition","event":"pushB","from":"rootShown","to":"pushed"}"#))
         #expect(
@@ -249,5 +250,32 @@ struct SystemRecorderTests {
         let check = try CLI.run(["check-trace", system, log])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("conforms: 3 observations"), "\(check.stdout)")
+    }
+}
+
+/// In a system of scenes, the app delegate and UIApplication are one object each for the whole
+/// app: their calls are never a scene's, whichever scene's region models them.
+@Suite("Receivers in a system of scenes")
+struct SceneReceiverTests {
+    static let app = "Spec/uikit-scene-based-app.yaml"
+
+    @Test("simulate --json names the receiver of every call: the app's objects, or the scene")
+    func simulateNamesReceivers() throws {
+        let result = try CLI.run(["simulate", Self.app, "S1.tapIcon", "S1.pressHome", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let steps = try #require(object?["steps"] as? [[String: Any]])
+        var receivers: Set<String> = []
+        for step in steps where step["kind"] as? String != "transition" {
+            let name = try #require(step["name"] as? String)
+            let receiver = try #require(step["receiver"] as? String, "\(step)")
+            receivers.insert(receiver)
+            // The name stays the machine's (what logs, check-trace and the suites use).
+            let method = name.split(separator: ".", maxSplits: 1).last.map(String.init) ?? name
+            if method.hasPrefix("application(") { #expect(receiver == "AppDelegate", "\(step)") }
+            if method.hasPrefix("UIApplication.") { #expect(receiver == "UIApplication", "\(step)") }
+            if method.hasPrefix("scene") { #expect(receiver == "S1", "\(step)") }
+        }
+        #expect(receivers.isSuperset(of: ["AppDelegate", "UIApplication", "S1"]), "\(receivers)")
     }
 }

@@ -123,8 +123,8 @@ struct LocalizedOutputTests {
         ])
     func oneLocaleDecision(_ locale: String) throws {
         let language = Language(locale: locale)
-        #expect(MarkdownStrings(locale: locale).language == language)
-        #expect(DiagramStrings(locale: locale).language == language)
+        #expect(Glossary(locale: locale).language == language)
+        #expect(Glossary(locale: locale).language == language)
         let legendIsChinese = try DiagramBuilder.build(
             for: SpecFixtures.load("Tests/Fixtures/Diagram/app-lifecycle.yaml"),
             options: DiagramOptions(locale: locale)
@@ -142,8 +142,8 @@ struct LocalizedOutputTests {
 
     @Test("the tool's own Chinese phrases use full-width punctuation")
     func toolPhrasesAreFullWidth() {
-        let page = MarkdownStrings(.simplifiedChinese)
-        let diagram = DiagramStrings(locale: "zh-Hans")
+        let page = Glossary(.simplifiedChinese)
+        let diagram = Glossary(locale: "zh-Hans")
         let phrases = [
             page.generatedNote(spec: "`Spec/a.yaml`"), page.colon, page.labelled("标题", id: "`id`"),
             page.diagramAlt(title: "标题"), page.mermaidSummary, page.groupOf("`a`、`b`"), page.flagsIntro,
@@ -155,10 +155,13 @@ struct LocalizedOutputTests {
             page.contentsLead + "状态", page.closurePassedTo("`api(_:)`"),
             page.when(from: "甲", to: "乙", event: "事件", guard: "`f`"),
             diagram.eventTransition, diagram.eventless, diagram.groupArrow, diagram.callbacks, diagram.closures,
-            diagram.listed, diagram.outside, diagram.scenario("场景") + diagram.startsIn("状态") + diagram.with + "甲",
+            diagram.listed, diagram.outside,
+            diagram.scenario("示例流程") + diagram.captionStartsIn("状态") + diagram.with(["甲", "乙"]),
             diagram.endNotes(from: "甲", to: "乙") ?? "", diagram.generatedComment(file: "a.yaml"),
             diagram.scenarioComment("a"), diagram.scenarioNotRunComment("a"), "状态" + diagram.notDrawnOnComposite,
-            "状态" + diagram.notDrawnToOwnBorder, "甲" + diagram.listSeparator + "乙",
+            "状态" + diagram.notDrawnToOwnBorder, "状态" + diagram.notDrawnCompositeActions,
+            "甲" + diagram.listSeparator + "乙", diagram.guardWord,
+            diagram.timeLimit("5s"),
             diagram.sequenceSender, diagram.posts("通知"), diagram.sequenceComment("a"), page.sequenceAlt("甲"),
             page.indexLifecycles, page.indexSystems, page.indexDrawing,
         ]

@@ -38,4 +38,20 @@ struct ChineseTypographyTests {
         #expect(findings.map(\.offset) == [2, 5])
         #expect(findings.map(\.fullWidth) == ["（", "）"])
     }
+
+    @Test("forbidden pairings: found outside code, a digit pattern bounded, in text order")
+    func forbiddenPairings() {
+        let pairings = [
+            ChineseTypography.Pairing("打断", use: "中断", because: "Apple's word"),
+            ChineseTypography.Pairing("#s", use: "约 # 秒", because: "a duration in words"),
+        ]
+        func found(_ text: String) -> [String] {
+            ChineseTypography.misuses(in: text, pairings: pairings).map(\.found)
+        }
+        #expect(found("约 5s 后打断") == ["5s", "打断"])
+        #expect(found("`打断` 与 `10s`") == [])
+        #expect(found("A5s 或 5sec") == [])
+        #expect(found("超过 30s。") == ["30s"])
+        #expect(ChineseTypography.misuses(in: "后打断", pairings: pairings).map(\.offset) == [1])
+    }
 }

@@ -43,7 +43,7 @@ struct DiagramComposer {
     /// Every state active when the machine has entered its initial states (regions included).
     private let initialActiveStates: Set<String>
     /// The legend's and the effect lines' own words, in the diagram's language.
-    private let words: DiagramStrings
+    private let words: Glossary
 
     private var machine: Machine { spec.machine }
     private var document: SpecDocument { spec.document }
@@ -60,7 +60,7 @@ struct DiagramComposer {
         lookup = DocumentIndex(spec.document)
         childrenByParent = DiagramTopology.childrenByParent(spec.machine)
         initialActiveStates = Set((try? Runner(machine: spec.machine))?.activeStates ?? [])
-        words = DiagramStrings(locale: options.locale ?? spec.document.defaultLocale)
+        words = Glossary(locale: options.locale ?? spec.document.defaultLocale)
     }
 
     func graph() -> DOTGraph {
@@ -465,7 +465,7 @@ struct DiagramComposer {
                     case .notification(let name): "→ " + name
                     case .note(let text): text
                     }
-                }.joined(separator: ", ")
+                }.joined(separator: words.listSeparator)
                 rows.append(
                     .cells([
                         DOTHTMLCell(
@@ -551,7 +551,7 @@ struct DiagramComposer {
             switch effect {
             case .callback(let id): .callback(lookup.shownName(ofCallback: id, in: machine))
             case .notification(let id, _):
-                options.showNotifications ? .notification(machine.notification(id)?.swiftName ?? id) : nil
+                options.showNotifications ? .notification(lookup.shownName(ofNotification: id, in: machine)) : nil
             case .assignment(let assignment):
                 .note(
                     lookup.assignmentWords(assignment.flag, to: assignment.value, locale: options.locale, words: words))
@@ -839,11 +839,13 @@ struct DiagramComposer {
         case .states:
             rows.append((sample("───►"), words.transition))
         case .overview:
-            rows.append((sample(words.event, bold: true), words.transition))
+            rows.append((sample(words.eventWord, bold: true), words.transition))
         case .events, .full:
             rows.append(
                 (
-                    .concat([sample(words.event, bold: true), .text(" "), .italic(.text("[" + words.guardWord + "]"))]),
+                    .concat([
+                        sample(words.eventWord, bold: true), .text(" "), .italic(.text("[" + words.guardWord + "]")),
+                    ]),
                     words.eventTransition
                 ))
         }
@@ -865,7 +867,7 @@ struct DiagramComposer {
                     ))
             }
         }
-        if hasListed { rows.append((sample(words.event, bold: true), words.listed)) }
+        if hasListed { rows.append((sample(words.eventWord, bold: true), words.listed)) }
         if let path {
             rows.append((Self.badge([1, 2], fixedSize: (width: 22, height: 12)), words.steps(path.title ?? path.id)))
         }
@@ -893,7 +895,7 @@ struct DiagramComposer {
     private func scenarioCaption() -> String? {
         guard let path else { return nil }
         var caption = words.scenario(path.title ?? path.id)
-        if !path.startsAtInitial { caption += words.startsIn(title(of: path.start)) }
+        if !path.startsAtInitial { caption += words.captionStartsIn(title(of: path.start)) }
         if !path.flags.isEmpty {
             caption += words.with(
                 path.flags.map { flag, value in

@@ -38,9 +38,16 @@ struct DocumentIndex {
     func callback(_ id: String) -> SpecDocument.CallbackInfo? { callbacks[id].map { document.callbacks[$0] } }
     /// How diagrams and pages name a callback: a method by its Swift name, a closure the app
     /// passed to UIKit in braces (`{ expirationHandler }`), so it never reads as a delegate method.
+    /// A call to an object the whole app shares is named by that object, not by the part whose
+    /// region models it (`SpecDocument.receivedName(of:swiftName:)`).
     func shownName(ofCallback id: String, in machine: Machine) -> String {
-        let name = machine.callback(id)?.swiftName ?? id
+        let name = document.receivedName(of: id, swiftName: machine.callback(id)?.swiftName ?? id)
         return callback(id)?.kind == .closure ? "{ \(name) }" : name
+    }
+    /// How diagrams and pages name a notification: by the object that posts it when the whole
+    /// app shares that object.
+    func shownName(ofNotification id: String, in machine: Machine) -> String {
+        document.receivedName(of: id, swiftName: machine.notification(id)?.swiftName ?? id)
     }
     func notification(_ id: String) -> SpecDocument.NotificationInfo? {
         notifications[id].map { document.notifications[$0] }
@@ -52,7 +59,7 @@ struct DocumentIndex {
 
     /// A guard as drawings show it: in words when every flag and state it reads has a title, else
     /// as written (`nil`).
-    func guardWords(_ expression: GuardExpression, locale: String?, words: DiagramStrings) -> String? {
+    func guardWords(_ expression: GuardExpression, locale: String?, words: Glossary) -> String? {
         words.guardWords(
             expression, flag: { flagTitle($0, locale: locale) },
             state: { id in
@@ -62,7 +69,7 @@ struct DocumentIndex {
     }
 
     /// A `set` as drawings show it: by the flag's title when it has one.
-    func assignmentWords(_ flag: String, to value: Bool, locale: String?, words: DiagramStrings) -> String {
+    func assignmentWords(_ flag: String, to value: Bool, locale: String?, words: Glossary) -> String {
         flagTitle(flag, locale: locale).map { words.set(titled: $0, to: value) } ?? words.set(flag, to: value)
     }
     /// The prose of the transition whose `Machine.transitions` index is `index`.

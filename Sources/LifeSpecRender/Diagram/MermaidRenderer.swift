@@ -99,7 +99,7 @@ private struct MermaidWriter {
     /// kept by position (`Machine.states` order), so the blocks look nothing up by id.
     let lookup: DocumentIndex
     /// The notes', comments' and effect lines' own words, in the diagram's language.
-    let words: DiagramStrings
+    let words: Glossary
     /// Per state position: its Mermaid id, its title.
     let ids: [String]
     let titles: [String]
@@ -128,7 +128,7 @@ private struct MermaidWriter {
         for info in spec.document.transitions { if let text = info.guardText { texts[info.index] = text } }
         guardTexts = texts
         lookup = DocumentIndex(spec.document)
-        words = DiagramStrings(locale: options.locale ?? spec.document.defaultLocale)
+        words = Glossary(locale: options.locale ?? spec.document.defaultLocale)
         titles = states.map { [lookup] state in
             spec.document.text(lookup.state(state.id)?.title, locale: options.locale) ?? state.id
         }
@@ -359,7 +359,7 @@ extension MermaidWriter {
                     if !text.isEmpty {
                         line(
                             "%% ", id, " ", MermaidRenderer.escape(word + " " + text),
-                            " (not drawn: Mermaid shows a composite state's title only)")
+                            words.notDrawnCompositeActions)
                     }
                 }
                 line("state ", id, " {")
@@ -491,7 +491,7 @@ extension MermaidWriter {
             switch effect {
             case .callback(let id): add(lookup.shownName(ofCallback: id, in: machine))
             case .notification(let id, _):
-                if options.showNotifications { add("→ " + (machine.notification(id)?.swiftName ?? id)) }
+                if options.showNotifications { add("→ " + lookup.shownName(ofNotification: id, in: machine)) }
             case .assignment(let assignment):
                 add(lookup.assignmentWords(assignment.flag, to: assignment.value, locale: options.locale, words: words))
             case .raise(let event): add(words.raise(eventTitle(event)))

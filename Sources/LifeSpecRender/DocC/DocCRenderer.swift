@@ -58,7 +58,7 @@ final class DocCArticleBuilder {
     let document: SpecDocument
     let machine: Machine
     let locale: String?
-    let strings: MarkdownStrings
+    let strings: Glossary
     let lookup: DocumentIndex
     let specPath: String
     let resources: Set<String>
@@ -68,7 +68,7 @@ final class DocCArticleBuilder {
         document = spec.document
         machine = spec.machine
         self.locale = locale ?? spec.document.defaultLocale
-        strings = MarkdownStrings(locale: self.locale)
+        strings = Glossary(locale: self.locale)
         lookup = DocumentIndex(spec.document)
         let path = specPath ?? spec.document.path
         self.specPath = path.hasPrefix("/") ? String(path.split(separator: "/").last ?? "") : path

@@ -1,6 +1,6 @@
 /// How `MarkdownRenderer` renders one page.
 package struct MarkdownOptions: Sendable, Hashable {
-    /// The page's locale: fixed phrases come from `MarkdownStrings`, spec text from its localized
+    /// The page's locale: fixed phrases come from `Glossary`, spec text from its localized
     /// maps, both falling back to the spec's default locale (English for the phrases). `nil` means
     /// the spec's default locale.
     package var locale: String?

@@ -81,7 +81,7 @@ package enum MarkdownRenderer {
 }
 
 /// Assembles one page. Every spec string goes through `MarkdownText`; the only raw Markdown is
-/// the page's own frame and the phrases of `MarkdownStrings`.
+/// the page's own frame and the phrases of `Glossary`.
 ///
 /// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
 /// `map(when)`), and as a struct each such closure would copy the whole builder (document,
@@ -94,7 +94,7 @@ final class MarkdownPageBuilder {
     let stateSpace: StateSpace?
     let options: MarkdownOptions
     let locale: String?
-    let strings: MarkdownStrings
+    let strings: Glossary
     /// Source id → its 1-based number in the Sources list.
     let sourceNumbers: [String: Int]
     /// The sources the page lists: a system page leaves its parts' sources to the parts' pages.
@@ -121,7 +121,7 @@ final class MarkdownPageBuilder {
         stateSpace = spec.stateSpace
         self.options = options
         locale = options.locale ?? spec.document.defaultLocale
-        strings = MarkdownStrings(locale: locale)
+        strings = Glossary(locale: locale)
         var numbers: [String: Int] = [:]
         // A part's sources keep the location in the part's file.
         let sources = spec.document.sources.filter { !spec.document.isSystem || $0.location.path == spec.document.path }
@@ -248,7 +248,7 @@ final class MarkdownPageBuilder {
     private func localeSwitcher() -> String? {
         guard options.localeLinks.count > 1 else { return nil }
         return options.localeLinks.map { link in
-            let name = MarkdownText.singleLine(MarkdownStrings.displayName(of: link.locale))
+            let name = MarkdownText.singleLine(Glossary.displayName(of: link.locale))
             if link.locale == locale { return "**\(name)**" }
             return "[\(name)](\(MarkdownText.url(link.path) ?? ""))"
         }.joined(separator: strings.separator)
@@ -343,10 +343,11 @@ final class MarkdownPageBuilder {
                 ] + facts)
         }
         if machine.hasParallelRegions {
-            let initial = machine.defaultLeaves(entering: machine.initial).map(code).joined(separator: " + ")
+            // By title, as a reader knows the states; the table beside gives each one's id.
+            let initial = machine.defaultLeaves(entering: machine.initial).map(stateName).joined(separator: " + ")
             return MarkdownBlocks(strings.statesIntroParallel(initial: initial), table)
         }
-        return MarkdownBlocks(strings.statesIntro(initial: code(machine.initialLeaf)), table)
+        return MarkdownBlocks(strings.statesIntro(initial: stateName(machine.initialLeaf)), table)
     }
 
     /// An entry or exit block: its callbacks and notifications in the engine's order, then what it
@@ -462,13 +463,9 @@ final class MarkdownPageBuilder {
             }
             let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
 
-            var start = strings.startsIn(walkthrough.startStates.map(code).joined(separator: " + "))
+            var start = strings.startsIn(walkthrough.startStates.map(stateName).joined(separator: " + "))
             let flags = orderedFlags(walkthrough.flags)
-            if !flags.isEmpty {
-                start += strings.withFlags(
-                    flags.map { code($0.key) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)
-                )
-            }
+            if !flags.isEmpty { start += strings.with(flags.map { flagWords($0.key, $0.value) }) }
             var header = "*" + start + "*"
             if let pattern = options.scenarioDiagramPattern,
                 let url = MarkdownText.url(
@@ -484,61 +481,73 @@ final class MarkdownPageBuilder {
             {
                 body.add("![\(MarkdownText.singleLine(strings.sequenceAlt(scenarioTitle(scenario))))](\(url))")
             }
-
-            // Starting as SCXML does shows what the start itself observed.
-            if !walkthrough.startObservations.isEmpty || !walkthrough.startMoves.isEmpty {
-                var lines: [String] = []
-                if !walkthrough.startObservations.isEmpty {
-                    lines.append(
-                        "- "
-                            + strings.onStart(
-                                walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
-                }
-                for move in walkthrough.startMoves { lines.append("- " + moveText(move, event: "")) }
-                body.addLines(lines)
-            }
-            var list: [String] = []
-            for (offset, item) in walkthrough.items.enumerated() {
-                let marker = "\(offset + 1). "
-                let indent = String(repeating: " ", count: marker.count)
-                var lines = [marker + eventLabel(item.event)]
-                for move in item.moves { lines.append(indent + "- " + moveText(move, event: item.event)) }
-                // With regions or entry/exit actions, which states the event left and entered
-                // (the entry and exit actions are among the callbacks listed above).
-                if showsEntryExit, !(item.left.isEmpty && item.entered.isEmpty) {
-                    func named(_ states: [String]) -> String? {
-                        states.isEmpty
-                            ? nil
-                            : states.map { state in
-                                let block =
-                                    item.left.contains(state) ? machine.state(state)?.exit : machine.state(state)?.entry
-                                guard let block, !block.isEmpty else { return code(state) }
-                                return code(state) + " ("
-                                    + (item.left.contains(state)
-                                        ? strings.onExit(actionsText(block)) : strings.onEntry(actionsText(block)))
-                                    + ")"
-                            }.joined(separator: strings.listSeparator)
-                    }
-                    lines.append(
-                        indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered))
-                            + "*")
-                }
-                list += lines
-            }
-            body.addLines(list)
+            // What a reader follows, by titles; the engine's trace by spec ids, folded below it.
+            for block in walkthroughLines(walkthrough, readable: true) { body.addLines(block) }
             switch walkthrough.stop {
             case .cannotStart(let error):
                 body.add(strings.cannotRun(MarkdownText.inline(error.description)))
             case .failed(let event, .unhandledEvent(_, let state, _)):
-                body.add(strings.notHandled(event: code(event), state: code(state)))
+                body.add(strings.notHandled(event: eventName(event), state: stateName(state)))
             case .failed(_, let error):
                 body.add(strings.cannotRun(MarkdownText.inline(error.description)))
             case nil:
                 break
             }
+            body.add(strings.endsIn(walkthrough.endStates.map(stateName).joined(separator: " + ")))
+            body.add("<details>\n<summary>\(MarkdownText.inline(strings.engineTraceSummary))</summary>")
+            var detail = strings.startsIn(walkthrough.startStates.map(code).joined(separator: " + "))
+            if !flags.isEmpty {
+                detail += strings.withFlags(
+                    flags.map { code($0.key) + " = " + code(String($0.value)) }.joined(separator: strings.listSeparator)
+                )
+            }
+            body.add("*" + detail + "*")
+            for block in walkthroughLines(walkthrough, readable: false) { body.addLines(block) }
             body.add(strings.endsIn(walkthrough.endStates.map(code).joined(separator: " + ")))
+            body.add("</details>")
         }
         return body
+    }
+
+    /// A walkthrough's steps: by titles for reading (`readable`), or by spec ids as the engine
+    /// traces them, with the states each event leaves and enters where that says more than its
+    /// transitions (the machine has parallel regions or entry/exit actions).
+    private func walkthroughLines(_ walkthrough: ScenarioWalkthrough, readable: Bool) -> [[String]] {
+        let state = readable ? stateName : code
+        var start: [String] = []
+        // Starting as SCXML does shows what the start itself observed.
+        if !walkthrough.startObservations.isEmpty {
+            start.append(
+                "- "
+                    + strings.onStart(
+                        walkthrough.startObservations.map(observationText).joined(separator: strings.then)))
+        }
+        for move in walkthrough.startMoves { start.append("- " + moveText(move, event: "", readable: readable)) }
+        var lines: [String] = []
+        for (offset, item) in walkthrough.items.enumerated() {
+            let marker = "\(offset + 1). "
+            let indent = String(repeating: " ", count: marker.count)
+            lines.append(marker + (readable ? "**" + eventName(item.event) + "**" : eventLabel(item.event)))
+            for move in item.moves {
+                lines.append(indent + "- " + moveText(move, event: item.event, readable: readable))
+            }
+            // The entry and exit actions are among the callbacks listed above.
+            guard !readable, showsEntryExit, !(item.left.isEmpty && item.entered.isEmpty) else { continue }
+            func named(_ states: [String]) -> String? {
+                states.isEmpty
+                    ? nil
+                    : states.map { id in
+                        let block = item.left.contains(id) ? machine.state(id)?.exit : machine.state(id)?.entry
+                        guard let block, !block.isEmpty else { return state(id) }
+                        return state(id) + " ("
+                            + (item.left.contains(id)
+                                ? strings.onExit(actionsText(block)) : strings.onEntry(actionsText(block))) + ")"
+                    }.joined(separator: strings.listSeparator)
+            }
+            lines.append(
+                indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered)) + "*")
+        }
+        return [start, lines].filter { !$0.isEmpty }
     }
 
     private func eventsSection() -> MarkdownBlocks {
@@ -729,7 +738,8 @@ final class MarkdownPageBuilder {
         let prefix = document.parts[0].prefix
         let examples = [
             machine.leafStates.first { $0.id.hasPrefix(prefix) }?.id,
-            machine.callbacks.first { $0.id.hasPrefix(prefix) }?.swiftName,
+            // A call the whole app's object receives is named by that object, not the part.
+            machine.callbacks.first { $0.id.hasPrefix(prefix) && document.sharedReceivers[$0.id] == nil }?.swiftName,
         ]
         return MarkdownBlocks(
             strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)),
@@ -794,7 +804,7 @@ final class MarkdownPageBuilder {
     }
 
     private func callbackName(_ id: String) -> String { code(lookup.shownName(ofCallback: id, in: machine)) }
-    private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
+    private func notificationName(_ id: String) -> String { code(lookup.shownName(ofNotification: id, in: machine)) }
 
     private func eventLabel(_ id: String) -> String {
         guard let title = text(lookup.event(id)?.title) else { return "**" + code(id) + "**" }
@@ -821,17 +831,44 @@ final class MarkdownPageBuilder {
         }
     }
 
-    private func moveText(_ move: ScenarioWalkthrough.Move, event: String) -> String {
+    /// A state as a reader knows it: its title (in a system, with the part it belongs to), or its
+    /// id when it has none.
+    private func stateName(_ id: String) -> String {
+        titled(text(lookup.state(id)?.title), id: id)
+    }
+
+    /// An event as a reader knows it: its title (with its part in a system), or its id.
+    private func eventName(_ id: String) -> String {
+        titled(text(lookup.event(id)?.title), id: id)
+    }
+
+    private func titled(_ title: String?, id: String) -> String {
+        guard let title else { return code(id) }
+        let name = MarkdownText.inline(title)
+        // A part's names lead with the part, as drawings' guards do (`B Appearing`).
+        guard let part = document.part(of: id) else { return name }
+        return MarkdownText.inline(part.name) + " " + name
+    }
+
+    /// A flag's value in words by its title (`having background work`, `not having …`), or as
+    /// `flag = value` when it has none.
+    private func flagWords(_ id: String, _ value: Bool) -> String {
+        guard let title = lookup.flagTitle(id, locale: locale) else { return code(id) + " = " + code(String(value)) }
+        return strings.flagPhrase(MarkdownText.inline(title), value)
+    }
+
+    private func moveText(_ move: ScenarioWalkthrough.Move, event: String, readable: Bool) -> String {
+        let state = readable ? stateName : code
         var text: String
         if move.step.isInternal {
-            text = strings.staysIn(code(move.step.from))
+            text = strings.staysIn(state(move.step.from))
         } else {
-            text = code(move.step.from) + " → " + code(move.step.to)
+            text = state(move.step.from) + " → " + state(move.step.to)
         }
         if move.step.event == nil {
             text += strings.automatically
         } else if let raised = move.step.event, raised != event {
-            text += strings.raised(code(raised))
+            text += strings.raised(readable ? eventName(raised) : code(raised))
         }
         let observed = move.observations.map(observationText)
         return text + strings.colon

@@ -52,7 +52,7 @@ struct MarkdownTable {
             cell { $0.write(text) }
         }
 
-        /// A cell of fixed text known to be one non-empty line (a phrase of `MarkdownStrings`):
+        /// A cell of fixed text known to be one non-empty line (a phrase of `Glossary`):
         /// nothing to check.
         mutating func cell(line text: String) {
             guard written < columns else { return }

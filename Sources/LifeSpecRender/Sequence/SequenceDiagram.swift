@@ -45,7 +45,7 @@ package struct SequenceDiagram: Sendable, Hashable {
     package init?(spec: LoadedSpec, scenario id: String, locale: String?) {
         guard let scenario = spec.document.scenario(id) else { return nil }
         let document = spec.document
-        let strings = DiagramStrings(locale: locale)
+        let strings = Glossary(locale: locale)
         language = strings.language
         func text(_ localized: LocalizedText?, _ fallback: String) -> String {
             document.text(localized, locale: locale) ?? fallback
@@ -78,14 +78,10 @@ package struct SequenceDiagram: Sendable, Hashable {
             lifelines.append(Lifeline(key: part.name, title: text(part.title ?? part.specTitle, part.name)))
         }
         self.lifelines = lifelines
+        // The receiver of a call (`SpecDocument.receiver(of:)`): an app-wide object, else a part.
         func lifeline(of id: String) -> Int {
-            if let shared = document.sharedReceivers[id],
-                let index = lifelines.firstIndex(where: { $0.key == "@" + shared })
-            {
-                return index
-            }
-            guard let part = document.part(of: id) else { return ownIndex }
-            return lifelines.firstIndex { $0.key == part.name } ?? ownIndex
+            guard let receiver = document.receiver(of: id) else { return ownIndex }
+            return lifelines.firstIndex { $0.key == "@" + receiver || $0.key == receiver } ?? ownIndex
         }
         func stateTitle(_ id: String) -> String {
             text(document.state(id)?.title, id.split(separator: ".").last.map(String.init) ?? id)

@@ -89,7 +89,7 @@ package struct SequenceLayout: Sendable {
 
     /// The graph, ready for `GraphvizRenderer` with `layoutEngine`.
     package func graph() -> DOTGraph {
-        let strings = DiagramStrings(language: diagram.language)
+        let strings = Glossary(diagram.language)
         let count = diagram.lifelines.count
         let headers = diagram.lifelines.map {
             Block(
@@ -111,7 +111,7 @@ package struct SequenceLayout: Sendable {
             case .call(let name, _):
                 Block(lines: Self.wrap(name, size: Self.textSize), size: Self.textSize, bold: false)
             case .post(let name, _):
-                Block(lines: Self.wrap(strings.posts(name), size: Self.textSize), size: Self.textSize, bold: false)
+                Block(lines: Self.wrap(strings.postArrow(name), size: Self.textSize), size: Self.textSize, bold: false)
             case .state(let titles, _):
                 Block(
                     lines: Self.wrap(titles.joined(separator: strings.listSeparator), size: Self.textSize, limit: 170),

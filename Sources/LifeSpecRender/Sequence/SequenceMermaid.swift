@@ -5,7 +5,7 @@ extension SequenceDiagram {
     /// (`MermaidRenderer.escape`). Calls are solid arrows, posted notifications dashed open ones,
     /// raised events dashed ones, and states notes over their lifeline.
     package func mermaid(scenario id: String, file: String) -> String {
-        let strings = DiagramStrings(language: language)
+        let strings = Glossary(language)
         func escaped(_ text: String) -> String { MermaidRenderer.escape(text) }
         var lines = [
             "%% " + escaped(strings.generatedComment(file: file)),
@@ -31,7 +31,7 @@ extension SequenceDiagram {
             case .call(let name, let to):
                 lines.append("    L0->>L\(to): \(escaped(name))")
             case .post(let name, let to):
-                lines.append("    L0--)L\(to): \(escaped(strings.posts(name)))")
+                lines.append("    L0--)L\(to): \(escaped(strings.postArrow(name)))")
             case .state(let titles, let on):
                 lines.append("    Note over L\(on): \(escaped(titles.joined(separator: strings.listSeparator)))")
             case .stopped(let message):

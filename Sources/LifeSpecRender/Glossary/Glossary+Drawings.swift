@@ -1,25 +1,10 @@
 import LifeSpec
 import LifecycleEngine
 
-/// The diagrams' own words — the Graphviz legend, the effect lines both renderers write under an
-/// event (`set`, `raise`), the Mermaid notes and comments — in every `Language` the tool writes.
-/// A diagram asks `Language(locale:)` like the pages do, so a page and its diagrams always agree.
-/// Every phrase is a `switch` over the language: a new language does not compile until each phrase
-/// has its translation. Arguments are plain text (each renderer escapes for its own target).
-struct DiagramStrings: Sendable {
-    let language: Language
-
-    init(locale: String?) { language = Language(locale: locale) }
-
-    init(language: Language) { self.language = language }
-
-    private func pick(_ en: @autoclosure () -> String, _ zh: @autoclosure () -> String) -> String {
-        switch language {
-        case .english: en()
-        case .simplifiedChinese: zh()
-        }
-    }
-
+/// The drawings' words: the Graphviz legend and captions, the effect lines under an event (`set`,
+/// `raise`), sequence diagrams, the Mermaid notes and comments. Arguments are plain text (each
+/// renderer escapes for its own target).
+extension Glossary {
     // MARK: Effect lines
 
     /// A transition's flag assignment, e.g. `set backgroundWork = false`.
@@ -79,15 +64,13 @@ struct DiagramStrings: Sendable {
     }
     /// An event the transition raises, by its title.
     func raise(_ event: String) -> String { pick("raise \(event)", "引发 \(event)") }
-    /// Between the events, and between the effects, of one label.
-    var listSeparator: String { pick(", ", "，") }
 
     // MARK: Sequence diagrams
 
     /// The lifeline of the party that sends a scenario's events.
     var sequenceSender: String { pick("The person and the system", "用户与系统") }
     /// A notification posted, by its name (a no-break space: the verb stays with the name).
-    func posts(_ notification: String) -> String { pick("post\u{A0}" + notification, "发布\u{A0}" + notification) }
+    func postArrow(_ notification: String) -> String { pick("post\u{A0}" + notification, "发布\u{A0}" + notification) }
     func sequenceComment(_ id: String) -> String {
         pick("sequence of scenario \(id), as the engine runs it", "示例流程 \(id) 的时序，按引擎的运行结果")
     }
@@ -128,6 +111,11 @@ struct DiagramStrings: Sendable {
         pick(" (not drawn: Mermaid cannot attach it to a composite state)", "（未绘制：Mermaid 无法把它挂在复合状态上）")
     }
 
+    /// After a composite state's entry or exit actions, kept as a Mermaid comment.
+    var notDrawnCompositeActions: String {
+        pick(" (not drawn: Mermaid shows a composite state's title only)", "（未绘制：Mermaid 只显示复合状态的标题）")
+    }
+
     var notDrawnToOwnBorder: String {
         pick(
             " (not drawn: Mermaid cannot draw from inside a composite state to its own border)",
@@ -139,14 +127,14 @@ struct DiagramStrings: Sendable {
     var initial: String { pick("initial state", "初始状态") }
     var final: String { pick("final state", "终止状态") }
     var transition: String { pick("transition", "转换") }
-    var eventTransition: String { pick("transition on an event, taken when the guard holds", "由事件触发的转换，守卫条件成立时发生") }
-    var eventless: String { pick("eventless transition, taken as soon as its guard holds", "无事件转换，守卫条件一成立即发生") }
+    var eventTransition: String { pick("transition on an event, taken when the guard holds", "由事件触发的转换，条件成立时发生") }
+    var eventless: String { pick("eventless transition, taken as soon as its guard holds", "无事件转换，条件一成立即发生") }
     var groupArrow: String {
         pick("arrow leaving a group’s border: applies in every state inside it", "从分组边框出发的箭头：适用于组内每个状态")
     }
     var callbacks: String { pick("delegate callbacks, in call order", "代理回调，按调用顺序") }
     var closureSample: String { "{ handler }" }
-    var closures: String { pick("a closure the app passed to UIKit, called back", "应用传给 UIKit 的闭包，被回调") }
+    var closures: String { pick("a closure the app passed to UIKit, called back", "App 传给 UIKit 的闭包，由 UIKit 回调") }
     var notification: String { pick("notification posted", "发布的通知") }
     var listed: String { pick("listed inside a state: handled there without leaving it", "列在状态内：在该状态中处理，不离开该状态") }
     var outside: String { pick("dashed: a state outside the group drawn here", "虚线框：本图所画分组之外的状态") }
@@ -158,20 +146,13 @@ struct DiagramStrings: Sendable {
     }
     var fork: String { pick("bar: one transition entering several regions", "横条：一个转换同时进入多个区域") }
     var notDrawnHistory: String { pick(" (not drawn: Mermaid has no history states)", "（未绘制：Mermaid 没有历史状态）") }
-    var event: String { pick("event", "事件") }
-    var guardWord: String { pick("guard", "守卫") }
     /// The sample of a callback line in the legend: code, the same in every language.
     var callbackSample: String { "callback(_:)" }
     var notificationSample: String { pick("→ notification", "→ 通知") }
     func steps(_ scenario: String) -> String { pick("steps of scenario “\(scenario)”", "示例流程“\(scenario)”的步骤") }
     func scenario(_ title: String) -> String { pick("Scenario: " + title, "示例流程：" + title) }
-    func startsIn(_ state: String) -> String { pick(" (starts in " + state + ")", "（从“" + state + "”开始）") }
-    var with: String { pick(", with ", "，其中 ") }
-    /// The flags a scenario starts with, after its title: `, with having background work` / `，其中存在后台工作`.
-    func with(_ flags: [String]) -> String {
-        let list = flags.joined(separator: flagSeparator)
-        let latin = list.first.map { $0.isASCII && ($0.isLetter || $0.isNumber) } ?? false
-        return latin ? with + list : pick(", with ", "，其中") + list
-    }
-    var flagSeparator: String { pick(", ", "，") }
+    func captionStartsIn(_ state: String) -> String { pick(" (starts in " + state + ")", "（从“" + state + "”开始）") }
+    /// The flags a scenario starts with, by their titles, after its title or its start state:
+    /// `, having background work` / `，存在后台工作`.
+    func with(_ flags: [String]) -> String { pick(", ", "，") + flags.joined(separator: listSeparator) }
 }
