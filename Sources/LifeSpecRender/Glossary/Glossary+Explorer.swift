@@ -15,7 +15,7 @@ extension Glossary {
             ("eventsHint", pick("Enabled exactly when the engine handles the event now.", "仅当引擎此刻会处理该事件时可点。")),
             ("flags", pick("Flags", "标志")),
             ("log", pick("Callbacks and notifications", "回调与通知")),
-            ("sent", pick("Events sent", "已发送的事件")),
+            ("sent", pick("Events sent", "已发出的事件")),
             ("start", pick("start", "启动")),
             ("callback", pick("callback", "回调")),
             ("notification", pick("notification", "通知")),
@@ -51,7 +51,7 @@ extension Glossary {
                     "Line {line}: '{name}' does not conform: the spec does not allow it here.",
                     "第 {line} 行：“{name}”不符合：规格在此处不允许它。")
             ),
-            ("couldBe", pick("The app is in or on its way to:", "应用处于或正在进入：")),
+            ("couldBe", pick("The app is in or on its way to:", "App 处于或正在进入：")),
             ("allowed", pick("The spec allows next:", "规格允许的下一条：")),
             ("nothingAllowed", pick("nothing", "无")),
             (
