@@ -179,6 +179,9 @@ struct OutputStageTests {
             specPath: spec.path, diagramPath: "diagram.zh-Hans.svg", mermaid: mermaid,
             scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg", sequenceDiagramPattern: "sequences/{id}.zh-Hans.svg")
         markdown.indexPath = "../"
+        // The page shows its overview first, links to the full diagram and to its explorer page.
+        markdown.overviewPath = "overview.zh-Hans.svg"
+        markdown.explorerPath = ExplorerPage.fileName
         #expect(
             try page("README.zh-Hans.md")
                 == MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: markdown, others: [spec]).text)
