@@ -112,11 +112,8 @@ struct DiagramCommand: ParsableCommand {
     func run() throws {
         let format = try resolvedFormat()
         let loaded = try loadValidSpec(input.spec)
-        if let locale, !loaded.document.locales.isEmpty, !loaded.document.locales.contains(locale) {
-            throw ValidationError(
-                "the spec has no locale '\(locale)' (locales: \(loaded.document.locales.joined(separator: ", ")))\(Suggestion.didYouMean(locale, among: loaded.document.locales))"
-            )
-        }
+        // A drawing of a spec that declares no locale is drawn in its one language, whatever is asked.
+        if !loaded.document.locales.isEmpty { try requireLocale(locale, in: loaded) }
         if let sequence {
             try runSequence(sequence, of: loaded, format: format)
             return

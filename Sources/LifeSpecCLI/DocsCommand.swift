@@ -31,14 +31,7 @@ struct DocsCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadValidSpec(input.spec)
-        if let locale, !loaded.document.locales.contains(locale) {
-            let known =
-                loaded.document.locales.isEmpty
-                ? "the spec declares none" : loaded.document.locales.joined(separator: ", ")
-            throw ValidationError(
-                "the spec has no locale '\(locale)' (locales: \(known))\(Suggestion.didYouMean(locale, among: loaded.document.locales))"
-            )
-        }
+        try requireLocale(locale, in: loaded)
         if format == .docc {
             try writeArticle(loaded)
             return

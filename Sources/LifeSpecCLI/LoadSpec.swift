@@ -17,6 +17,15 @@ func loadValidSpec(_ path: String) throws -> LoadedSpec {
     return spec
 }
 
+/// Refuses a `--locale` the spec does not declare (a usage error), suggesting the nearest one.
+func requireLocale(_ locale: String?, in spec: LoadedSpec) throws {
+    let locales = spec.document.locales
+    guard let locale, !locales.contains(locale) else { return }
+    let known = locales.isEmpty ? "the spec declares none" : locales.joined(separator: ", ")
+    throw ValidationError(
+        "the spec has no locale '\(locale)' (locales: \(known))\(Suggestion.didYouMean(locale, among: locales))")
+}
+
 /// The one spec file a command reads.
 struct SpecFileArgument: ParsableArguments {
     @Argument(help: "The spec file.")
