@@ -293,7 +293,8 @@ public struct SpecDocument: Sendable, Hashable {
     public internal(set) var apiModules: [String] = []
     /// In a system, the callbacks and notifications (by id) received or posted by an object shared
     /// by the whole app rather than by the part that models them (`APICatalog.sharedReceivers`):
-    /// id → the object's name (`AppDelegate`, `UIApplication`).
+    /// id → the object's name (`AppDelegate`, `UIApplication`). Their Swift and Objective-C names
+    /// name that object, not the part (`AppDelegate.application(_:…)`, not `S1.application(_:…)`).
     public internal(set) var sharedReceivers: [String: String] = [:]
     /// The parts of a system spec, in the order written (empty for a single-object spec).
     public internal(set) var parts: [PartInfo] = []
@@ -311,20 +312,6 @@ public struct SpecDocument: Sendable, Hashable {
     /// traces, pages, sequence diagrams and `simulate --json`.
     package func receiver(of id: String) -> String? {
         sharedReceivers[id] ?? part(of: id)?.name
-    }
-
-    /// How a reader names callback or notification `id`, whose Swift name in the machine is
-    /// `swiftName`: a call to an app-wide object by that object (`AppDelegate.application(_:…)`,
-    /// `UIApplication.didFinishLaunchingNotification`) rather than by the part whose region models
-    /// it (`S1.application(_:…)`); any other as the machine names it. The machine's name stays the
-    /// one logs, `check-trace` and the generated suites use.
-    package func receivedName(of id: String, swiftName: String) -> String {
-        guard let shared = sharedReceivers[id] else { return swiftName }
-        let name =
-            part(of: id).map {
-                swiftName.hasPrefix($0.prefix) ? String(swiftName.dropFirst($0.prefix.count)) : swiftName
-            } ?? swiftName
-        return name.hasPrefix(shared + ".") ? name : shared + "." + name
     }
 
     public var defaultLocale: String? { locales.first }

@@ -513,13 +513,33 @@ struct SpecResolver {
             }
             historyDefaults.append((state, targets))
         }
+        // A call to an object the whole app shares is named by that object in the machine itself
+        // (`AppDelegate.application(_:…)`, not `S1.application(_:…)`), so that traces, logs,
+        // `check-trace`, suites and pages all attribute it alike.
+        let receivers =
+            raw.parts.isEmpty
+            ? [:]
+            : Self.sharedReceivers(
+                callbacks: raw.callbacks.map { ($0.id.value, $0.swift?.value) },
+                notifications: raw.notifications.map { ($0.id.value, $0.swift?.value) },
+                catalogs: PlatformNamesRule.catalogs(of: raw) + raw.partCatalogs, parts: raw.parts.map(\.name.value))
+        let partNames = raw.parts.map(\.name.value)
+        func called(_ id: String, _ name: String?, isCallback: Bool) -> String? {
+            guard let name, let shared = receivers[id] else { return name }
+            let own = partNames.first { name.hasPrefix($0 + ".") }.map { String(name.dropFirst($0.count + 1)) } ?? name
+            // A notification's name already names its poster (`UIApplication.didEnterBackgroundNotification`).
+            return isCallback && !own.hasPrefix(shared + ".") ? shared + "." + own : own
+        }
         let callbacks = raw.callbacks.map { callback in
             LifecycleCallback(
-                id: callback.id.value, swiftName: callback.swift?.value, objcName: callback.objc?.value,
+                id: callback.id.value, swiftName: called(callback.id.value, callback.swift?.value, isCallback: true),
+                objcName: called(callback.id.value, callback.objc?.value, isCallback: true),
                 posts: callback.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) })
         }
         let notifications = raw.notifications.map {
-            LifecycleNotification(id: $0.id.value, swiftName: $0.swift?.value, objcName: $0.objc?.value)
+            LifecycleNotification(
+                id: $0.id.value, swiftName: called($0.id.value, $0.swift?.value, isCallback: false),
+                objcName: called($0.id.value, $0.objc?.value, isCallback: false))
         }
         var transitions = raw.transitions.indices.map { index in
             Transition(
@@ -578,8 +598,9 @@ struct SpecResolver {
             facts: raw.facts,
             callbacks: raw.callbacks.map {
                 .init(
-                    id: $0.id.value, kind: $0.kind, passedTo: $0.passedTo?.value, swift: $0.swift?.value,
-                    objc: $0.objc?.value, returns: $0.returns,
+                    id: $0.id.value, kind: $0.kind, passedTo: $0.passedTo?.value,
+                    swift: called($0.id.value, $0.swift?.value, isCallback: true),
+                    objc: called($0.id.value, $0.objc?.value, isCallback: true), returns: $0.returns,
                     description: $0.description, usage: $0.usage,
                     posts: $0.posts.map { PostedNotification(notification: $0.notification.value, order: $0.order) },
                     deprecated: $0.deprecated, timeLimit: $0.timeLimit, source: $0.source?.value,
@@ -587,7 +608,8 @@ struct SpecResolver {
             },
             notifications: raw.notifications.map {
                 .init(
-                    id: $0.id.value, swift: $0.swift?.value, objc: $0.objc?.value, description: $0.description,
+                    id: $0.id.value, swift: called($0.id.value, $0.swift?.value, isCallback: false),
+                    objc: called($0.id.value, $0.objc?.value, isCallback: false), description: $0.description,
                     source: $0.source?.value, location: $0.id.location)
             },
             transitions: raw.transitions.indices.map { index in
@@ -619,11 +641,7 @@ struct SpecResolver {
         var modules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
         for module in raw.partCatalogs.compactMap(\.module) where !modules.contains(module) { modules.append(module) }
         withRelations.apiModules = modules
-        if !raw.parts.isEmpty {
-            withRelations.sharedReceivers = Self.sharedReceivers(
-                of: document, catalogs: PlatformNamesRule.catalogs(of: raw) + raw.partCatalogs,
-                parts: raw.parts.map(\.name.value))
-        }
+        withRelations.sharedReceivers = receivers
         withRelations.parts = raw.parts.map { part in
             SpecDocument.PartInfo(
                 name: part.name.value, specID: part.specID ?? part.spec.value, title: part.title,
@@ -639,8 +657,11 @@ extension SpecResolver {
     /// the calls whose owner has one object per app (`APICatalog.sharedReceivers`), except in a
     /// part that is wholly that object (every callback of the part has that owner: a part that is
     /// the app delegate keeps its calls); and every notification such an object posts.
-    static func sharedReceivers(of document: SpecDocument, catalogs: [APICatalog], parts: [String]) -> [String: String]
-    {
+    /// `callbacks` and `notifications`: (id, Swift name as the composer prefixed it).
+    static func sharedReceivers(
+        callbacks: [(id: String, swift: String?)], notifications: [(id: String, swift: String?)],
+        catalogs: [APICatalog], parts: [String]
+    ) -> [String: String] {
         func split(_ swift: String?) -> (part: String?, name: String)? {
             guard let swift else { return nil }
             guard let part = parts.first(where: { swift.hasPrefix($0 + ".") }) else { return (nil, swift) }
@@ -654,19 +675,19 @@ extension SpecResolver {
         }
         func shared(_ owner: String) -> String? { catalogs.lazy.compactMap { $0.sharedReceivers[owner] }.first }
         var partOwners: [String: Set<String>] = [:]
-        for callback in document.callbacks {
+        for callback in callbacks {
             // Closures and names no catalog knows say nothing about which object a part is.
             guard let (part, name) = split(callback.swift), let part, let owner = owner(name) else { continue }
             partOwners[part, default: []].insert(owner)
         }
         var receivers: [String: String] = [:]
-        for callback in document.callbacks {
+        for callback in callbacks {
             guard let (part, name) = split(callback.swift), let owner = owner(name), let object = shared(owner),
                 part.map({ partOwners[$0] != [owner] }) ?? true
             else { continue }
             receivers[callback.id] = object
         }
-        for notification in document.notifications {
+        for notification in notifications {
             guard let (_, name) = split(notification.swift), let owner = owner(name), let object = shared(owner)
             else { continue }
             receivers[notification.id] = object

@@ -136,7 +136,8 @@ package struct TraceCheck {
             switch deviation.observation {
             case .callback(let id), .notification(let id): id
             }
-        if let document, let part = document.part(of: observed) {
+        // A call to an object the whole app shares (the app delegate) is no one part's.
+        if let document, document.sharedReceivers[observed] == nil, let part = document.part(of: observed) {
             let role = document.text(part.title ?? part.specTitle).map { "\($0), " } ?? ""
             message += "    the call is part \(part.name)'s (\(role)spec \(part.specID))\n"
         }

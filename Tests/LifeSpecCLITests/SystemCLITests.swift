@@ -270,12 +270,42 @@ struct SceneReceiverTests {
             let name = try #require(step["name"] as? String)
             let receiver = try #require(step["receiver"] as? String, "\(step)")
             receivers.insert(receiver)
-            // The name stays the machine's (what logs, check-trace and the suites use).
-            let method = name.split(separator: ".", maxSplits: 1).last.map(String.init) ?? name
-            if method.hasPrefix("application(") { #expect(receiver == "AppDelegate", "\(step)") }
-            if method.hasPrefix("UIApplication.") { #expect(receiver == "UIApplication", "\(step)") }
-            if method.hasPrefix("scene") { #expect(receiver == "S1", "\(step)") }
+            // The name itself (what logs, check-trace and the suites use) names no scene for an
+            // app-wide object's call.
+            if receiver == "AppDelegate" || receiver == "UIApplication" {
+                #expect(!name.hasPrefix("S1.") && !name.hasPrefix("S2."), "\(step)")
+            }
+            if name.contains("application(") { #expect(name.hasPrefix("AppDelegate.application("), "\(step)") }
+            if name.hasPrefix("UIApplication.") { #expect(receiver == "UIApplication", "\(step)") }
+            if name.hasPrefix("S1.") { #expect(receiver == "S1", "\(step)") }
         }
         #expect(receivers.isSuperset(of: ["AppDelegate", "UIApplication", "S1"]), "\(receivers)")
+        let text = try CLI.run(["simulate", Self.app, "S1.tapIcon"])
+        #expect(text.stdout.contains("callback      AppDelegate.application(_:willFinishLaunchingWithOptions:)"))
+        #expect(
+            !text.stdout.contains("S1.application(") && !text.stdout.contains("S1.UIApplication."), "\(text.stdout)")
+    }
+
+    @Test("check-trace takes the app delegate's calls by the app delegate's name, from either scene's launch")
+    func checkTraceNamesTheAppDelegate() throws {
+        let scratch = try Scratch.folder("lifespec-receivers")
+        let log = scratch.appendingPathComponent("launch.log")
+        try """
+        AppDelegate.application(_:willFinishLaunchingWithOptions:)
+        AppDelegate.application(_:didFinishLaunchingWithOptions:)
+        UIApplication.didFinishLaunchingNotification
+        AppDelegate.application(_:configurationForConnecting:options:)
+        S2.scene(_:willConnectTo:options:)
+
+        """.write(to: log, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["check-trace", Self.app, log.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        // The old, scene-prefixed name of an app delegate method is no name of the spec.
+        try """
+        S1.application(_:willFinishLaunchingWithOptions:)
+
+        """.write(to: log, atomically: true, encoding: .utf8)
+        let old = try CLI.run(["check-trace", Self.app, log.path])
+        #expect(old.status != 0, "\(old.stdout)")
     }
 }

@@ -38,16 +38,15 @@ struct DocumentIndex {
     func callback(_ id: String) -> SpecDocument.CallbackInfo? { callbacks[id].map { document.callbacks[$0] } }
     /// How diagrams and pages name a callback: a method by its Swift name, a closure the app
     /// passed to UIKit in braces (`{ expirationHandler }`), so it never reads as a delegate method.
-    /// A call to an object the whole app shares is named by that object, not by the part whose
-    /// region models it (`SpecDocument.receivedName(of:swiftName:)`).
+    /// A call to an object the whole app shares is named by that object already in the machine
+    /// (`SpecDocument.sharedReceivers`).
     func shownName(ofCallback id: String, in machine: Machine) -> String {
-        let name = document.receivedName(of: id, swiftName: machine.callback(id)?.swiftName ?? id)
+        let name = machine.callback(id)?.swiftName ?? id
         return callback(id)?.kind == .closure ? "{ \(name) }" : name
     }
-    /// How diagrams and pages name a notification: by the object that posts it when the whole
-    /// app shares that object.
+    /// How diagrams and pages name a notification.
     func shownName(ofNotification id: String, in machine: Machine) -> String {
-        document.receivedName(of: id, swiftName: machine.notification(id)?.swiftName ?? id)
+        machine.notification(id)?.swiftName ?? id
     }
     func notification(_ id: String) -> SpecDocument.NotificationInfo? {
         notifications[id].map { document.notifications[$0] }

@@ -72,11 +72,12 @@ package enum RecorderRenderer {
             var line =
                 "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
             // `#function` names a part's method without its object (`viewWillDisappear(_:)`), so
-            // the object says which part it plays.
-            if let part = spec.document.part(of: callback.id), callback.swiftName.hasPrefix(part.prefix),
-                isFunctionName(String(callback.swiftName.dropFirst(part.prefix.count)))
+            // the object says which part it plays; an object the whole app shares (the app
+            // delegate) gives its own name, whichever part's region models the call.
+            if let object = spec.document.receiver(of: callback.id), callback.swiftName.hasPrefix(object + "."),
+                isFunctionName(String(callback.swiftName.dropFirst(object.count + 1)))
             {
-                line += ", or in that method `record(#function, part: \(SwiftSource.commentText(literal(part.name))))`"
+                line += ", or in that method `record(#function, part: \(SwiftSource.commentText(literal(object))))`"
             }
             return line
         }

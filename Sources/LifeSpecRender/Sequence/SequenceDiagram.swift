@@ -101,16 +101,20 @@ package struct SequenceDiagram: Sendable, Hashable {
             switch observation {
             case .callback(let id):
                 let to = lifeline(of: id)
-                rows.append(.call(name: shortName(spec.machine.callback(id)?.swiftName ?? id, on: to), to: to))
+                rows.append(.call(name: shortName(spec.machine.callback(id)?.swiftName ?? id, ofCallback: id), to: to))
             case .notification(let id):
                 let to = lifeline(of: id)
-                rows.append(.post(name: shortName(spec.machine.notification(id)?.swiftName ?? id, on: to), to: to))
+                rows.append(.post(name: shortName(spec.machine.notification(id)?.swiftName ?? id), to: to))
             }
         }
-        /// A part's names carry the part (`B.viewDidLoad()`); on B's lifeline the arrow says so.
-        func shortName(_ name: String, on lifeline: Int) -> String {
-            guard let part = document.parts.first(where: { name.hasPrefix($0.name + ".") }) else { return name }
-            return String(name.dropFirst(part.name.count + 1))
+        /// A part's names carry the part (`B.viewDidLoad()`), and a call to an object the whole app
+        /// shares that object (`AppDelegate.application(_:…)`); on that lifeline the arrow says so.
+        /// A notification keeps the name of the class that posts it (`UIApplication.…Notification`).
+        func shortName(_ name: String, ofCallback callback: String? = nil) -> String {
+            let shared = callback.flatMap { document.sharedReceivers[$0] }.map { [$0] } ?? []
+            guard let object = (document.parts.map(\.name) + shared).first(where: { name.hasPrefix($0 + ".") })
+            else { return name }
+            return String(name.dropFirst(object.count + 1))
         }
         func add(_ moves: [ScenarioWalkthrough.Move], sent: String?, target: Int) {
             for move in moves {
