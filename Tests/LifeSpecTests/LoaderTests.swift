@@ -166,6 +166,38 @@ struct LoaderTests {
             diagnostic.notes == ["the other transition is at \(Fixtures.path("Invalid", "nondeterminism.yaml")):16:5"])
     }
 
+    /// A transition on `[x, y]` and one on `y` from the same state share `y`, whichever place `y`
+    /// takes in its list.
+    @Test(arguments: ["[x, y]", "[y, x]", "[z, y]"])
+    func nondeterminismComparesEveryEventOfAnOnList(_ list: String) throws {
+        let text = """
+            lifespec: 1
+            id: nondet
+            states:
+              a:
+              b:
+              c:
+            initial: a
+            events:
+              x: {}
+              y: {}
+              z: {}
+            transitions:
+              - {from: a, on: \(list), to: b}
+              - {from: a, on: y, to: c}
+              - {from: b, on: [x, z], to: a}
+              - {from: c, on: x, to: a}
+            """
+        let found = SpecLoader.load(text: text, path: "nondet.yaml").diagnostics.filter { $0.code == .nondeterminism }
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.message.contains("event 'y'") == true, "\(found)")
+        #expect(found.first?.location.line == 14)
+        // Two lists that share nothing are no conflict.
+        let apart = text.replacingOccurrences(of: "{from: a, on: y, to: c}", with: "{from: a, on: [q], to: c}")
+            .replacingOccurrences(of: "  z: {}", with: "  z: {}\n  q: {}")
+        #expect(!SpecLoader.load(text: apart, path: "nondet.yaml").diagnostics.contains { $0.code == .nondeterminism })
+    }
+
     @Test func scenarioMismatchShowsBothTracesSideBySide() throws {
         let diagnostic = try #require(Fixtures.load("Invalid", "scenario-mismatch.yaml").diagnostics.first)
         #expect(diagnostic.notes.count == 3)

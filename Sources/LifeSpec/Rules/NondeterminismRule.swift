@@ -8,15 +8,20 @@ struct NondeterminismRule: SpecRule {
         for state in context.machine.states {
             let declared = context.machine.transitions(declaredOn: state.id)
             for (offset, first) in declared.enumerated() {
-                for second in declared[(offset + 1)...]
-                where second.trigger == first.trigger && !reported.contains(second.index) {
+                for second in declared[(offset + 1)...] where !reported.contains(second.index) {
+                    // Any event the two share, not only the first of each `on:` list.
+                    let shared: Trigger? =
+                        first.events.isEmpty
+                        ? (second.events.isEmpty ? .always : nil)
+                        : first.events.first(where: second.events.contains).map(Trigger.event)
+                    guard let shared else { continue }
                     let guards = [first.guardExpression, second.guardExpression].compactMap { $0 }
                     guard let witness = GuardExpression.satisfyingAssignment(all: guards) else { continue }
                     reported.insert(second.index)
                     findings.append(
                         Finding(
                             .nondeterminism,
-                            .nondeterministic(state: state.id, trigger: first.trigger, witness: witness),
+                            .nondeterministic(state: state.id, trigger: shared, witness: witness),
                             at: context.location(ofTransition: second.index),
                             notes: ["the other transition is at \(context.location(ofTransition: first.index))"]
                         ))
