@@ -47,6 +47,41 @@ struct HardeningRoundTwoCLITests {
         }
     }
 
+    @Test("a spec generate finds in Spec/ that is a link out of the project is LS006, its file never printed")
+    func discoveredSpecLinksStayInTheProject() throws {
+        let project = try Scratch.folder("lifespec-project")
+        let outside = try Scratch.folder("lifespec-outside")
+        let spec = project.appendingPathComponent("Spec")
+        try FileManager.default.createDirectory(at: spec, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), to: spec.appendingPathComponent("door.yaml"))
+        let secret = outside.appendingPathComponent("credentials.yml")
+        try "PRIVATE_TOKEN_91: hunter2\ndeploy_key: ssh-ed25519 AAAA\n".write(
+            to: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: spec.appendingPathComponent("shared.yml").path, withDestinationPath: secret.path)
+        for command in [
+            ["validate"], ["validate", "--format", "json"], ["generate", "--check"], ["validate", "Spec/shared.yml"],
+        ] {
+            let result = try CLI.run(command, in: project)
+            let printed = result.stdout + result.stderr
+            #expect(result.status == 1, "\(command): \(printed)")
+            if command.count != 3 {
+                #expect(
+                    printed.contains("Spec/shared.yml:1:1: error: [LS006] spec file is not read"),
+                    "\(command): \(printed)")
+            }
+            #expect(
+                !printed.contains("PRIVATE_TOKEN") && !printed.contains("hunter2") && !printed.contains("ssh-ed25519"),
+                "\(command): \(printed)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output").path))
+        // A spec named outside the project is the caller's own choice, and is read.
+        let door = outside.appendingPathComponent("door.yaml")
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), to: door)
+        #expect(try CLI.run(["validate", door.path], in: project).status == 0)
+    }
+
     @Test("bidirectional overrides in a chart's name, ids and events are LS015 and reach no output raw")
     func bidirectionalTextFromSCXMLIsRemoved() throws {
         let folder = try Scratch.folder("lifespec-bidi")
