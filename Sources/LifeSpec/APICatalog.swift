@@ -83,19 +83,12 @@ package struct APICatalog: Sendable {
     /// `{swift, objc, owner, url}`. Problems are reported in the catalog file, at their place.
     static func load(path: String, limits: LoaderLimits) -> (catalog: APICatalog?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(path: path, line: 1, column: 1)
-        // Only a regular file: a spec naming /dev/stdin or a FIFO must not hang the loader.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) else {
-            let reason =
-                type == nil ? "does not exist" : type == .typeRegular ? "cannot be read" : "is not a regular file"
-            return (nil, [.error(.unreadableFile, "API catalog file \(reason)", at: start)])
-        }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
-        guard data.count <= limits.maxFileBytes else {
-            return (
-                nil, [.error(.inputLimit, "API catalog file is larger than \(limits.maxFileBytes) bytes", at: start)]
-            )
+        // Through the same door as a spec file: only a regular file, never a FIFO or /dev/stdin
+        // (which would hang the loader), never a link out of the project, at most maxFileBytes.
+        let data: Data
+        switch SpecLoader.readFile(path: path, limits: limits, what: "API catalog file") {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): return (nil, [problem.diagnostic])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [.error(.unreadableFile, "API catalog file is not valid UTF-8", at: start)])

@@ -86,6 +86,8 @@ package enum KnockOnErrors {
                 grew = true
             }
         }
+        // An SCXML id may hold a quote: those few are searched for as before.
+        let quotedIDs = lostWayOut.filter { $0.contains("'") }
         let droppedEvents = Set(dropped.flatMap { $0.on.map(\.value) })
         let droppedSilently = dropped.contains { $0.on.isEmpty || !$0.raise.isEmpty }
         let scenarioStarts = partial.scenarios.map(\.location).sorted()
@@ -98,7 +100,11 @@ package enum KnockOnErrors {
             case .unreachableState, .uncoverableTransition:
                 return dropped.isEmpty
             case .deadEnd:
-                return !lostWayOut.contains { finding.message.contains("'\($0)'") }
+                // The quoted names of the message looked up, not every lost state searched for in
+                // it (N broken transitions made that N² string searches). Ids hold no quote.
+                return !finding.message.split(separator: "'", omittingEmptySubsequences: false).dropFirst()
+                    .dropLast().contains { lostWayOut.contains(String($0)) }
+                    && !quotedIDs.contains { finding.message.contains("'\($0)'") }
             case .scenarioMismatch, .scenarioFailed:
                 guard let scenario = scenario(at: finding.location) else { return dropped.isEmpty }
                 return !droppedSilently && !scenario.events.contains { droppedEvents.contains($0.value) }

@@ -28,6 +28,18 @@ enum ProjectPaths {
         return "it is \(linked ? "a symbolic link to a file outside" : "outside") \(root); \(rule)"
     }
 
+    /// Why the file at `path`, named inside the project (a relative path without `..`, as every
+    /// spec `generate` finds in `Spec/` is), may not be read: it resolves outside the project, so
+    /// it, or a folder on the way to it, is a link out. `nil` when it may be read; a path named
+    /// outside the project (absolute, or with `..`) is the caller's own choice and is not judged.
+    static func linkRefusal(of path: String) -> String? {
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), let project = resolved("."),
+            project != "/", let target = resolved(path), !isInside(target, project)
+        else { return nil }
+        return
+            "it is named inside the project, \(project), but is a symbolic link (or is reached through one) to a file outside it; files a spec names must be inside the project"
+    }
+
     static func resolved(_ path: String) -> String? {
         guard let pointer = realpath(path, nil) else { return nil }
         defer { free(pointer) }

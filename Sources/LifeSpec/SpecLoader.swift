@@ -21,15 +21,17 @@ public enum SpecLoader {
 
     struct FileProblem: Error { let diagnostic: Diagnostic }
 
-    /// A spec file's bytes, or why it cannot be read.
-    static func readFile(path: String, limits: LoaderLimits) -> Result<Data, FileProblem> {
+    /// A file's bytes, or why it cannot be read: the one door every input file (spec, SCXML
+    /// chart, part, API catalog) comes in through, so each gets the same checks before a byte is
+    /// read. `what` names the file in a diagnostic ("spec file", "API catalog file").
+    static func readFile(path: String, limits: LoaderLimits, what: String = "spec file") -> Result<Data, FileProblem> {
         let start = SourceLocation(path: path, line: 1, column: 1)
         // Only a regular file is opened: open(2) on a FIFO blocks until a writer comes (every
         // command hung), a device may never end, and a folder reads as empty on Linux.
         var info = stat()
         guard stat(path, &info) == 0 else {
             let reason = errno == ENOENT ? "does not exist" : "cannot be read: \(String(cString: strerror(errno)))"
-            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file \(reason)", at: start)))
+            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "\(what) \(reason)", at: start)))
         }
         func notRegular(_ mode: mode_t) -> Result<Data, FileProblem> {
             let kind =
@@ -39,15 +41,21 @@ public enum SpecLoader {
                 case S_IFCHR, S_IFBLK: "is a device, not a file"
                 default: "is not a regular file"
                 }
-            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "spec file \(kind)", at: start)))
+            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "\(what) \(kind)", at: start)))
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return notRegular(info.st_mode) }
+        // A file named inside the project (a spec `generate` finds in `Spec/`) that is a link out of
+        // it is not read: its lines would come back in diagnostics (#37).
+        if let refusal = ProjectPaths.linkRefusal(of: path) {
+            return .failure(
+                FileProblem(diagnostic: .error(.outsideProject, "\(what) is not read: \(refusal)", at: start)))
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(
                 FileProblem(
                     diagnostic: .error(
-                        .unreadableFile, "spec file cannot be read: \(String(cString: strerror(errno)))", at: start)))
+                        .unreadableFile, "\(what) cannot be read: \(String(cString: strerror(errno)))", at: start)))
         }
         // The path may have been replaced between stat and open.
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -60,7 +68,7 @@ public enum SpecLoader {
         guard data.count <= limits.maxFileBytes else {
             return .failure(
                 FileProblem(
-                    diagnostic: .error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start))
+                    diagnostic: .error(.inputLimit, "\(what) is larger than \(limits.maxFileBytes) bytes", at: start))
             )
         }
         return .success(data)

@@ -357,26 +357,45 @@ public enum Suggestion {
         Index(candidates).closest(to: word)
     }
 
+    /// How many comparisons one index makes for all its words together. Past it a word gets only
+    /// a candidate that differs from it in case alone (a dictionary look-up), so N unknown names
+    /// against M known ones cost at most this plus N look-ups, not N × min(M, maximumComparisons)
+    /// (8,000 unknown targets among 8,000 states were still 16 million comparisons, #37).
+    public static let maximumTotalComparisons = 100_000
+
     /// Candidates lowercased once and grouped by length, for many words: a word is compared with
-    /// the lengths it can reach, nearest first, and stops at `maximumComparisons`.
+    /// the lengths it can reach, nearest first, and stops at `maximumComparisons`; all the words
+    /// together stop at `maximumTotalComparisons`.
     public struct Index: Sendable {
         private var byLength: [Int: [(name: String, lowered: [Unicode.Scalar])]] = [:]
+        /// Lowercased name → the smallest candidate of that spelling: distance 0, found at once.
+        private var byLowered: [String: String] = [:]
+        /// Comparisons left to this index's words (shared by its copies).
+        private let remaining = Locked(maximumTotalComparisons)
 
         public init(_ candidates: some Sequence<String>) {
             for candidate in candidates {
                 // A candidate of more bytes than this has more characters than any word could reach.
                 guard candidate.utf8.count <= 4 * (maximumWordLength + maximumEdits) else { continue }
-                let lowered = Array(candidate.lowercased().unicodeScalars)
+                let loweredText = candidate.lowercased()
+                let lowered = Array(loweredText.unicodeScalars)
                 byLength[lowered.count, default: []].append((candidate, lowered))
+                if let other = byLowered[loweredText], other <= candidate { continue }
+                byLowered[loweredText] = candidate
             }
         }
 
         public func closest(to word: String) -> String? {
             guard word.utf8.count <= 4 * maximumWordLength else { return nil }
-            let lowered = Array(word.lowercased().unicodeScalars)
+            let loweredText = word.lowercased()
+            let lowered = Array(loweredText.unicodeScalars)
             guard lowered.count <= maximumWordLength else { return nil }
-            var best: (candidate: String, distance: Int)?
+            if let same = byLowered[loweredText] { return same }
+            let allowed = remaining.withLock { min($0, maximumComparisons) }
+            guard allowed > 0 else { return nil }
             var compared = 0
+            defer { remaining.withLock { $0 -= min(compared, allowed) } }
+            var best: (candidate: String, distance: Int)?
             for offset in 0...maximumEdits {
                 if let best, offset > best.distance { break }
                 for length in offset == 0 ? [lowered.count] : [lowered.count - offset, lowered.count + offset] {
@@ -386,7 +405,7 @@ public enum Suggestion {
                         if let best { limit = min(limit, best.distance) }
                         guard offset <= limit else { continue }
                         compared += 1
-                        if compared > maximumComparisons { return best?.candidate }
+                        if compared > allowed { return best?.candidate }
                         guard let distance = editDistance(lowered, other, limit: limit) else { continue }
                         if best == nil || distance < best!.distance
                             || (distance == best!.distance && candidate < best!.candidate)

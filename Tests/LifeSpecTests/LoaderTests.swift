@@ -300,6 +300,50 @@ struct BoundedSuggestionTests {
         let longer = (0..<(Suggestion.maximumComparisons + 10)).map { "xy" + String(500_000 + $0) }
         #expect(Suggestion.Index(longer + ["p000001"]).closest(to: "p000000") == "p000001")
     }
+
+    @Test("N unknown targets are one LS101 each from one shared index: a budget for all, not N × M (#37)")
+    func manyUnknownTargetsShareOneBudget() throws {
+        let count = 3_000
+        var yaml = "lifespec: 1\nid: many\nstates:\n"
+        for state in 0..<count { yaml += "  node\(state): {}\n" }
+        yaml += "initial: node0\nevents: {go: {}}\ntransitions:\n"
+        for state in 0..<count { yaml += "  - {from: node\(state), on: go, to: nodf\(state)}\n" }
+        let result = SpecLoader.load(text: yaml, path: "many.yaml")
+        let unknown = result.diagnostics.filter { $0.code == .unknownState }
+        #expect(unknown.count == count)
+        #expect(result.diagnostics.allSatisfy { $0.code == .unknownState || $0.severity == .warning })
+        let first = try #require(unknown.first)
+        #expect(first.location.line == count + 7)
+        #expect(first.description.hasPrefix("many.yaml:\(count + 7):"))
+        #expect(first.message == "state 'nodf0' is not declared; did you mean 'node0'?", "\(first.message)")
+        // A word differing in case only is a look-up, found however many comparisons went before.
+        let index = Suggestion.Index((0..<count).map { "node\($0)" })
+        for state in 0..<count { _ = index.closest(to: "nodf\(state)") }
+        #expect(index.closest(to: "NODE2999") == "node2999")
+    }
+
+    @Test("misspelt callbacks against a 50,000-name catalog are each LS170, from one index (#37)")
+    func misspeltCallbacksAgainstALargeCatalog() throws {
+        let folder = try Scratch.folder("lifespec-big-catalog")
+        let names = (0..<50_000).map { "  - swift: \"handleSignal\($0)(_:)\"" }
+        try ("name: Signals\ncallbacks:\n" + names.joined(separator: "\n") + "\n").write(
+            to: folder.appendingPathComponent("signals.yaml"), atomically: true, encoding: .utf8)
+        let count = 1_500
+        var yaml = "lifespec: 1\nid: radio\ncatalogs: [signals.yaml]\nstates: {a: {}, b: {}}\ninitial: a\n"
+        yaml += "events: {go: {}, back: {}}\ncallbacks:\n"
+        for callback in 0..<count { yaml += "  c\(callback): {swift: \"handleSignel\(callback)(_:)\"}\n" }
+        yaml +=
+            "transitions:\n  - {from: a, on: go, to: b, do: [\((0..<count).map { "c\($0)" }.joined(separator: ", "))]}\n"
+        yaml += "  - {from: b, on: back, to: a}\n"
+        let path = folder.appendingPathComponent("radio.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = SpecLoader.load(path: path)
+        let unknown = result.diagnostics.filter { $0.code == .unknownAPIName }
+        #expect(unknown.count == count, "\(result.diagnostics.prefix(3))")
+        #expect(
+            unknown.first?.message.contains("did you mean 'handleSignal0(_:)'") == true,
+            "\(unknown.first?.message ?? "")")
+    }
 }
 
 @Suite("An unknown platform points to catalogs")

@@ -158,4 +158,20 @@ struct SCXMLHardeningTests {
             (0..<40).map { "<state id=\"s\($0)\" xmlns:n\($0)=\"urn:\($0)\"/>" }.joined(separator: "\n"))
         #expect(!Self.read(Array(fine.utf8)).diagnostics.contains { $0.code == .inputLimit })
     }
+
+    @Test("thousands of unknown targets in a flat chart are one LS101 each, read in near-linear work (#37)")
+    func manyUnknownTargets() throws {
+        let count = 6_000
+        let text = Self.chart(
+            (0..<count).map { "<state id=\"room\($0)\"><transition event=\"go\" target=\"rom\($0)\"/></state>" }
+                .joined(separator: "\n"))
+        let result = Self.read(Array(text.utf8))
+        #expect(result.document == nil)
+        let unknown = result.diagnostics.filter { $0.code == .unknownState }
+        #expect(unknown.count == count)
+        let first = try #require(unknown.first)
+        #expect(first.location.line == 2)
+        #expect(
+            first.message == "target 'rom0' is not a state of this chart; did you mean 'room0'?", "\(first.message)")
+    }
 }

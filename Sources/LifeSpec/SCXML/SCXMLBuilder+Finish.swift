@@ -177,8 +177,15 @@ extension SCXMLReader.Builder {
         } else {
             for id in rootInitial { _ = known(id, at: rootLocation, "initial state") }
         }
+        // Children and transition sources gathered once: a filter of every state per state was
+        // quadratic (a flat chart of 8,000 states took minutes, #37).
+        var childrenOf: [Int: [Int]] = [:]
+        for position in states.indices {
+            if let parent = states[position].parent { childrenOf[parent, default: []].append(position) }
+        }
+        let sources = Set(transitions.map(\.source))
         for (position, state) in states.enumerated() {
-            let children = states.indices.filter { states[$0].parent == position }
+            let children = childrenOf[position] ?? []
             switch state.kind {
             case .state:
                 for id in state.initial {
@@ -202,7 +209,7 @@ extension SCXMLReader.Builder {
                         .error(.invalidValue, "<parallel> '\(state.id)' has no regions", at: state.location))
                 }
             case .history:
-                if !transitions.contains(where: { $0.source == position }) {
+                if !sources.contains(position) {
                     diagnostics.append(
                         .error(
                             .missingKey,

@@ -15,17 +15,11 @@ package enum SCXMLReader {
     package static func read(path: String, limits: LoaderLimits = LoaderLimits()) -> (
         document: SCXMLDocument?, diagnostics: [Diagnostic]
     ) {
-        let start = SourceLocation(path: path, line: 1, column: 1)
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        guard exists, !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = exists ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "does not exist"
-            return (nil, [.error(.unreadableFile, "spec file \(reason)", at: start)])
-        }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
-        guard data.count <= limits.maxFileBytes else {
-            return (nil, [.error(.inputLimit, "spec file is larger than \(limits.maxFileBytes) bytes", at: start)])
+        // The same door as a YAML spec file: a regular file, not a link out of the project, bounded.
+        let data: Data
+        switch SpecLoader.readFile(path: path, limits: limits) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): return (nil, [problem.diagnostic])
         }
         return read(data: data, path: path, limits: limits)
     }

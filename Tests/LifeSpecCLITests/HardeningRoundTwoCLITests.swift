@@ -1,0 +1,115 @@
+import Foundation
+import LifeSpecTestSupport
+import Testing
+
+/// Issue #37 through the real executable, each break from a variant of the input the issue
+/// describes: the exit status, the located diagnostic with its code, and that nothing leaked.
+@Suite("Hardening: SCXML conditions, linked specs and bidirectional text through the CLI")
+struct HardeningRoundTwoCLITests {
+    static func chart(cond: String) -> String {
+        """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+        <state id="a"><transition event="go" cond="\(cond.replacingOccurrences(of: "&", with: "&amp;"))" target="b"/></state>
+        <state id="b"><transition event="back" target="a"/></state>
+        </scxml>
+
+        """
+    }
+
+    static let deepConditions: [String: String] = [
+        "45,000 !": String(repeating: "!", count: 45_000) + "In('b')",
+        "90,000 ( unclosed": String(repeating: "(", count: 90_000) + "true",
+        "33 !( pairs": String(repeating: "!(", count: 33) + "In('a')" + String(repeating: ")", count: 33),
+        "30,000 ||": (0..<30_000).map { _ in "In('b')" }.joined(separator: " || "),
+    ]
+
+    @Test(
+        "a cond past the guard limit is a located LS003 in validate, simulate and import, never a crash",
+        arguments: ["45,000 !", "90,000 ( unclosed", "33 !( pairs", "30,000 ||"])
+    func deepConditionsAreCleanErrors(_ name: String) throws {
+        let folder = try Scratch.folder("lifespec-cond")
+        let cond = try #require(Self.deepConditions[name])
+        try Self.chart(cond: cond).write(
+            to: folder.appendingPathComponent("chart.scxml"), atomically: true, encoding: .utf8)
+        for command in [
+            ["validate", "chart.scxml"], ["simulate", "chart.scxml", "go"],
+            ["import", "chart.scxml", "-o", "out.yaml"],
+        ] {
+            let result = try CLI.run(command, in: folder)
+            let printed = result.stdout + result.stderr
+            #expect(result.status == 1, "\(name) \(command): status \(result.status)")
+            #expect(
+                printed.contains("chart.scxml:2:15: error: [LS003] cond=\""),
+                "\(name) \(command): \(printed.prefix(500))")
+            // The condition is quoted by its start, not echoed whole.
+            #expect(printed.split(separator: "\n").allSatisfy { $0.count < 400 }, "\(name) \(command)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.yaml").path))
+        }
+    }
+
+    @Test("a spec generate finds in Spec/ that is a link out of the project is LS006, its file never printed")
+    func discoveredSpecLinksStayInTheProject() throws {
+        let project = try Scratch.folder("lifespec-project")
+        let outside = try Scratch.folder("lifespec-outside")
+        let spec = project.appendingPathComponent("Spec")
+        try FileManager.default.createDirectory(at: spec, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), to: spec.appendingPathComponent("door.yaml"))
+        let secret = outside.appendingPathComponent("credentials.yml")
+        try "PRIVATE_TOKEN_91: hunter2\ndeploy_key: ssh-ed25519 AAAA\n".write(
+            to: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: spec.appendingPathComponent("shared.yml").path, withDestinationPath: secret.path)
+        for command in [
+            ["validate"], ["validate", "--format", "json"], ["generate", "--check"], ["validate", "Spec/shared.yml"],
+        ] {
+            let result = try CLI.run(command, in: project)
+            let printed = result.stdout + result.stderr
+            #expect(result.status == 1, "\(command): \(printed)")
+            if command.count != 3 {
+                #expect(
+                    printed.contains("Spec/shared.yml:1:1: error: [LS006] spec file is not read"),
+                    "\(command): \(printed)")
+            }
+            #expect(
+                !printed.contains("PRIVATE_TOKEN") && !printed.contains("hunter2") && !printed.contains("ssh-ed25519"),
+                "\(command): \(printed)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output").path))
+        // A spec named outside the project is the caller's own choice, and is read.
+        let door = outside.appendingPathComponent("door.yaml")
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("Valid/door.yaml"), to: door)
+        #expect(try CLI.run(["validate", door.path], in: project).status == 0)
+    }
+
+    @Test("bidirectional overrides in a chart's name, ids and events are LS015 and reach no output raw")
+    func bidirectionalTextFromSCXMLIsRemoved() throws {
+        let folder = try Scratch.folder("lifespec-bidi")
+        let chart = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="i\u{202D}dle" name="Fa\u{202E}n">
+            <state id="i\u{202D}dle"><transition event="sp\u{2066}in" target="spin\u{202E}ning"/></state>
+            <state id="spin\u{202E}ning"><transition event="st\u{2069}op" target="i\u{202D}dle"/></state>
+            </scxml>
+
+            """
+        try chart.write(to: folder.appendingPathComponent("fan.scxml"), atomically: true, encoding: .utf8)
+        let strict = try CLI.run(["validate", "--strict", "fan.scxml"], in: folder)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("fan.scxml:1:1: warning: [LS015] <scxml name>"), "\(strict.stdout)")
+        #expect(strict.stdout.contains("fan.scxml:2:1: warning: [LS015] <state id>"), "\(strict.stdout)")
+        let bidi: (Unicode.Scalar) -> Bool = {
+            (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+        }
+        for command in [
+            ["validate", "fan.scxml"], ["docs", "fan.scxml"], ["docs", "--format", "docc", "fan.scxml"],
+            ["diagram", "--format", "mermaid", "fan.scxml"], ["export", "fan.scxml"], ["import", "fan.scxml"],
+            ["tests", "fan.scxml"],
+        ] {
+            let result = try CLI.run(command, in: folder)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(!(result.stdout + result.stderr).unicodeScalars.contains(where: bidi), "\(command)")
+        }
+        let page = try CLI.run(["docs", "fan.scxml"], in: folder).stdout
+        #expect(page.contains("spinning") && page.contains("idle"), "\(page.prefix(400))")
+    }
+}
