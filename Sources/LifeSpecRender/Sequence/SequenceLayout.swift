@@ -355,3 +355,19 @@ extension String {
         return String(text)
     }
 }
+
+/// The width of text as Graphviz measures it when it lays a drawing out: LifeSpec's own metrics
+/// (`lifespec_advance`, shim.h), the only ones libgvc is given, so a drawing's text boxes can be
+/// recomputed from its SVG exactly.
+package enum DrawingTextMetrics {
+    /// Height above the baseline and below it, in ems (Liberation Sans, as laid out).
+    package static let ascent = 1854.0 / 2048
+    package static let descent = 434.0 / 2048
+
+    package static func width(_ text: String, size: Double, bold: Bool, italic: Bool, monospace: Bool) -> Double {
+        let face: Int32 = (bold ? 1 : 0) + (italic ? 2 : 0)
+        var units = 0.0
+        for scalar in text.unicodeScalars { units += lifespec_advance(scalar.value, face, monospace ? 1 : 0) }
+        return units * size / 2048
+    }
+}
