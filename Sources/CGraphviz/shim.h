@@ -796,6 +796,29 @@ static inline int lifespec_restyle_sparse(Agraph_t *laid, Agraph_t *source, cons
     return lifespec_restyle_graphs(laid, source, geometry, cache);
 }
 
+/// Whether a box of `size` centred at `at` overlaps a state, or the label or overlay of an edge
+/// other than `e`.
+static inline int lifespec_overlay_collides(Agraph_t *graph, Agedge_t *e, pointf at, pointf size) {
+    double left = at.x - size.x / 2, right = at.x + size.x / 2, bottom = at.y - size.y / 2, top = at.y + size.y / 2;
+#define LIFESPEC_HITS(cx, cy, w, h) \
+    ((cx) - (w) / 2 < right && (cx) + (w) / 2 > left && (cy) - (h) / 2 < top && (cy) + (h) / 2 > bottom)
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        if (ND_shape(n) != NULL
+            && LIFESPEC_HITS(ND_coord(n).x, ND_coord(n).y, ND_width(n) * 72, ND_height(n) * 72))
+            return 1;
+        for (Agedge_t *f = agfstout(graph, n); f; f = agnxtout(graph, f)) {
+            if (f == e) continue;
+            textlabel_t *labels[2] = { ED_label(f), ED_xlabel(f) };
+            for (int i = 0; i < 2; i++) {
+                textlabel_t *l = labels[i];
+                if (l != NULL && l->set && LIFESPEC_HITS(l->pos.x, l->pos.y, l->dimen.x, l->dimen.y)) return 1;
+            }
+        }
+    }
+#undef LIFESPEC_HITS
+    return 0;
+}
+
 /// Places `html` (an HTML-like label) over edge `e` as an overlay: to the left of the top line
 /// of the edge's label when it has one, else centred on the middle of its curve. The drawing grows
 /// to hold it. Returns 0 on success; lifespec_remove_overlay takes it away again.
@@ -833,6 +856,12 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
     } else {
         release(overlay);
         return 1;
+    }
+    /* Beside the label's left edge it may cover a neighbour (a parallel arrow's label, a state):
+       then beside its right edge, if that is clear. */
+    if (label != NULL && label->set && lifespec_overlay_collides(graph, e, at, overlay->dimen)) {
+        pointf right = { label->pos.x + label->dimen.x / 2 + overlay->dimen.x / 2 + 2, at.y };
+        if (!lifespec_overlay_collides(graph, e, right, overlay->dimen)) at = right;
     }
     overlay->pos = at;
     overlay->set = TRUE;
