@@ -819,6 +819,52 @@ static inline int lifespec_overlay_collides(Agraph_t *graph, Agedge_t *e, pointf
     return 0;
 }
 
+/// Whether a box of `size` centred at `at` overlaps the title of `g` or of a cluster inside it.
+static inline int lifespec_hits_cluster_title(Agraph_t *g, pointf at, pointf size) {
+    for (int i = 1; i <= GD_n_cluster(g); i++) {
+        Agraph_t *c = GD_clust(g)[i];
+        textlabel_t *l = GD_label(c);
+        if (l != NULL && l->set && fabs(l->pos.x - at.x) * 2 < l->dimen.x + size.x
+            && fabs(l->pos.y - at.y) * 2 < l->dimen.y + size.y)
+            return 1;
+        if (lifespec_hits_cluster_title(c, at, size)) return 1;
+    }
+    return 0;
+}
+
+/// dot draws the label of an arrow that enters a group beside the arrow's middle virtual node,
+/// which can fall on the group's first rank, inside the group, where the group's title is: it
+/// reserves the title's height above the group's own states only. Such a label moves straight
+/// down below the title (or up above it) when nothing else is there; the arrow runs on beside it.
+/// Returns how many labels moved.
+static inline int lifespec_clear_cluster_titles(Agraph_t *graph) {
+    int moved = 0;
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        for (Agedge_t *e = agfstout(graph, n); e; e = agnxtout(graph, e)) {
+            textlabel_t *label = ED_label(e);
+            if (label == NULL || !label->set || !lifespec_hits_cluster_title(graph, label->pos, label->dimen)) continue;
+            /* The title it covers: the lowest bottom and highest top of those it touches. */
+            double below = label->pos.y, above = label->pos.y;
+            for (int pass = 0; pass < 120 && lifespec_hits_cluster_title(graph, (pointf){label->pos.x, below}, label->dimen); pass++)
+                below -= 1;
+            for (int pass = 0; pass < 120 && lifespec_hits_cluster_title(graph, (pointf){label->pos.x, above}, label->dimen); pass++)
+                above += 1;
+            /* Nearer first: the one fewer points away. */
+            double first = label->pos.y - below <= above - label->pos.y ? below : above;
+            double second = first == below ? above : below;
+            double tries[2] = { first, second };
+            for (int i = 0; i < 2; i++) {
+                pointf at = { label->pos.x, tries[i] };
+                if (lifespec_hits_cluster_title(graph, at, label->dimen) || lifespec_overlay_collides(graph, e, at, label->dimen)) continue;
+                label->pos = at;
+                moved++;
+                break;
+            }
+        }
+    }
+    return moved;
+}
+
 /// Places `html` (an HTML-like label) over edge `e` as an overlay: to the left of the top line
 /// of the edge's label when it has one, else centred on the middle of its curve. The drawing grows
 /// to hold it. Returns 0 on success; lifespec_remove_overlay takes it away again.

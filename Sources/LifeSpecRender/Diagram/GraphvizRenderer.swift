@@ -443,6 +443,7 @@ package final class GraphvizRenderer: Sendable {
                 throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
             }
         }
+        if layout == "dot" { _ = lifespec_clear_cluster_titles(graph) }
         // Layout warnings belong to every output; each render adds its own.
         return (graph, GraphvizMessages.take(orDefault: "").warnings)
     }
