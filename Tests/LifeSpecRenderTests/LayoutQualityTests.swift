@@ -115,6 +115,10 @@ struct LayoutQualityTests {
             let svg = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)
             problems += LayoutQuality(svg: svg).violations(file: file)
         }
+        // LIFESPEC_LAYOUT_REPORT=FILE writes the whole list there (a console cuts long messages).
+        if let report = ProcessInfo.processInfo.environment["LIFESPEC_LAYOUT_REPORT"] {
+            try problems.joined(separator: "\n").write(toFile: report, atomically: true, encoding: .utf8)
+        }
         let drawings = Set(problems.map { $0.prefix { $0 != ":" } })
         #expect(
             problems.isEmpty,
