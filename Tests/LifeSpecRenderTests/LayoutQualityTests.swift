@@ -77,13 +77,12 @@ struct LayoutQualityTests {
         return result
     }
 
-    /// What dot still does wrong (issue #31 item 5, open): it places an edge's label beside a
-    /// virtual node the edge's spline may curve away from, so the label can sit nearer a parallel or
-    /// crossing edge; and a label whose virtual node falls on a cluster's top rank is drawn inside
-    /// the cluster, over its title (the flagship overview's “Offscreen”). Recorded as a known issue
-    /// until the renderer places such labels itself; sequence diagrams, laid out by LifeSpec, are
-    /// held to the measure in full.
-    static let dotLabelPlacement: Comment = "dot's edge-label placement (issue #31 item 5)"
+    /// Problems left in the denser synthetic drawings, by seed: where an edge of a crowded rank
+    /// runs straight through a row of other edges' labels, no spot beside a label's own curve is
+    /// clear of it, and the renderer (`lifespec_keep_labels_by_their_edges`) leaves the label where
+    /// dot put it. 30 states, seed 7: 178 problems before the renderer moved labels, 28 after
+    /// (7 labels, in the diagram and its 3 scenarios). A ceiling, so that it only goes down.
+    static let residual: [Int: Int] = [30: 28]
 
     @Test(
         "seeded synthetic specs: diagram, overview, scenarios and sequences keep their texts apart",
@@ -98,9 +97,9 @@ struct LayoutQualityTests {
             if file.hasPrefix("sequences/") { sequences += found } else { drawings += found }
         }
         #expect(sequences.isEmpty, "\(sequences.count) problems:\n\(sequences.joined(separator: "\n"))")
-        withKnownIssue(Self.dotLabelPlacement, isIntermittent: true) {
-            #expect(drawings.isEmpty, "\(drawings.count) problems:\n\(drawings.joined(separator: "\n"))")
-        }
+        #expect(
+            drawings.count <= Self.residual[states, default: 0],
+            "\(drawings.count) problems:\n\(drawings.joined(separator: "\n"))")
     }
 
     @Test("every committed drawing in Output/ keeps its texts apart and its labels by their edges")
