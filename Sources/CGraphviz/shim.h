@@ -796,6 +796,213 @@ static inline int lifespec_restyle_sparse(Agraph_t *laid, Agraph_t *source, cons
     return lifespec_restyle_graphs(laid, source, geometry, cache);
 }
 
+/// Whether a box of `size` centred at `at` overlaps a state, or the label or overlay of an edge
+/// other than `e`.
+static inline int lifespec_overlay_collides(Agraph_t *graph, Agedge_t *e, pointf at, pointf size) {
+    double left = at.x - size.x / 2, right = at.x + size.x / 2, bottom = at.y - size.y / 2, top = at.y + size.y / 2;
+#define LIFESPEC_HITS(cx, cy, w, h) \
+    ((cx) - (w) / 2 < right && (cx) + (w) / 2 > left && (cy) - (h) / 2 < top && (cy) + (h) / 2 > bottom)
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        if (ND_shape(n) != NULL
+            && LIFESPEC_HITS(ND_coord(n).x, ND_coord(n).y, ND_width(n) * 72, ND_height(n) * 72))
+            return 1;
+        for (Agedge_t *f = agfstout(graph, n); f; f = agnxtout(graph, f)) {
+            if (f == e) continue;
+            textlabel_t *labels[2] = { ED_label(f), ED_xlabel(f) };
+            for (int i = 0; i < 2; i++) {
+                textlabel_t *l = labels[i];
+                if (l != NULL && l->set && LIFESPEC_HITS(l->pos.x, l->pos.y, l->dimen.x, l->dimen.y)) return 1;
+            }
+        }
+    }
+#undef LIFESPEC_HITS
+    return 0;
+}
+
+/// Whether a box of `size` centred at `at` overlaps the title of `g` or of a cluster inside it.
+static inline int lifespec_hits_cluster_title(Agraph_t *g, pointf at, pointf size) {
+    for (int i = 1; i <= GD_n_cluster(g); i++) {
+        Agraph_t *c = GD_clust(g)[i];
+        textlabel_t *l = GD_label(c);
+        if (l != NULL && l->set && fabs(l->pos.x - at.x) * 2 < l->dimen.x + size.x
+            && fabs(l->pos.y - at.y) * 2 < l->dimen.y + size.y)
+            return 1;
+        if (lifespec_hits_cluster_title(c, at, size)) return 1;
+    }
+    return 0;
+}
+
+/// dot draws the label of an arrow that enters a group beside the arrow's middle virtual node,
+/// which can fall on the group's first rank, inside the group, where the group's title is: it
+/// reserves the title's height above the group's own states only. Such a label moves straight
+/// down below the title (or up above it) when nothing else is there; the arrow runs on beside it.
+/// Returns how many labels moved.
+static inline int lifespec_clear_cluster_titles(Agraph_t *graph) {
+    int moved = 0;
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        for (Agedge_t *e = agfstout(graph, n); e; e = agnxtout(graph, e)) {
+            textlabel_t *label = ED_label(e);
+            if (label == NULL || !label->set || !lifespec_hits_cluster_title(graph, label->pos, label->dimen)) continue;
+            /* The title it covers: the lowest bottom and highest top of those it touches. */
+            double below = label->pos.y, above = label->pos.y;
+            for (int pass = 0; pass < 120 && lifespec_hits_cluster_title(graph, (pointf){label->pos.x, below}, label->dimen); pass++)
+                below -= 1;
+            for (int pass = 0; pass < 120 && lifespec_hits_cluster_title(graph, (pointf){label->pos.x, above}, label->dimen); pass++)
+                above += 1;
+            /* Nearer first: the one fewer points away. */
+            double first = label->pos.y - below <= above - label->pos.y ? below : above;
+            double second = first == below ? above : below;
+            double tries[2] = { first, second };
+            for (int i = 0; i < 2; i++) {
+                pointf at = { label->pos.x, tries[i] };
+                if (lifespec_hits_cluster_title(graph, at, label->dimen) || lifespec_overlay_collides(graph, e, at, label->dimen)) continue;
+                label->pos = at;
+                moved++;
+                break;
+            }
+        }
+    }
+    return moved;
+}
+
+/// Whether `e` draws a line (an invisible edge only steers the layout).
+static inline int lifespec_edge_drawn(Agedge_t *e) {
+    char *style = agget(e, (char *)"style");
+    return ED_spl(e) != NULL && ED_spl(e)->size > 0 && (style == NULL || strstr(style, "invis") == NULL);
+}
+
+/// The distance from a box of `size` centred at `at` to point `p` (0 inside it).
+static inline double lifespec_box_point_distance(pointf at, pointf size, pointf p) {
+    double dx = fabs(p.x - at.x) - size.x / 2, dy = fabs(p.y - at.y) - size.y / 2;
+    if (dx < 0) dx = 0;
+    if (dy < 0) dy = 0;
+    return sqrt(dx * dx + dy * dy);
+}
+
+/// Runs the code after `point` for each point along `e`'s curve: each cubic piece at 16 steps.
+#define LIFESPEC_FOR_CURVE_POINTS(e, point, ...)                                                   \
+    for (int lifespec_b = 0; lifespec_b < ED_spl(e)->size; lifespec_b++) {                        \
+        bezier *lifespec_curve = &ED_spl(e)->list[lifespec_b];                                    \
+        for (int lifespec_i = 0; lifespec_i + 3 < lifespec_curve->size; lifespec_i += 3) {        \
+            pointf *lifespec_p = &lifespec_curve->list[lifespec_i];                               \
+            for (int lifespec_s = lifespec_i == 0 ? 0 : 1; lifespec_s <= 16; lifespec_s++) {      \
+                double t = lifespec_s / 16.0, u = 1 - t;                                          \
+                pointf point = {                                                                  \
+                    u * u * u * lifespec_p[0].x + 3 * u * u * t * lifespec_p[1].x                 \
+                        + 3 * u * t * t * lifespec_p[2].x + t * t * t * lifespec_p[3].x,          \
+                    u * u * u * lifespec_p[0].y + 3 * u * u * t * lifespec_p[1].y                 \
+                        + 3 * u * t * t * lifespec_p[2].y + t * t * t * lifespec_p[3].y };        \
+                __VA_ARGS__                                                                       \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+/// The distance from a box of `size` centred at `at` to `e`'s curve.
+static inline double lifespec_box_edge_distance(Agedge_t *e, pointf at, pointf size) {
+    double best = INFINITY;
+    LIFESPEC_FOR_CURVE_POINTS(e, point, {
+        double d = lifespec_box_point_distance(at, size, point);
+        if (d < best) best = d;
+    })
+    return best;
+}
+
+/// The distance from the box to the nearest drawn edge other than `e`.
+static inline double lifespec_box_other_edges_distance(Agraph_t *graph, Agedge_t *e, pointf at, pointf size) {
+    double best = INFINITY;
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n))
+        for (Agedge_t *f = agfstout(graph, n); f; f = agnxtout(graph, f)) {
+            if (f == e || !lifespec_edge_drawn(f)) continue;
+            double d = lifespec_box_edge_distance(f, at, size);
+            if (d < best) best = d;
+        }
+    return best;
+}
+
+typedef struct { pointf at; double moved; } lifespec_label_spot;
+
+static inline int lifespec_compare_spots(const void *a, const void *b) {
+    double x = ((const lifespec_label_spot *)a)->moved, y = ((const lifespec_label_spot *)b)->moved;
+    return x < y ? -1 : x > y;
+}
+
+/// dot places an arrow's label beside a virtual node on the arrow's middle rank, and the curve it
+/// then draws can bend away from it, toward a neighbouring arrow: the label reads as the
+/// neighbour's (the flagship's "Become active" beside the arrow drawn back). Such a label moves to
+/// the nearest spot beside its own curve (2 points off it, on any side) where its own arrow is the
+/// nearest, runs through none of its text, and it covers no state, label or group title; the
+/// drawing grows to hold it. A label no spot fits stays where dot put it. Returns how many labels moved.
+static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
+    int moved = 0;
+    const double gap = 2, margin = 1;
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        for (Agedge_t *e = agfstout(graph, n); e; e = agnxtout(graph, e)) {
+            textlabel_t *label = ED_label(e);
+            if (label == NULL || !label->set || !lifespec_edge_drawn(e)) continue;
+            pointf size = label->dimen;
+            /* Distances are measured from the label's box and from its text alone (dot pads a
+               label by up to 16 x 8 points): its own curve must be the nearest to both. */
+            pointf boxes[2] = { size, { size.x > 16 ? size.x - 16 : size.x, size.y > 8 ? size.y - 8 : size.y } };
+            int astray = 0;
+            for (int b = 0; b < 2; b++)
+                if (lifespec_box_other_edges_distance(graph, e, label->pos, boxes[b])
+                    < lifespec_box_edge_distance(e, label->pos, boxes[b]) + margin)
+                    astray = 1;
+            if (!astray) continue;
+            int capacity = 0;
+            LIFESPEC_FOR_CURVE_POINTS(e, point, { (void)point; capacity += 12; })
+            lifespec_label_spot *spots = malloc(sizeof(lifespec_label_spot) * (capacity > 0 ? capacity : 1));
+            if (spots == NULL) continue;
+            int count = 0;
+            LIFESPEC_FOR_CURVE_POINTS(e, point, {
+                /* Further off where the curve bends back toward the label. */
+                pointf candidates[12];
+                for (int k = 0; k < 3; k++) {
+                    double off = gap * (1 + 4 * k);
+                    candidates[4 * k] = (pointf){ point.x + size.x / 2 + off, point.y };
+                    candidates[4 * k + 1] = (pointf){ point.x - size.x / 2 - off, point.y };
+                    candidates[4 * k + 2] = (pointf){ point.x, point.y + size.y / 2 + off };
+                    candidates[4 * k + 3] = (pointf){ point.x, point.y - size.y / 2 - off };
+                }
+                for (int i = 0; i < 12; i++) {
+                    double dx = candidates[i].x - label->pos.x, dy = candidates[i].y - label->pos.y;
+                    spots[count].at = candidates[i];
+                    spots[count].moved = sqrt(dx * dx + dy * dy);
+                    count++;
+                }
+            })
+            qsort(spots, count, sizeof(lifespec_label_spot), lifespec_compare_spots);
+            /* First a spot its own curve does not run through either, where it bends; else one
+               its own curve touches, which still reads as that curve's. */
+            for (int i = 0; i < 2 * count; i++) {
+                pointf at = spots[i % count].at;
+                int fits = 1;
+                for (int b = 0; b < 2 && fits; b++) {
+                    double mine = lifespec_box_edge_distance(e, at, boxes[b]);
+                    if ((i < count && b == 0 && mine < 1)
+                        || lifespec_box_other_edges_distance(graph, e, at, boxes[b]) < mine + margin)
+                        fits = 0;
+                }
+                if (!fits) continue;
+                if (lifespec_overlay_collides(graph, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
+                label->pos = at;
+                Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+                if (info != NULL) {
+                    double halfw = size.x / 2, halfh = size.y / 2;
+                    if (at.x - halfw < info->bb.LL.x) info->bb.LL.x = at.x - halfw;
+                    if (at.x + halfw > info->bb.UR.x) info->bb.UR.x = at.x + halfw;
+                    if (at.y - halfh < info->bb.LL.y) info->bb.LL.y = at.y - halfh;
+                    if (at.y + halfh > info->bb.UR.y) info->bb.UR.y = at.y + halfh;
+                }
+                moved++;
+                break;
+            }
+            free(spots);
+        }
+    }
+    return moved;
+}
+
 /// Places `html` (an HTML-like label) over edge `e` as an overlay: to the left of the top line
 /// of the edge's label when it has one, else centred on the middle of its curve. The drawing grows
 /// to hold it. Returns 0 on success; lifespec_remove_overlay takes it away again.
@@ -833,6 +1040,12 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
     } else {
         release(overlay);
         return 1;
+    }
+    /* Beside the label's left edge it may cover a neighbour (a parallel arrow's label, a state):
+       then beside its right edge, if that is clear. */
+    if (label != NULL && label->set && lifespec_overlay_collides(graph, e, at, overlay->dimen)) {
+        pointf right = { label->pos.x + label->dimen.x / 2 + overlay->dimen.x / 2 + 2, at.y };
+        if (!lifespec_overlay_collides(graph, e, right, overlay->dimen)) at = right;
     }
     overlay->pos = at;
     overlay->set = TRUE;

@@ -443,6 +443,10 @@ package final class GraphvizRenderer: Sendable {
                 throw GraphvizError(stage: .layout, message: GraphvizMessages.take(orDefault: failure).errors)
             }
         }
+        if layout == "dot" {
+            _ = lifespec_clear_cluster_titles(graph)
+            _ = lifespec_keep_labels_by_their_edges(graph)
+        }
         // Layout warnings belong to every output; each render adds its own.
         return (graph, GraphvizMessages.take(orDefault: "").warnings)
     }

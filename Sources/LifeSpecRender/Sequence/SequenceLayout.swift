@@ -244,17 +244,40 @@ package struct SequenceLayout: Sendable {
                         "pos": .string(Self.pos(px, height - py)), "shape": "point", "width": 0.01, "style": "invis",
                     ]))
         }
+        // A lifeline stops short of every text that crosses it, so no text is struck through and
+        // a message's label is nearer its own arrow than any lifeline: from a little above the text
+        // to the arrow under it (or the text's foot when it has none).
         for column in 0..<count {
-            statements.append(point("top\(column)", x[column], lifelineTop))
-            statements.append(point("bottom\(column)", x[column], lifelineBottom))
-            statements.append(
-                .edge(
-                    DOTEdge(
-                        from: "top\(column)", to: "bottom\(column)",
-                        attributes: [
-                            "arrowhead": "none", "style": "dashed", "color": .string(DiagramStyle.faded),
-                            "penwidth": 1.2,
-                        ])))
+            var gaps: [(top: Double, bottom: Double)] = []
+            for text in texts {
+                let width = text.block.width + 4
+                let left = text.align == "l" ? text.x : text.x - width / 2
+                guard left - 3 < x[column], x[column] < left + width + 3 else { continue }
+                let foot = arrows.first { $0.id == "a" + text.id.dropFirst() }?.y ?? text.y + text.block.height + 3
+                gaps.append((text.y - 8, foot))
+            }
+            var segments: [(top: Double, bottom: Double)] = []
+            var from = lifelineTop
+            for gap in gaps.sorted(by: { $0.top < $1.top }) {
+                if gap.top > from { segments.append((from, min(gap.top, lifelineBottom))) }
+                from = max(from, gap.bottom)
+            }
+            if from < lifelineBottom { segments.append((from, lifelineBottom)) }
+            for (index, segment) in segments.enumerated() where segment.bottom - segment.top > 1 {
+                let (top, bottom) =
+                    index == 0
+                    ? ("top\(column)", "bottom\(column)") : ("top\(column)_\(index)", "bottom\(column)_\(index)")
+                statements.append(point(top, x[column], segment.top))
+                statements.append(point(bottom, x[column], segment.bottom))
+                statements.append(
+                    .edge(
+                        DOTEdge(
+                            from: top, to: bottom,
+                            attributes: [
+                                "arrowhead": "none", "style": "dashed", "color": .string(DiagramStyle.faded),
+                                "penwidth": 1.2,
+                            ])))
+            }
         }
         for arrow in arrows {
             statements.append(point("\(arrow.id)_from", arrow.from, arrow.y))
@@ -329,11 +352,18 @@ package struct SequenceLayout: Sendable {
 
     /// Bold and italic through HTML-like labels: Graphviz then measures and draws the face asked for
     /// (a font name such as "Helvetica-Bold" is not matched in bitmaps).
+    /// Lines of several go one to a table row: within one HTML-like text Graphviz spaces lines by
+    /// the font size alone, closer than a line is tall (ascender to descender), where a plain label
+    /// and a table row take the font's whole line height.
     static func label(_ lines: [String], bold: Bool, italic: Bool) -> DOTValue {
-        let text = lines.joined(separator: "\n")
-        if bold { return .html(.bold(.text(text))) }
-        if italic { return .html(.italic(.text(text))) }
-        return .text(text)
+        guard bold || italic else { return .text(lines.joined(separator: "\n")) }
+        func styled(_ line: String) -> DOTHTML { bold ? .bold(.text(line)) : .italic(.text(line)) }
+        guard lines.count > 1 else { return .html(styled(lines.first ?? "")) }
+        return .html(
+            .table(
+                DOTHTMLTable(
+                    attributes: ["BORDER": "0", "CELLBORDER": "0", "CELLSPACING": "0", "CELLPADDING": "0"],
+                    rows: lines.map { .cells([DOTHTMLCell(styled($0))]) })))
     }
 
     enum BoxStyle { case header, state, start, end }
@@ -353,5 +383,21 @@ extension String {
         while text.first == " " { text = text.dropFirst() }
         while text.last == " " { text = text.dropLast() }
         return String(text)
+    }
+}
+
+/// The width of text as Graphviz measures it when it lays a drawing out: LifeSpec's own metrics
+/// (`lifespec_advance`, shim.h), the only ones libgvc is given, so a drawing's text boxes can be
+/// recomputed from its SVG exactly.
+package enum DrawingTextMetrics {
+    /// Height above the baseline and below it, in ems (Liberation Sans, as laid out).
+    package static let ascent = 1854.0 / 2048
+    package static let descent = 434.0 / 2048
+
+    package static func width(_ text: String, size: Double, bold: Bool, italic: Bool, monospace: Bool) -> Double {
+        let face: Int32 = (bold ? 1 : 0) + (italic ? 2 : 0)
+        var units = 0.0
+        for scalar in text.unicodeScalars { units += lifespec_advance(scalar.value, face, monospace ? 1 : 0) }
+        return units * size / 2048
     }
 }

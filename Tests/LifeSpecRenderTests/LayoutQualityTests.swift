@@ -1,0 +1,126 @@
+import Foundation
+import LifeSpec
+import LifeSpecTestSupport
+import Testing
+
+@testable import LifeSpecRender
+
+/// The layout-quality test of issue #31 (see `LayoutQuality`): over every committed drawing, over
+/// seeded synthetic specs drawn in-process, and over a hand-made SVG it must reject.
+@Suite("layout quality")
+struct LayoutQualityTests {
+    @Test("the checker rejects a text over a text, a text over a node, and a label nearer another edge")
+    func rejectsOverlaps() {
+        let svg = """
+            <svg><g id="graph0" class="graph">
+            <g id="node1" class="node"><title>a</title>
+            <polygon fill="none" stroke="black" points="0,0 100,0 100,-40 0,-40 0,0"/>
+            <text text-anchor="middle" x="50" y="-15" font-family="Helvetica,sans-Serif" font-size="14.00">Active</text>
+            </g>
+            <g id="state&#45;b" class="cluster"><title>cluster_b</title>
+            <text text-anchor="start" x="200" y="-100" font-family="Helvetica,sans-Serif" font-weight="bold" font-size="15.00">Offscreen</text>
+            </g>
+            <g id="e1" class="edge"><title>a&#45;&gt;b</title>
+            <path fill="none" stroke="black" d="M100,-20C150,-20 150,-20 300,-20"/>
+            <text text-anchor="start" x="210" y="-96" font-family="Helvetica,sans-Serif" font-size="12.00">Go to the background</text>
+            <text text-anchor="start" x="90" y="-30" font-family="Helvetica,sans-Serif" font-size="12.00">Lock</text>
+            </g>
+            <g id="e2" class="edge"><title>b&#45;&gt;c</title>
+            <path fill="none" stroke="black" d="M200,-95C250,-95 250,-95 400,-95"/>
+            </g>
+            </g></svg>
+            """
+        let found = LayoutQuality(svg: svg).violations(file: "hand-made.svg")
+        #expect(
+            found.contains {
+                $0.hasPrefix("hand-made.svg: ") && $0.contains("“Go to the background” [210.0,-106.9")
+                    && $0.contains("“Offscreen”")
+            }, "\(found)")
+        #expect(found.contains { $0.contains("“Lock”") && $0.contains("node a [0.0,-40.0 – 100.0,0.0]") }, "\(found)")
+        #expect(found.contains { $0.contains("of edge a->b") && $0.contains("from edge b->c") }, "\(found)")
+        #expect(found.count == 3, "\(found)")
+    }
+
+    @Test("a drawing whose texts keep apart passes")
+    func acceptsSeparateTexts() {
+        let svg = """
+            <svg><g id="graph0" class="graph">
+            <g id="node1" class="node"><title>a</title>
+            <polygon fill="none" stroke="black" points="0,0 100,0 100,-40 0,-40 0,0"/>
+            <text text-anchor="middle" x="50" y="-15" font-family="Helvetica,sans-Serif" font-size="14.00">Active</text>
+            </g>
+            <g id="e1" class="edge"><title>a&#45;&gt;b</title>
+            <path fill="none" stroke="black" d="M100,-20C150,-20 150,-20 300,-20"/>
+            <text text-anchor="start" x="150" y="-26" font-family="Helvetica,sans-Serif" font-size="12.00">Lock</text>
+            </g>
+            </g></svg>
+            """
+        #expect(LayoutQuality(svg: svg).violations(file: "fine.svg").isEmpty)
+    }
+
+    static func drawings(_ spec: LoadedSpec, scenarios: Int) throws -> [(String, String)] {
+        var result: [(String, String)] = []
+        func svg(_ options: DiagramOptions) throws -> String {
+            String(decoding: try DiagramBuilder.build(for: spec, options: options).render(.svg), as: UTF8.self)
+        }
+        result.append(("diagram.svg", try svg(DiagramOptions())))
+        result.append(("overview.svg", try svg(DiagramOptions(detail: .overview, legend: false))))
+        for scenario in spec.document.scenarios.prefix(scenarios) {
+            result.append(("scenarios/\(scenario.id).svg", try svg(DiagramOptions(scenario: scenario.id))))
+            if let diagram = SequenceDiagram(spec: spec, scenario: scenario.id, locale: nil) {
+                let dot = DOTEncoder.encode(SequenceLayout(diagram).graph())
+                let bytes = try GraphvizRenderer.shared.render(
+                    dot: dot, format: .svg, layout: SequenceLayout.layoutEngine)
+                result.append(("sequences/\(scenario.id).svg", String(decoding: bytes, as: UTF8.self)))
+            }
+        }
+        return result
+    }
+
+    /// Problems left in the denser synthetic drawings, by seed: where an edge of a crowded rank
+    /// runs straight through a row of other edges' labels, no spot beside a label's own curve is
+    /// clear of it, and the renderer (`lifespec_keep_labels_by_their_edges`) leaves the label where
+    /// dot put it. 30 states, seed 7: 178 problems before the renderer moved labels, 28 after
+    /// (7 labels, in the diagram and its 3 scenarios). A ceiling, so that it only goes down.
+    static let residual: [Int: Int] = [30: 28]
+
+    @Test(
+        "seeded synthetic specs: diagram, overview, scenarios and sequences keep their texts apart",
+        arguments: [(12, 1), (20, 2), (30, 7)])
+    func syntheticSpecs(_ states: Int, _ seed: UInt64) throws {
+        let spec = try SpecFixtures.load(
+            yaml: SyntheticSpec(states: states, seed: seed, scenarios: 3).yaml(), path: "Spec/synthetic.yaml")
+        var sequences: [String] = []
+        var drawings: [String] = []
+        for (file, svg) in try Self.drawings(spec, scenarios: 3) {
+            let found = LayoutQuality(svg: svg).violations(file: "synth \(states)/\(seed) \(file)")
+            if file.hasPrefix("sequences/") { sequences += found } else { drawings += found }
+        }
+        #expect(sequences.isEmpty, "\(sequences.count) problems:\n\(sequences.joined(separator: "\n"))")
+        #expect(
+            drawings.count <= Self.residual[states, default: 0],
+            "\(drawings.count) problems:\n\(drawings.joined(separator: "\n"))")
+    }
+
+    @Test("every committed drawing in Output/ keeps its texts apart and its labels by their edges")
+    func committedDrawings() throws {
+        let output = SpecFixtures.url("Output")
+        let files =
+            FileManager.default.enumerator(atPath: output.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".svg") }.sorted() ?? []
+        #expect(files.count > 300)
+        var problems: [String] = []
+        for file in files {
+            let svg = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)
+            problems += LayoutQuality(svg: svg).violations(file: file)
+        }
+        // LIFESPEC_LAYOUT_REPORT=FILE writes the whole list there (a console cuts long messages).
+        if let report = ProcessInfo.processInfo.environment["LIFESPEC_LAYOUT_REPORT"] {
+            try problems.joined(separator: "\n").write(toFile: report, atomically: true, encoding: .utf8)
+        }
+        let drawings = Set(problems.map { $0.prefix { $0 != ":" } })
+        #expect(
+            problems.isEmpty,
+            "\(problems.count) problems in \(drawings.count) drawings:\n\(problems.joined(separator: "\n"))")
+    }
+}
