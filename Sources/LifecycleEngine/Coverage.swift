@@ -371,6 +371,9 @@ package enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
     /// Its event is internal and never raised where the transition applies; only sending the internal
     /// event from outside would take it.
     case internalEventNeverRaised(String)
+    /// The transition is the one the event selects, but the macrostep it starts always fails (a
+    /// raised event nothing takes, say), so the engine undoes it: the engine's error, in words.
+    case failsItsStep(String)
     /// The machine has too many flags or configurations to explore exactly.
     case explorationIncomplete
 
@@ -388,6 +391,8 @@ package enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
             "its guard never holds while its source state is active"
         case .internalEventNeverRaised(let event):
             "its event '\(event)' is internal and never raised where the transition applies"
+        case .failsItsStep(let error):
+            "the step it starts always fails, so the engine undoes it (\(error))"
         case .explorationIncomplete:
             "the machine is too large to explore exactly, so no path was planned"
         }
@@ -438,8 +443,12 @@ package enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
                     guard let runner = try? Runner(machine: machine, configuration: node),
                         let number = machine.eventIndex(of: event)
                     else { continue }
+                    // A transition declared on several states is selected once, found from the
+                    // first: one declared on this transition's source too is a rival all the same.
                     for enabled in runner.select(event: number)
-                    where sources.contains(where: { enabled.from == $0 || tables.isDescendant(enabled.from, of: $0) }) {
+                    where sources.contains(where: { enabled.from == $0 || tables.isDescendant(enabled.from, of: $0) })
+                        || machine.transitions[enabled.transition].sources.contains(where: declared.contains)
+                    {
                         winners.insert(enabled.transition)
                     }
                 }
@@ -453,6 +462,14 @@ package enum UncoverableReason: Sendable, Hashable, CustomStringConvertible {
                     winners.insert(winner.index)
                 }
             }
+            if winners.contains(index) {
+                // Selected, yet never taken: the macrostep it starts fails wherever it applies.
+                for node in applying where transition.isEnabled(flags: node.flags(in: machine)) {
+                    guard var runner = try? Runner(machine: machine, configuration: node) else { continue }
+                    do { _ = try runner.send(event) } catch { return .failsItsStep(error.description) }
+                }
+            }
+            winners.remove(index)
             return winners.isEmpty ? .neverEnabled : .preempted(by: winners.sorted())
         }
     }

@@ -282,4 +282,52 @@ struct CoveragePlanTests {
         #expect(plan.coveredCount == 3)
         #expect(plan.lowerBound == 2)
     }
+
+    /// A transition the event selects but whose step always fails is not "preempted by itself".
+    @Test func aTransitionWhoseStepAlwaysFailsSaysWhy() throws {
+        let machine = try Machine(
+            id: "raise",
+            states: [StateNode(id: "a"), StateNode(id: "b")],
+            initial: "a",
+            events: [LifecycleEvent(id: "x", kind: .user), LifecycleEvent(id: "ping", kind: .internal)],
+            transitions: [
+                Transition(sources: ["a"], trigger: .event("x"), target: "b", raises: ["ping"]),  // 0
+                Transition(sources: ["b"], trigger: .event("x"), target: "a"),  // 1
+            ])
+        let reasons = Dictionary(
+            uniqueKeysWithValues: CoveragePlan(machine: machine).uncoverable.map { ($0.transition, $0.reason) })
+        guard case .failsItsStep(let error) = reasons[0] else {
+            Issue.record("transition 0: \(String(describing: reasons[0]))")
+            return
+        }
+        #expect(error.contains("'ping'") && error.contains("'b'"), "\(error)")
+    }
+
+    /// In parallel regions a transition declared on both regions' states is selected once, from
+    /// the first; it still preempts the second region's own transition, guard or no guard.
+    @Test func aTransitionDeclaredOnTwoRegionsPreemptsEachRegionsOwn() throws {
+        let machine = try Machine(
+            id: "regions",
+            states: [
+                StateNode(id: "idle"),
+                StateNode(id: "work", children: ["a", "b"], isParallel: true),
+                StateNode(id: "a", parent: "work", children: ["a1", "a2"], initial: "a1"),
+                StateNode(id: "a1", parent: "a"), StateNode(id: "a2", parent: "a"),
+                StateNode(id: "b", parent: "work", children: ["b1", "b2"], initial: "b1"),
+                StateNode(id: "b1", parent: "b"), StateNode(id: "b2", parent: "b"),
+            ],
+            initial: "idle",
+            events: [LifecycleEvent(id: "go"), LifecycleEvent(id: "fin")],
+            transitions: [
+                Transition(sources: ["idle"], events: ["go"], targets: ["work"]),  // 0
+                Transition(sources: ["a1", "b1"], events: ["fin"], targets: ["a2", "b2"]),  // 1
+                Transition(sources: ["a1"], events: ["fin"], targets: ["a2"]),  // 2
+                Transition(sources: ["b1"], events: ["fin"], targets: ["b2"]),  // 3
+                Transition(sources: ["work"], events: ["go"], targets: ["idle"]),  // 4
+            ])
+        let reasons = Dictionary(
+            uniqueKeysWithValues: CoveragePlan(machine: machine).uncoverable.map { ($0.transition, $0.reason) })
+        #expect(reasons[2] == .preempted(by: [1]))
+        #expect(reasons[3] == .preempted(by: [1]))
+    }
 }
