@@ -1012,19 +1012,26 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
                 }
             })
             qsort(spots, count, sizeof(lifespec_label_spot), lifespec_compare_spots);
-            /* First a spot its own curve does not run through either, where it bends; else one
-               its own curve touches, which still reads as that curve's. */
-            for (int i = 0; i < 2 * count; i++) {
-                pointf at = spots[i % count].at;
-                int fits = 1;
+            /* The nearest spot its own curve does not run through either, where it bends; else
+               the nearest one its own curve touches, which still reads as that curve's. One pass:
+               the state and label checks, which read the whole graph, only for spots that pass. */
+            int chosen = -1, touching = -1;
+            for (int i = 0; i < count && chosen < 0; i++) {
+                pointf at = spots[i].at;
+                int fits = 1, clear = 1;
                 for (int b = 0; b < 2 && fits; b++) {
                     double mine = lifespec_box_edge_distance(e, at, boxes[b]);
-                    if ((i < count && b == 0 && mine < 1)
-                        || lifespec_other_edge_within(edges, edge_count, e, at, boxes[b], mine + margin))
-                        fits = 0;
+                    if (b == 0 && mine < 1) clear = 0;
+                    if (lifespec_other_edge_within(edges, edge_count, e, at, boxes[b], mine + margin)) fits = 0;
                 }
-                if (!fits) continue;
+                if (!fits || (!clear && touching >= 0)) continue;
                 if (lifespec_overlay_collides(graph, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
+                if (clear) chosen = i;
+                else touching = i;
+            }
+            if (chosen < 0) chosen = touching;
+            if (chosen >= 0) {
+                pointf at = spots[chosen].at;
                 label->pos = at;
                 Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
                 if (info != NULL) {
@@ -1035,7 +1042,6 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
                     if (at.y + halfh > info->bb.UR.y) info->bb.UR.y = at.y + halfh;
                 }
                 moved++;
-                break;
             }
             free(spots);
         }
