@@ -865,6 +865,18 @@ static inline int lifespec_clear_cluster_titles(Agraph_t *graph) {
     return moved;
 }
 
+/// Grows the drawing's bounding box to hold a box of `size` centred at `at` (a moved label or an
+/// overlay), so nothing is cut off.
+static inline void lifespec_grow_to_hold(Agraph_t *graph, pointf at, pointf size) {
+    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
+    if (info == NULL) return;
+    double halfw = size.x / 2, halfh = size.y / 2;
+    if (at.x - halfw < info->bb.LL.x) info->bb.LL.x = at.x - halfw;
+    if (at.x + halfw > info->bb.UR.x) info->bb.UR.x = at.x + halfw;
+    if (at.y - halfh < info->bb.LL.y) info->bb.LL.y = at.y - halfh;
+    if (at.y + halfh > info->bb.UR.y) info->bb.UR.y = at.y + halfh;
+}
+
 /// Whether `e` draws a line (an invisible edge only steers the layout).
 static inline int lifespec_edge_drawn(Agedge_t *e) {
     char *style = agget(e, (char *)"style");
@@ -1033,14 +1045,7 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
             if (chosen >= 0) {
                 pointf at = spots[chosen].at;
                 label->pos = at;
-                Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
-                if (info != NULL) {
-                    double halfw = size.x / 2, halfh = size.y / 2;
-                    if (at.x - halfw < info->bb.LL.x) info->bb.LL.x = at.x - halfw;
-                    if (at.x + halfw > info->bb.UR.x) info->bb.UR.x = at.x + halfw;
-                    if (at.y - halfh < info->bb.LL.y) info->bb.LL.y = at.y - halfh;
-                    if (at.y + halfh > info->bb.UR.y) info->bb.UR.y = at.y + halfh;
-                }
+                lifespec_grow_to_hold(graph, at, size);
                 moved++;
             }
             free(spots);
@@ -1097,14 +1102,7 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
     overlay->pos = at;
     overlay->set = TRUE;
     ED_xlabel(e) = overlay;
-    Agraphinfo_t *info = (Agraphinfo_t *)aggetrec(graph, "Agraphinfo_t", 0);
-    if (info != NULL) {
-        double halfw = overlay->dimen.x / 2, halfh = overlay->dimen.y / 2;
-        if (at.x - halfw < info->bb.LL.x) info->bb.LL.x = at.x - halfw;
-        if (at.x + halfw > info->bb.UR.x) info->bb.UR.x = at.x + halfw;
-        if (at.y - halfh < info->bb.LL.y) info->bb.LL.y = at.y - halfh;
-        if (at.y + halfh > info->bb.UR.y) info->bb.UR.y = at.y + halfh;
-    }
+    lifespec_grow_to_hold(graph, at, overlay->dimen);
     return 0;
 }
 
