@@ -113,10 +113,9 @@ struct GlossaryTests {
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "Spec/" + $0 }
     }()
 
-    /// The forbidden words a spec's own Chinese prose must avoid too. Not yet 应用 (the specs'
-    /// prose still says 应用 and App both), 发送 (a spec's prose may send a message: 发送此消息) or
-    /// 该场景 / 场景： (in a spec's prose a 场景 is a UIScene).
-    static let proseForbidden = Glossary.forbiddenChinese.filter { !["应用", "发送", "该场景", "场景："].contains($0.wrong) }
+    /// The forbidden words a spec's own Chinese prose must avoid too. Not 发送 (a spec's prose may
+    /// send a message: 发送此消息) or 该场景 / 场景： (in a spec's prose a 场景 is a UIScene).
+    static let proseForbidden = Glossary.forbiddenChinese.filter { !["发送", "该场景", "场景："].contains($0.wrong) }
 
     @Test("the Chinese pages use Apple's words: 场景 only for scenes, 中断, no internal words", arguments: specs)
     func chinesePagesUseTheGlossarysWords(_ path: String) throws {

@@ -19,6 +19,10 @@ package enum DocCRenderer {
     package static func scenarioResource(specID: String, scenario: String) -> String {
         "\(resourceSafe(specID))-scenario-\(resourceSafe(scenario)).svg"
     }
+    package static func overviewResource(specID: String) -> String { "\(resourceSafe(specID))-overview.svg" }
+    package static func sequenceResource(specID: String, scenario: String) -> String {
+        "\(resourceSafe(specID))-sequence-\(resourceSafe(scenario)).svg"
+    }
     package static func groupResource(specID: String, group: String) -> String {
         "\(resourceSafe(specID))-group-\(resourceSafe(group)).svg"
     }
@@ -55,6 +59,7 @@ package enum DocCRenderer {
 }
 
 final class DocCArticleBuilder {
+    let spec: LoadedSpec
     let document: SpecDocument
     let machine: Machine
     let locale: String?
@@ -63,8 +68,11 @@ final class DocCArticleBuilder {
     let specPath: String
     let resources: Set<String>
     let catalogued: Set<String>
+    /// The words the article shares with the Markdown page.
+    private(set) var words: PageWords! = nil
 
     init(spec: LoadedSpec, locale: String?, specPath: String?, resources: Set<String>, catalogued: Set<String>) {
+        self.spec = spec
         document = spec.document
         machine = spec.machine
         self.locale = locale ?? spec.document.defaultLocale
@@ -74,6 +82,9 @@ final class DocCArticleBuilder {
         self.specPath = path.hasPrefix("/") ? String(path.split(separator: "/").last ?? "") : path
         self.resources = resources
         self.catalogued = catalogued
+        words = PageWords(
+            document: document, machine: machine, lookup: lookup, locale: self.locale, strings: strings,
+            escape: MarkdownText.singleLine, code: { [unowned self] in self.code($0) })
     }
 
     func render() -> String {
@@ -84,12 +95,15 @@ final class DocCArticleBuilder {
         page.add("## Overview")
         page.add(contentsOf: Array(summary.dropFirst()))
         page.add("> Note: " + strings.generatedNote(spec: code(specPath)))
-        page.add(contentsOf: diagrams())
+        // As the Markdown page: what a reader wants first, then the walkthroughs, then reference.
+        let overviewShown = resources.contains(DocCRenderer.overviewResource(specID: document.id))
         for (heading, body) in [
+            (strings.glanceHeading, glance()),
+            (strings.scenariosHeading, walkthroughs()),
+            (strings.diagramHeading, overviewShown ? diagrams() : MarkdownBlocks()),
             (strings.statesHeading, states()),
             (strings.callbacksHeading, callbacks()),
             (strings.notificationsHeading, notifications()),
-            (strings.scenariosHeading, walkthroughs()),
             (strings.eventsHeading, events()),
             (strings.flagsHeading, flags()),
             (strings.transitionsHeading, transitions()),
@@ -104,6 +118,47 @@ final class DocCArticleBuilder {
     }
 
     // MARK: Sections
+
+    /// The drawing, and the first scenarios as compact timelines (as the Markdown page).
+    private func glance() -> MarkdownBlocks {
+        let overview = DocCRenderer.overviewResource(specID: document.id)
+        var body =
+            resources.contains(overview)
+            ? MarkdownBlocks(
+                "![\(MarkdownText.singleLine(strings.diagramAlt(title: text(document.title) ?? document.id)))](\(overview))"
+            )
+            : diagrams()
+        var intro = false
+        for scenario in document.scenarios.prefix(MarkdownPageBuilder.glanceScenarios) {
+            guard let table = timeline(scenario) else { continue }
+            if !intro { body.add(strings.glanceSequences) }
+            intro = true
+            let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
+            body.add(
+                "**\(MarkdownText.singleLine(text(scenario.title) ?? scenario.id))**" + strings.separator
+                    + strings.fromTo(
+                        walkthrough.startStates.map(words.stateName).joined(separator: " + "),
+                        walkthrough.endStates.map(words.stateName).joined(separator: " + ")))
+            if let note = setUpNote(scenario) { body.add(note) }
+            body.add(table)
+        }
+        return body
+    }
+
+    /// As on the Markdown page: without a set-up another walkthrough shows in full.
+    private func timeline(_ scenario: SpecDocument.ScenarioInfo) -> MarkdownTable? {
+        let skipping = words.setUp(of: scenario)?.steps ?? 0
+        return SequenceDiagram(spec: spec, scenario: scenario.id, locale: locale).flatMap {
+            CompactTimeline($0, skipping: skipping, strings: strings, escape: MarkdownText.singleLine, code: code).table
+        }
+    }
+
+    private func setUpNote(_ scenario: SpecDocument.ScenarioInfo) -> String? {
+        guard let (steps, first) = words.setUp(of: scenario) else { return nil }
+        return "*"
+            + strings.setUpAsIn(steps: steps, strings.quoted(MarkdownText.singleLine(text(first.title) ?? first.id)))
+            + "*"
+    }
 
     private func diagrams() -> MarkdownBlocks {
         let title = text(document.title) ?? document.id
@@ -142,7 +197,7 @@ final class DocCArticleBuilder {
                 [label, state.parent.map(code) ?? strings.none, described(info?.description, source: info?.source)]
                     + facts)
         }
-        return MarkdownBlocks(strings.statesIntro(initial: code(machine.initialLeaf)), table)
+        return MarkdownBlocks(strings.statesIntro(initial: words.stateName(machine.initialLeaf)), table)
     }
 
     private func callbacks() -> MarkdownBlocks {
@@ -156,7 +211,8 @@ final class DocCArticleBuilder {
                 callback.posts.map { notificationName($0.notification) + " (" + strings.posted($0.order) + ")" }
                 ?? strings.none
             let callers = machine.transitions.filter { $0.actions.contains(.callback(callback.id)) }
-            let calledWhen = callers.isEmpty ? "*\(strings.notCalled)*" : callers.map(when).joined(separator: "; ")
+            let calledWhen =
+                callers.isEmpty ? "*\(strings.notCalled)*" : words.calledWhen(callers).joined(separator: "; ")
             table.add([method, notification, calledWhen])
 
             // What a cell cannot hold: a paragraph per callback.
@@ -201,9 +257,8 @@ final class DocCArticleBuilder {
                 guard let posts = callback.posts, posts.notification == notification.id else { return nil }
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
             }
-            posted += machine.transitions.filter { $0.actions.contains(.notify(notification.id)) }.map {
-                strings.postedDirectly(when($0))
-            }
+            posted += words.calledWhen(machine.transitions.filter { $0.actions.contains(.notify(notification.id)) })
+                .map(strings.postedDirectly)
             table.add([
                 name, posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "; "),
                 described(info?.description, source: info?.source),
@@ -214,18 +269,18 @@ final class DocCArticleBuilder {
 
     private func walkthroughs() -> MarkdownBlocks {
         guard !document.scenarios.isEmpty else { return MarkdownBlocks() }
-        var body = MarkdownBlocks(strings.scenariosIntro)
+        var body = MarkdownBlocks(strings.scenariosIntroDocC)
         for scenario in document.scenarios {
             body.add("#### " + MarkdownText.singleLine(text(scenario.title) ?? scenario.id))
             if let description = text(scenario.description) {
                 body.add(contentsOf: MarkdownText.paragraphsForDocC(description))
             }
             let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
-            var start = strings.startsIn(code(walkthrough.start))
+            var start = strings.startsIn(walkthrough.startStates.map(words.stateName).joined(separator: " + "))
             let flags = machine.flags.compactMap { flag in
-                walkthrough.flags[flag.id].map { code(flag.id) + " = " + code(String($0)) }
+                walkthrough.flags[flag.id].map { words.flagWords(flag.id, $0) }
             }
-            if !flags.isEmpty { start += strings.withFlags(flags.joined(separator: strings.listSeparator)) }
+            if !flags.isEmpty { start += strings.with(flags) }
             body.add("*" + start + "*" + sourceMark(scenario.source))
             let image = DocCRenderer.scenarioResource(specID: document.id, scenario: scenario.id)
             if resources.contains(image) {
@@ -233,21 +288,30 @@ final class DocCArticleBuilder {
                     "![\(MarkdownText.singleLine(strings.highlightedDiagram + ": " + (text(scenario.title) ?? scenario.id)))](\(image))"
                 )
             }
+            let sequence = DocCRenderer.sequenceResource(specID: document.id, scenario: scenario.id)
+            if resources.contains(sequence) {
+                body.add(
+                    "![\(MarkdownText.singleLine(strings.sequenceAlt(text(scenario.title) ?? scenario.id)))](\(sequence))"
+                )
+            }
+            if let note = setUpNote(scenario) { body.add(note) }
+            if let table = timeline(scenario) { body.add(table) }
+            // DocC folds nothing: the steps with their states follow the timeline, by titles.
             var list: [String] = []
-            for (offset, item) in walkthrough.items.enumerated() {
-                var lines = ["\(offset + 1). " + eventLabel(item.event)]
-                for move in item.moves { lines.append("   - " + moveText(move, event: item.event)) }
-                list += lines
+            let skipping = words.setUp(of: scenario)?.steps ?? 0
+            for (offset, item) in walkthrough.items.enumerated() where offset >= skipping {
+                list.append("\(offset + 1). **" + words.eventName(item.event) + "**")
+                for move in item.moves { list.append("   - " + words.move(move, event: item.event, readable: true)) }
             }
             body.addLines(list)
             switch walkthrough.stop {
             case .cannotStart(let error): body.add(strings.cannotRun(MarkdownText.singleLine(error.description)))
             case .failed(let event, .unhandledEvent(_, let state, _)):
-                body.add(strings.notHandled(event: code(event), state: code(state)))
+                body.add(strings.notHandled(event: words.eventName(event), state: words.stateName(state)))
             case .failed(_, let error): body.add(strings.cannotRun(MarkdownText.singleLine(error.description)))
             case nil: break
             }
-            body.add(strings.endsIn(code(walkthrough.end)))
+            body.add(strings.endsIn(walkthrough.endStates.map(words.stateName).joined(separator: " + ")))
         }
         return body
     }
@@ -323,11 +387,18 @@ final class DocCArticleBuilder {
     }
 
     private func matrix() -> MarkdownBlocks {
-        let matrix = EventStateMatrix(machine: machine)
+        let matrix = EventStateMatrix(machine: machine, stateSpace: spec.stateSpace)
+        if matrix.columnsLeftOut > 0 {
+            return MarkdownBlocks(
+                strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)
+            )
+        }
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.eventColumn] + matrix.leaves.map(code))
+        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map(words.column))
         for row in matrix.rows {
-            table.add([row.event.map(code) ?? strings.alwaysRow] + row.cells.map(cellText))
+            table.add(
+                [row.event.map(words.eventName) ?? strings.alwaysRow]
+                    + row.cells.map { words.cell($0, lineBreak: "; ") })
         }
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) {
@@ -408,50 +479,6 @@ final class DocCArticleBuilder {
     private func callbackName(_ id: String) -> String { code(machine.callback(id)?.swiftName ?? id) }
     private func notificationName(_ id: String) -> String { code(machine.notification(id)?.swiftName ?? id) }
 
-    private func when(_ transition: Transition) -> String {
-        strings.when(transition, in: machine, code: code)
-    }
-
-    private func moveText(_ move: ScenarioWalkthrough.Move, event: String) -> String {
-        var text =
-            move.step.isInternal
-            ? strings.staysIn(code(move.step.from)) : code(move.step.from) + " → " + code(move.step.to)
-        if move.step.event == nil {
-            text += strings.automatically
-        } else if let raised = move.step.event, raised != event {
-            text += strings.raised(code(raised))
-        }
-        let observed = move.observations.map { observation in
-            switch observation {
-            case .callback(let id): strings.calls(callbackName(id))
-            case .notification(let id): strings.posts(notificationName(id))
-            }
-        }
-        return text + strings.colon
-            + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
-    }
-
-    private func cellText(_ branches: [EventStateMatrix.Branch]) -> String {
-        func outcome(_ steps: [TransitionStep]?) -> String {
-            guard let steps else { return strings.none }
-            return steps.map { $0.isInternal ? strings.stays : code($0.to) }.joined(separator: strings.arrow)
-        }
-        func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
-            literals.map { ($0.value ? "" : "!") + $0.flag }.joined(separator: " && ")
-        }
-        return branches.map { branch in
-            switch branch.condition {
-            case .always: outcome(branch.steps)
-            case .when(let literals): strings.branch(outcome(branch.steps), condition: code(conjunction(literals)))
-            case .whenAny(let terms):
-                strings.branch(
-                    outcome(branch.steps),
-                    condition: code(terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")))
-            case .otherwise: strings.otherwise(outcome(branch.steps))
-            }
-        }.joined(separator: "; ")
-    }
-
     private func factText(_ value: FactValue) -> String {
         switch value {
         case .bool(let flag): flag ? strings.yes : strings.no
@@ -503,6 +530,25 @@ extension DocCRenderer {
                 contents: try GraphvizRenderer.shared.render(
                     dot: DiagramBuilder.build(for: spec, options: options).dot, format: .svg))
         ]
+        // The readable drawing the article opens with, as the page does.
+        let overview = DiagramOptions(detail: .overview, legend: false)
+        let overviewPlan = DiagramBuilder.plan(for: spec, options: overview)
+        if !overviewPlan.isRefused, overviewPlan.effectiveDetail == .overview {
+            files.append(
+                GeneratedFile(
+                    path: overviewResource(specID: id),
+                    contents: try GraphvizRenderer.shared.render(
+                        dot: DiagramBuilder.build(for: spec, options: overview).dot, format: .svg)))
+        }
+        for scenario in spec.document.scenarios {
+            guard let diagram = SequenceDiagram(spec: spec, scenario: scenario.id, locale: nil) else { continue }
+            files.append(
+                GeneratedFile(
+                    path: sequenceResource(specID: id, scenario: scenario.id),
+                    contents: try GraphvizRenderer.shared.render(
+                        dot: DOTEncoder.encode(SequenceLayout(diagram).graph()), format: .svg,
+                        layout: SequenceLayout.layoutEngine)))
+        }
         for scenario in spec.document.scenarios {
             var scenarioOptions = options
             scenarioOptions.scenario = scenario.id
@@ -522,7 +568,9 @@ extension DocCRenderer {
         let name = String(parts[parts.count - 1].dropLast(4))
         switch (parts.count, parts.count == 3 ? parts[1] : "") {
         case (2, _) where parts[1] == "diagram.svg": return diagramResource(specID: parts[0])
+        case (2, _) where parts[1] == "overview.svg": return overviewResource(specID: parts[0])
         case (3, "scenarios"): return scenarioResource(specID: parts[0], scenario: name)
+        case (3, "sequences"): return sequenceResource(specID: parts[0], scenario: name)
         case (3, "groups"): return groupResource(specID: parts[0], group: name)
         default: return nil
         }

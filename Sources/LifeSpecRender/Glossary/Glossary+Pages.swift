@@ -38,6 +38,22 @@ extension Glossary {
     // MARK: Headings
 
     var diagramHeading: String { pick("Diagram", "状态图") }
+    var glanceHeading: String { pick("At a glance", "概览") }
+    var glanceSequences: String {
+        pick("The most common sequences, one line per call:", "最常见的几个流程，每行一个调用：")
+    }
+    var fullWalkthrough: String { pick("walkthrough", "完整流程") }
+    /// A walkthrough's first steps, shown in full in another one.
+    func setUpAsIn(steps: Int, _ walkthrough: String) -> String {
+        steps == 1
+            ? pick("Step 1 as in \(walkthrough).", "第 1 步同\(walkthrough)。")
+            : pick("Steps 1–\(steps) as in \(walkthrough).", "第 1–\(steps) 步同\(walkthrough)。")
+    }
+    func fromTo(_ start: String, _ end: String) -> String { pick("from \(start) to \(end)", "从\(start)到\(end)") }
+    var objectColumn: String { pick("Object", "对象") }
+    var callColumn: String { pick("Call or notification", "调用或通知") }
+    var timelineStart: String { pick("*Start*", "*开始*") }
+    var stepByStepSummary: String { pick("Step by step, with the states", "逐步展开，含状态变化") }
     var statesHeading: String { pick("States", "状态") }
     var eventsHeading: String { pick("Events", "事件") }
     var flagsHeading: String { pick("Flags", "标志") }
@@ -290,8 +306,8 @@ extension Glossary {
 
     var matrixIntro: String {
         pick(
-            "Rows are events, columns are the states the app can actually be in. A cell follows the engine from that state until it settles, through raised events and automatic transitions: every state the app passes through, in order. — means the event is not handled there; (stays) means the callbacks run but the state does not change. Where flags decide, each line gives the exact flag values it needs.",
-            "行是事件，列是 App 实际可能处于的状态。单元格按引擎的执行结果，从该状态一直跟踪到稳定为止（包括引发的事件和自动转换），依次列出经过的每个状态。— 表示该状态不处理这个事件；（保持不变）表示回调会执行但状态不变。由标志决定时，每一行都给出所需的确切标志值。"
+            "Rows are events, columns are the states the app can actually be in. A cell follows the engine from that state until it settles, through raised events and automatic transitions: every state the app passes through, in order. — means the event is not handled there; (stays) means the callbacks run but the state does not change. Where flags decide, each line gives the flag values it needs, among those the app can have in that state; a cell without a condition holds for any flag values.",
+            "行是事件，列是 App 实际可能处于的状态。单元格按引擎的执行结果，从该状态一直跟踪到稳定为止（包括引发的事件和自动转换），依次列出经过的每个状态。— 表示该状态不处理这个事件；（保持不变）表示回调会执行但状态不变。由标志决定时，每一行都给出所需的标志值（只考虑 App 在该状态下可能具有的取值）；没有条件的单元格对任意标志值都成立。"
         )
     }
 
@@ -311,10 +327,17 @@ extension Glossary {
 
     // MARK: Scenarios
 
+    /// The same for DocC, which shows no folded detail.
+    var scenariosIntroDocC: String {
+        pick(
+            "Each walkthrough is the trace the engine produces for the scenario: its sequence diagram, one line per callback and notification in the order the app observes them, then every step with its state changes.",
+            "每个示例流程都是引擎为它生成的轨迹：时序图，按 App 观察到的顺序每行列出一个回调或通知，然后是每一步及其状态变化。"
+        )
+    }
     var scenariosIntro: String {
         pick(
-            "Each walkthrough is the trace the engine produces for the scenario: for every event, the state changes and the callbacks and notifications in the order the app observes them.",
-            "每个示例流程都是引擎为它生成的轨迹：对每个事件，依次列出状态变化以及 App 观察到的回调和通知。"
+            "Each walkthrough is the trace the engine produces for the scenario: its sequence diagram, then one line per callback and notification in the order the app observes them. Folded below each, every step with its state changes, and the same trace by spec id.",
+            "每个示例流程都是引擎为它生成的轨迹：先是时序图，再按 App 观察到的顺序每行列出一个回调或通知。下方折叠的部分给出每一步及其状态变化，以及按规格 id 写出的同一轨迹。"
         )
     }
 

@@ -46,6 +46,9 @@ package struct Glossary: Sendable, Hashable {
     var guardWord: String { pick("guard", "条件") }
     var eventWord: String { pick("event", "事件") }
 
+    /// A title named in running text, in the language's quotation marks.
+    func quoted(_ title: String) -> String { "“" + title + "”" }
+
     /// A name inside a Chinese sentence: a title in Chinese quotes, so it reads as one name
     /// (`由“S1 连接场景”引发`); code as it is (`由 \`connectScene\` 引发`).
     static func quotedChinese(_ name: String) -> String {

@@ -92,6 +92,7 @@ struct EventStateMatrix: Sendable, Hashable {
         var cells: [[[Branch]]] = []
         let defaults = machine.flagValues()
         let reads = GuardReads(machine: machine, flags: allFlags)
+        let reached = Self.reachedAssignments(stateSpace: stateSpace, machine: machine, flags: allFlags)
         for column in columns {
             let leaf = column[0]
             // Guard reads are followed from one state; a configuration's runs enumerate every flag.
@@ -101,7 +102,7 @@ struct EventStateMatrix: Sendable, Hashable {
                 events.map { event in
                     Self.branches(
                         machine: machine, leaf: leaf, event: event, flags: allFlags, defaults: defaults, reads: reads,
-                        runners: &runners)
+                        reached: reached?[column] ?? [], runners: &runners)
                 })
         }
         rows = events.indices.map { row in
@@ -224,11 +225,33 @@ struct EventStateMatrix: Sendable, Hashable {
         return values
     }
 
+    /// Per column (its active atomic states), the assignments of `flags` (bit masks) the engine's
+    /// state space reaches it with; `nil` when the space is not exact (too large, or composed
+    /// region by region), and every assignment is then shown.
+    static func reachedAssignments(stateSpace: StateSpace?, machine: Machine, flags: [String]) -> [[String]: Set<Int>]?
+    {
+        guard let stateSpace, stateSpace.isExact, !stateSpace.isComposed, !flags.isEmpty else { return nil }
+        let positions = flags.map { flag in machine.flags.firstIndex { $0.id == flag } }
+        var reached: [[String]: Set<Int>] = [:]
+        for position in 0..<stateSpace.configurationCount {
+            let configuration = stateSpace.configuration(at: position)
+            var mask = 0
+            for (offset, index) in positions.enumerated() {
+                if let index, configuration.flagValues.indices.contains(index), configuration.flagValues[index] {
+                    mask |= 1 << offset
+                }
+            }
+            reached[configuration.states, default: []].insert(mask)
+        }
+        return reached
+    }
+
     /// `defaults` is `machine.flagValues()`, made once per matrix rather than once per cell;
-    /// `reads` is over `allFlags`.
+    /// `reads` is over `allFlags`; `reached` holds the assignments of `allFlags` the state space
+    /// reaches the column with (empty when unknown).
     static func branches(
         machine: Machine, leaf: String, event: String?, flags allFlags: [String], defaults: [String: Bool],
-        reads: GuardReads, runners: inout LeafRunners
+        reads: GuardReads, reached: Set<Int> = [], runners: inout LeafRunners
     ) -> [Branch] {
         // No transition for the event anywhere on the way up from the leaf: the engine rejects
         // it whatever the flags say (`Machine.handledEvents` ignores guards), so there is
@@ -259,6 +282,13 @@ struct EventStateMatrix: Sendable, Hashable {
         if event != nil, !independentRest {
             let stable = runners.restingMasks(flags: flags)
             if !stable.isEmpty { universe = stable }
+        }
+        // Nor can an event meet the column with flag values no run reaches it with (an app that
+        // never launched the legacy way is never in the background having launched so): only the
+        // combinations the state space reaches are shown. Every reached configuration is at rest.
+        if event != nil, flags.count == allFlags.count, !reached.isEmpty {
+            let shown = universe.filter(reached.contains)
+            if !shown.isEmpty { universe = shown }
         }
         // On its own, a leaf at rest does nothing: `settle()` has no eventless transition to take.
         let resting: Set<Int>
@@ -292,14 +322,24 @@ struct EventStateMatrix: Sendable, Hashable {
             }
         }
         // Outcome → the assignments (as bit masks over `flags`) that produce it, in first-seen order.
+        // Outcomes are told apart by what a cell shows (the states passed through, or the
+        // configuration ended in): two transitions to the same states are one outcome.
+        func shown(_ steps: [TransitionStep]?) -> [String?]? {
+            guard let steps else { return nil }
+            if let end = ends[steps] { return steps.allSatisfy(\.isInternal) ? [nil] : end }
+            return steps.map { $0.isInternal ? nil : $0.to }
+        }
         var outcomes: [[TransitionStep]?] = []
+        var shownOutcomes: [[String?]?] = []
         var masks: [[Int]] = []
         for mask in universe {
             let outcome = known[mask]!
-            if let index = outcomes.firstIndex(where: { $0 == outcome }) {
+            let seen = shown(outcome)
+            if let index = shownOutcomes.firstIndex(where: { $0 == seen }) {
                 masks[index].append(mask)
             } else {
                 outcomes.append(outcome)
+                shownOutcomes.append(seen)
                 masks.append([mask])
             }
         }
@@ -333,7 +373,7 @@ struct EventStateMatrix: Sendable, Hashable {
 
     /// The shortest conjunction (dropping literals greedily, in declaration order) that picks
     /// exactly `masks` out of `universe`, if there is one.
-    private static func cube(_ masks: [Int], within universe: [Int], flags: [String]) -> [Literal]? {
+    static func cube(_ masks: [Int], within universe: [Int], flags: [String]) -> [Literal]? {
         // `masks` is a subsequence of `universe` (both ascending), so the masks a conjunction
         // picks out of `universe` are exactly `masks` when the two lists are equal.
         func selects(_ literals: [(offset: Int, value: Bool)]) -> Bool {

@@ -84,9 +84,10 @@ package enum MarkdownRenderer {
 /// the page's own frame and the phrases of `Glossary`.
 ///
 /// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
-/// `map(when)`), and as a struct each such closure would copy the whole builder (document,
-/// machine, indexes). Everything in it is immutable but a cache of transition descriptions.
+/// `map(stateName)`), and as a struct each such closure would copy the whole builder (document,
+/// machine, indexes). Everything in it is immutable.
 final class MarkdownPageBuilder {
+    let spec: LoadedSpec
     let document: SpecDocument
     let machine: Machine
     /// The loader's exploration, when it made one: the matrix of a parallel machine reads its
@@ -111,11 +112,14 @@ final class MarkdownPageBuilder {
     let blockCallers: [String: [(state: String, onEntry: Bool)]]
     /// The callbacks that post each notification, in declaration order.
     let postingCallbacks: [String: [LifecycleCallback]]
-    /// `when(_:)` per transition index, made when first asked for: a transition that calls
-    /// several callbacks is described once for each of them.
-    private var whenTexts: [String?] = []
+    /// The words the page shares with the DocC article.
+    let words: PageWords
+    /// Compact timelines by scenario id: the first scenarios are shown twice (at a glance and
+    /// in their walkthrough).
+    private var timelines: [String: MarkdownTable?] = [:]
 
     init(spec: LoadedSpec, options: MarkdownOptions) {
+        self.spec = spec
         document = spec.document
         machine = spec.machine
         stateSpace = spec.stateSpace
@@ -131,6 +135,10 @@ final class MarkdownPageBuilder {
         }
         sourceNumbers = numbers
         lookup = DocumentIndex(spec.document)
+        words = PageWords(
+            document: spec.document, machine: spec.machine, lookup: lookup, locale: locale, strings: strings,
+            escape: MarkdownText.inline, code: { value in TextOutput.string { MarkdownText.writeCode(value, to: &$0) } }
+        )
         var callers: [String: [Transition]] = [:]
         var posters: [String: [Transition]] = [:]
         for transition in spec.machine.transitions {
@@ -178,33 +186,50 @@ final class MarkdownPageBuilder {
         // the scenarios' anchors follow their section's, and its numbered index links to them.
         var anchors = AnchorRegistry()
         _ = anchors.add(title)
+        // What a reader wants first (the drawing and the common sequences), then the walkthroughs,
+        // then the reference tables; who uses the spec and its sources last.
         var sections: [(heading: String, anchor: String, body: MarkdownBlocks)] = []
+        var glance: Int?
+        var scenarioAnchors: [String] = []
         for (heading, section) in [
-            (strings.diagramHeading, diagramSection),
+            (strings.glanceHeading, nil),
             (strings.partsHeading, partsSection),
-            (strings.usedByHeading, usedBySection),
+            (strings.scenariosHeading, nil),
             (strings.statesHeading, statesSection),
             (strings.callbacksHeading, callbacksSection),
             (strings.notificationsHeading, notificationsSection),
-            (strings.scenariosHeading, nil),
             (strings.eventsHeading, eventsSection),
             (strings.flagsHeading, flagsSection),
             (strings.transitionsHeading, transitionsSection),
             (strings.matrixHeading, matrixSection),
+            (strings.usedByHeading, usedBySection),
             (strings.relatedHeading, relatedSection),
             (strings.sourcesHeading, sourcesSection),
         ] as [(String, (() -> MarkdownBlocks)?)] {
-            // The scenarios' section: its anchors are needed to write it.
             guard let section else {
+                if heading == strings.glanceHeading {
+                    // Its links go to the walkthroughs' anchors, known once they are registered.
+                    glance = sections.count
+                    sections.append((heading, anchors.add(heading), MarkdownBlocks()))
+                    continue
+                }
                 guard !document.scenarios.isEmpty else { continue }
                 let anchor = anchors.add(heading)
-                let scenarioAnchors = document.scenarios.map { anchors.add(scenarioTitle($0)) }
+                scenarioAnchors = document.scenarios.map { anchors.add(scenarioTitle($0)) }
                 sections.append((heading, anchor, scenariosSection(anchors: scenarioAnchors)))
                 continue
             }
             let body = section()
             guard !body.isEmpty else { continue }
             sections.append((heading, anchors.add(heading), body))
+        }
+        if let glance {
+            let body = glanceSection(scenarioAnchors: scenarioAnchors)
+            if body.isEmpty {
+                sections.remove(at: glance)
+            } else {
+                sections[glance].body = body
+            }
         }
 
         page.add { output in
@@ -285,6 +310,54 @@ final class MarkdownPageBuilder {
     }
 
     // MARK: Sections
+
+    /// The readable drawing, and the most common sequences as compact timelines: the first
+    /// scenarios, as the spec lists them (a spec lists its common ones first).
+    private func glanceSection(scenarioAnchors: [String]) -> MarkdownBlocks {
+        var body = diagramSection()
+        let shown = Array(zip(document.scenarios, scenarioAnchors).prefix(Self.glanceScenarios))
+        let anchorOf = Dictionary(uniqueKeysWithValues: zip(document.scenarios.map(\.id), scenarioAnchors))
+        var intro = false
+        for (scenario, anchor) in shown {
+            guard let table = timeline(scenario) else { continue }
+            if !intro { body.add(strings.glanceSequences) }
+            intro = true
+            // The same calls can end in different states (Home with and without background work).
+            let walkthrough = ScenarioWalkthrough(scenario: scenario, machine: machine)
+            let route = strings.fromTo(
+                walkthrough.startStates.map(stateName).joined(separator: " + "),
+                walkthrough.endStates.map(stateName).joined(separator: " + "))
+            body.add(
+                "**\(MarkdownText.singleLine(scenarioTitle(scenario)))**" + strings.separator + route
+                    + strings.separator
+                    + "[\(MarkdownText.singleLine(strings.fullWalkthrough))](#\(anchor))")
+            if let note = setUpNote(scenario, anchors: anchorOf) { body.add(note) }
+            body.add(table)
+        }
+        return body
+    }
+
+    /// How many scenarios the page opens with.
+    static let glanceScenarios = 3
+
+    /// A scenario's compact timeline (one line per call), read off its sequence diagram, without
+    /// the set-up another walkthrough shows in full (`setUp(of:)`).
+    private func timeline(_ scenario: SpecDocument.ScenarioInfo) -> MarkdownTable? {
+        if let known = timelines[scenario.id] { return known }
+        let skipping = words.setUp(of: scenario)?.steps ?? 0
+        let table = SequenceDiagram(spec: spec, scenario: scenario.id, locale: locale).flatMap {
+            CompactTimeline($0, skipping: skipping, strings: strings, escape: MarkdownText.inline, code: code).table
+        }
+        timelines[scenario.id] = .some(table)
+        return table
+    }
+
+    /// The sentence that points a walkthrough's skipped set-up to where it is shown in full.
+    private func setUpNote(_ scenario: SpecDocument.ScenarioInfo, anchors: [String: String]) -> String? {
+        guard let (steps, first) = words.setUp(of: scenario), let anchor = anchors[first.id] else { return nil }
+        return "*" + strings.setUpAsIn(steps: steps, "[\(MarkdownText.singleLine(scenarioTitle(first)))](#\(anchor))")
+            + "*"
+    }
 
     private func diagramSection() -> MarkdownBlocks {
         var body = MarkdownBlocks()
@@ -386,12 +459,12 @@ final class MarkdownPageBuilder {
             let callers = self.callers[callback.id] ?? []
             // Entry and exit actions call it too.
             let blockCallers = (self.blockCallers[callback.id] ?? []).map {
-                $0.onEntry ? strings.entering(code($0.state)) : strings.exiting(code($0.state))
+                $0.onEntry ? strings.entering(stateName($0.state)) : strings.exiting(stateName($0.state))
             }
             let calledWhen =
                 callers.isEmpty && blockCallers.isEmpty
                 ? "*\(strings.notCalled)*"
-                : (callers.map(when) + blockCallers).joined(separator: "<br/>")
+                : (words.calledWhen(callers) + blockCallers).joined(separator: "<br/>")
             var purpose: [String] = []
             if let description = text(info?.description) { purpose.append(MarkdownText.inline(description)) }
             if let usage = text(info?.usage) {
@@ -428,8 +501,7 @@ final class MarkdownPageBuilder {
                 guard let posts = callback.posts else { return nil }
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
             }
-            posted += (posters[notification.id] ?? [])
-                .map { strings.postedDirectly(when($0)) }
+            posted += words.calledWhen(posters[notification.id] ?? []).map(strings.postedDirectly)
             table.add([
                 name,
                 posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "<br/>"),
@@ -456,6 +528,7 @@ final class MarkdownPageBuilder {
                     "\(offset + 1). [\(MarkdownText.singleLine(scenarioTitle(item.0)))](#\(item.1))"
                 })
         }
+        let anchorOf = Dictionary(uniqueKeysWithValues: zip(document.scenarios.map(\.id), anchors))
         for scenario in document.scenarios {
             body.add("### " + MarkdownText.singleLine(scenarioTitle(scenario)))
             if let description = text(scenario.description) {
@@ -481,19 +554,26 @@ final class MarkdownPageBuilder {
             {
                 body.add("![\(MarkdownText.singleLine(strings.sequenceAlt(scenarioTitle(scenario))))](\(url))")
             }
-            // What a reader follows, by titles; the engine's trace by spec ids, folded below it.
-            for block in walkthroughLines(walkthrough, readable: true) { body.addLines(block) }
+            // What a reader scans: one line per call; then, folded, the steps with their states by
+            // titles, and the engine's trace by spec ids.
+            if let note = setUpNote(scenario, anchors: anchorOf) { body.add(note) }
+            if let table = timeline(scenario) { body.add(table) }
+            var stop: String?
             switch walkthrough.stop {
             case .cannotStart(let error):
-                body.add(strings.cannotRun(MarkdownText.inline(error.description)))
+                stop = strings.cannotRun(MarkdownText.inline(error.description))
             case .failed(let event, .unhandledEvent(_, let state, _)):
-                body.add(strings.notHandled(event: eventName(event), state: stateName(state)))
+                stop = strings.notHandled(event: eventName(event), state: stateName(state))
             case .failed(_, let error):
-                body.add(strings.cannotRun(MarkdownText.inline(error.description)))
+                stop = strings.cannotRun(MarkdownText.inline(error.description))
             case nil:
                 break
             }
+            if let stop { body.add(stop) }
             body.add(strings.endsIn(walkthrough.endStates.map(stateName).joined(separator: " + ")))
+            body.add("<details>\n<summary>\(MarkdownText.inline(strings.stepByStepSummary))</summary>")
+            for block in walkthroughLines(walkthrough, readable: true) { body.addLines(block) }
+            body.add("</details>")
             body.add("<details>\n<summary>\(MarkdownText.inline(strings.engineTraceSummary))</summary>")
             var detail = strings.startsIn(walkthrough.startStates.map(code).joined(separator: " + "))
             if !flags.isEmpty {
@@ -680,26 +760,11 @@ final class MarkdownPageBuilder {
             )
         }
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map { $0.map(code).joined(separator: " + ") })
+        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map(words.column))
         for matrixRow in matrix.rows {
-            table.addRow { row in
-                row.cell { output in
-                    if let event = matrixRow.event {
-                        MarkdownText.writeCode(event, to: &output)
-                    } else {
-                        output.write(strings.alwaysRow)
-                    }
-                }
-                let none = strings.none
-                for branches in matrixRow.cells {
-                    // Most cells: not handled, whatever the flags.
-                    if branches.count == 1, branches[0].steps == nil, case .always = branches[0].condition {
-                        row.cell(line: none)
-                    } else {
-                        row.cell { writeCell(branches, to: &$0) }
-                    }
-                }
-            }
+            table.add(
+                [matrixRow.event.map(eventName) ?? strings.alwaysRow]
+                    + matrixRow.cells.map { words.cell($0, lineBreak: "<br/>") })
         }
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) {
@@ -803,129 +868,21 @@ final class MarkdownPageBuilder {
         return "**\(MarkdownText.inline(title))**<br/>" + code(id)
     }
 
-    private func callbackName(_ id: String) -> String { code(lookup.shownName(ofCallback: id, in: machine)) }
-    private func notificationName(_ id: String) -> String { code(lookup.shownName(ofNotification: id, in: machine)) }
+    private func callbackName(_ id: String) -> String { words.callbackName(id) }
+    private func notificationName(_ id: String) -> String { words.notificationName(id) }
 
     private func eventLabel(_ id: String) -> String {
         guard let title = text(lookup.event(id)?.title) else { return "**" + code(id) + "**" }
         return strings.labelled(MarkdownText.inline(title), id: code(id))
     }
 
-    /// A transition as "from → to on event if guard", with the target resolved to the leaf entered.
-    private func when(_ transition: Transition) -> String {
-        if whenTexts.isEmpty { whenTexts = Array(repeating: nil, count: machine.transitions.count) }
-        if whenTexts.indices.contains(transition.index), let text = whenTexts[transition.index] { return text }
-        let text = describeWhen(transition)
-        if whenTexts.indices.contains(transition.index) { whenTexts[transition.index] = text }
-        return text
-    }
-
-    private func describeWhen(_ transition: Transition) -> String {
-        strings.when(transition, in: machine, code: code)
-    }
-
-    private func observationText(_ observation: Observation) -> String {
-        switch observation {
-        case .callback(let id): strings.calls(callbackName(id))
-        case .notification(let id): strings.posts(notificationName(id))
-        }
-    }
-
-    /// A state as a reader knows it: its title (in a system, with the part it belongs to), or its
-    /// id when it has none.
-    private func stateName(_ id: String) -> String {
-        titled(text(lookup.state(id)?.title), id: id)
-    }
-
-    /// An event as a reader knows it: its title (with its part in a system), or its id.
-    private func eventName(_ id: String) -> String {
-        titled(text(lookup.event(id)?.title), id: id)
-    }
-
-    private func titled(_ title: String?, id: String) -> String {
-        guard let title else { return code(id) }
-        let name = MarkdownText.inline(title)
-        // A part's names lead with the part, as drawings' guards do (`B Appearing`).
-        guard let part = document.part(of: id) else { return name }
-        return MarkdownText.inline(part.name) + " " + name
-    }
-
-    /// A flag's value in words by its title (`having background work`, `not having …`), or as
-    /// `flag = value` when it has none.
-    private func flagWords(_ id: String, _ value: Bool) -> String {
-        guard let title = lookup.flagTitle(id, locale: locale) else { return code(id) + " = " + code(String(value)) }
-        return strings.flagPhrase(MarkdownText.inline(title), value)
-    }
+    private func observationText(_ observation: Observation) -> String { words.observation(observation) }
+    private func stateName(_ id: String) -> String { words.stateName(id) }
+    private func eventName(_ id: String) -> String { words.eventName(id) }
+    private func flagWords(_ id: String, _ value: Bool) -> String { words.flagWords(id, value) }
 
     private func moveText(_ move: ScenarioWalkthrough.Move, event: String, readable: Bool) -> String {
-        let state = readable ? stateName : code
-        var text: String
-        if move.step.isInternal {
-            text = strings.staysIn(state(move.step.from))
-        } else {
-            text = state(move.step.from) + " → " + state(move.step.to)
-        }
-        if move.step.event == nil {
-            text += strings.automatically
-        } else if let raised = move.step.event, raised != event {
-            text += strings.raised(readable ? eventName(raised) : code(raised))
-        }
-        let observed = move.observations.map(observationText)
-        return text + strings.colon
-            + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
-    }
-
-    /// A matrix cell: each branch (`<br/>` between them), a conditional one as the locale's phrase
-    /// around its outcome and condition. Most cells are one unconditional outcome, written
-    /// straight into the table.
-    private func writeCell(_ branches: [EventStateMatrix.Branch], to output: inout TextOutput) {
-        func conjunction(_ literals: [EventStateMatrix.Literal]) -> String {
-            literals.map { ($0.value ? "" : "!") + $0.flag }.joined(separator: " && ")
-        }
-        for (offset, branch) in branches.enumerated() {
-            if offset > 0 { output.write("<br/>") }
-            switch branch.condition {
-            case .always:
-                writeOutcome(of: branch, to: &output)
-            case .when(let literals):
-                output.write(strings.branch(outcome(of: branch), condition: code(conjunction(literals))))
-            case .whenAny(let terms):
-                let condition = terms.map { "(" + conjunction($0) + ")" }.joined(separator: " || ")
-                output.write(strings.branch(outcome(of: branch), condition: code(condition)))
-            case .otherwise:
-                output.write(strings.otherwise(outcome(of: branch)))
-            }
-        }
-    }
-
-    /// Where a branch's run goes: each step's target (arrows between them), or with parallel
-    /// regions the configuration it ends in (`a` + `b`); (stays) for a step or run without a
-    /// target, — when the event is not handled.
-    private func writeOutcome(of branch: EventStateMatrix.Branch, to output: inout TextOutput) {
-        guard let steps = branch.steps else {
-            output.write(strings.none)
-            return
-        }
-        if let end = branch.end {
-            if steps.allSatisfy(\.isInternal) {
-                output.write(strings.stays)
-                return
-            }
-            for (offset, state) in end.enumerated() {
-                if offset > 0 { output.write(" + ") }
-                MarkdownText.writeCode(state, to: &output)
-            }
-            return
-        }
-        for (offset, step) in steps.enumerated() {
-            if offset > 0 { output.write(strings.arrow) }
-            if step.isInternal { output.write(strings.stays) } else { MarkdownText.writeCode(step.to, to: &output) }
-        }
-    }
-
-    /// The outcome as text, for the phrase around a conditional branch.
-    private func outcome(of branch: EventStateMatrix.Branch) -> String {
-        TextOutput.string { writeOutcome(of: branch, to: &$0) }
+        words.move(move, event: event, readable: readable)
     }
 
     private func factText(_ value: FactValue) -> String {

@@ -1,0 +1,204 @@
+import LifeSpec
+import LifecycleEngine
+
+/// What a reader reads on a page, in the page's words: states, events and flags by their titles
+/// (an id only where a title is missing), conditions in words, walkthrough steps, the event
+/// matrix's cells and a callback's "Called when". The Markdown page and the DocC article both say
+/// things through it, so they say the same thing; each passes its own escaping.
+struct PageWords {
+    let document: SpecDocument
+    let machine: Machine
+    let lookup: DocumentIndex
+    let locale: String?
+    let strings: Glossary
+    /// Spec text as the target writes it in running text.
+    let escape: (String) -> String
+    /// A code span as the target writes it.
+    let code: (String) -> String
+
+    func text(_ value: LocalizedText?) -> String? { document.shownText(value, locale: locale) }
+
+    // MARK: Names
+
+    /// A state as a reader knows it: its title (in a system, after the part it belongs to), or
+    /// its id when it has none.
+    func stateName(_ id: String) -> String { titled(text(lookup.state(id)?.title), id: id) }
+
+    /// An event as a reader knows it: its title (after its part in a system), or its id.
+    func eventName(_ id: String) -> String { titled(text(lookup.event(id)?.title), id: id) }
+
+    private func titled(_ title: String?, id: String) -> String {
+        guard let title else { return code(id) }
+        let name = escape(title)
+        // A part's names lead with the part, as drawings' guards do (`B Appearing`).
+        guard let part = document.part(of: id) else { return name }
+        return escape(part.name) + " " + name
+    }
+
+    /// A flag's value in words by its title (`having background work`, `not having …`), or as
+    /// `flag = value` when it has none.
+    func flagWords(_ id: String, _ value: Bool) -> String {
+        guard let title = lookup.flagTitle(id, locale: locale) else { return code(id) + " = " + code(String(value)) }
+        return strings.flagPhrase(escape(title), value)
+    }
+
+    /// A guard in words by the titles of the flags and states it reads, or as written when one of
+    /// them has no title.
+    func condition(_ expression: GuardExpression) -> String {
+        lookup.guardWords(expression, locale: locale, words: strings).map(escape) ?? code(expression.description)
+    }
+
+    func callbackName(_ id: String) -> String { code(lookup.shownName(ofCallback: id, in: machine)) }
+    func notificationName(_ id: String) -> String { code(lookup.shownName(ofNotification: id, in: machine)) }
+
+    func observation(_ observation: Observation) -> String {
+        switch observation {
+        case .callback(let id): strings.calls(callbackName(id))
+        case .notification(let id): strings.posts(notificationName(id))
+        }
+    }
+
+    // MARK: Walkthroughs
+
+    /// One transition of a walkthrough step and what it made observable, by titles (`readable`)
+    /// or by spec ids.
+    func move(_ move: ScenarioWalkthrough.Move, event: String, readable: Bool) -> String {
+        let state = readable ? stateName : code
+        var text: String
+        if move.step.isInternal {
+            text = strings.staysIn(state(move.step.from))
+        } else {
+            text = state(move.step.from) + " → " + state(move.step.to)
+        }
+        if move.step.event == nil {
+            text += strings.automatically
+        } else if let raised = move.step.event, raised != event {
+            text += strings.raised(readable ? eventName(raised) : code(raised))
+        }
+        let observed = move.observations.map(observation)
+        return text + strings.colon
+            + (observed.isEmpty ? "*\(strings.nothingObservable)*" : observed.joined(separator: strings.then))
+    }
+
+    // MARK: Walkthroughs' set-up
+
+    /// In a system, the earlier walkthrough whose events begin this one's, from the same start
+    /// (the navigation stack's "Push B" before every pop): its steps are stated once, there, and
+    /// this walkthrough's timeline begins after them.
+    func setUp(of scenario: SpecDocument.ScenarioInfo) -> (steps: Int, scenario: SpecDocument.ScenarioInfo)? {
+        guard document.isSystem, let position = document.scenarios.firstIndex(of: scenario) else { return nil }
+        let earlier = document.scenarios[..<position].filter { other in
+            other.from == scenario.from && other.flags == scenario.flags && !other.events.isEmpty
+                && other.events.count < scenario.events.count
+                && Array(scenario.events.prefix(other.events.count)) == other.events
+                && ScenarioWalkthrough(scenario: other, machine: machine).stop == nil
+        }
+        guard let longest = earlier.max(by: { $0.events.count < $1.events.count }) else { return nil }
+        return (longest.events.count, longest)
+    }
+
+    // MARK: Called when
+
+    /// The transitions that make a call, one line each by titles (`Not running → Inactive on
+    /// Open the app if not using the legacy launch method`). Transitions that differ only in their
+    /// guards read as one line: their guards joined, or none when together they always hold.
+    func calledWhen(_ transitions: [Transition]) -> [String] {
+        struct Key: Hashable {
+            let sources: [String]
+            let target: String?
+            let event: String?
+        }
+        var order: [Key] = []
+        var groups: [Key: [Transition]] = [:]
+        for transition in transitions {
+            let key = Key(
+                sources: transition.sources, target: transition.target.map { machine.leaf(entering: $0) },
+                event: transition.trigger.eventID)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(transition)
+        }
+        return order.map { key in
+            let condition = Self.joinedGuard(groups[key]!.map(\.guardExpression))
+            return strings.when(
+                from: key.sources.map(stateName).joined(separator: strings.listSeparator),
+                to: key.target.map(stateName), event: key.event.map(eventName),
+                guard: condition.map(self.condition))
+        }
+    }
+
+    /// The condition under which one of `guards` holds (`nil` for no guard): `nil` when one has
+    /// none or when together they hold for every value of the flags they read; the shortest
+    /// conjunction that says the same when there is one; else the guards joined by "or".
+    static func joinedGuard(_ guards: [GuardExpression?]) -> GuardExpression? {
+        guard guards.count > 1 else { return guards.first ?? nil }
+        let expressions = guards.compactMap { $0 }
+        guard expressions.count == guards.count else { return nil }
+        let either = expressions.dropFirst().reduce(expressions[0]) { .or($0, $1) }
+        var flags: [String] = []
+        for flag in expressions.flatMap(\.flags) where !flags.contains(flag) { flags.append(flag) }
+        // `in()` depends on more than flags, and past a few flags the table is not worth it.
+        guard !either.readsStates, flags.count <= 10 else { return either }
+        let universe = Array(0..<(1 << flags.count))
+        let holds = universe.filter { either.evaluate(EventStateMatrix.assignment($0, flags: flags)) }
+        if holds.count == universe.count { return nil }
+        guard !holds.isEmpty, let literals = EventStateMatrix.cube(holds, within: universe, flags: flags) else {
+            return either
+        }
+        return expression(literals)
+    }
+
+    // MARK: Matrix
+
+    /// A matrix column's heading: its states by titles (` + ` between regions).
+    func column(_ states: [String]) -> String { states.map(stateName).joined(separator: " + ") }
+
+    /// A matrix cell: each branch (`lineBreak` between them), a conditional one with its
+    /// condition in words.
+    func cell(_ branches: [EventStateMatrix.Branch], lineBreak: String) -> String {
+        branches.map { branch in
+            switch branch.condition {
+            case .always:
+                outcome(of: branch)
+            case .when(let literals):
+                strings.branch(outcome(of: branch), condition: condition(Self.expression(literals)))
+            case .whenAny(let terms):
+                strings.branch(
+                    outcome(of: branch),
+                    condition: condition(
+                        terms.dropFirst().reduce(Self.expression(terms[0])) { .or($0, Self.expression($1)) }))
+            case .otherwise:
+                strings.otherwise(outcome(of: branch))
+            }
+        }.joined(separator: lineBreak)
+    }
+
+    /// Where a branch's run goes: each step's target (arrows between them), or with parallel
+    /// regions the configuration it ends in; (stays) for a step or run without a target, — when
+    /// the event is not handled.
+    func outcome(of branch: EventStateMatrix.Branch) -> String {
+        guard let steps = branch.steps else { return strings.none }
+        if let end = branch.end {
+            return steps.allSatisfy(\.isInternal) ? strings.stays : end.map(stateName).joined(separator: " + ")
+        }
+        return steps.map { $0.isInternal ? strings.stays : stateName($0.to) }.joined(separator: strings.arrow)
+    }
+
+    /// A conjunction of flag literals as a guard (`fast && !slow`).
+    static func expression(_ literals: [EventStateMatrix.Literal]) -> GuardExpression {
+        let terms: [GuardExpression] = literals.map { $0.value ? .flag($0.flag) : .not(.flag($0.flag)) }
+        guard let first = terms.first else { return .constant(true) }
+        return terms.dropFirst().reduce(first) { .and($0, $1) }
+    }
+}
+
+extension GuardExpression {
+    /// Whether the guard reads a state (`in()`), not only flags.
+    var readsStates: Bool {
+        switch self {
+        case .flag, .constant: false
+        case .inState: true
+        case .not(let inner): inner.readsStates
+        case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.readsStates || rhs.readsStates
+        }
+    }
+}
