@@ -49,7 +49,10 @@ extension Glossary {
             ? pick("Step 1 as in \(walkthrough).", "第 1 步同\(walkthrough)。")
             : pick("Steps 1–\(steps) as in \(walkthrough).", "第 1–\(steps) 步同\(walkthrough)。")
     }
-    func fromTo(_ start: String, _ end: String) -> String { pick("from \(start) to \(end)", "从\(start)到\(end)") }
+    /// Where a run starts and ends. In Chinese the names are quoted: 从未运行 would read "never ran".
+    func fromTo(_ start: String, _ end: String) -> String {
+        pick("from \(start) to \(end)", "从\(Self.quotedChinese(start))到\(Self.quotedChinese(end))")
+    }
     var objectColumn: String { pick("Object", "对象") }
     var callColumn: String { pick("Call or notification", "调用或通知") }
     var timelineStart: String { pick("*Start*", "*开始*") }
