@@ -253,15 +253,15 @@ extension Glossary {
     func when(from: String, to: String?, event: String?, guard condition: String?) -> String {
         var text: String
         if let event, to == nil {
-            text = pick("\(from) \(stays) on \(event)", "\(event) 时 \(from)\(stays)")
+            text = pick("\(from) \(stays) on \(event)", Self.spacedChinese(event, "时，", from) + stays)
         } else if to == nil {
             text = pick("\(from) \(stays) automatically", "自动 \(from)\(stays)")
         } else if let to, let event {
-            text = pick("\(from) → \(to) on \(event)", "\(event) 时 \(from) → \(to)")
+            text = pick("\(from) → \(to) on \(event)", Self.spacedChinese(event, "时，", from) + " → \(to)")
         } else {
             text = pick("\(from) → \(to ?? "") automatically", "自动 \(from) → \(to ?? "")")
         }
-        if let condition { text += pick(" if \(condition)", "（条件 \(condition)）") }
+        if let condition { text += pick(" if \(condition)", "（条件：\(condition)）") }
         return text
     }
 
@@ -316,7 +316,7 @@ extension Glossary {
 
     /// One outcome of a matrix cell and the flag condition it needs.
     func branch(_ outcome: String, condition: String) -> String {
-        pick("if \(condition): \(outcome)", "若 \(condition)：\(outcome)")
+        pick("if \(condition): \(outcome)", Self.spacedChinese("若", condition) + "：\(outcome)")
     }
     func otherwise(_ outcome: String) -> String { pick("otherwise: \(outcome)", "否则：\(outcome)") }
     var alwaysRowNote: String {
