@@ -21,6 +21,7 @@ static inline void lifespec_gv_repair_dot_ranks(Agraph_t *graph) {
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <limits.h>
 #include <math.h>
 
 /// Deterministic object IDs. cgraph's default ID discipline uses the address of each interned name
@@ -947,29 +948,173 @@ static inline lifespec_drawn_edge *lifespec_drawn_edges(Agraph_t *graph, int *co
     return edges;
 }
 
-/// Whether a drawn edge other than `e` comes nearer than `limit` to a box of `size` centred at
-/// `at`. An edge whose control points' box is `limit` away or more is skipped unsampled: on a group
-/// of a 2,000-state machine, sampling every edge for every spot tried doubled the drawing's time
-/// (Benchmarks/RESULTS.md, "one group" against the baseline).
-static inline int lifespec_other_edge_within(
-    const lifespec_drawn_edge *edges, int count, Agedge_t *e, pointf at, pointf size, double limit) {
-    for (int k = 0; k < count; k++) {
-        if (edges[k].edge == e) continue;
-        boxf b = edges[k].bounds;
-        double dx = fabs((b.LL.x + b.UR.x) / 2 - at.x) - (b.UR.x - b.LL.x) / 2 - size.x / 2;
-        double dy = fabs((b.LL.y + b.UR.y) / 2 - at.y) - (b.UR.y - b.LL.y) / 2 - size.y / 2;
-        if (dx < 0) dx = 0;
-        if (dy < 0) dy = 0;
-        if (sqrt(dx * dx + dy * dy) >= limit) continue;
-        Agedge_t *f = edges[k].edge;
+/// Whether an edge whose control points' box is `b` may come nearer than `limit` to a box of
+/// `size` centred at `at`. When it says no, the curve, which lies in that box, is not nearer.
+static inline int lifespec_bounds_within(boxf b, pointf at, pointf size, double limit) {
+    double dx = fabs((b.LL.x + b.UR.x) / 2 - at.x) - (b.UR.x - b.LL.x) / 2 - size.x / 2;
+    double dy = fabs((b.LL.y + b.UR.y) / 2 - at.y) - (b.UR.y - b.LL.y) / 2 - size.y / 2;
+    if (dx < 0) dx = 0;
+    if (dy < 0) dy = 0;
+    return !(sqrt(dx * dx + dy * dy) >= limit);
+}
+
+/// A point of a drawn edge's curve, one of those LIFESPEC_FOR_CURVE_POINTS gives (the same
+/// arithmetic, so the same value to the bit), and the edge's place among the drawn edges.
+typedef struct { pointf at; int edge; } lifespec_curve_point;
+
+/// The drawn edges of a graph with every point of their curves filed by region: a uniform grid of
+/// square cells over the points, each cell's points stored together. Why: for every spot it tries,
+/// the label mover asks how near the label's own curve is and whether another curve comes nearer.
+/// Asked of every edge, that was most of what generate at 2,000 states spent beyond the baseline
+/// (perf, lifespec-final2: lifespec_other_edge_within 3,800 samples, 15% of the run, and the
+/// sampling of the label's own curve inlined beside it; it samples a long arrow's curve once for
+/// every edge whose box holds the spot). Asked of the cells around the spot, it reads the points
+/// there and no others. Both answers stay exact (see lifespec_other_edge_within).
+typedef struct {
+    lifespec_drawn_edge *edges;
+    int edge_count;
+    /* Cell c (row-major, from the bottom left) holds points[cell_first[c]] to points[cell_first[c + 1] - 1]. */
+    lifespec_curve_point *points;
+    int *cell_first;
+    double left, bottom, cell;
+    int columns, rows;
+} lifespec_edge_index;
+
+static inline void lifespec_edge_index_free(lifespec_edge_index *index) {
+    free(index->edges);
+    free(index->points);
+    free(index->cell_first);
+}
+
+/// The cell a point falls in (its column and row clamped into the grid).
+static inline int lifespec_edge_index_cell(const lifespec_edge_index *index, pointf p) {
+    double x = floor((p.x - index->left) / index->cell), y = floor((p.y - index->bottom) / index->cell);
+    int column = x < 0 ? 0 : x > index->columns - 1 ? index->columns - 1 : (int)x;
+    int row = y < 0 ? 0 : y > index->rows - 1 ? index->rows - 1 : (int)y;
+    return row * index->columns + column;
+}
+
+/// Files every point of every drawn edge of `graph`. Returns 0 on success; the caller then frees
+/// the index with lifespec_edge_index_free.
+static inline int lifespec_edge_index_build(Agraph_t *graph, lifespec_edge_index *index) {
+    memset(index, 0, sizeof *index);
+    index->edges = lifespec_drawn_edges(graph, &index->edge_count);
+    if (index->edges == NULL) return 1;
+    /* A point that is not finite is never nearer than any limit (its distance is not below
+       anything), so it is left out. */
+    long total = 0;
+    double left = INFINITY, bottom = INFINITY, right = -INFINITY, top = -INFINITY;
+    for (int k = 0; k < index->edge_count; k++) {
+        Agedge_t *f = index->edges[k].edge;
         LIFESPEC_FOR_CURVE_POINTS(f, point, {
-            if (lifespec_box_point_distance(at, size, point) < limit) return 1;
+            if (isfinite(point.x) && isfinite(point.y)) {
+                total++;
+                if (point.x < left) left = point.x;
+                if (point.y < bottom) bottom = point.y;
+                if (point.x > right) right = point.x;
+                if (point.y > top) top = point.y;
+            }
         })
+    }
+    if (total > INT_MAX / 8) { free(index->edges); index->edges = NULL; return 1; }
+    if (total == 0) left = bottom = right = top = 0;
+    /* Cells of 32 points: a label and the few points around it that matter span a handful of
+       them. A drawing with few points spread wide gets larger cells, at most about 4 to a point. */
+    double cell = 32, budget = 4.0 * (double)total + 1024;
+    while ((floor((right - left) / cell) + 1) * (floor((top - bottom) / cell) + 1) > budget) cell *= 2;
+    index->left = left;
+    index->bottom = bottom;
+    index->cell = cell;
+    index->columns = (int)floor((right - left) / cell) + 1;
+    index->rows = (int)floor((top - bottom) / cell) + 1;
+    int cells = index->columns * index->rows;
+    index->cell_first = calloc((size_t)cells + 1, sizeof(int));
+    index->points = malloc(sizeof(lifespec_curve_point) * (size_t)(total > 0 ? total : 1));
+    if (index->cell_first == NULL || index->points == NULL) {
+        lifespec_edge_index_free(index);
+        return 1;
+    }
+    /* Count each cell's points, turn the counts into each cell's end, then file each point just
+       below its cell's end: cell_first ends as each cell's start. */
+    for (int k = 0; k < index->edge_count; k++) {
+        Agedge_t *f = index->edges[k].edge;
+        LIFESPEC_FOR_CURVE_POINTS(f, point, {
+            if (isfinite(point.x) && isfinite(point.y)) index->cell_first[lifespec_edge_index_cell(index, point) + 1]++;
+        })
+    }
+    for (int c = 0; c < cells; c++) index->cell_first[c + 1] += index->cell_first[c];
+    for (int k = 0; k < index->edge_count; k++) {
+        Agedge_t *f = index->edges[k].edge;
+        LIFESPEC_FOR_CURVE_POINTS(f, point, {
+            if (isfinite(point.x) && isfinite(point.y))
+                index->points[--index->cell_first[lifespec_edge_index_cell(index, point) + 1]] = (lifespec_curve_point){ point, k };
+        })
+    }
+    /* Each point filed took one off its cell's end: cell_first[c + 1] is now cell c's start. */
+    for (int c = 0; c < cells; c++) index->cell_first[c] = index->cell_first[c + 1];
+    index->cell_first[cells] = (int)total;
+    return 0;
+}
+
+/// The cells that hold every point nearer than `reach` to a box of `size` centred at `at`:
+/// columns range[0]..range[1], rows range[2]..range[3]. Returns 0 when no cell does.
+static inline int lifespec_edge_index_cells(const lifespec_edge_index *index, pointf at, pointf size, double reach, int range[4]) {
+    /* A point nearer than `reach` lies within `reach` of the box along each axis; one point more
+       holds any rounding of the distance. A `reach` that is not a number holds no point (nothing
+       is nearer than it), an infinite one every point. */
+    double half_x = size.x / 2 + reach + 1, half_y = size.y / 2 + reach + 1;
+    double x0 = floor((at.x - half_x - index->left) / index->cell), x1 = floor((at.x + half_x - index->left) / index->cell);
+    double y0 = floor((at.y - half_y - index->bottom) / index->cell), y1 = floor((at.y + half_y - index->bottom) / index->cell);
+    if (!(x1 >= 0 && y1 >= 0 && x0 <= index->columns - 1 && y0 <= index->rows - 1)) return 0;
+    range[0] = x0 > 0 ? (int)x0 : 0;
+    range[1] = x1 < index->columns - 1 ? (int)x1 : index->columns - 1;
+    range[2] = y0 > 0 ? (int)y0 : 0;
+    range[3] = y1 < index->rows - 1 ? (int)y1 : index->rows - 1;
+    return 1;
+}
+
+/// Whether a drawn edge other than the `own`th comes nearer than `limit` to a box of `size` centred
+/// at `at`: whether one of its curve's points does, the edge's control-point box allowing. This is
+/// the answer the earlier search over every edge gave (it skipped an edge whose box was too far and
+/// sampled the rest): only the points in the cells around the box can be nearer than `limit`, and
+/// each is measured as before.
+static inline int lifespec_other_edge_within(const lifespec_edge_index *index, int own, pointf at, pointf size, double limit) {
+    int range[4];
+    if (!lifespec_edge_index_cells(index, at, size, limit, range)) return 0;
+    for (int row = range[2]; row <= range[3]; row++) {
+        int first = row * index->columns;
+        for (int i = index->cell_first[first + range[0]]; i < index->cell_first[first + range[1] + 1]; i++) {
+            const lifespec_curve_point *p = &index->points[i];
+            if (p->edge != own && lifespec_box_point_distance(at, size, p->at) < limit
+                && lifespec_bounds_within(index->edges[p->edge].bounds, at, size, limit))
+                return 1;
+        }
     }
     return 0;
 }
 
-typedef struct { pointf at; double moved; } lifespec_label_spot;
+/// The distance from a box of `size` centred at `at` to the `own`th edge's curve (what
+/// lifespec_box_edge_distance gives), when one point of that curve is `upper` from it: the nearest
+/// point is no further, so it is in the cells within `upper`.
+static inline double lifespec_own_edge_distance(const lifespec_edge_index *index, int own, pointf at, pointf size, double upper) {
+    double best = INFINITY;
+    int range[4];
+    if (!lifespec_edge_index_cells(index, at, size, upper, range)) return best;
+    for (int row = range[2]; row <= range[3]; row++) {
+        int first = row * index->columns;
+        for (int i = index->cell_first[first + range[0]]; i < index->cell_first[first + range[1] + 1]; i++) {
+            const lifespec_curve_point *p = &index->points[i];
+            if (p->edge != own) continue;
+            double d = lifespec_box_point_distance(at, size, p->at);
+            if (d < best) best = d;
+        }
+    }
+    return best;
+}
+
+/// A spot a label may move to: its centre, how far that is from where dot put it, and the point of
+/// its own curve it was set beside.
+typedef struct { pointf at; double moved; pointf beside; } lifespec_label_spot;
 
 static inline int lifespec_compare_spots(const void *a, const void *b) {
     double x = ((const lifespec_label_spot *)a)->moved, y = ((const lifespec_label_spot *)b)->moved;
@@ -983,75 +1128,78 @@ static inline int lifespec_compare_spots(const void *a, const void *b) {
 /// nearest, runs through none of its text, and it covers no state, label or group title; the
 /// drawing grows to hold it. A label no spot fits stays where dot put it. Returns how many labels moved.
 static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
-    int moved = 0, edge_count = 0;
+    int moved = 0;
     const double gap = 2, margin = 1;
-    lifespec_drawn_edge *edges = lifespec_drawn_edges(graph, &edge_count);
-    if (edges == NULL) return 0;
-    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
-        for (Agedge_t *e = agfstout(graph, n); e; e = agnxtout(graph, e)) {
-            textlabel_t *label = ED_label(e);
-            if (label == NULL || !label->set || !lifespec_edge_drawn(e)) continue;
-            pointf size = label->dimen;
-            /* Distances are measured from the label's box and from its text alone (dot pads a
-               label by up to 16 x 8 points): its own curve must be the nearest to both. */
-            pointf boxes[2] = { size, { size.x > 16 ? size.x - 16 : size.x, size.y > 8 ? size.y - 8 : size.y } };
-            int astray = 0;
-            for (int b = 0; b < 2; b++)
-                if (lifespec_other_edge_within(
-                        edges, edge_count, e, label->pos, boxes[b], lifespec_box_edge_distance(e, label->pos, boxes[b]) + margin))
-                    astray = 1;
-            if (!astray) continue;
-            int capacity = 0;
-            LIFESPEC_FOR_CURVE_POINTS(e, point, { (void)point; capacity += 12; })
-            lifespec_label_spot *spots = malloc(sizeof(lifespec_label_spot) * (capacity > 0 ? capacity : 1));
-            if (spots == NULL) continue;
-            int count = 0;
-            LIFESPEC_FOR_CURVE_POINTS(e, point, {
-                /* Further off where the curve bends back toward the label. */
-                pointf candidates[12];
-                for (int k = 0; k < 3; k++) {
-                    double off = gap * (1 + 4 * k);
-                    candidates[4 * k] = (pointf){ point.x + size.x / 2 + off, point.y };
-                    candidates[4 * k + 1] = (pointf){ point.x - size.x / 2 - off, point.y };
-                    candidates[4 * k + 2] = (pointf){ point.x, point.y + size.y / 2 + off };
-                    candidates[4 * k + 3] = (pointf){ point.x, point.y - size.y / 2 - off };
-                }
-                for (int i = 0; i < 12; i++) {
-                    double dx = candidates[i].x - label->pos.x, dy = candidates[i].y - label->pos.y;
-                    spots[count].at = candidates[i];
-                    spots[count].moved = sqrt(dx * dx + dy * dy);
-                    count++;
-                }
-            })
-            qsort(spots, count, sizeof(lifespec_label_spot), lifespec_compare_spots);
-            /* The nearest spot its own curve does not run through either, where it bends; else
-               the nearest one its own curve touches, which still reads as that curve's. One pass:
-               the state and label checks, which read the whole graph, only for spots that pass. */
-            int chosen = -1, touching = -1;
-            for (int i = 0; i < count && chosen < 0; i++) {
-                pointf at = spots[i].at;
-                int fits = 1, clear = 1;
-                for (int b = 0; b < 2 && fits; b++) {
-                    double mine = lifespec_box_edge_distance(e, at, boxes[b]);
-                    if (b == 0 && mine < 1) clear = 0;
-                    if (lifespec_other_edge_within(edges, edge_count, e, at, boxes[b], mine + margin)) fits = 0;
-                }
-                if (!fits || (!clear && touching >= 0)) continue;
-                if (lifespec_overlay_collides(graph, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
-                if (clear) chosen = i;
-                else touching = i;
+    lifespec_edge_index index;
+    if (lifespec_edge_index_build(graph, &index) != 0) return 0;
+    /* The drawn edges are listed in the graph's order, the order the labels are visited in. */
+    for (int own = 0; own < index.edge_count; own++) {
+        Agedge_t *e = index.edges[own].edge;
+        textlabel_t *label = ED_label(e);
+        if (label == NULL || !label->set) continue;
+        pointf size = label->dimen;
+        /* Distances are measured from the label's box and from its text alone (dot pads a
+           label by up to 16 x 8 points): its own curve must be the nearest to both. */
+        pointf boxes[2] = { size, { size.x > 16 ? size.x - 16 : size.x, size.y > 8 ? size.y - 8 : size.y } };
+        int astray = 0;
+        for (int b = 0; b < 2 && !astray; b++)
+            if (lifespec_other_edge_within(
+                    &index, own, label->pos, boxes[b], lifespec_box_edge_distance(e, label->pos, boxes[b]) + margin))
+                astray = 1;
+        if (!astray) continue;
+        int capacity = 0;
+        LIFESPEC_FOR_CURVE_POINTS(e, point, { (void)point; capacity += 12; })
+        lifespec_label_spot *spots = malloc(sizeof(lifespec_label_spot) * (capacity > 0 ? capacity : 1));
+        if (spots == NULL) continue;
+        int count = 0;
+        LIFESPEC_FOR_CURVE_POINTS(e, point, {
+            /* Further off where the curve bends back toward the label. */
+            pointf candidates[12];
+            for (int k = 0; k < 3; k++) {
+                double off = gap * (1 + 4 * k);
+                candidates[4 * k] = (pointf){ point.x + size.x / 2 + off, point.y };
+                candidates[4 * k + 1] = (pointf){ point.x - size.x / 2 - off, point.y };
+                candidates[4 * k + 2] = (pointf){ point.x, point.y + size.y / 2 + off };
+                candidates[4 * k + 3] = (pointf){ point.x, point.y - size.y / 2 - off };
             }
-            if (chosen < 0) chosen = touching;
-            if (chosen >= 0) {
-                pointf at = spots[chosen].at;
-                label->pos = at;
-                lifespec_grow_to_hold(graph, at, size);
-                moved++;
+            for (int i = 0; i < 12; i++) {
+                double dx = candidates[i].x - label->pos.x, dy = candidates[i].y - label->pos.y;
+                spots[count].at = candidates[i];
+                spots[count].moved = sqrt(dx * dx + dy * dy);
+                spots[count].beside = point;
+                count++;
             }
-            free(spots);
+        })
+        qsort(spots, count, sizeof(lifespec_label_spot), lifespec_compare_spots);
+        /* The nearest spot its own curve does not run through either, where it bends; else
+           the nearest one its own curve touches, which still reads as that curve's. One pass:
+           the state and label checks, which read the whole graph, only for spots that pass. */
+        int chosen = -1, touching = -1;
+        for (int i = 0; i < count && chosen < 0; i++) {
+            pointf at = spots[i].at;
+            int fits = 1, clear = 1;
+            for (int b = 0; b < 2 && fits; b++) {
+                /* The point it was set beside bounds how near its curve comes. */
+                double beside = lifespec_box_point_distance(at, boxes[b], spots[i].beside);
+                double mine = lifespec_own_edge_distance(&index, own, at, boxes[b], beside);
+                if (b == 0 && mine < 1) clear = 0;
+                if (lifespec_other_edge_within(&index, own, at, boxes[b], mine + margin)) fits = 0;
+            }
+            if (!fits || (!clear && touching >= 0)) continue;
+            if (lifespec_overlay_collides(graph, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
+            if (clear) chosen = i;
+            else touching = i;
         }
+        if (chosen < 0) chosen = touching;
+        if (chosen >= 0) {
+            pointf at = spots[chosen].at;
+            label->pos = at;
+            lifespec_grow_to_hold(graph, at, size);
+            moved++;
+        }
+        free(spots);
     }
-    free(edges);
+    lifespec_edge_index_free(&index);
     return moved;
 }
 
