@@ -884,12 +884,17 @@ static inline int lifespec_edge_drawn(Agedge_t *e) {
     return ED_spl(e) != NULL && ED_spl(e)->size > 0 && (style == NULL || strstr(style, "invis") == NULL);
 }
 
-/// The distance from a box of `size` centred at `at` to point `p` (0 inside it).
-static inline double lifespec_box_point_distance(pointf at, pointf size, pointf p) {
+/// The square of the distance from a box of `size` centred at `at` to point `p`.
+static inline double lifespec_box_point_distance2(pointf at, pointf size, pointf p) {
     double dx = fabs(p.x - at.x) - size.x / 2, dy = fabs(p.y - at.y) - size.y / 2;
     if (dx < 0) dx = 0;
     if (dy < 0) dy = 0;
-    return sqrt(dx * dx + dy * dy);
+    return dx * dx + dy * dy;
+}
+
+/// The distance from a box of `size` centred at `at` to point `p` (0 inside it).
+static inline double lifespec_box_point_distance(pointf at, pointf size, pointf p) {
+    return sqrt(lifespec_box_point_distance2(at, size, p));
 }
 
 /// Runs the code after `point` for each point along `e`'s curve: each cubic piece at 16 steps.
@@ -909,16 +914,6 @@ static inline double lifespec_box_point_distance(pointf at, pointf size, pointf 
             }                                                                                     \
         }                                                                                         \
     }
-
-/// The distance from a box of `size` centred at `at` to `e`'s curve.
-static inline double lifespec_box_edge_distance(Agedge_t *e, pointf at, pointf size) {
-    double best = INFINITY;
-    LIFESPEC_FOR_CURVE_POINTS(e, point, {
-        double d = lifespec_box_point_distance(at, size, point);
-        if (d < best) best = d;
-    })
-    return best;
-}
 
 /// A drawn edge and the box of its curve's control points, which holds the whole curve.
 typedef struct { Agedge_t *edge; boxf bounds; } lifespec_drawn_edge;
@@ -958,23 +953,30 @@ static inline int lifespec_bounds_within(boxf b, pointf at, pointf size, double 
     return !(sqrt(dx * dx + dy * dy) >= limit);
 }
 
-/// A point of a drawn edge's curve, one of those LIFESPEC_FOR_CURVE_POINTS gives (the same
-/// arithmetic, so the same value to the bit), and the edge's place among the drawn edges.
+/// A point of a drawn edge's curve and the edge's place among the drawn edges.
 typedef struct { pointf at; int edge; } lifespec_curve_point;
 
-/// The drawn edges of a graph with every point of their curves filed by region: a uniform grid of
-/// square cells over the points, each cell's points stored together. Why: for every spot it tries,
-/// the label mover asks how near the label's own curve is and whether another curve comes nearer.
-/// Asked of every edge, that was most of what generate at 2,000 states spent beyond the baseline
-/// (perf, lifespec-final2: lifespec_other_edge_within 3,800 samples, 15% of the run, and the
-/// sampling of the label's own curve inlined beside it; it samples a long arrow's curve once for
-/// every edge whose box holds the spot). Asked of the cells around the spot, it reads the points
-/// there and no others. Both answers stay exact (see lifespec_other_edge_within).
+/// The drawn edges of a graph with the points of their curves, each edge's together, and the
+/// same points filed by region: a uniform grid of square cells over them, each cell's points
+/// stored together. The points are those LIFESPEC_FOR_CURVE_POINTS gives (the same arithmetic, so
+/// the same values to the bit). Only finite points are filed: one that is not is never nearer
+/// than any limit, nor the nearest of a curve (its distance is below nothing).
+///
+/// Why: for every spot it tries, the label mover asks how near the label's own curve comes and
+/// whether another curve comes nearer. Asked of every edge, that was most of what generate at
+/// 2,000 states spent beyond the baseline (perf, lifespec-final2: lifespec_other_edge_within 3,800
+/// samples, 15% of the run, besides the own curve's sampling inlined into its caller: it sampled a
+/// long arrow's curve for every edge whose box held the spot). Asked of the cells around the spot,
+/// it reads the points there and no others, and both answers stay exact (see
+/// lifespec_other_edge_within and lifespec_own_edge_distance).
 typedef struct {
     lifespec_drawn_edge *edges;
     int edge_count;
-    /* Cell c (row-major, from the bottom left) holds points[cell_first[c]] to points[cell_first[c + 1] - 1]. */
-    lifespec_curve_point *points;
+    /* Edge k's points are points[edge_first[k]] to points[edge_first[k + 1] - 1], in curve order. */
+    pointf *points;
+    int *edge_first;
+    /* Cell c (row-major, from the bottom left) holds filed[cell_first[c]] to filed[cell_first[c + 1] - 1]. */
+    lifespec_curve_point *filed;
     int *cell_first;
     double left, bottom, cell;
     int columns, rows;
@@ -983,6 +985,8 @@ typedef struct {
 static inline void lifespec_edge_index_free(lifespec_edge_index *index) {
     free(index->edges);
     free(index->points);
+    free(index->edge_first);
+    free(index->filed);
     free(index->cell_first);
 }
 
@@ -994,19 +998,35 @@ static inline int lifespec_edge_index_cell(const lifespec_edge_index *index, poi
     return row * index->columns + column;
 }
 
-/// Files every point of every drawn edge of `graph`. Returns 0 on success; the caller then frees
-/// the index with lifespec_edge_index_free.
+/// Takes the points of every drawn edge of `graph` and files them. Returns 0 on success; the
+/// caller then frees the index with lifespec_edge_index_free.
 static inline int lifespec_edge_index_build(Agraph_t *graph, lifespec_edge_index *index) {
     memset(index, 0, sizeof *index);
     index->edges = lifespec_drawn_edges(graph, &index->edge_count);
     if (index->edges == NULL) return 1;
-    /* A point that is not finite is never nearer than any limit (its distance is not below
-       anything), so it is left out. */
-    long total = 0;
+    /* Each cubic piece gives 16 points, and a curve's first piece its start as well. */
+    long capacity = 0;
+    for (int k = 0; k < index->edge_count; k++) {
+        splines *spl = ED_spl(index->edges[k].edge);
+        for (int b = 0; b < spl->size; b++)
+            if (spl->list[b].size >= 4) capacity += 16 * (long)((spl->list[b].size - 1) / 3) + 1;
+    }
+    if (capacity > INT_MAX / 8) {
+        lifespec_edge_index_free(index);
+        return 1;
+    }
+    index->points = malloc(sizeof(pointf) * (size_t)(capacity > 0 ? capacity : 1));
+    index->edge_first = malloc(sizeof(int) * ((size_t)index->edge_count + 1));
+    if (index->points == NULL || index->edge_first == NULL) {
+        lifespec_edge_index_free(index);
+        return 1;
+    }
+    int count = 0, total = 0;
     double left = INFINITY, bottom = INFINITY, right = -INFINITY, top = -INFINITY;
     for (int k = 0; k < index->edge_count; k++) {
-        Agedge_t *f = index->edges[k].edge;
-        LIFESPEC_FOR_CURVE_POINTS(f, point, {
+        index->edge_first[k] = count;
+        LIFESPEC_FOR_CURVE_POINTS(index->edges[k].edge, point, {
+            if (count < capacity) index->points[count++] = point;
             if (isfinite(point.x) && isfinite(point.y)) {
                 total++;
                 if (point.x < left) left = point.x;
@@ -1016,11 +1036,11 @@ static inline int lifespec_edge_index_build(Agraph_t *graph, lifespec_edge_index
             }
         })
     }
-    if (total > INT_MAX / 8) { free(index->edges); index->edges = NULL; return 1; }
+    index->edge_first[index->edge_count] = count;
     if (total == 0) left = bottom = right = top = 0;
     /* Cells of 32 points: a label and the few points around it that matter span a handful of
        them. A drawing with few points spread wide gets larger cells, at most about 4 to a point. */
-    double cell = 32, budget = 4.0 * (double)total + 1024;
+    double cell = 32, budget = 4.0 * total + 1024;
     while ((floor((right - left) / cell) + 1) * (floor((top - bottom) / cell) + 1) > budget) cell *= 2;
     index->left = left;
     index->bottom = bottom;
@@ -1029,30 +1049,25 @@ static inline int lifespec_edge_index_build(Agraph_t *graph, lifespec_edge_index
     index->rows = (int)floor((top - bottom) / cell) + 1;
     int cells = index->columns * index->rows;
     index->cell_first = calloc((size_t)cells + 1, sizeof(int));
-    index->points = malloc(sizeof(lifespec_curve_point) * (size_t)(total > 0 ? total : 1));
-    if (index->cell_first == NULL || index->points == NULL) {
+    index->filed = malloc(sizeof(lifespec_curve_point) * (size_t)(total > 0 ? total : 1));
+    if (index->cell_first == NULL || index->filed == NULL) {
         lifespec_edge_index_free(index);
         return 1;
     }
     /* Count each cell's points, turn the counts into each cell's end, then file each point just
-       below its cell's end: cell_first ends as each cell's start. */
-    for (int k = 0; k < index->edge_count; k++) {
-        Agedge_t *f = index->edges[k].edge;
-        LIFESPEC_FOR_CURVE_POINTS(f, point, {
-            if (isfinite(point.x) && isfinite(point.y)) index->cell_first[lifespec_edge_index_cell(index, point) + 1]++;
-        })
-    }
+       below its cell's end: each end comes down to the cell's start. */
+    for (int i = 0; i < count; i++)
+        if (isfinite(index->points[i].x) && isfinite(index->points[i].y))
+            index->cell_first[lifespec_edge_index_cell(index, index->points[i]) + 1]++;
     for (int c = 0; c < cells; c++) index->cell_first[c + 1] += index->cell_first[c];
-    for (int k = 0; k < index->edge_count; k++) {
-        Agedge_t *f = index->edges[k].edge;
-        LIFESPEC_FOR_CURVE_POINTS(f, point, {
-            if (isfinite(point.x) && isfinite(point.y))
-                index->points[--index->cell_first[lifespec_edge_index_cell(index, point) + 1]] = (lifespec_curve_point){ point, k };
-        })
-    }
-    /* Each point filed took one off its cell's end: cell_first[c + 1] is now cell c's start. */
+    for (int k = 0; k < index->edge_count; k++)
+        for (int i = index->edge_first[k]; i < index->edge_first[k + 1]; i++)
+            if (isfinite(index->points[i].x) && isfinite(index->points[i].y))
+                index->filed[--index->cell_first[lifespec_edge_index_cell(index, index->points[i]) + 1]] =
+                    (lifespec_curve_point){ index->points[i], k };
+    /* cell_first[c + 1] is now cell c's start. */
     for (int c = 0; c < cells; c++) index->cell_first[c] = index->cell_first[c + 1];
-    index->cell_first[cells] = (int)total;
+    index->cell_first[cells] = total;
     return 0;
 }
 
@@ -1073,43 +1088,125 @@ static inline int lifespec_edge_index_cells(const lifespec_edge_index *index, po
     return 1;
 }
 
+/// A square below which a distance may be below `limit`: when `squared` (the square the distance
+/// is the root of) is no smaller, the distance, a correctly rounded root, is at least `limit`, so
+/// the root need not be taken. The factor is far above the few roundings between; a limit too
+/// small for its square to be exact gets no bound.
+static inline double lifespec_squared_bound(double limit) {
+    return limit > 1e-100 ? limit * limit * (1 + 1e-12) : INFINITY;
+}
+
 /// Whether a drawn edge other than the `own`th comes nearer than `limit` to a box of `size` centred
 /// at `at`: whether one of its curve's points does, the edge's control-point box allowing. This is
 /// the answer the earlier search over every edge gave (it skipped an edge whose box was too far and
 /// sampled the rest): only the points in the cells around the box can be nearer than `limit`, and
-/// each is measured as before.
+/// each of those is measured as before.
 static inline int lifespec_other_edge_within(const lifespec_edge_index *index, int own, pointf at, pointf size, double limit) {
     int range[4];
     if (!lifespec_edge_index_cells(index, at, size, limit, range)) return 0;
+    double bound = lifespec_squared_bound(limit);
     for (int row = range[2]; row <= range[3]; row++) {
         int first = row * index->columns;
         for (int i = index->cell_first[first + range[0]]; i < index->cell_first[first + range[1] + 1]; i++) {
-            const lifespec_curve_point *p = &index->points[i];
-            if (p->edge != own && lifespec_box_point_distance(at, size, p->at) < limit
-                && lifespec_bounds_within(index->edges[p->edge].bounds, at, size, limit))
-                return 1;
+            const lifespec_curve_point *p = &index->filed[i];
+            if (p->edge == own) continue;
+            double squared = lifespec_box_point_distance2(at, size, p->at);
+            if (squared >= bound || !(sqrt(squared) < limit)) continue;
+            if (lifespec_bounds_within(index->edges[p->edge].bounds, at, size, limit)) return 1;
         }
     }
     return 0;
 }
 
-/// The distance from a box of `size` centred at `at` to the `own`th edge's curve (what
-/// lifespec_box_edge_distance gives), when one point of that curve is `upper` from it: the nearest
-/// point is no further, so it is in the cells within `upper`.
-static inline double lifespec_own_edge_distance(const lifespec_edge_index *index, int own, pointf at, pointf size, double upper) {
+/// The distance from a box of `size` centred at `at` to the `own`th edge's curve: the least of its
+/// points' distances. The root of the smallest square is the smallest root (a correctly rounded
+/// root keeps the order), so one root is taken.
+static inline double lifespec_own_edge_distance(const lifespec_edge_index *index, int own, pointf at, pointf size) {
+    double best = INFINITY;
+    for (int i = index->edge_first[own]; i < index->edge_first[own + 1]; i++) {
+        double squared = lifespec_box_point_distance2(at, size, index->points[i]);
+        if (squared < best) best = squared;
+    }
+    return sqrt(best);
+}
+
+/// The same, when one point of that curve is `upper` from the box: the nearest point is no
+/// further, so it is in the cells within `upper`, and only those are read.
+static inline double lifespec_own_edge_distance_within(const lifespec_edge_index *index, int own, pointf at, pointf size, double upper) {
     double best = INFINITY;
     int range[4];
-    if (!lifespec_edge_index_cells(index, at, size, upper, range)) return best;
+    if (!lifespec_edge_index_cells(index, at, size, upper, range)) return lifespec_own_edge_distance(index, own, at, size);
     for (int row = range[2]; row <= range[3]; row++) {
         int first = row * index->columns;
         for (int i = index->cell_first[first + range[0]]; i < index->cell_first[first + range[1] + 1]; i++) {
-            const lifespec_curve_point *p = &index->points[i];
+            const lifespec_curve_point *p = &index->filed[i];
             if (p->edge != own) continue;
-            double d = lifespec_box_point_distance(at, size, p->at);
-            if (d < best) best = d;
+            double squared = lifespec_box_point_distance2(at, size, p->at);
+            if (squared < best) best = squared;
         }
     }
-    return best;
+    return sqrt(best);
+}
+
+/// What a label moving to a spot must not cover: the states, and the labels of the other edges
+/// (read where they are when asked, as labels move). lifespec_overlay_collides asks the same of
+/// the graph, walking its nodes and edges; the label mover asks it of this list, once for every
+/// spot that passes the distances (perf, lifespec-2098e31: the walk was 72 of the mover's ~390
+/// samples, generate at 2,000 states).
+typedef struct { double x, y, width, height; } lifespec_state_box;
+typedef struct { textlabel_t *label; Agedge_t *edge; } lifespec_edge_text;
+typedef struct {
+    lifespec_state_box *states;
+    lifespec_edge_text *texts;
+    int state_count, text_count;
+} lifespec_obstacles;
+
+static inline void lifespec_obstacles_free(lifespec_obstacles *obstacles) {
+    free(obstacles->states);
+    free(obstacles->texts);
+}
+
+/// Lists `graph`'s states and its edges' labels. Returns 0 on success.
+static inline int lifespec_obstacles_build(Agraph_t *graph, lifespec_obstacles *obstacles) {
+    memset(obstacles, 0, sizeof *obstacles);
+    int nodes = 0, edges = 0;
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        nodes++;
+        for (Agedge_t *f = agfstout(graph, n); f; f = agnxtout(graph, f)) edges++;
+    }
+    obstacles->states = malloc(sizeof(lifespec_state_box) * (size_t)(nodes > 0 ? nodes : 1));
+    obstacles->texts = malloc(sizeof(lifespec_edge_text) * (size_t)(2 * edges > 0 ? 2 * edges : 1));
+    if (obstacles->states == NULL || obstacles->texts == NULL) {
+        lifespec_obstacles_free(obstacles);
+        return 1;
+    }
+    for (Agnode_t *n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        if (ND_shape(n) != NULL)
+            obstacles->states[obstacles->state_count++] =
+                (lifespec_state_box){ ND_coord(n).x, ND_coord(n).y, ND_width(n) * 72, ND_height(n) * 72 };
+        for (Agedge_t *f = agfstout(graph, n); f; f = agnxtout(graph, f)) {
+            if (ED_label(f) != NULL) obstacles->texts[obstacles->text_count++] = (lifespec_edge_text){ ED_label(f), f };
+            if (ED_xlabel(f) != NULL) obstacles->texts[obstacles->text_count++] = (lifespec_edge_text){ ED_xlabel(f), f };
+        }
+    }
+    return 0;
+}
+
+/// lifespec_overlay_collides's answer, from the list.
+static inline int lifespec_obstacles_hit(const lifespec_obstacles *obstacles, Agedge_t *e, pointf at, pointf size) {
+    double left = at.x - size.x / 2, right = at.x + size.x / 2, bottom = at.y - size.y / 2, top = at.y + size.y / 2;
+#define LIFESPEC_HITS(cx, cy, w, h) \
+    ((cx) - (w) / 2 < right && (cx) + (w) / 2 > left && (cy) - (h) / 2 < top && (cy) + (h) / 2 > bottom)
+    for (int i = 0; i < obstacles->state_count; i++) {
+        const lifespec_state_box *s = &obstacles->states[i];
+        if (LIFESPEC_HITS(s->x, s->y, s->width, s->height)) return 1;
+    }
+    for (int i = 0; i < obstacles->text_count; i++) {
+        const textlabel_t *l = obstacles->texts[i].label;
+        if (obstacles->texts[i].edge != e && l->set && LIFESPEC_HITS(l->pos.x, l->pos.y, l->dimen.x, l->dimen.y)) return 1;
+    }
+#undef LIFESPEC_HITS
+    return 0;
 }
 
 /// A spot a label may move to: its centre and the point of its own curve it was set beside.
@@ -1157,7 +1254,12 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
     int moved = 0;
     const double gap = 2, margin = 1;
     lifespec_edge_index index;
+    lifespec_obstacles obstacles;
     if (lifespec_edge_index_build(graph, &index) != 0) return 0;
+    if (lifespec_obstacles_build(graph, &obstacles) != 0) {
+        lifespec_edge_index_free(&index);
+        return 0;
+    }
     /* The drawn edges are listed in the graph's order, the order the labels are visited in. */
     for (int own = 0; own < index.edge_count; own++) {
         Agedge_t *e = index.edges[own].edge;
@@ -1170,11 +1272,10 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
         int astray = 0;
         for (int b = 0; b < 2 && !astray; b++)
             if (lifespec_other_edge_within(
-                    &index, own, label->pos, boxes[b], lifespec_box_edge_distance(e, label->pos, boxes[b]) + margin))
+                    &index, own, label->pos, boxes[b], lifespec_own_edge_distance(&index, own, label->pos, boxes[b]) + margin))
                 astray = 1;
         if (!astray) continue;
-        int capacity = 0;
-        LIFESPEC_FOR_CURVE_POINTS(e, point, { (void)point; capacity += 12; })
+        int capacity = 12 * (index.edge_first[own + 1] - index.edge_first[own]);
         lifespec_label_spot *spots = malloc(sizeof(lifespec_label_spot) * (capacity > 0 ? capacity : 1));
         lifespec_spot_key *order = malloc(sizeof(lifespec_spot_key) * (capacity > 0 ? capacity : 1));
         if (spots == NULL || order == NULL) {
@@ -1183,7 +1284,9 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
             continue;
         }
         int count = 0, unordered = 0;
-        LIFESPEC_FOR_CURVE_POINTS(e, point, {
+        /* Its curve's points, as LIFESPEC_FOR_CURVE_POINTS gives them. */
+        for (int p = index.edge_first[own]; p < index.edge_first[own + 1]; p++) {
+            pointf point = index.points[p];
             /* Further off where the curve bends back toward the label. */
             pointf candidates[12];
             for (int k = 0; k < 3; k++) {
@@ -1201,7 +1304,7 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
                 if (isnan(order[count].moved)) unordered = 1;
                 count++;
             }
-        })
+        }
         /* Spots come off a heap nearest first, as they are tried: a label that fits early orders
            only the spots it tries, and without qsort's call for every comparison. Sorting them all
            was over a third of what the mover still spent (perf, lifespec-08c378f, generate at
@@ -1211,7 +1314,7 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
             for (int i = count / 2 - 1; i >= 0; i--) lifespec_spot_sift_down(order, count, i);
         /* The nearest spot its own curve does not run through either, where it bends; else
            the nearest one its own curve touches, which still reads as that curve's. One pass:
-           the state and label checks, which read the whole graph, only for spots that pass. */
+           the state and label checks only for spots the distances allow. */
         int chosen = -1, touching = -1;
         for (int tried = 0; tried < count && chosen < 0; tried++) {
             int i = order[unordered ? tried : 0].spot;
@@ -1224,12 +1327,12 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
             for (int b = 0; b < 2 && fits; b++) {
                 /* The point it was set beside bounds how near its curve comes. */
                 double beside = lifespec_box_point_distance(at, boxes[b], spots[i].beside);
-                double mine = lifespec_own_edge_distance(&index, own, at, boxes[b], beside);
+                double mine = lifespec_own_edge_distance_within(&index, own, at, boxes[b], beside);
                 if (b == 0 && mine < 1) clear = 0;
                 if (lifespec_other_edge_within(&index, own, at, boxes[b], mine + margin)) fits = 0;
             }
             if (!fits || (!clear && touching >= 0)) continue;
-            if (lifespec_overlay_collides(graph, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
+            if (lifespec_obstacles_hit(&obstacles, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
             if (clear) chosen = i;
             else touching = i;
         }
@@ -1243,6 +1346,7 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
         free(spots);
         free(order);
     }
+    lifespec_obstacles_free(&obstacles);
     lifespec_edge_index_free(&index);
     return moved;
 }
