@@ -956,6 +956,9 @@ static inline int lifespec_bounds_within(boxf b, pointf at, pointf size, double 
 /// A point of a drawn edge's curve and the edge's place among the drawn edges.
 typedef struct { pointf at; int edge; } lifespec_curve_point;
 
+/// Points `first` to `end - 1` of an edge's curve, and the box of those that are finite.
+typedef struct { boxf bounds; int first, end; } lifespec_point_run;
+
 /// The drawn edges of a graph with the points of their curves, each edge's together, and the
 /// same points filed by region: a uniform grid of square cells over them, each cell's points
 /// stored together. The points are those LIFESPEC_FOR_CURVE_POINTS gives (the same arithmetic, so
@@ -980,6 +983,11 @@ typedef struct {
     int *cell_first;
     double left, bottom, cell;
     int columns, rows;
+    /* Each edge's points in runs of 16 (about a cubic piece) with the box of the run's finite
+       points: edge k's runs are runs[run_first[k]] to runs[run_first[k + 1] - 1]. A run whose box
+       is too far is passed over unread (lifespec_run_floor). */
+    lifespec_point_run *runs;
+    int *run_first;
 } lifespec_edge_index;
 
 static inline void lifespec_edge_index_free(lifespec_edge_index *index) {
@@ -988,6 +996,8 @@ static inline void lifespec_edge_index_free(lifespec_edge_index *index) {
     free(index->edge_first);
     free(index->filed);
     free(index->cell_first);
+    free(index->runs);
+    free(index->run_first);
 }
 
 /// The cell a point falls in (its column and row clamped into the grid).
@@ -1068,7 +1078,47 @@ static inline int lifespec_edge_index_build(Agraph_t *graph, lifespec_edge_index
     /* cell_first[c + 1] is now cell c's start. */
     for (int c = 0; c < cells; c++) index->cell_first[c] = index->cell_first[c + 1];
     index->cell_first[cells] = total;
+    /* The runs. */
+    index->run_first = malloc(sizeof(int) * ((size_t)index->edge_count + 1));
+    index->runs = malloc(sizeof(lifespec_point_run) * (size_t)(count / 16 + index->edge_count + 1));
+    if (index->run_first == NULL || index->runs == NULL) {
+        lifespec_edge_index_free(index);
+        return 1;
+    }
+    int runs = 0;
+    for (int k = 0; k < index->edge_count; k++) {
+        index->run_first[k] = runs;
+        for (int first = index->edge_first[k]; first < index->edge_first[k + 1]; first += 16) {
+            int end = first + 16 < index->edge_first[k + 1] ? first + 16 : index->edge_first[k + 1];
+            boxf bounds = { { INFINITY, INFINITY }, { -INFINITY, -INFINITY } };
+            for (int i = first; i < end; i++) {
+                pointf point = index->points[i];
+                if (!isfinite(point.x) || !isfinite(point.y)) continue;
+                if (point.x < bounds.LL.x) bounds.LL.x = point.x;
+                if (point.y < bounds.LL.y) bounds.LL.y = point.y;
+                if (point.x > bounds.UR.x) bounds.UR.x = point.x;
+                if (point.y > bounds.UR.y) bounds.UR.y = point.y;
+            }
+            index->runs[runs++] = (lifespec_point_run){ bounds, first, end };
+        }
+    }
+    index->run_first[index->edge_count] = runs;
     return 0;
+}
+
+/// A square no larger than the squared distance (lifespec_box_point_distance2) from a box of `size`
+/// centred at `at` to any point of a run whose box is `b`: the square of the gap between the two
+/// boxes, each gap shrunk by far more than the roundings in measuring it or a point's distance
+/// (a billionth of the coordinates' size), and the square shrunk by a trillionth for its own.
+static inline double lifespec_run_floor(boxf b, pointf at, pointf size) {
+    double cx = (b.LL.x + b.UR.x) / 2, cy = (b.LL.y + b.UR.y) / 2;
+    double hw = (b.UR.x - b.LL.x) / 2, hh = (b.UR.y - b.LL.y) / 2;
+    double slack = 1e-9 * (1 + fabs(at.x) + fabs(at.y) + fabs(cx) + fabs(cy) + hw + hh + size.x + size.y);
+    double gx = fabs(cx - at.x) - hw - size.x / 2 - slack, gy = fabs(cy - at.y) - hh - size.y / 2 - slack;
+    /* Not a number (a run with no finite point, or a box at no place) floors nothing. */
+    if (!(gx > 0)) gx = 0;
+    if (!(gy > 0)) gy = 0;
+    return (gx * gx + gy * gy) * (1 - 1e-12);
 }
 
 /// The cells that hold every point nearer than `reach` to a box of `size` centred at `at`:
@@ -1096,12 +1146,31 @@ static inline double lifespec_squared_bound(double limit) {
     return limit > 1e-100 ? limit * limit * (1 + 1e-12) : INFINITY;
 }
 
+/// Whether the `k`th drawn edge comes nearer than `limit` to a box of `size` centred at `at` (the
+/// test of lifespec_other_edge_within, for one edge): runs too far are passed over.
+static inline int lifespec_edge_within(const lifespec_edge_index *index, int k, pointf at, pointf size, double limit) {
+    if (!lifespec_bounds_within(index->edges[k].bounds, at, size, limit)) return 0;
+    double bound = lifespec_squared_bound(limit);
+    for (int r = index->run_first[k]; r < index->run_first[k + 1]; r++) {
+        const lifespec_point_run *run = &index->runs[r];
+        if (lifespec_run_floor(run->bounds, at, size) >= bound) continue;
+        for (int i = run->first; i < run->end; i++) {
+            double squared = lifespec_box_point_distance2(at, size, index->points[i]);
+            if (squared < bound && sqrt(squared) < limit) return 1;
+        }
+    }
+    return 0;
+}
+
 /// Whether a drawn edge other than the `own`th comes nearer than `limit` to a box of `size` centred
 /// at `at`: whether one of its curve's points does, the edge's control-point box allowing. This is
 /// the answer the earlier search over every edge gave (it skipped an edge whose box was too far and
 /// sampled the rest): only the points in the cells around the box can be nearer than `limit`, and
-/// each of those is measured as before.
-static inline int lifespec_other_edge_within(const lifespec_edge_index *index, int own, pointf at, pointf size, double limit) {
+/// each of those is measured as before. `*near` is an edge to ask first (or -1), and becomes the
+/// one found: the spots of a label tried one after another are mostly ruled out by the same
+/// neighbour, which its runs answer for in a few tests.
+static inline int lifespec_other_edge_within(const lifespec_edge_index *index, int own, pointf at, pointf size, double limit, int *near) {
+    if (*near >= 0 && *near != own && lifespec_edge_within(index, *near, at, size, limit)) return 1;
     int range[4];
     if (!lifespec_edge_index_cells(index, at, size, limit, range)) return 0;
     double bound = lifespec_squared_bound(limit);
@@ -1112,36 +1181,26 @@ static inline int lifespec_other_edge_within(const lifespec_edge_index *index, i
             if (p->edge == own) continue;
             double squared = lifespec_box_point_distance2(at, size, p->at);
             if (squared >= bound || !(sqrt(squared) < limit)) continue;
-            if (lifespec_bounds_within(index->edges[p->edge].bounds, at, size, limit)) return 1;
+            if (lifespec_bounds_within(index->edges[p->edge].bounds, at, size, limit)) {
+                *near = p->edge;
+                return 1;
+            }
         }
     }
     return 0;
 }
 
 /// The distance from a box of `size` centred at `at` to the `own`th edge's curve: the least of its
-/// points' distances. The root of the smallest square is the smallest root (a correctly rounded
-/// root keeps the order), so one root is taken.
-static inline double lifespec_own_edge_distance(const lifespec_edge_index *index, int own, pointf at, pointf size) {
-    double best = INFINITY;
-    for (int i = index->edge_first[own]; i < index->edge_first[own + 1]; i++) {
-        double squared = lifespec_box_point_distance2(at, size, index->points[i]);
-        if (squared < best) best = squared;
-    }
-    return sqrt(best);
-}
-
-/// The same, when one point of that curve is `upper` from the box: the nearest point is no
-/// further, so it is in the cells within `upper`, and only those are read.
-static inline double lifespec_own_edge_distance_within(const lifespec_edge_index *index, int own, pointf at, pointf size, double upper) {
-    double best = INFINITY;
-    int range[4];
-    if (!lifespec_edge_index_cells(index, at, size, upper, range)) return lifespec_own_edge_distance(index, own, at, size);
-    for (int row = range[2]; row <= range[3]; row++) {
-        int first = row * index->columns;
-        for (int i = index->cell_first[first + range[0]]; i < index->cell_first[first + range[1] + 1]; i++) {
-            const lifespec_curve_point *p = &index->filed[i];
-            if (p->edge != own) continue;
-            double squared = lifespec_box_point_distance2(at, size, p->at);
+/// points' distances, when `start` is the square of one of them (or infinity). The root of the
+/// smallest square is the smallest root (a correctly rounded root keeps the order), so one root is
+/// taken; a run whose floor is no smaller than the smallest square yet holds no smaller one.
+static inline double lifespec_own_edge_distance(const lifespec_edge_index *index, int own, pointf at, pointf size, double start) {
+    double best = start;
+    for (int r = index->run_first[own]; r < index->run_first[own + 1]; r++) {
+        const lifespec_point_run *run = &index->runs[r];
+        if (lifespec_run_floor(run->bounds, at, size) >= best) continue;
+        for (int i = run->first; i < run->end; i++) {
+            double squared = lifespec_box_point_distance2(at, size, index->points[i]);
             if (squared < best) best = squared;
         }
     }
@@ -1269,10 +1328,11 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
         /* Distances are measured from the label's box and from its text alone (dot pads a
            label by up to 16 x 8 points): its own curve must be the nearest to both. */
         pointf boxes[2] = { size, { size.x > 16 ? size.x - 16 : size.x, size.y > 8 ? size.y - 8 : size.y } };
-        int astray = 0;
+        int astray = 0, near = -1;
         for (int b = 0; b < 2 && !astray; b++)
             if (lifespec_other_edge_within(
-                    &index, own, label->pos, boxes[b], lifespec_own_edge_distance(&index, own, label->pos, boxes[b]) + margin))
+                    &index, own, label->pos, boxes[b], lifespec_own_edge_distance(&index, own, label->pos, boxes[b], INFINITY) + margin,
+                    &near))
                 astray = 1;
         if (!astray) continue;
         int capacity = 12 * (index.edge_first[own + 1] - index.edge_first[own]);
@@ -1325,11 +1385,11 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
             pointf at = spots[i].at;
             int fits = 1, clear = 1;
             for (int b = 0; b < 2 && fits; b++) {
-                /* The point it was set beside bounds how near its curve comes. */
-                double beside = lifespec_box_point_distance(at, boxes[b], spots[i].beside);
-                double mine = lifespec_own_edge_distance_within(&index, own, at, boxes[b], beside);
+                /* The point it was set beside is one of its curve's points. */
+                double beside = lifespec_box_point_distance2(at, boxes[b], spots[i].beside);
+                double mine = lifespec_own_edge_distance(&index, own, at, boxes[b], beside);
                 if (b == 0 && mine < 1) clear = 0;
-                if (lifespec_other_edge_within(&index, own, at, boxes[b], mine + margin)) fits = 0;
+                if (lifespec_other_edge_within(&index, own, at, boxes[b], mine + margin, &near)) fits = 0;
             }
             if (!fits || (!clear && touching >= 0)) continue;
             if (lifespec_obstacles_hit(&obstacles, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
