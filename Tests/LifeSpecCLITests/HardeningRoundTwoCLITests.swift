@@ -112,4 +112,78 @@ struct HardeningRoundTwoCLITests {
         let page = try CLI.run(["docs", "fan.scxml"], in: folder).stdout
         #expect(page.contains("spinning") && page.contains("idle"), "\(page.prefix(400))")
     }
+
+    /// `count` parallel two-state regions whose events emit nothing, but the first region's `up`,
+    /// which calls `first()`: a log of that one call leaves every other region free.
+    static func regions(_ count: Int) -> String {
+        var lines = [
+            "lifespec: 1", "id: regions", "initial: all", "states:", "  all:", "    parallel: true", "    states:",
+        ]
+        for region in 0..<count {
+            lines += [
+                "      r\(region):", "        initial: off\(region)",
+                "        states: {off\(region): {}, on\(region): {}}",
+            ]
+        }
+        lines += ["events:"] + (0..<count).map { "  up\($0): {kind: user}\n  down\($0): {kind: user}" }
+        lines += ["callbacks:", "  first: {swift: \"first()\"}", "transitions:"]
+        for region in 0..<count {
+            lines.append(
+                "  - {from: off\(region), on: up\(region), to: on\(region)\(region == 0 ? ", do: [first]" : "")}")
+            lines.append("  - {from: on\(region), on: down\(region), to: off\(region)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("check-trace past its configuration budget is a located LS003, in bounded work; under it, judged")
+    func checkTraceOverManyRegionsIsBounded() throws {
+        let folder = try Scratch.folder("lifespec-regions")
+        try "# one call\nfirst()\n".write(
+            to: folder.appendingPathComponent("one.log"), atomically: true, encoding: .utf8)
+        try Self.regions(15).write(
+            to: folder.appendingPathComponent("wide.yaml"), atomically: true, encoding: .utf8)
+        try Self.regions(8).write(to: folder.appendingPathComponent("narrow.yaml"), atomically: true, encoding: .utf8)
+        // A system of many parts: each part is one more independent region.
+        try """
+        lifespec: 1
+        id: toggle
+        initial: "off"
+        states: {"off": {}, "on": {}}
+        events: {flip: {kind: user}, flop: {kind: user}}
+        callbacks: {ping: {swift: "ping()"}}
+        transitions:
+          - {from: "off", on: flip, to: "on"}
+          - {from: "on", on: flop, to: "off", do: [ping]}
+
+        """.write(to: folder.appendingPathComponent("toggle.yaml"), atomically: true, encoding: .utf8)
+        let parts = (0..<24).map { "  T\($0): {spec: toggle}" }.joined(separator: "\n")
+        try """
+        lifespec: 1
+        id: many
+        parts:
+        \(parts)
+        states: {idle: {}, busy: {}}
+        initial: idle
+        events: {go: {kind: user}}
+        transitions:
+          - {from: idle, on: go, to: busy, raise: [T0.flip]}
+          - {from: busy, on: go, to: idle}
+
+        """.write(to: folder.appendingPathComponent("many.yaml"), atomically: true, encoding: .utf8)
+        try "T3.ping\n".write(to: folder.appendingPathComponent("part.log"), atomically: true, encoding: .utf8)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        for (spec, log, line) in [("wide.yaml", "one.log", 1), ("many.yaml", "part.log", 1)] {
+            let result = try CLI.run(["check-trace", spec, log], in: folder)
+            #expect(result.status == 1, "\(spec): \(result.stdout) \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "\(log):\(line):1: error: [LS003] the log cannot be judged within 10000 configurations"),
+                "\(spec): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(spec)")
+        }
+        let narrow = try CLI.run(["check-trace", "narrow.yaml", "one.log"], in: folder)
+        #expect(narrow.status == 0, "\(narrow.stderr)")
+        #expect(narrow.stdout.contains("one.log: conforms: 1 observations"), "\(narrow.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
 }
