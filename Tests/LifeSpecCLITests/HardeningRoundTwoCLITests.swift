@@ -186,4 +186,55 @@ struct HardeningRoundTwoCLITests {
         #expect(narrow.stdout.contains("one.log: conforms: 1 observations"), "\(narrow.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
     }
+
+    /// A ring of `count` states (`next`), each with a `jump` to `jump(i)`: back to the first state
+    /// makes long arrows whose spans grow with the square of the ring.
+    static func ring(_ count: Int, jump: (Int) -> Int) -> String {
+        var lines = ["lifespec: 1", "id: ring", "initial: s0", "states:"] + (0..<count).map { "  s\($0): {}" }
+        lines += ["events: {next: {kind: user}, jump: {kind: user}}", "transitions:"]
+        for state in 0..<count {
+            lines.append("  - {from: s\(state), on: next, to: s\((state + 1) % count)}")
+            lines.append("  - {from: s\(state), on: jump, to: s\(jump(state) % count)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a ring whose states all jump back is refused before layout with a located LS003; shortcuts are drawn")
+    func ringsWithShortcutsAreDrawnOrRefused() throws {
+        let folder = try Scratch.folder("lifespec-ring")
+        try Self.ring(330) { _ in 0 }.write(
+            to: folder.appendingPathComponent("back.yaml"), atomically: true, encoding: .utf8)
+        try Self.ring(300) { $0 + 9 }.write(
+            to: folder.appendingPathComponent("ahead.yaml"), atomically: true, encoding: .utf8)
+        try Self.ring(70) { _ in 0 }.write(
+            to: folder.appendingPathComponent("small.yaml"), atomically: true, encoding: .utf8)
+        for format in ["svg", "png", "pdf"] {
+            let result = try CLI.run(["diagram", "back.yaml", "-o", "back.\(format)"], in: folder)
+            #expect(result.status == 1, "\(format): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("back.yaml:1:1: error: [LS003] the diagram has 331 nodes")
+                    && result.stderr.contains("ranks beyond their own") && result.stderr.contains("group"),
+                "\(format): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("back.\(format)").path))
+        }
+        // DOT is not laid out: written, with the note.
+        let dot = try CLI.run(["diagram", "back.yaml", "--format", "dot"], in: folder)
+        #expect(dot.status == 0 && dot.stdout.hasPrefix("digraph"), "\(dot.stderr)")
+        for spec in ["ahead", "small"] {
+            let drawn = try CLI.run(["diagram", "\(spec).yaml", "-o", "\(spec).svg"], in: folder)
+            #expect(drawn.status == 0, "\(spec): \(drawn.stderr)")
+            let svg = try String(contentsOf: folder.appendingPathComponent("\(spec).svg"), encoding: .utf8)
+            #expect(svg.contains("</svg>"), "\(spec)")
+        }
+        // generate leaves the whole drawing out and writes the rest.
+        let project = try Scratch.folder("lifespec-ring-project")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        try Self.ring(330) { _ in 0 }.write(
+            to: project.appendingPathComponent("Spec/ring.yaml"), atomically: true, encoding: .utf8)
+        let generated = try CLI.run(["generate", "-q"], in: project)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ring/README.md").path))
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ring/diagram.svg").path))
+    }
 }
