@@ -237,4 +237,57 @@ struct HardeningRoundTwoCLITests {
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ring/README.md").path))
         #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ring/diagram.svg").path))
     }
+
+    @Test(
+        "a chart in UTF-16 (either order, no mark), UTF-7 or EBCDIC is LS001 in every command, its DTD never expanded")
+    func chartsInOtherEncodingsAreRefused() throws {
+        let folder = try Scratch.folder("lifespec-encodings")
+        func chart(_ encoding: String) -> String {
+            """
+            <?xml version="1.0" encoding="\(encoding)"?>
+            <!DOCTYPE scxml [<!ENTITY leak "entity-text-leaked">]>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a"><state id="a">
+            <onentry><log expr="'&leak;'"/></onentry><transition event="go" target="a"/></state></scxml>
+
+            """
+        }
+        let utf16 = Array(chart("UTF-16").utf16)
+        // IBM037 for the characters of the chart's first line: "<?xml version="1.0" encoding="IBM037"?>".
+        let ebcdic: [UInt8] = [
+            0x4C, 0x6F, 0xA7, 0x94, 0x93, 0x40, 0xA5, 0x85, 0x99, 0xA2, 0x89, 0x96, 0x95, 0x7E, 0x7F, 0xF1, 0x4B, 0xF0,
+            0x7F, 0x40, 0x85, 0x95, 0x83, 0x96, 0x84, 0x89, 0x95, 0x87, 0x7E, 0x7F, 0xC9, 0xC2, 0xD4, 0xF0, 0xF3, 0xF7,
+            0x7F, 0x6F, 0x6E, 0x25,
+        ]
+        let rest = chart("IBM037").split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        // The code and the words of the refusal: the EBCDIC declaration is not UTF-8, and the DTD
+        // after it is found in the raw bytes whatever the declaration says.
+        let files: [(String, [UInt8], String)] = [
+            ("le", utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "[LS001] SCXML file holds a NUL byte"),
+            ("be", utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, "[LS001] SCXML file holds a NUL byte"),
+            (
+                "seven", Array(chart("UTF-7").replacingOccurrences(of: "<!", with: "+ADw-!").utf8),
+                "[LS001] the XML declaration names 'UTF-7'"
+            ),
+            (
+                "ebcdic", ebcdic + Array(rest.dropFirst().joined(separator: "\n").utf8),
+                "[LS001] SCXML file is not valid UTF-8"
+            ),
+            ("ebcdicdtd", ebcdic + Array(rest.joined(separator: "\n").utf8), "[LS180] <!DOCTYPE> is not supported"),
+        ]
+        for (name, bytes, reason) in files {
+            try Data(bytes).write(to: folder.appendingPathComponent("\(name).scxml"))
+            for command in [
+                ["validate", "\(name).scxml"], ["simulate", "\(name).scxml", "go"],
+                ["import", "\(name).scxml", "-o", "out.yaml"], ["export", "\(name).scxml"],
+            ] {
+                let result = try CLI.run(command, in: folder)
+                let printed = result.stdout + result.stderr
+                #expect(result.status == 1, "\(command): \(printed)")
+                #expect(printed.contains("\(name).scxml:1:"), "\(command): \(printed)")
+                #expect(printed.contains("error: \(reason)"), "\(command): \(printed)")
+                #expect(!printed.contains("entity-text-leaked"), "\(command)")
+                #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.yaml").path))
+            }
+        }
+    }
 }
