@@ -290,4 +290,34 @@ struct HardeningRoundTwoCLITests {
             }
         }
     }
+
+    @Test("an attribute or namespace flood is a located LS003 in validate and import, nothing written (#37 break 10)")
+    func attributeFloodsThroughTheCLI() throws {
+        let folder = try Scratch.folder("lifespec-flood")
+        let head =
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" initial=\"a\">\n<state id=\"b\"/>\n"
+        // Namespace declarations and plain attributes mixed on one element; then namespaces alone
+        // (the root's own xmlns is the first of them).
+        let mixed = (0..<120_000).map { $0.isMultiple(of: 3) ? " xmlns:p\($0)='urn:\($0)'" : " k\($0)='\($0)'" }
+            .joined()
+        let spread = (0..<600).map { "<state id=\"s\($0)\" xmlns:q\($0)=\"urn:q\($0)\"/>" }.joined(separator: "\n")
+        try (head + "<state id=\"a\"\(mixed)/>\n</scxml>\n").write(
+            to: folder.appendingPathComponent("mixed.scxml"), atomically: true, encoding: .utf8)
+        try (head + "<state id=\"a\"/>\n" + spread + "\n</scxml>\n").write(
+            to: folder.appendingPathComponent("spread.scxml"), atomically: true, encoding: .utf8)
+        for (name, location, what) in [
+            ("mixed", "mixed.scxml:3:1", "more than 64 attributes"),
+            ("spread", "spread.scxml:259:1", "namespace declarations"),
+        ] {
+            for command in [["validate", "\(name).scxml"], ["import", "\(name).scxml", "-o", "out.yaml"]] {
+                let result = try CLI.run(command, in: folder)
+                #expect(result.status == 1, "\(command)")
+                #expect(
+                    (result.stdout + result.stderr).contains("\(location): error: [LS003] SCXML: ")
+                        && (result.stdout + result.stderr).contains(what),
+                    "\(command): \(result.stdout) \(result.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.yaml").path))
+            }
+        }
+    }
 }
