@@ -198,4 +198,21 @@ struct SCXMLHardeningTests {
         let defaults = machine.transitions.filter { $0.sources == ["h7"] }
         #expect(defaults.map(\.targets) == [["s639"]], "\(defaults)")
     }
+
+    @Test("a processing instruction is refused from the raw bytes (an empty one crashed Foundation's parser; fuzzer)")
+    func processingInstructionsAreRefused() {
+        for text in [
+            "<?x?>\n" + Self.chart("<state id=\"a\"/>"),
+            Self.chart("<state id=\"a\"><?pi?></state>"),
+            "<?xml version=\"1.0\"?>\n" + Self.chart("<?target some data?><state id=\"a\"/>"),
+            "\n<?xml version=\"1.0\"?>" + Self.chart("<state id=\"a\"/>"),
+        ] {
+            let result = Self.read(Array(text.utf8))
+            #expect(result.document == nil, "\(text)")
+            #expect(result.diagnostics.map(\.code) == [.unsupportedSCXML], "\(result.diagnostics)")
+        }
+        // The XML declaration first still reads, after a UTF-8 mark too.
+        let declared = [0xEF, 0xBB, 0xBF] + Array(("<?xml version=\"1.0\"?>\n" + Self.chart("<state id=\"a\"/>")).utf8)
+        #expect(Self.read(declared).document != nil, "\(Self.read(declared).diagnostics)")
+    }
 }
