@@ -160,6 +160,11 @@ struct DiagramCommand: ParsableCommand {
                 }
             }
         } catch let error as DiagramError {
+            // Too large to lay out is an input limit, located like every other (LS003).
+            if case .tooLarge = error {
+                StandardStreams.err("\(input.spec):1:1: error: [\(DiagnosticCode.inputLimit.rawValue)] \(error)\n")
+                throw ExitCode(1)
+            }
             StandardStreams.err("\(input.spec): error: \(error)\n")
             throw ExitCode(1)
         } catch {

@@ -183,4 +183,25 @@ struct HardeningInputPathsCLITests {
             try String(contentsOf: outside.appendingPathComponent("README.md"), encoding: .utf8) == "a person's file\n")
         #expect(try contents(project) == before, "nothing is made in the project either")
     }
+
+    @Test(
+        "the default suites folder that is a link, or a folder on its way that is one, is LS005 and nothing is written (#37 break 4)",
+        arguments: ["Tests/GeneratedConformanceTests/Generated", "Tests/GeneratedConformanceTests", "Tests"])
+    func linkedDefaultSuitesFolderIsRefused(_ link: String) throws {
+        let (project, outside) = try projectAndOutside()
+        let url = project.appendingPathComponent(link)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: outside.path)
+        let before = try contents(project)
+        for command in [["generate"], ["generate", "-q", "--check"]] {
+            let result = try CLI.run(command, in: project)
+            #expect(result.status == 1, "\(link) \(command): \(result.stdout)\(result.stderr)")
+            #expect(
+                result.stderr.contains("error: [LS005]") && result.stderr.contains("symbolic link"),
+                "\(link) \(command): \(result.stderr)")
+        }
+        #expect(try contents(outside) == ["README.md"])
+        #expect(try contents(project) == before, "\(link): nothing is made in the project either")
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output").path))
+    }
 }

@@ -112,4 +112,273 @@ struct HardeningRoundTwoCLITests {
         let page = try CLI.run(["docs", "fan.scxml"], in: folder).stdout
         #expect(page.contains("spinning") && page.contains("idle"), "\(page.prefix(400))")
     }
+
+    /// `count` parallel two-state regions whose events emit nothing, but the first region's `up`,
+    /// which calls `first()`: a log of that one call leaves every other region free.
+    static func regions(_ count: Int) -> String {
+        var lines = [
+            "lifespec: 1", "id: regions", "initial: all", "states:", "  all:", "    parallel: true", "    states:",
+        ]
+        for region in 0..<count {
+            lines += [
+                "      r\(region):", "        initial: off\(region)",
+                "        states: {off\(region): {}, on\(region): {}}",
+            ]
+        }
+        lines += ["events:"] + (0..<count).map { "  up\($0): {kind: user}\n  down\($0): {kind: user}" }
+        lines += ["callbacks:", "  first: {swift: \"first()\"}", "transitions:"]
+        for region in 0..<count {
+            lines.append(
+                "  - {from: off\(region), on: up\(region), to: on\(region)\(region == 0 ? ", do: [first]" : "")}")
+            lines.append("  - {from: on\(region), on: down\(region), to: off\(region)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("check-trace past its configuration budget is a located LS003, in bounded work; under it, judged")
+    func checkTraceOverManyRegionsIsBounded() throws {
+        let folder = try Scratch.folder("lifespec-regions")
+        try "# one call\nfirst()\n".write(
+            to: folder.appendingPathComponent("one.log"), atomically: true, encoding: .utf8)
+        try Self.regions(15).write(
+            to: folder.appendingPathComponent("wide.yaml"), atomically: true, encoding: .utf8)
+        try Self.regions(8).write(to: folder.appendingPathComponent("narrow.yaml"), atomically: true, encoding: .utf8)
+        // A system of many parts: each part is one more independent region.
+        try """
+        lifespec: 1
+        id: toggle
+        initial: "off"
+        states: {"off": {}, "on": {}}
+        events: {flip: {kind: user}, flop: {kind: user}}
+        callbacks: {ping: {swift: "ping()"}}
+        transitions:
+          - {from: "off", on: flip, to: "on"}
+          - {from: "on", on: flop, to: "off", do: [ping]}
+
+        """.write(to: folder.appendingPathComponent("toggle.yaml"), atomically: true, encoding: .utf8)
+        let parts = (0..<24).map { "  T\($0): {spec: toggle}" }.joined(separator: "\n")
+        try """
+        lifespec: 1
+        id: many
+        parts:
+        \(parts)
+        states: {idle: {}, busy: {}}
+        initial: idle
+        events: {go: {kind: user}}
+        transitions:
+          - {from: idle, on: go, to: busy, raise: [T0.flip]}
+          - {from: busy, on: go, to: idle}
+
+        """.write(to: folder.appendingPathComponent("many.yaml"), atomically: true, encoding: .utf8)
+        try "T3.ping\n".write(to: folder.appendingPathComponent("part.log"), atomically: true, encoding: .utf8)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        for (spec, log, line) in [("wide.yaml", "one.log", 1), ("many.yaml", "part.log", 1)] {
+            let result = try CLI.run(["check-trace", spec, log], in: folder)
+            #expect(result.status == 1, "\(spec): \(result.stdout) \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "\(log):\(line):1: error: [LS003] the log cannot be judged within 10000 configurations"),
+                "\(spec): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(spec)")
+        }
+        let narrow = try CLI.run(["check-trace", "narrow.yaml", "one.log"], in: folder)
+        #expect(narrow.status == 0, "\(narrow.stderr)")
+        #expect(narrow.stdout.contains("one.log: conforms: 1 observations"), "\(narrow.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+
+    /// A ring of `count` states (`next`), each with a `jump` to `jump(i)`: back to the first state
+    /// makes long arrows whose spans grow with the square of the ring.
+    static func ring(_ count: Int, jump: (Int) -> Int) -> String {
+        var lines = ["lifespec: 1", "id: ring", "initial: s0", "states:"] + (0..<count).map { "  s\($0): {}" }
+        lines += ["events: {next: {kind: user}, jump: {kind: user}}", "transitions:"]
+        for state in 0..<count {
+            lines.append("  - {from: s\(state), on: next, to: s\((state + 1) % count)}")
+            lines.append("  - {from: s\(state), on: jump, to: s\(jump(state) % count)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a ring whose states all jump back is refused before layout with a located LS003; shortcuts are drawn")
+    func ringsWithShortcutsAreDrawnOrRefused() throws {
+        let folder = try Scratch.folder("lifespec-ring")
+        try Self.ring(330) { _ in 0 }.write(
+            to: folder.appendingPathComponent("back.yaml"), atomically: true, encoding: .utf8)
+        try Self.ring(300) { $0 + 9 }.write(
+            to: folder.appendingPathComponent("ahead.yaml"), atomically: true, encoding: .utf8)
+        try Self.ring(70) { _ in 0 }.write(
+            to: folder.appendingPathComponent("small.yaml"), atomically: true, encoding: .utf8)
+        for format in ["svg", "png", "pdf"] {
+            let result = try CLI.run(["diagram", "back.yaml", "-o", "back.\(format)"], in: folder)
+            #expect(result.status == 1, "\(format): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("back.yaml:1:1: error: [LS003] the diagram has 331 nodes")
+                    && result.stderr.contains("ranks beyond their own") && result.stderr.contains("group"),
+                "\(format): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("back.\(format)").path))
+        }
+        // DOT is not laid out: written, with the note.
+        let dot = try CLI.run(["diagram", "back.yaml", "--format", "dot"], in: folder)
+        #expect(dot.status == 0 && dot.stdout.hasPrefix("digraph"), "\(dot.stderr)")
+        for spec in ["ahead", "small"] {
+            let drawn = try CLI.run(["diagram", "\(spec).yaml", "-o", "\(spec).svg"], in: folder)
+            #expect(drawn.status == 0, "\(spec): \(drawn.stderr)")
+            let svg = try String(contentsOf: folder.appendingPathComponent("\(spec).svg"), encoding: .utf8)
+            #expect(svg.contains("</svg>"), "\(spec)")
+        }
+        // generate leaves the whole drawing out and writes the rest.
+        let project = try Scratch.folder("lifespec-ring-project")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        try Self.ring(330) { _ in 0 }.write(
+            to: project.appendingPathComponent("Spec/ring.yaml"), atomically: true, encoding: .utf8)
+        let generated = try CLI.run(["generate", "-q"], in: project)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ring/README.md").path))
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Output/ring/diagram.svg").path))
+    }
+
+    @Test(
+        "a chart in UTF-16 (either order, no mark), UTF-7 or EBCDIC is LS001 in every command, its DTD never expanded")
+    func chartsInOtherEncodingsAreRefused() throws {
+        let folder = try Scratch.folder("lifespec-encodings")
+        func chart(_ encoding: String) -> String {
+            """
+            <?xml version="1.0" encoding="\(encoding)"?>
+            <!DOCTYPE scxml [<!ENTITY leak "entity-text-leaked">]>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a"><state id="a">
+            <onentry><log expr="'&leak;'"/></onentry><transition event="go" target="a"/></state></scxml>
+
+            """
+        }
+        let utf16 = Array(chart("UTF-16").utf16)
+        // IBM037 for the characters of the chart's first line: "<?xml version="1.0" encoding="IBM037"?>".
+        let ebcdic: [UInt8] = [
+            0x4C, 0x6F, 0xA7, 0x94, 0x93, 0x40, 0xA5, 0x85, 0x99, 0xA2, 0x89, 0x96, 0x95, 0x7E, 0x7F, 0xF1, 0x4B, 0xF0,
+            0x7F, 0x40, 0x85, 0x95, 0x83, 0x96, 0x84, 0x89, 0x95, 0x87, 0x7E, 0x7F, 0xC9, 0xC2, 0xD4, 0xF0, 0xF3, 0xF7,
+            0x7F, 0x6F, 0x6E, 0x25,
+        ]
+        let rest = chart("IBM037").split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        // The code and the words of the refusal: the EBCDIC declaration is not UTF-8, and the DTD
+        // after it is found in the raw bytes whatever the declaration says.
+        let files: [(String, [UInt8], String)] = [
+            ("le", utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "[LS001] SCXML file holds a NUL byte"),
+            ("be", utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, "[LS001] SCXML file holds a NUL byte"),
+            (
+                "seven", Array(chart("UTF-7").replacingOccurrences(of: "<!", with: "+ADw-!").utf8),
+                "[LS001] the XML declaration names 'UTF-7'"
+            ),
+            (
+                "ebcdic", ebcdic + Array(rest.dropFirst().joined(separator: "\n").utf8),
+                "[LS001] SCXML file is not valid UTF-8"
+            ),
+            ("ebcdicdtd", ebcdic + Array(rest.joined(separator: "\n").utf8), "[LS180] <!DOCTYPE> is not supported"),
+        ]
+        for (name, bytes, reason) in files {
+            try Data(bytes).write(to: folder.appendingPathComponent("\(name).scxml"))
+            for command in [
+                ["validate", "\(name).scxml"], ["simulate", "\(name).scxml", "go"],
+                ["import", "\(name).scxml", "-o", "out.yaml"], ["export", "\(name).scxml"],
+            ] {
+                let result = try CLI.run(command, in: folder)
+                let printed = result.stdout + result.stderr
+                #expect(result.status == 1, "\(command): \(printed)")
+                #expect(printed.contains("\(name).scxml:1:"), "\(command): \(printed)")
+                #expect(printed.contains("error: \(reason)"), "\(command): \(printed)")
+                #expect(!printed.contains("entity-text-leaked"), "\(command)")
+                #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.yaml").path))
+            }
+        }
+    }
+
+    @Test("an attribute or namespace flood is a located LS003 in validate and import, nothing written (#37 break 10)")
+    func attributeFloodsThroughTheCLI() throws {
+        let folder = try Scratch.folder("lifespec-flood")
+        let head =
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" initial=\"a\">\n<state id=\"b\"/>\n"
+        // Namespace declarations and plain attributes mixed on one element; then namespaces alone
+        // (the root's own xmlns is the first of them).
+        let mixed = (0..<120_000).map { $0.isMultiple(of: 3) ? " xmlns:p\($0)='urn:\($0)'" : " k\($0)='\($0)'" }
+            .joined()
+        let spread = (0..<600).map { "<state id=\"s\($0)\" xmlns:q\($0)=\"urn:q\($0)\"/>" }.joined(separator: "\n")
+        try (head + "<state id=\"a\"\(mixed)/>\n</scxml>\n").write(
+            to: folder.appendingPathComponent("mixed.scxml"), atomically: true, encoding: .utf8)
+        try (head + "<state id=\"a\"/>\n" + spread + "\n</scxml>\n").write(
+            to: folder.appendingPathComponent("spread.scxml"), atomically: true, encoding: .utf8)
+        for (name, location, what) in [
+            ("mixed", "mixed.scxml:3:1", "more than 64 attributes"),
+            ("spread", "spread.scxml:259:1", "namespace declarations"),
+        ] {
+            for command in [["validate", "\(name).scxml"], ["import", "\(name).scxml", "-o", "out.yaml"]] {
+                let result = try CLI.run(command, in: folder)
+                #expect(result.status == 1, "\(command)")
+                #expect(
+                    (result.stdout + result.stderr).contains("\(location): error: [LS003] SCXML: ")
+                        && (result.stdout + result.stderr).contains(what),
+                    "\(command): \(result.stdout) \(result.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.yaml").path))
+            }
+        }
+    }
+
+    /// A project with the app spec and the memory-warning system, which has the app spec (and the
+    /// view controller spec) as parts; `appTitle` renames the app's Suspended state.
+    static func systemProject(appTitle: String?) throws -> URL {
+        let project = Scratch.url("lifespec-snapshot")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        for name in ["ios-app-lifecycle.yaml", "uikit-memory-warning.yaml", "uiviewcontroller-lifecycle.yaml"] {
+            var text = try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("Spec/\(name)"), encoding: .utf8)
+            if let appTitle, name == "ios-app-lifecycle.yaml" {
+                text = text.replacingOccurrences(
+                    of: "en: iOS app life cycle (UIKit, app delegate)", with: "en: \(appTitle)")
+            }
+            try text.write(to: project.appendingPathComponent("Spec/\(name)"), atomically: true, encoding: .utf8)
+        }
+        return project
+    }
+
+    @Test(
+        "a run reads each input once: the app spec replaced while generate holds after reading it leaves Output/ whole for the first version (#37 break 14)"
+    )
+    func aRunIsASnapshotOfItsInputs() throws {
+        let renamed = "Suspended (frozen)"
+        var references: [TransactionTests.State] = []
+        for title in [nil, renamed] {
+            let project = try Self.systemProject(appTitle: title)
+            #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+            references.append(TransactionTests.state(of: project))
+        }
+        // The system's pages and drawings show its part's states: the two versions differ there too.
+        #expect(
+            TransactionTests.differences(references[0], references[1]).contains {
+                $0.hasPrefix("Output/uikit-memory-warning/")
+            })
+        let project = try Self.systemProject(appTitle: nil)
+        let release = try Scratch.folder("lifespec-release").appendingPathComponent("go")
+        let run = try WatchedProcess(
+            CLI.testHost, ["generate", "-q"], in: project,
+            environment: ["LIFESPEC_TEST_HOLD_READ": "ios-app-lifecycle.yaml", "LIFESPEC_TEST_RELEASE": release.path],
+            watching: .standardError)
+        // Held right after the first read of the app spec: the rest of the run would read it again
+        // (as a spec, as the system's part) if it did not keep those bytes.
+        #expect(run.wait(for: "lifespec-test-step: read ios-app-lifecycle.yaml"))
+        let replaced = try Self.systemProject(appTitle: renamed)
+        try FileManager.default.removeItem(at: project.appendingPathComponent("Spec/ios-app-lifecycle.yaml"))
+        try FileManager.default.copyItem(
+            at: replaced.appendingPathComponent("Spec/ios-app-lifecycle.yaml"),
+            to: project.appendingPathComponent("Spec/ios-app-lifecycle.yaml"))
+        FileManager.default.createFile(atPath: release.path, contents: Data())
+        run.waitUntilExit()
+        #expect(run.process.terminationStatus == 0, "\(run.log)")
+        let after = TransactionTests.state(of: project)
+        #expect(
+            after == references[0],
+            "Output/ is not the first version's: \(TransactionTests.differences(after, references[0]))")
+        // What is on disk now is the second version: the run's record does not call it fresh.
+        #expect(try CLI.run(["generate", "--check", "-q"], in: project).status != 0)
+        #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+        #expect(TransactionTests.state(of: project) == references[1])
+    }
 }

@@ -174,4 +174,45 @@ struct SCXMLHardeningTests {
         #expect(
             first.message == "target 'rom0' is not a state of this chart; did you mean 'room0'?", "\(first.message)")
     }
+
+    @Test("a large flat or grouped chart loads with every state under its own parent, in document order (#37 break 13)")
+    func largeChartsLoadWhole() throws {
+        // 100 groups of 80 states (the loader once filtered every state's siblings for each state:
+        // quadratic, see the SCXML rows of Benchmarks/run), a history state with its default.
+        let groups = (0..<100).map { group in
+            let states = (0..<80).map { index in
+                let id = group * 80 + index
+                return "<state id=\"s\(id)\"><transition event=\"e\(id % 5)\" target=\"s\((id + 1) % 8_000)\"/></state>"
+            }
+            let history = "<history id=\"h\(group)\"><transition target=\"s\(group * 80 + 79)\"/></history>"
+            return "<state id=\"g\(group)\" initial=\"s\(group * 80)\">\(history)\(states.joined())</state>"
+        }
+        let text = Self.chart(groups.joined(separator: "\n"))
+        let result = SpecLoader.load(data: Data(text.utf8), path: "groups.scxml")
+        #expect(!result.hasErrors, "\(result.diagnostics.prefix(3))")
+        let machine = try #require(result.spec).machine
+        #expect(machine.states.count == 100 + 100 + 8_000)
+        #expect(machine.state("s4321")?.parent == "g54")
+        #expect(machine.state("g7")?.children.first == "h7" && machine.state("g7")?.children.last == "s639")
+        // The history's default is its own transition, not another state's.
+        let defaults = machine.transitions.filter { $0.sources == ["h7"] }
+        #expect(defaults.map(\.targets) == [["s639"]], "\(defaults)")
+    }
+
+    @Test("a processing instruction is refused from the raw bytes (an empty one crashed Foundation's parser; fuzzer)")
+    func processingInstructionsAreRefused() {
+        for text in [
+            "<?x?>\n" + Self.chart("<state id=\"a\"/>"),
+            Self.chart("<state id=\"a\"><?pi?></state>"),
+            "<?xml version=\"1.0\"?>\n" + Self.chart("<?target some data?><state id=\"a\"/>"),
+            "\n<?xml version=\"1.0\"?>" + Self.chart("<state id=\"a\"/>"),
+        ] {
+            let result = Self.read(Array(text.utf8))
+            #expect(result.document == nil, "\(text)")
+            #expect(result.diagnostics.map(\.code) == [.unsupportedSCXML], "\(result.diagnostics)")
+        }
+        // The XML declaration first still reads, after a UTF-8 mark too.
+        let declared = [0xEF, 0xBB, 0xBF] + Array(("<?xml version=\"1.0\"?>\n" + Self.chart("<state id=\"a\"/>")).utf8)
+        #expect(Self.read(declared).document != nil, "\(Self.read(declared).diagnostics)")
+    }
 }

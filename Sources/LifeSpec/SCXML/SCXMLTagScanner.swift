@@ -84,6 +84,11 @@ extension SCXMLReader {
                         quote = scalar
                     } else if scalar == "=" {
                         attributes += 1
+                        // Refused at once: the rest of a flooded tag is not worth reading.
+                        if attributes > maximumAttributes {
+                            result.flood = ("an element with more than \(maximumAttributes) attributes", tag)
+                            return result
+                        }
                     } else if scalar == ">" {
                         break
                     }

@@ -12,13 +12,25 @@ package struct DiagramSize: Sendable, Hashable {
     /// Label lines on arrows and in states at `events` and at `full` detail.
     package let eventLines: Int
     package let fullLines: Int
+    /// The ranks arrows cross beyond their own, summed: every one is a virtual node `dot` lays out
+    /// (and orders in every rank it crosses). A ring whose states all return to its first state
+    /// has few arrows but a quadratic sum; it, not the count of arrows, made `dot` take minutes.
+    package let longEdgeSpan: Int
+    /// The sum over ranks of the square of their width (real and virtual nodes): what ordering the
+    /// ranks to reduce crossings costs, roughly.
+    package let rankWork: Int
 
-    init(nodes: Int, clusters: Int, arrows: Int, eventLines: Int, fullLines: Int) {
+    init(
+        nodes: Int, clusters: Int, arrows: Int, eventLines: Int, fullLines: Int, longEdgeSpan: Int = 0,
+        rankWork: Int = 0
+    ) {
         self.nodes = nodes
         self.clusters = clusters
         self.arrows = arrows
         self.eventLines = eventLines
         self.fullLines = fullLines
+        self.longEdgeSpan = longEdgeSpan
+        self.rankWork = rankWork
     }
 
     init(spec: LoadedSpec, options: DiagramOptions) {
@@ -59,6 +71,84 @@ package struct DiagramSize: Sendable, Hashable {
         self.arrows = arrows
         self.eventLines = eventLines
         self.fullLines = fullLines
+        (longEdgeSpan, rankWork) = Self.longEdges(of: topology)
+    }
+
+    /// The ranks the arrows cross, estimated as `dot` ranks them: arrows against the flow turned
+    /// round, the arrows that still close a cycle (found depth first, as `dot` breaks cycles)
+    /// dropped, each node on the longest path to it, and every arrow's span past one rank summed.
+    /// Iterative, and linear in the arrows.
+    static func longEdges(of topology: DiagramTopology) -> (span: Int, rankWork: Int) {
+        var numbers: [String: Int] = [:]
+        var successors: [[Int]] = []
+        func number(_ name: String) -> Int {
+            if let known = numbers[name] { return known }
+            numbers[name] = successors.count
+            successors.append([])
+            return successors.count - 1
+        }
+        for group in topology.arrows {
+            guard case .arrow(let tail, let head, _, _, let backward) = group.placement, tail != head else { continue }
+            let (from, to) = backward ? (number(head), number(tail)) : (number(tail), number(head))
+            successors[from].append(to)
+        }
+        // Depth first from every node in order: an arrow to a node still on the path is dropped;
+        // the finishing order, reversed, is a topological order of what is left.
+        var state = [UInt8](repeating: 0, count: successors.count)  // 0 new, 1 on the path, 2 done
+        var kept = [[Int]](repeating: [], count: successors.count)
+        var finished: [Int] = []
+        for root in successors.indices where state[root] == 0 {
+            var stack = [(node: root, next: 0)]
+            state[root] = 1
+            while let top = stack.last {
+                if top.next < successors[top.node].count {
+                    stack[stack.count - 1].next += 1
+                    let target = successors[top.node][top.next]
+                    switch state[target] {
+                    case 0:
+                        kept[top.node].append(target)
+                        state[target] = 1
+                        stack.append((target, 0))
+                    case 2: kept[top.node].append(target)
+                    default: break
+                    }
+                } else {
+                    state[top.node] = 2
+                    finished.append(top.node)
+                    stack.removeLast()
+                }
+            }
+        }
+        var rank = [Int](repeating: 0, count: successors.count)
+        for node in finished.reversed() {
+            for target in kept[node] { rank[target] = max(rank[target], rank[node] + 1) }
+        }
+        var span = 0
+        // Nodes per rank, real and virtual: ordering a rank costs about the square of its width.
+        let ranks = (rank.max() ?? 0) + 2
+        var real = [Int](repeating: 0, count: ranks)
+        var virtualChange = [Int](repeating: 0, count: ranks)
+        for node in kept.indices {
+            real[rank[node]] += 1
+            for target in kept[node] where rank[target] > rank[node] + 1 {
+                span += rank[target] - rank[node] - 1
+                virtualChange[rank[node] + 1] += 1
+                virtualChange[rank[target]] -= 1
+            }
+        }
+        var crossing = 0
+        var rankWork = 0
+        for position in 0..<ranks {
+            crossing += virtualChange[position]
+            rankWork += (real[position] + crossing) * (real[position] + crossing)
+        }
+        return (span, rankWork)
+    }
+
+    /// `rankWork` at `detail`: a labelled arrow takes two ranks per rank it crosses (its label
+    /// takes a rank of its own), so the ranks to order double.
+    package func rankWork(at detail: DiagramOptions.Detail) -> Int {
+        detail == .states ? rankWork : 2 * rankWork
     }
 
     /// "12 nodes, 3 groups and 20 arrows", for messages.
@@ -86,15 +176,31 @@ package struct DiagramLimits: Sendable, Hashable {
     /// and Graphviz reported errors ("lost edge").
     package var maximumWeight: Int
 
-    package init(comfortableWeight: Int = 2_500, maximumWeight: Int = 5_000) {
+    /// Above this `DiagramSize.rankWork(at:)` a detail level is dropped for a coarser one, and
+    /// above `maximumRankWork` at `states` detail the diagram is refused: the shape's cost, where
+    /// the weight counts only nodes and arrows. Measured (Graphviz 2.43, `diagram` to SVG) on rings
+    /// whose every state also returns to the first, few arrows but long ones: 100 states (0.33 M,
+    /// 0.66 M at `full`) 6.4 s at `full`, 250 states (5.2 M) 74 s, 400 states (21 M) past 70 s and a
+    /// crash in the layout; `lifespec synth --states 500 --regions 4` (3.3 M) lays out at `states`
+    /// in 4.7 s. Every spec under `Spec/` is below 1,000.
+    package var comfortableRankWork: Int
+    package var maximumRankWork: Int
+
+    package init(
+        comfortableWeight: Int = 2_500, maximumWeight: Int = 5_000, comfortableRankWork: Int = 1_500_000,
+        maximumRankWork: Int = 4_000_000
+    ) {
         self.comfortableWeight = comfortableWeight
         self.maximumWeight = maximumWeight
+        self.comfortableRankWork = comfortableRankWork
+        self.maximumRankWork = maximumRankWork
     }
 
     package static let standard = DiagramLimits()
 
     /// No budget: for DOT text, which is written but not laid out.
-    package static let unlimited = DiagramLimits(comfortableWeight: .max, maximumWeight: .max)
+    package static let unlimited = DiagramLimits(
+        comfortableWeight: .max, maximumWeight: .max, comfortableRankWork: .max, maximumRankWork: .max)
 }
 
 /// What will be drawn: the detail asked for, the detail that keeps layout fast, and why they
@@ -115,8 +221,11 @@ package struct DiagramPlan: Sendable, Hashable {
         self.size = size
         requestedDetail = requested
         let levels = DiagramOptions.Detail.allCases.filter { $0 <= requested }.reversed()
-        let fitting = levels.first { size.weight(at: $0) <= limits.comfortableWeight }
+        let fitting = levels.first {
+            size.weight(at: $0) <= limits.comfortableWeight && size.rankWork(at: $0) <= limits.comfortableRankWork
+        }
         let describe = size.summary
+        let longEdges = size.rankWork(at: .states) > limits.maximumRankWork
         if let fitting {
             effectiveDetail = fitting
             isRefused = false
@@ -124,7 +233,7 @@ package struct DiagramPlan: Sendable, Hashable {
                 fitting == requested
                 ? nil
                 : "the diagram has \(describe): drawing it at '\(fitting.rawValue)' detail instead of '\(requested.rawValue)' to keep the layout fast"
-        } else if size.weight(at: .states) <= limits.maximumWeight {
+        } else if size.weight(at: .states) <= limits.maximumWeight, !longEdges {
             effectiveDetail = .states
             isRefused = false
             message =
@@ -134,9 +243,13 @@ package struct DiagramPlan: Sendable, Hashable {
         } else {
             effectiveDetail = .states
             isRefused = true
+            // Too many nodes and arrows says it first; the long arrows only when they alone are the cause.
             message =
-                "the diagram has \(describe), too many for Graphviz to lay out in reasonable time even at 'states' detail; "
-                + "draw one group of states at a time (the group option), split the spec, or use the Mermaid or Markdown output"
+                longEdges && size.weight(at: .states) <= limits.maximumWeight
+                ? "the diagram has \(describe), and its arrows cross about \(size.longEdgeSpan) ranks beyond their own (arrows back across a long chain of states), too long for Graphviz to lay out in reasonable time even at 'states' detail; "
+                    + "draw one group of states at a time (the group option), split the spec, or use the Mermaid or Markdown output"
+                : "the diagram has \(describe), too many for Graphviz to lay out in reasonable time even at 'states' detail; "
+                    + "draw one group of states at a time (the group option), split the spec, or use the Mermaid or Markdown output"
         }
     }
 }
