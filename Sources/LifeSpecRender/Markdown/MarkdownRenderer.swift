@@ -762,9 +762,17 @@ final class MarkdownPageBuilder {
         guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
         var table = MarkdownTable([strings.eventColumn] + matrix.columns.map(words.column))
         for matrixRow in matrix.rows {
-            table.add(
-                [matrixRow.event.map(eventName) ?? strings.alwaysRow]
-                    + matrixRow.cells.map { words.cell($0, lineBreak: "<br/>") })
+            table.addRow { row in
+                row.cell(matrixRow.event.map(eventName) ?? strings.alwaysRow)
+                for branches in matrixRow.cells {
+                    // Most cells: not handled, whatever the flags, written straight into the table.
+                    if branches.count == 1, branches[0].steps == nil, case .always = branches[0].condition {
+                        row.cell(line: strings.none)
+                    } else {
+                        row.cell(words.cell(branches, lineBreak: "<br/>"))
+                    }
+                }
+            }
         }
         var intro = strings.matrixIntro
         if matrix.rows.contains(where: { $0.event == nil }) {

@@ -5,7 +5,10 @@ import LifecycleEngine
 /// (an id only where a title is missing), conditions in words, walkthrough steps, the event
 /// matrix's cells and a callback's "Called when". The Markdown page and the DocC article both say
 /// things through it, so they say the same thing; each passes its own escaping.
-struct PageWords {
+///
+/// A class for the reason `MarkdownPageBuilder` is one: its methods are passed around as closures
+/// (`map(stateName)`), and as a struct each would copy it (document, machine, index, closures).
+final class PageWords {
     let document: SpecDocument
     let machine: Machine
     let lookup: DocumentIndex
@@ -15,6 +18,25 @@ struct PageWords {
     let escape: (String) -> String
     /// A code span as the target writes it.
     let code: (String) -> String
+    /// `calledWhen`'s line for a transition alone in its group, by transition index: a transition
+    /// that makes several calls is described once (as the page's former cache did).
+    private var lines: [Int: String] = [:]
+    /// Names already made, by id: the tables name the same states and events over and over.
+    private var stateNames: [String: String] = [:]
+    private var eventNames: [String: String] = [:]
+
+    init(
+        document: SpecDocument, machine: Machine, lookup: DocumentIndex, locale: String?, strings: Glossary,
+        escape: @escaping (String) -> String, code: @escaping (String) -> String
+    ) {
+        self.document = document
+        self.machine = machine
+        self.lookup = lookup
+        self.locale = locale
+        self.strings = strings
+        self.escape = escape
+        self.code = code
+    }
 
     func text(_ value: LocalizedText?) -> String? { document.shownText(value, locale: locale) }
 
@@ -22,10 +44,20 @@ struct PageWords {
 
     /// A state as a reader knows it: its title (in a system, after the part it belongs to), or
     /// its id when it has none.
-    func stateName(_ id: String) -> String { titled(text(lookup.state(id)?.title), id: id) }
+    func stateName(_ id: String) -> String {
+        if let known = stateNames[id] { return known }
+        let name = titled(text(lookup.state(id)?.title), id: id)
+        stateNames[id] = name
+        return name
+    }
 
     /// An event as a reader knows it: its title (after its part in a system), or its id.
-    func eventName(_ id: String) -> String { titled(text(lookup.event(id)?.title), id: id) }
+    func eventName(_ id: String) -> String {
+        if let known = eventNames[id] { return known }
+        let name = titled(text(lookup.event(id)?.title), id: id)
+        eventNames[id] = name
+        return name
+    }
 
     private func titled(_ title: String?, id: String) -> String {
         guard let title else { return code(id) }
@@ -118,11 +150,15 @@ struct PageWords {
             groups[key, default: []].append(transition)
         }
         return order.map { key in
-            let condition = Self.joinedGuard(groups[key]!.map(\.guardExpression))
-            return strings.when(
+            let group = groups[key]!
+            if group.count == 1, let known = lines[group[0].index] { return known }
+            let condition = Self.joinedGuard(group.map(\.guardExpression))
+            let line = strings.when(
                 from: key.sources.map(stateName).joined(separator: strings.listSeparator),
                 to: key.target.map(stateName), event: key.event.map(eventName),
                 guard: condition.map(self.condition))
+            if group.count == 1 { lines[group[0].index] = line }
+            return line
         }
     }
 
