@@ -164,6 +164,10 @@ struct LocalizedOutputTests {
             diagram.timeLimit("5s"),
             diagram.sequenceSender, diagram.posts("通知"), diagram.sequenceComment("a"), page.sequenceAlt("甲"),
             page.indexLifecycles, page.indexSystems, page.indexDrawing,
+            page.glanceHeading, page.glanceSequences, page.fullWalkthrough, page.objectColumn, page.callColumn,
+            page.timelineStart, page.stepByStepSummary, page.scenariosIntroDocC, page.fromTo("未运行", "活跃"),
+            page.fromTo("`a`", "`b`"), page.setUpAsIn(steps: 2, "“推入 B”"), page.setUpAsIn(steps: 1, "“推入 B”"),
+            page.branch("后台", condition: "不在挂起时退出"), page.when(from: "甲", to: "乙", event: "打开 App", guard: "不在挂起时退出"),
         ]
         for phrase in phrases {
             #expect(ChineseTypography.findings(in: phrase).isEmpty, "\(phrase)")

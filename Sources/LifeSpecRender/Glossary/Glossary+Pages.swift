@@ -150,17 +150,6 @@ extension Glossary {
     var initialMarker: String { pick("initial", "初始") }
     var finalMarker: String { pick("final", "终止") }
     func groupOf(_ children: String) -> String { pick("group of \(children)", "分组，包含 \(children)") }
-    /// A transition as "from → to on event if guard", its target resolved to the leaf it enters,
-    /// ids written by `code`.
-    func when(_ transition: Transition, in machine: Machine, code: (String) -> String) -> String {
-        when(
-            from: transition.sources.map(code).joined(separator: listSeparator),
-            to: transition.target.map { code(machine.leaf(entering: $0)) },
-            event: transition.trigger.eventID.map(code),
-            guard: transition.guardExpression.map { code($0.description) }
-        )
-    }
-
     /// The markers every states table shows beside a state: initial, final, the group's children
     /// (each written by `code`).
     func markers(of state: StateNode, in machine: Machine, code: (String) -> String) -> [String] {

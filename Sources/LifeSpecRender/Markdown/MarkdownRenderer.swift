@@ -85,7 +85,7 @@ package enum MarkdownRenderer {
 ///
 /// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
 /// `map(stateName)`), and as a struct each such closure would copy the whole builder (document,
-/// machine, indexes). Everything in it is immutable.
+/// machine, indexes). Everything in it is immutable but the timelines it keeps.
 final class MarkdownPageBuilder {
     let spec: LoadedSpec
     let document: SpecDocument
