@@ -25,13 +25,6 @@ public enum SpecLoader {
     /// chart, part, API catalog) comes in through, so each gets the same checks before a byte is
     /// read. `what` names the file in a diagnostic ("spec file", "API catalog file").
     static func readFile(path: String, limits: LoaderLimits, what: String = "spec file") -> Result<Data, FileProblem> {
-        // A file a run read already gives the bytes it gave then (InputSnapshot); the checks below
-        // ran on that first read.
-        InputSnapshot.bytes(at: path) { readFileFromDisk(path: path, limits: limits, what: what) }
-    }
-
-    private static func readFileFromDisk(path: String, limits: LoaderLimits, what: String) -> Result<Data, FileProblem>
-    {
         let start = SourceLocation(path: path, line: 1, column: 1)
         // Only a regular file is opened: open(2) on a FIFO blocks until a writer comes (every
         // command hung), a device may never end, and a folder reads as empty on Linux.

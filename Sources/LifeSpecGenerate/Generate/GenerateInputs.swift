@@ -31,7 +31,7 @@ enum GenerateInputs {
             for name in names.sorted()
             where SpecFiles.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
                 let path = folder + "/" + name
-                guard let data = InputSnapshot.contents(atPath: path) else { return nil }
+                guard let data = FileManager.default.contents(atPath: path) else { return nil }
                 field("file", path)
                 hasher.update("bytes \(data.count)\n")
                 hasher.update(data)

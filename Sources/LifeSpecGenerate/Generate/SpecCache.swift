@@ -75,17 +75,17 @@ package final class SpecCache: @unchecked Sendable {
 
     /// The spec at `path`, from the cache when its bytes and its parts' bytes are unchanged.
     package func load(path: String) -> SpecLoadResult {
-        guard let bytes = InputSnapshot.contents(atPath: path) else { return SpecLoader.load(path: path) }
+        guard let bytes = FileManager.default.contents(atPath: path) else { return SpecLoader.load(path: path) }
         let cached = lock.withLock { entries[path] }
         if let cached, cached.bytes == bytes,
-            cached.parts.allSatisfy({ InputSnapshot.contents(atPath: $0.path) == $0.bytes })
+            cached.parts.allSatisfy({ FileManager.default.contents(atPath: $0.path) == $0.bytes })
         {
             lock.withLock { used.formUnion([path] + cached.parts.map(\.path)) }
             return cached.result
         }
         let result = SpecLoader.load(data: bytes, path: path)
         let parts = Self.partFiles(of: result, path: path).map {
-            (path: $0, bytes: InputSnapshot.contents(atPath: $0))
+            (path: $0, bytes: FileManager.default.contents(atPath: $0))
         }
         lock.withLock {
             used.formUnion([path] + parts.map(\.path))
