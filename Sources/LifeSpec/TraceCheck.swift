@@ -57,7 +57,6 @@ package struct TraceCheck {
             return .fails("\(error)\n")
         }
         var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
-        if judge.isOverBudget { return .fails(overBudget(at: "\(trace):1:1")) }
         // Each name is numbered once: a line then costs one lookup. A name two callbacks share
         // stands for either (of those observed).
         var nameIndex: [Substring: Int] = [:]
@@ -94,8 +93,6 @@ package struct TraceCheck {
                 )
             }
             judge.feed(index, meanings[index], token: token, location: location)
-            // A deviation found on part of the configurations is no answer: refused, not reported.
-            if judge.isOverBudget { return .fails(overBudget(at: location())) }
             if let report = judge.decidedDeviation { return .fails(failure(report, judge: judge)) }
         }
         if let report = judge.finalDeviation { return .fails(failure(report, judge: judge)) }
@@ -110,19 +107,6 @@ package struct TraceCheck {
         summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
         summary += inferred.total > inferred.events.count ? " …\n" : "\n"
         return .conforms(summary)
-    }
-
-    /// At most this many configurations are told apart in a check (by each of the at most three
-    /// sets of kinds judged at once). The same bound as validation's exploration of a machine with
-    /// parallel regions; in a debug build 4,096 configurations (12 independent two-state regions
-    /// whose events the log does not record) take about 20 s, so a release build stays under a
-    /// few seconds, where 16 such regions used to take minutes and gigabytes.
-    package static let configurationLimit = 10_000
-
-    private func overBudget(at location: String) -> String {
-        "\(location): error: [\(DiagnosticCode.inputLimit.rawValue)] the log cannot be judged within \(Self.configurationLimit) configurations of the spec: "
-            + "independent parallel regions (or parts) whose events the log does not record multiply the states the app could be in; "
-            + "check a smaller spec (a part or a region alone), fix flags with --set and the start with --from, or record the callbacks those events make\n"
     }
 
     private func failure(_ report: ProjectedTrace.Report, judge: ProjectedTrace) -> String {
@@ -254,9 +238,7 @@ struct ProjectedTrace {
             candidates = [
                 Candidate(
                     kinds: [],
-                    checker: try TraceChecker(
-                        machine: machine, from: from, fixedFlags: fixedFlags, observing: declared,
-                        configurationLimit: TraceCheck.configurationLimit)
+                    checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared)
                 )
             ]
             return
@@ -269,9 +251,7 @@ struct ProjectedTrace {
             let observed = kinds.reduce(into: Set<Observation>()) { $0.formUnion($1.members(of: machine)) }
             return Candidate(
                 kinds: kinds,
-                checker: try TraceChecker(
-                    machine: machine, from: from, fixedFlags: fixedFlags, observing: observed,
-                    configurationLimit: TraceCheck.configurationLimit))
+                checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
         }
     }
 
@@ -314,9 +294,6 @@ struct ProjectedTrace {
             ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count })
             ?? candidates[0]
     }
-
-    /// Some checker still judging ran past `TraceCheck.configurationLimit`: no answer can be trusted.
-    var isOverBudget: Bool { candidates.contains { $0.checker.isOverBudget } }
 
     /// A deviation that no later line can excuse: the only candidate left has deviated.
     var decidedDeviation: Report? {
