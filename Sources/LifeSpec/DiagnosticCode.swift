@@ -29,6 +29,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownPlatform = "LS108"
     case unknownRelatedSpec = "LS109"
     case unknownFact = "LS114"
+    /// A modelling note's `about:` names no state, event, flag, callback or notification.
+    case unknownElement = "LS115"
     // State graph
     case compoundWithoutInitial = "LS110"
     case invalidParallel = "LS111"

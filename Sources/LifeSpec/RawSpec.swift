@@ -60,6 +60,13 @@ struct RawSpec {
         var part: String?
     }
 
+    struct ModellingNote {
+        var about: [Located<String>] = []
+        var text: LocalizedText
+        var source: Located<String>?
+        var location: SourceLocation
+    }
+
     struct Notification {
         var id: Located<String>
         var swift: Located<String>?
@@ -159,6 +166,8 @@ struct RawSpec {
     var transitions: [Transition] = []
     var scenarios: [Scenario] = []
     var related: [SpecDocument.RelatedSpec] = []
+    /// `modelling:` as written; its `about` ids are checked once every element is known.
+    var modelling: [ModellingNote] = []
     /// Every `source:` reference, checked once all sources are known.
     var sourceReferences: [Located<String>] = []
     /// Every localized text with where it was written, for the translation check.

@@ -244,6 +244,17 @@ public struct SpecDocument: Sendable, Hashable {
         public let location: SourceLocation
     }
 
+    /// A choice the spec makes where Apple's documentation is silent or leaves room (`modelling:`):
+    /// pages gather them under "How this is modelled" instead of mixing them into the descriptions
+    /// of what UIKit does.
+    public struct ModellingNote: Sendable, Hashable {
+        /// The elements it is about (state, event, flag, callback or notification ids), maybe none.
+        public let about: [String]
+        public let text: LocalizedText
+        public let source: String?
+        public let location: SourceLocation
+    }
+
     /// A spec included as a part of a system spec (`parts:`): a parallel region whose ids are
     /// prefixed with `name` (`A.appeared`, `A.viewDidLoad`).
     public struct PartInfo: Sendable, Hashable {
@@ -286,6 +297,8 @@ public struct SpecDocument: Sendable, Hashable {
     public let scenarios: [ScenarioInfo]
     /// Other specs this one refers to, checked across specs by `SpecRelations`.
     public internal(set) var related: [RelatedSpec] = []
+    /// The spec's own modelling notes, in the order written (a part's stay on the part's page).
+    public internal(set) var modelling: [ModellingNote] = []
     /// The spec's `unhandled:` choice as written (`nil`: not written; the machine's policy says what applies).
     public internal(set) var unhandledEvents: UnhandledEventPolicy? = nil
     /// The Swift modules that declare the spec's API names (from `platform:` and `catalogs:`), in

@@ -7,7 +7,7 @@ struct SpecParser {
     static let topLevelKeys = [
         "lifespec", "id", "title", "summary", "platform", "locales", "sources", "states", "initial",
         "events", "flags", "facts", "callbacks", "notifications", "transitions", "scenarios", "related", "unhandled",
-        "catalogs", "parts",
+        "catalogs", "parts", "modelling",
     ]
     static let partKeys = ["spec", "title", "description"]
     static let stateKeys = [
@@ -27,6 +27,7 @@ struct SpecParser {
     ]
     static let scenarioKeys = ["id", "title", "description", "from", "flags", "events", "expect", "end", "source"]
     static let sourceKeys = ["title", "url"]
+    static let modellingKeys = ["about", "note", "source"]
 
     let reader: YAMLReader
     var raw: RawSpec
@@ -140,6 +141,7 @@ struct SpecParser {
         if let entry = byKey["transitions"] { parseTransitions(entry.value) }
         if let entry = byKey["scenarios"] { parseScenarios(entry.value) }
         if let entry = byKey["related"] { parseRelated(entry.value) }
+        if let entry = byKey["modelling"] { parseModelling(entry.value) }
         if let entry = byKey["unhandled"], let policy = reader.string(entry.value, what: "'unhandled'") {
             if let parsed = UnhandledEventPolicy(rawValue: policy.value) {
                 raw.unhandled = Located(parsed, at: policy.location)
@@ -853,6 +855,31 @@ struct SpecParser {
                 continue
             }
             raw.related.append(.init(id: id.value, description: description, location: id.location))
+        }
+    }
+
+    private mutating func parseModelling(_ node: Node) {
+        guard let items = reader.sequence(node, what: "'modelling'") else { return }
+        for item in items {
+            guard let pairs = reader.mapping(item, what: "a modelling note", allowedKeys: Self.modellingKeys) else {
+                continue
+            }
+            var about: [Located<String>] = []
+            var note: LocalizedText?
+            var source: Located<String>?
+            for (key, value) in pairs {
+                switch key.value {
+                case "about": about = reader.oneOrMany(value).compactMap { reader.string($0, what: "'about'") }
+                case "note": note = text(value, what: "a modelling note")
+                case "source": source = sourceRef(value)
+                default: break
+                }
+            }
+            guard let note else {
+                reader.error(.missingKey, "a modelling note needs 'note:' (the choice and why it is made)", at: item)
+                continue
+            }
+            raw.modelling.append(.init(about: about, text: note, source: source, location: reader.location(item)))
         }
     }
 

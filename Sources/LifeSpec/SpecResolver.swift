@@ -91,6 +91,13 @@ struct SpecResolver {
         for reference in raw.sourceReferences {
             _ = check(reference, in: sourceIDs, kind: "source", code: .unknownSource)
         }
+        // A modelling note may be about any element a reader sees named on the page.
+        let elementIDs = stateIDs.union(eventIDs).union(flagIDs).union(callbackIDs).union(notificationIDs)
+        for note in raw.modelling {
+            for id in note.about {
+                _ = check(id, in: elementIDs, kind: "element", code: .unknownElement)
+            }
+        }
         if let platform = raw.platform, APICatalog.catalog(for: platform.value) == nil {
             let known = APICatalog.platforms
             error(
@@ -638,6 +645,10 @@ struct SpecResolver {
         var withRelations = document
         withRelations.unhandledEvents = raw.unhandled?.value
         withRelations.related = raw.related
+        withRelations.modelling = raw.modelling.map {
+            SpecDocument.ModellingNote(
+                about: $0.about.map(\.value), text: $0.text, source: $0.source?.value, location: $0.location)
+        }
         var modules = PlatformNamesRule.catalogs(of: raw).compactMap(\.module)
         for module in raw.partCatalogs.compactMap(\.module) where !modules.contains(module) { modules.append(module) }
         withRelations.apiModules = modules

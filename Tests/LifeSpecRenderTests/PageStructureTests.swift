@@ -156,4 +156,53 @@ struct PageStructureTests {
         #expect(article.contains("A Appeared → A Disappearing"))
         #expect(!article.contains("`A.appeared` → "))
     }
+
+    /// The door with two modelling notes (one about a flag and an event, one about the whole) in
+    /// two locales, and a source the first cites.
+    static let modelledDoor = door.replacingOccurrences(
+        of: "title: Door\n",
+        with: """
+            title: Door
+            locales: [en, zh-Hans]
+            sources:
+              manual: {title: The door's manual, url: "https://example.com/door"}
+            modelling:
+              - about: [jammed, lock]
+                note:
+                  en: Turning the key always jams the door; the manual does not say it might not.
+                  zh-Hans: 转动钥匙总会卡住门；手册没有说可能不会。
+                source: manual
+              - note: {en: One door; its frame is not modelled., zh-Hans: 只有一扇门；门框未建模。}
+
+            """)
+
+    @Test("modelling notes get their own section after the reference tables, led by the titles of what they are about")
+    func modellingNotesHaveTheirSection() throws {
+        let spec = try SpecFixtures.load(yaml: Self.modelledDoor)
+        #expect(spec.document.modelling.map(\.about) == [["jammed", "lock"], []])
+        let page = MarkdownRenderer.render(spec)
+        let headings = page.split(separator: "\n").filter { $0.hasPrefix("## ") }.map(String.init)
+        let modelling = try #require(headings.firstIndex(of: "## How this is modelled"))
+        #expect(headings.firstIndex(of: "## Events in each state").map { $0 < modelling } == true)
+        #expect(headings.firstIndex(of: "## Sources").map { $0 > modelling } == true)
+        // The flag's title opens the lead (capitalised), then the event's; the source is marked.
+        #expect(
+            page.contains(
+                "- **Jammed, Turn the key:** Turning the key always jams the door; the manual does not say it might not. [&#91;1&#93;][src-1]"
+            ))
+        #expect(page.contains("- One door; its frame is not modelled."))
+        #expect(page.contains("[How this is modelled](#how-this-is-modelled)"))
+
+        let chinese = MarkdownRenderer.render(spec, options: MarkdownOptions(locale: "zh-Hans"))
+        #expect(chinese.contains("## 建模说明"))
+        #expect(chinese.contains("**jammed、Turn the key：**转动钥匙总会卡住门"))
+
+        let article = DocCRenderer.article(for: spec, resources: [], catalogued: [])
+        #expect(article.contains("### How this is modelled"))
+        #expect(article.contains("- **Jammed, Turn the key:** Turning the key always jams the door"))
+
+        // Without notes there is no section, and no entry in the contents.
+        let plain = MarkdownRenderer.render(try SpecFixtures.load(yaml: Self.door))
+        #expect(!plain.contains("How this is modelled"))
+    }
 }

@@ -108,6 +108,7 @@ final class DocCArticleBuilder {
             (strings.flagsHeading, flags()),
             (strings.transitionsHeading, transitions()),
             (strings.matrixHeading, matrix()),
+            (strings.modellingHeading, modelling()),
             (strings.sourcesHeading, sources()),
         ] where !body.isEmpty {
             page.add("### " + heading)
@@ -405,6 +406,16 @@ final class DocCArticleBuilder {
             intro += strings.sentenceSeparator + strings.alwaysRowNote
         }
         return MarkdownBlocks(intro, table)
+    }
+
+    /// The choices the spec makes where Apple leaves room (as the Markdown page).
+    private func modelling() -> MarkdownBlocks {
+        guard !document.modelling.isEmpty else { return MarkdownBlocks() }
+        let items = document.modelling.map { note -> String in
+            let text = (text(note.text).map(MarkdownText.singleLine) ?? "") + sourceMark(note.source)
+            return "- " + strings.modellingItem(about: words.modellingLead(note), note: text)
+        }
+        return MarkdownBlocks(strings.modellingIntro, lines: items)
     }
 
     private func sources() -> MarkdownBlocks {

@@ -69,6 +69,21 @@ extension Glossary {
     var relatedHeading: String { pick("Related lifecycles", "相关的生命周期") }
     var partsHeading: String { pick("Parts", "组成部分") }
     var usedByHeading: String { pick("Used by", "被以下系统使用") }
+    var modellingHeading: String { pick("How this is modelled", "建模说明") }
+    var modellingIntro: String {
+        pick(
+            "Where Apple's documentation is silent or leaves room, the spec makes the choices below. The walkthroughs, drawings and generated conformance tests follow them; a real device may differ where a note says so.",
+            "Apple 的文档未作说明或留有余地之处，规格按下列选择建模。示例流程、图和生成的一致性测试都遵循这些选择；注明之处，真实设备上的行为可能不同。"
+        )
+    }
+    /// One modelling note: what it is about (already named), then the note with its source mark.
+    func modellingItem(about: String?, note: String) -> String {
+        guard let about else { return note }
+        // A lead may open with a flag's title, written to follow "when" ("exiting on suspend").
+        let lead =
+            about.first.map { $0.isLowercase && $0.isASCII ? $0.uppercased() + about.dropFirst() : about } ?? about
+        return pick("**\(lead):** \(note)", "**\(about)：**\(note)")
+    }
 
     func partsIntro(examples: String) -> String {
         pick(

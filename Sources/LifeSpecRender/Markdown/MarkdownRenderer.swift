@@ -202,6 +202,7 @@ final class MarkdownPageBuilder {
             (strings.flagsHeading, flagsSection),
             (strings.transitionsHeading, transitionsSection),
             (strings.matrixHeading, matrixSection),
+            (strings.modellingHeading, modellingSection),
             (strings.usedByHeading, usedBySection),
             (strings.relatedHeading, relatedSection),
             (strings.sourcesHeading, sourcesSection),
@@ -817,6 +818,16 @@ final class MarkdownPageBuilder {
         return MarkdownBlocks(
             strings.partsIntro(examples: examples.compactMap { $0 }.map(code).joined(separator: strings.listSeparator)),
             lines: items)
+    }
+
+    /// The choices the spec makes where Apple leaves room, apart from what Apple says.
+    private func modellingSection() -> MarkdownBlocks {
+        guard !document.modelling.isEmpty else { return MarkdownBlocks() }
+        let items = document.modelling.map { note -> String in
+            let text = (text(note.text).map(MarkdownText.inline) ?? "") + sourceMark(note.source)
+            return "- " + strings.modellingItem(about: words.modellingLead(note), note: text)
+        }
+        return MarkdownBlocks(strings.modellingIntro, lines: items)
     }
 
     /// The system specs that include this one as a part.

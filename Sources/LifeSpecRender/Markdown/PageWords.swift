@@ -67,6 +67,22 @@ final class PageWords {
         return escape(part.name) + " " + name
     }
 
+    /// Whatever element a modelling note is about, named as the rest of the page names it: a
+    /// state or event by its title, a flag by its title, a call by its Swift name.
+    func elementName(_ id: String) -> String {
+        if lookup.state(id) != nil { return stateName(id) }
+        if lookup.event(id) != nil { return eventName(id) }
+        if lookup.flag(id) != nil { return lookup.flagTitle(id, locale: locale).map(escape) ?? code(id) }
+        if lookup.callback(id) != nil { return callbackName(id) }
+        if lookup.notification(id) != nil { return notificationName(id) }
+        return code(id)
+    }
+
+    /// The lead of a modelling note: the elements it is about, or `nil` for a note about the whole.
+    func modellingLead(_ note: SpecDocument.ModellingNote) -> String? {
+        note.about.isEmpty ? nil : note.about.map(elementName).joined(separator: strings.listSeparator)
+    }
+
     /// A flag's value in words by its title (`having background work`, `not having …`), or as
     /// `flag = value` when it has none.
     func flagWords(_ id: String, _ value: Bool) -> String {
