@@ -42,6 +42,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unreachableRegion = "LS123"
     case unrestorableHistory = "LS124"
     case unhandledDoneEvent = "LS125"
+    /// A transition without `to` and without actions from a leaf state: likely a forgotten target.
+    case transitionDoesNothing = "LS126"
     case nondeterminism = "LS130"
     case eventlessCycle = "LS131"
     case unsatisfiableGuard = "LS132"

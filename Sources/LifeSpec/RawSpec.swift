@@ -88,6 +88,9 @@ struct RawSpec {
         var on: [Located<String>] = []
         var always: Bool = false
         var type: TransitionType = .external
+        /// Whether `type:` is written: `type: internal` on a transition without `to` says that
+        /// doing nothing is meant.
+        var typeWritten = false
         var guardText: Located<String>?
         /// Columns from the guard scalar's mark to its first character (1 when quoted).
         var guardColumnShift = 0

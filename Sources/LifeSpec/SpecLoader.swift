@@ -260,7 +260,8 @@ public enum SpecLoader {
             if problem.contains("tab") || character(at: mark, in: text) == "\t" {
                 message += " (YAML does not allow tabs for indentation)"
             }
-            return .error(.yamlSyntax, message, at: at(mark))
+            return .error(
+                .yamlSyntax, message, at: at(mark), notes: indentationHint(at: mark, problem: problem, in: text))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             // Yams marks the first occurrence; point at the repeated one, as duplicate ids do.
@@ -279,6 +280,61 @@ public enum SpecLoader {
         default:
             return .error(.yamlSyntax, "YAML: \(error)", at: SourceLocation(path: path, line: 1, column: 1))
         }
+    }
+
+    /// For the errors a mis-indented line gives ("mapping values are not allowed", "did not find
+    /// expected key"): the line's indentation beside those of the keys it could belong to, which
+    /// names the likely line. libyaml reports where parsing failed, often the line after the
+    /// mistake; nothing is said when every line lines up with a key above it.
+    static func indentationHint(at mark: Mark, problem: String, in text: String) -> [String] {
+        guard
+            problem.contains("mapping values are not allowed") || problem.contains("did not find expected key")
+                || problem.contains("could not find expected ':'")
+        else { return [] }
+        let lines = sourceLines(text)
+        func indentation(_ line: Substring) -> Int? {
+            let content = line.drop { $0 == " " }
+            guard let first = content.first, first != "#" else { return nil }
+            return line.count - content.count
+        }
+        // The mark's line, and the keys open above it: each less indented than every line after it.
+        var levels: [Int] = []
+        var candidates: [(line: Int, indent: Int)] = []
+        var lineNumber = min(max(mark.line, 1), lines.count)
+        while lineNumber >= 1, candidates.count < 2 {
+            if let indent = indentation(lines[lineNumber - 1]) { candidates.append((lineNumber, indent)) }
+            lineNumber -= 1
+        }
+        guard let last = candidates.first else { return [] }
+        var lowest = Int.max
+        for index in stride(from: last.line - 1, through: 1, by: -1) {
+            guard let indent = indentation(lines[index - 1]) else { continue }
+            if index == last.line - 1 || indent < lowest {
+                if !levels.contains(indent) { levels.append(indent) }
+                lowest = min(lowest, indent)
+            }
+            if indent == 0 { break }
+        }
+        // The likely line: the first of the two that lines up with no key above it.
+        let suspect =
+            candidates.reversed().first { candidate in
+                candidate.line == last.line ? !levels.contains(candidate.indent) : false
+            } ?? (candidates.count > 1 && candidates[1].indent < last.indent ? candidates[0] : nil)
+        guard let suspect else {
+            // A key written without its colon reads as text, and the next key then fails.
+            if candidates.count > 1, candidates[1].indent == last.indent {
+                let previous = lines[candidates[1].line - 1].drop { $0 == " " }
+                if !previous.hasPrefix("-"), !previous.contains(":") {
+                    return ["line \(candidates[1].line) has no ':' after its key"]
+                }
+            }
+            return []
+        }
+        let above = levels.sorted().map(String.init).joined(separator: ", ")
+        let spaces = suspect.indent == 1 ? "1 space" : "\(suspect.indent) spaces"
+        return [
+            "line \(suspect.line) is indented \(spaces); the keys above it are at \(above): a key lines up with the keys of its own mapping, and a mapping's keys go on the lines after its key, indented further"
+        ]
     }
 
     /// Lines as libyaml counts them (LF, CR and CRLF all end a line).

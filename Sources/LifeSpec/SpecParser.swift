@@ -707,6 +707,7 @@ struct SpecParser {
                     guard let kind = reader.string(value, what: "'type'") else { continue }
                     if let parsed = TransitionType(rawValue: kind.value) {
                         transition.type = parsed
+                        transition.typeWritten = true
                     } else {
                         reader.report(
                             .error(

@@ -329,6 +329,7 @@ struct SpecResolver {
                 _ = check(descriptor, in: raisable, kind: "event", code: .unknownEvent)
             }
             checkActions(transitions[index].actions, callbackIDs: callbackIDs, notificationIDs: notificationIDs)
+            checkDoesSomething(transitions[index], stateByID: stateByID)
             if let guardText = transitions[index].guardText, let expression = transitions[index].guardExpression {
                 for flag in expression.flags where !flagIDs.contains(flag) {
                     if let part = SpecComposer.part(of: flag, among: partNames) {
@@ -440,6 +441,29 @@ struct SpecResolver {
         if let raisable {
             for event in block.raise { _ = check(event, in: raisable, kind: "event", code: .unknownEvent) }
         }
+    }
+
+    /// A YAML transition with no `to` and nothing to do, from leaf states only, consumes its event
+    /// and changes nothing: most often a forgotten target. `type: internal` says it is meant. (An
+    /// SCXML chart says what it means with `<transition>` as written, so it is left alone.)
+    private mutating func checkDoesSomething(_ transition: RawSpec.Transition, stateByID: [String: Int]) {
+        guard transition.to.isEmpty, !transition.always, !transition.typeWritten, transition.actions.isEmpty,
+            transition.set.isEmpty, transition.raise.isEmpty, transition.part == nil,
+            !transition.location.path.lowercased().hasSuffix(".scxml"), !transition.from.isEmpty,
+            transition.from.allSatisfy({ source in
+                stateByID[source.value].map { raw.states[$0].children.isEmpty } ?? false
+            })
+        else { return }
+        let events = transition.on.map { "'\($0.value)'" }.joined(separator: ", ")
+        let sources = transition.from.map { "'\($0.value)'" }.joined(separator: ", ")
+        diagnostics.append(
+            .warning(
+                .transitionDoesNothing,
+                "this transition on \(events) from \(sources) has no 'to' and does nothing: the event is consumed and the state stays",
+                at: transition.location,
+                notes: [
+                    "add 'to: <state>' if it should lead somewhere; write 'type: internal' if it is meant to swallow the event"
+                ]))
     }
 
     /// Where `flag` is first written in a guard's text as a whole identifier, in characters.

@@ -17,8 +17,12 @@ extension SpecSchema {
 
     /// A starter spec: three states, a guard, a callback that posts a notification and a
     /// scenario, valid as written; its first line points editors at the schema.
-    public static func starterSpec(id: String, path: String, schemaLocation: String) -> String {
-        let title = id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    /// `name` is the id as the user wrote it: its words give the title, each capitalised unless it
+    /// has capitals of its own (`WKWebView-navigation` → "WKWebView Navigation").
+    public static func starterSpec(id: String, path: String, schemaLocation: String, name: String? = nil) -> String {
+        let title = (name ?? id).split(separator: "-").map { word in
+            word.contains(where: \.isUppercase) ? String(word) : word.prefix(1).uppercased() + word.dropFirst()
+        }.joined(separator: " ")
         return """
             # yaml-language-server: $schema=\(schemaLocation)
             # A LifeSpec spec: one lifecycle as a state machine. The format: docs/spec-format.md.

@@ -13,6 +13,9 @@ struct DocsCommand: ParsableCommand {
         commandName: "docs",
         abstract: "Write a spec's reference page: Markdown (as in Output/) or a DocC article.",
         discussion: """
+            A Markdown page written with -o gets its drawings beside it (overview.svg and diagram.svg, \
+            with the locale's suffix), and links only those; on standard output it embeds only the \
+            Mermaid diagram. `generate` writes every drawing, scenarios' and sequences' too. \
             A DocC article shows its diagrams as SVG resources of the catalog: with -o they are written \
             beside the article (<id>-diagram.svg, <id>-scenario-<scenario>.svg). `generate --docc DIR` \
             writes a whole catalog.
@@ -38,16 +41,65 @@ struct DocsCommand: ParsableCommand {
         }
         let mermaid = MermaidRenderer.render(loaded, options: DiagramOptions(locale: locale))
         let others = SpecFiles.neighbours(of: [loaded], paths: [input.spec])
-        // The same drawings `generate` writes for this locale (`diagram.<locale>.svg`).
-        let suffix = MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: loaded.document.defaultLocale)
-        let options = MarkdownOptions(
-            specPath: input.spec, diagramPath: "diagram\(suffix).svg", mermaid: mermaid,
-            scenarioDiagramPattern: "scenarios/{id}\(suffix).svg")
+        // The page links only the drawings written beside it: with -o, the overview and the whole
+        // diagram in the page's locale, named as `generate` names them; on standard output, none
+        // (the Mermaid block still draws the machine).
+        var options = MarkdownOptions(
+            specPath: input.spec, diagramPath: nil, mermaid: mermaid, scenarioDiagramPattern: nil)
+        var drawings: [GeneratedFile] = []
+        if destination.output != nil {
+            drawings = try pageDrawings(loaded)
+            options.diagramPath = drawings.first { $0.path.hasPrefix("diagram") }?.path
+            options.overviewPath = drawings.first { $0.path.hasPrefix("overview") }?.path
+        }
         let page = MarkdownRenderer.page(
             for: loaded, locale: locale ?? loaded.document.defaultLocale,
             options: options, others: others)
-        let text = page.text
-        try writeOutput(Array(text.utf8), to: destination.output)
+        // The page first: a destination it cannot take (a link, a folder) stops the run before
+        // anything is written beside it.
+        try writeOutput(Array(page.text.utf8), to: destination.output)
+        if let output = destination.output {
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
+            for drawing in drawings {
+                try writeOutput(drawing.contents, to: folder.appendingPathComponent(drawing.path).path)
+            }
+        }
+    }
+
+    /// `diagram<suffix>.svg` (when the machine is small enough to draw whole) and
+    /// `overview<suffix>.svg` (when it has a readable overview), drawn as `generate` draws them.
+    private func pageDrawings(_ loaded: LoadedSpec) throws -> [GeneratedFile] {
+        let suffix = MarkdownRenderer.localeSuffix(locale: locale, defaultLocale: loaded.document.defaultLocale)
+        var files: [GeneratedFile] = []
+        do {
+            let whole = DiagramOptions(locale: locale)
+            if !DiagramBuilder.plan(for: loaded, options: whole).isRefused {
+                let dot = try DiagramBuilder.build(for: loaded, options: whole).dot
+                files.append(
+                    GeneratedFile(
+                        path: "diagram\(suffix).svg",
+                        contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
+            }
+            var overview = DiagramOptions(detail: .overview, legend: false)
+            overview.locale = locale
+            let plan = DiagramBuilder.plan(for: loaded, options: overview)
+            if !plan.isRefused, plan.effectiveDetail == .overview {
+                let dot = try DiagramBuilder.build(for: loaded, options: overview).dot
+                files.append(
+                    GeneratedFile(
+                        path: "overview\(suffix).svg",
+                        contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
+            }
+        } catch {
+            StandardStreams.err(
+                DiagnosticPrinter.text([
+                    .error(
+                        .renderFailed, "cannot draw the diagram: \(error)",
+                        at: SourceLocation(path: input.spec, line: 1, column: 1))
+                ]))
+            throw ExitCode(1)
+        }
+        return files
     }
 
     private func writeArticle(_ loaded: LoadedSpec) throws {

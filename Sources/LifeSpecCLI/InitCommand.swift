@@ -14,8 +14,14 @@ struct InitCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The spec id: lowercase letters, digits and '-'.")
-    var id = "my-lifecycle"
+    @Argument(
+        help: ArgumentHelp(
+            "The spec's id: letters, digits and '-'. The id is its lowercase form; the title keeps its capitals (WKWebView-navigation: id wkwebview-navigation, title \"WKWebView Navigation\").",
+            valueName: "id"))
+    var name = "my-lifecycle"
+
+    /// The spec id: lowercase, as ids are; the name as written still gives the title.
+    var id: String { name.lowercased() }
 
     @Option(name: .shortAndLong, help: "Where to write the spec (default: Spec/<ID>.yaml).")
     var output: String?
@@ -28,7 +34,7 @@ struct InitCommand: ParsableCommand {
     func validate() throws {
         guard SpecSchema.isValidSpecID(id) else {
             throw ValidationError(
-                "'\(id)' cannot be a spec id: use lowercase letters, digits and '-', starting with a letter (e.g. video-playback)"
+                "'\(name)' cannot be a spec id: use letters, digits and '-', starting with a letter (e.g. video-playback)"
             )
         }
     }
@@ -69,7 +75,8 @@ struct InitCommand: ParsableCommand {
                 )
             }
         }
-        try writeOutput(Array(SpecSchema.starterSpec(id: id, path: path, schemaLocation: location).utf8), to: path)
+        try writeOutput(
+            Array(SpecSchema.starterSpec(id: id, path: path, schemaLocation: location, name: name).utf8), to: path)
         StandardStreams.out((["wrote \(path)"] + notes).joined(separator: "\n") + "\nnext: lifespec validate \(path)\n")
     }
 

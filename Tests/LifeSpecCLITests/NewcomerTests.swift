@@ -557,6 +557,38 @@ struct NewcomerTests {
             try String(contentsOf: project.appendingPathComponent("other.yaml"), encoding: .utf8)
                 .hasPrefix("# yaml-language-server: $schema=https://example.com/lifespec.schema.json\n"))
     }
+
+    /// #35's rough edges: an id written with capitals keeps them in the title (the id itself is
+    /// lowercase), and `docs` links only the drawings it writes.
+    @Test func initKeepsCapitalsAndDocsLinksOnlyWhatItWrites() throws {
+        let project = try Self.folder()
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        let result = try CLI.run(["init", "WKWebView-navigation"], in: project)
+        #expect(result.status == 0, "\(result.stderr)")
+        let spec = try String(
+            contentsOf: project.appendingPathComponent("Spec/wkwebview-navigation.yaml"), encoding: .utf8)
+        #expect(spec.contains("\nid: wkwebview-navigation\n"))
+        #expect(spec.contains("\ntitle: WKWebView Navigation\n"), "\(spec)")
+
+        // On standard output there is nothing beside the page: it links no drawing.
+        let shown = try CLI.run(["docs", "Spec/wkwebview-navigation.yaml"], in: project)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(!shown.stdout.contains(".svg"), "\(shown.stdout)")
+        // With -o, every drawing the page links is written beside it.
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("page"), withIntermediateDirectories: true)
+        let written = try CLI.run(["docs", "Spec/wkwebview-navigation.yaml", "-o", "page/README.md"], in: project)
+        #expect(written.status == 0, "\(written.stderr)")
+        let page = try String(contentsOf: project.appendingPathComponent("page/README.md"), encoding: .utf8)
+        let links = page.matches(of: /\]\(([^)#]+\.svg)\)/).map { String($0.output.1) }
+        #expect(links.contains("diagram.svg"))
+        for link in links {
+            #expect(
+                FileManager.default.fileExists(atPath: project.appendingPathComponent("page/\(link)").path),
+                "the page links \(link), which docs did not write")
+        }
+    }
 }
 
 @Suite("simulate says which guard refused an event")

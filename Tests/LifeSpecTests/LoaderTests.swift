@@ -154,6 +154,29 @@ struct LoaderTests {
         #expect(result.diagnostics.first?.message.hasSuffix("(YAML does not allow tabs for indentation)") == true)
     }
 
+    /// A mis-indented line is named with the indentations it could have had (#35); a key without
+    /// its colon is named too; a well-indented file's syntax error gets no guess.
+    @Test func indentationMistakesNameTheLikelyLine() throws {
+        func notes(_ lines: [String]) -> [String] {
+            SpecLoader.load(text: lines.joined(separator: "\n") + "\n", path: "spec.yaml").diagnostics.first?.notes
+                ?? []
+        }
+        // One space short of its siblings: libyaml reports the line it stopped at.
+        #expect(
+            notes(["lifespec: 1", "id: x", "states:", "  a:", "    title: A", "  b:", "    title: B", " initial: a"])
+                == [
+                    "line 8 is indented 1 space; the keys above it are at 0, 2, 4: a key lines up with the keys of its own mapping, and a mapping's keys go on the lines after its key, indented further"
+                ])
+        #expect(
+            notes(["lifespec: 1", "id: x", "states:", "  a:", "   title: A", "    description: B"]).first?.hasPrefix(
+                "line 6 is indented 4 spaces; the keys above it are at 0, 2, 3") == true)
+        #expect(
+            notes(["lifespec: 1", "id: x", "states:", "  a:", "    title A", "    description: B"]) == [
+                "line 5 has no ':' after its key"
+            ])
+        #expect(notes(["lifespec: 1", "id: x", "states: [a", "initial: a"]).isEmpty)
+    }
+
     @Test func duplicateIDsNoteTheFirstDeclaration() throws {
         let diagnostic = try #require(Fixtures.load("Invalid", "duplicate-nested-state-id.yaml").diagnostics.first)
         #expect(
