@@ -76,12 +76,17 @@ struct OverviewTests {
     }
 
     @Test(
-        "labels wrap at spaces and between Chinese characters, keeping Latin words and closing punctuation whole",
+        "labels wrap at spaces and between Chinese characters, keeping Latin words, closing punctuation and Chinese words before a break mark whole",
         arguments: [
             ("Swipe the app away in the app switcher", 20, ["Swipe the app away", "in the app switcher"]),
             ("在 App 切换器中上滑关闭应用", 12, ["在 App 切换", "器中上滑关闭", "应用"]),
-            ("打断（来电、Siri、控制中心）", 10, ["打断（来电、", "Siri、控制", "中心）"]),
+            ("打断（来电、Siri、控制中心）", 10, ["打断（来电、", "Siri、", "控制中心）"]),
             ("Supercalifragilistic word", 8, ["Supercalifragilistic", "word"]),
+            // A word is not split where a break a little earlier keeps it whole (其他, not 其|他) …
+            ("回到主屏幕或切换到其他 App", 20, ["回到主屏幕或切换到", "其他 App"]),
+            ("设为窗口的根视图控制器", 20, ["设为窗口的", "根视图控制器"]),
+            // … and a line that ends at a mark already stays as it is.
+            ("未实例化、已创建，视图未加载、视图已加载", 30, ["未实例化、已创建，视图未加载、", "视图已加载"]),
         ])
     func wrapping(_ text: String, _ columns: Int, _ expected: [String]) {
         #expect(DiagramComposer.wrap(text, columns: columns) == expected)

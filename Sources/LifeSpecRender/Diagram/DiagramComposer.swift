@@ -701,25 +701,53 @@ struct DiagramComposer {
                 spaced = false
             }
         }
+        func joined(_ line: ArraySlice<(text: String, width: Int, spaced: Bool)>) -> String {
+            var text = ""
+            for (offset, token) in line.enumerated() { text += (token.spaced && offset > 0 ? " " : "") + token.text }
+            return text
+        }
+        func width(of line: ArraySlice<(text: String, width: Int, spaced: Bool)>) -> Int {
+            line.enumerated().reduce(0) { $0 + $1.element.width + ($1.element.spaced && $1.offset > 0 ? 1 : 0) }
+        }
         var lines: [String] = []
-        var line = ""
-        var width = 0
+        var line: [(text: String, width: Int, spaced: Bool)] = []
         for token in tokens {
             let gap = token.spaced && !line.isEmpty ? 1 : 0
             // Closing punctuation stays with what it closes.
             let closes = token.text.count == 1 && "，。、；：）」』！？,.;:)".contains(token.text)
-            if !line.isEmpty, width + gap + token.width > columns, !closes {
-                lines.append(line)
-                line = token.text
-                width = token.width
-            } else {
-                line += (gap == 1 ? " " : "") + token.text
-                width += gap + token.width
+            guard !line.isEmpty, width(of: line[...]) + gap + token.width > columns, !closes else {
+                line.append(token)
+                continue
             }
+            // Inside a run of Chinese any break is allowed, but one between characters splits a
+            // word as often as not (其|他, 视|图). A break a little earlier, after a mark or a word
+            // that ends a phrase (或, 到, 的 …), keeps the words whole, if the line stays half full.
+            var cut = line.count
+            if token.width == 2, !token.spaced, let last = line.last, last.width == 2,
+                !Self.chineseBreakAfter.contains(last.text)
+            {
+                var index = line.count - 1
+                while index > 0, line[index].width == 2, !line[index].spaced {
+                    if Self.chineseBreakAfter.contains(line[index - 1].text), width(of: line[..<index]) * 2 >= columns {
+                        cut = index
+                        break
+                    }
+                    index -= 1
+                }
+            }
+            lines.append(joined(line[..<cut]))
+            line = Array(line[cut...]) + [token]
         }
-        if !line.isEmpty { lines.append(line) }
+        if !line.isEmpty { lines.append(joined(line[...])) }
         return lines
     }
+
+    /// Where a Chinese line may end without splitting a word: after a mark, or after a character
+    /// that ends a word in the specs' Chinese (conjunctions, 到, 在, 的, 被, 从). Not 后, 时 or 并,
+    /// which begin words there too (后台, 时间, 并排).
+    static let chineseBreakAfter: Set<String> = [
+        "、", "，", "；", "：", "）", "」", "』", "或", "和", "与", "及", "到", "在", "的", "被", "从",
+    ]
 
     /// A scenario's step numbers, white on the accent colour.
     /// With `fixedSize` (points) it keeps that size inside a wider cell (a table stretches to fill its cell).
