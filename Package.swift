@@ -75,7 +75,7 @@ let package = Package(
         // `lifespec` with the transaction's test probe installed (TransactionProbe): the tests that
         // kill a run inside a chosen step run this, so the tool itself carries no test hooks.
         .executableTarget(
-            name: "lifespec-test-host", dependencies: ["LifeSpecCLI", "LifeSpecGenerate"],
+            name: "lifespec-test-host", dependencies: ["LifeSpec", "LifeSpecCLI", "LifeSpecGenerate"],
             path: "Tests/LifeSpecTestHost"),
         // Golden, fixture and subprocess helpers shared by the test targets.
         .target(name: "LifeSpecTestSupport", dependencies: ["LifeSpec"], path: "Tests/LifeSpecTestSupport"),

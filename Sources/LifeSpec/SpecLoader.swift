@@ -19,21 +19,32 @@ public enum SpecLoader {
         }
     }
 
-    struct FileProblem: Error { let diagnostic: Diagnostic }
+    package struct FileProblem: Error { package let diagnostic: Diagnostic }
 
     /// A file's bytes, or why it cannot be read: the one door every input file (spec, SCXML
-    /// chart, part, API catalog) comes in through, so each gets the same checks before a byte is
-    /// read. `what` names the file in a diagnostic ("spec file", "API catalog file").
-    static func readFile(path: String, limits: LoaderLimits, what: String = "spec file") -> Result<Data, FileProblem> {
-        let start = SourceLocation(path: path, line: 1, column: 1)
+    /// chart, part, API catalog, and the bytes `generate` digests) comes in through, so each gets
+    /// the same checks before a byte is used. `what` names the file in a diagnostic ("spec file",
+    /// "API catalog file"). Within a run (`InputSnapshot`) the same file gives the same outcome.
+    package static func readFile(path: String, limits: LoaderLimits, what: String = "spec file") -> Result<
+        Data, FileProblem
+    > {
+        InputSnapshot.read(path: path, limits: limits).mapError {
+            FileProblem(
+                diagnostic: .error($0.code, "\(what) \($0.reason)", at: SourceLocation(path: path, line: 1, column: 1)))
+        }
+    }
+
+    /// The input policy's checks and read, from the disk. Only `InputSnapshot` calls this, so what
+    /// a snapshot keeps has always passed them.
+    static func checkedRead(path: String, limits: LoaderLimits) -> Result<Data, InputRefusal> {
         // Only a regular file is opened: open(2) on a FIFO blocks until a writer comes (every
         // command hung), a device may never end, and a folder reads as empty on Linux.
         var info = stat()
         guard stat(path, &info) == 0 else {
             let reason = errno == ENOENT ? "does not exist" : "cannot be read: \(String(cString: strerror(errno)))"
-            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "\(what) \(reason)", at: start)))
+            return .failure(InputRefusal(code: .unreadableFile, reason: reason))
         }
-        func notRegular(_ mode: mode_t) -> Result<Data, FileProblem> {
+        func notRegular(_ mode: mode_t) -> Result<Data, InputRefusal> {
             let kind =
                 switch mode & S_IFMT {
                 case S_IFDIR: "is a directory"
@@ -41,21 +52,18 @@ public enum SpecLoader {
                 case S_IFCHR, S_IFBLK: "is a device, not a file"
                 default: "is not a regular file"
                 }
-            return .failure(FileProblem(diagnostic: .error(.unreadableFile, "\(what) \(kind)", at: start)))
+            return .failure(InputRefusal(code: .unreadableFile, reason: kind))
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return notRegular(info.st_mode) }
         // A file named inside the project (a spec `generate` finds in `Spec/`) that is a link out of
         // it is not read: its lines would come back in diagnostics (#37).
         if let refusal = ProjectPaths.linkRefusal(of: path) {
-            return .failure(
-                FileProblem(diagnostic: .error(.outsideProject, "\(what) is not read: \(refusal)", at: start)))
+            return .failure(InputRefusal(code: .outsideProject, reason: "is not read: \(refusal)"))
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(
-                FileProblem(
-                    diagnostic: .error(
-                        .unreadableFile, "\(what) cannot be read: \(String(cString: strerror(errno)))", at: start)))
+                InputRefusal(code: .unreadableFile, reason: "cannot be read: \(String(cString: strerror(errno)))"))
         }
         // The path may have been replaced between stat and open.
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -66,10 +74,7 @@ public enum SpecLoader {
         // Read one byte past the limit so an oversized file is refused without reading all of it.
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         guard data.count <= limits.maxFileBytes else {
-            return .failure(
-                FileProblem(
-                    diagnostic: .error(.inputLimit, "\(what) is larger than \(limits.maxFileBytes) bytes", at: start))
-            )
+            return .failure(InputRefusal(code: .inputLimit, reason: "is larger than \(limits.maxFileBytes) bytes"))
         }
         return .success(data)
     }

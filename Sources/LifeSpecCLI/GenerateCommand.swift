@@ -52,7 +52,8 @@ struct GenerateCommand: ParsableCommand {
         let run = GenerationRun(
             specs: specs, output: destination.output, suites: noSuites ? nil : destination.suites, check: check,
             docc: docc, toolVersion: LifeSpecVersion.current)
-        let outcome = try run.performInCommand()
+        // One run, one state of the inputs: each file is read once, whatever changes on disk meanwhile.
+        let outcome = try InputSnapshot.during { try run.performInCommand() }
         if !outcome.diagnostics.isEmpty { StandardStreams.err(DiagnosticPrinter.text(outcome.diagnostics)) }
         guard let report = outcome.report else {
             if outcome.diagnostics.hasErrors {

@@ -53,7 +53,8 @@ struct WatchCommand: ParsableCommand {
                         specs: specs, output: destination.output, suites: destination.suites, check: false,
                         toolVersion: LifeSpecVersion.current)
                     run.cache = cache
-                    let outcome = try run.performInCommand()
+                    // Each pass is one state of the inputs, as a generate is.
+                    let outcome = try InputSnapshot.during { try run.performInCommand() }
                     if !outcome.diagnostics.isEmpty { StandardStreams.out(DiagnosticPrinter.text(outcome.diagnostics)) }
                     if let report = outcome.report {
                         StandardStreams.out(GenerationRun.describe(report))

@@ -246,4 +246,65 @@ struct HardeningRoundTwoCLITests {
             }
         }
     }
+
+    /// A project with the app spec and the memory-warning system, which has the app spec (and the
+    /// view controller spec) as parts; `appTitle` renames the app's Suspended state.
+    static func systemProject(appTitle: String?) throws -> URL {
+        let project = Scratch.url("lifespec-snapshot")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Spec"), withIntermediateDirectories: true)
+        for name in ["ios-app-lifecycle.yaml", "uikit-memory-warning.yaml", "uiviewcontroller-lifecycle.yaml"] {
+            var text = try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("Spec/\(name)"), encoding: .utf8)
+            if let appTitle, name == "ios-app-lifecycle.yaml" {
+                text = text.replacingOccurrences(
+                    of: "en: iOS app life cycle (UIKit, app delegate)", with: "en: \(appTitle)")
+            }
+            try text.write(to: project.appendingPathComponent("Spec/\(name)"), atomically: true, encoding: .utf8)
+        }
+        return project
+    }
+
+    @Test(
+        "a run reads each input once: the app spec replaced while generate holds after reading it leaves Output/ whole for the first version (#37 break 14)"
+    )
+    func aRunIsASnapshotOfItsInputs() throws {
+        let renamed = "Suspended (frozen)"
+        var references: [TransactionTests.State] = []
+        for title in [nil, renamed] {
+            let project = try Self.systemProject(appTitle: title)
+            #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+            references.append(TransactionTests.state(of: project))
+        }
+        // The system's pages and drawings show its part's states: the two versions differ there too.
+        #expect(
+            TransactionTests.differences(references[0], references[1]).contains {
+                $0.hasPrefix("Output/uikit-memory-warning/")
+            })
+        let project = try Self.systemProject(appTitle: nil)
+        let release = try Scratch.folder("lifespec-release").appendingPathComponent("go")
+        let run = try WatchedProcess(
+            CLI.testHost, ["generate", "-q"], in: project,
+            environment: ["LIFESPEC_TEST_HOLD_READ": "ios-app-lifecycle.yaml", "LIFESPEC_TEST_RELEASE": release.path],
+            watching: .standardError)
+        // Held right after the first read of the app spec: the rest of the run would read it again
+        // (as a spec, as the system's part) if it did not keep those bytes.
+        #expect(run.wait(for: "lifespec-test-step: read ios-app-lifecycle.yaml"))
+        let replaced = try Self.systemProject(appTitle: renamed)
+        try FileManager.default.removeItem(at: project.appendingPathComponent("Spec/ios-app-lifecycle.yaml"))
+        try FileManager.default.copyItem(
+            at: replaced.appendingPathComponent("Spec/ios-app-lifecycle.yaml"),
+            to: project.appendingPathComponent("Spec/ios-app-lifecycle.yaml"))
+        FileManager.default.createFile(atPath: release.path, contents: Data())
+        run.waitUntilExit()
+        #expect(run.process.terminationStatus == 0, "\(run.log)")
+        let after = TransactionTests.state(of: project)
+        #expect(
+            after == references[0],
+            "Output/ is not the first version's: \(TransactionTests.differences(after, references[0]))")
+        // What is on disk now is the second version: the run's record does not call it fresh.
+        #expect(try CLI.run(["generate", "--check", "-q"], in: project).status != 0)
+        #expect(try CLI.run(["generate", "-q"], in: project).status == 0)
+        #expect(TransactionTests.state(of: project) == references[1])
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSpec
 import LifeSpecCLI
 import LifeSpecGenerate
 
@@ -12,6 +13,22 @@ if environment["LIFESPEC_TEST_STEPS"] == "1" {
     TransactionProbe.install { step in
         FileHandle.standardError.write(Data("lifespec-test-step: \(step.rawValue)\n".utf8))
         if pause > 0, step != .stage { usleep(pause) }
+    }
+}
+// LIFESPEC_TEST_HOLD_READ=NAME: after the run first reads a file whose name is NAME, announce it
+// ("lifespec-test-step: read NAME") and hold the run until the file LIFESPEC_TEST_RELEASE exists,
+// so a test can change the file on disk in between (InputSnapshot).
+if let held = environment["LIFESPEC_TEST_HOLD_READ"], let release = environment["LIFESPEC_TEST_RELEASE"] {
+    let announced = Locked(false)
+    InputSnapshot.onFirstRead { path in
+        guard URL(fileURLWithPath: path).lastPathComponent == held,
+            announced.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
+        FileHandle.standardError.write(Data("lifespec-test-step: read \(held)\n".utf8))
+        while !FileManager.default.fileExists(atPath: release) { usleep(2_000) }
     }
 }
 LifeSpecCommand.main()

@@ -25,16 +25,24 @@ enum GenerateInputs {
         field("docc", docc ?? "-")
         for spec in specs { field("argument", spec) }
         for path in paths { field("spec", path) }
-        let folders = Set(paths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }).sorted()
+        // Each file is named as the loader names it (the folder as the spec's path gives it), and
+        // read through the input policy: within a run (InputSnapshot) the loader then gets the very
+        // outcome digested here, bytes or refusal, and never bytes the policy refuses.
+        let folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent }).sorted()
         for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
+            else { return nil }
             for name in names.sorted()
             where SpecFiles.extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
-                let path = folder + "/" + name
-                guard let data = FileManager.default.contents(atPath: path) else { return nil }
-                field("file", path)
-                hasher.update("bytes \(data.count)\n")
-                hasher.update(data)
+                let path = folder.isEmpty ? name : folder + "/" + name
+                field("file", URL(fileURLWithPath: path).path)
+                switch SpecLoader.readFile(path: path, limits: LoaderLimits()) {
+                case .success(let data):
+                    hasher.update("bytes \(data.count)\n")
+                    hasher.update(data)
+                case .failure(let problem):
+                    field("refused", problem.diagnostic.description)
+                }
             }
         }
         return "sha256:" + hasher.finalize()

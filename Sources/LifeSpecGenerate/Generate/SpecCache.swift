@@ -75,17 +75,22 @@ package final class SpecCache: @unchecked Sendable {
 
     /// The spec at `path`, from the cache when its bytes and its parts' bytes are unchanged.
     package func load(path: String) -> SpecLoadResult {
-        guard let bytes = FileManager.default.contents(atPath: path) else { return SpecLoader.load(path: path) }
+        // Through the input policy, as SpecLoader.load(path:) reads: load(data:) below checks no link.
+        let bytes: Data
+        switch SpecLoader.readFile(path: path, limits: LoaderLimits()) {
+        case .success(let data): bytes = data
+        case .failure: return SpecLoader.load(path: path)  // the refusal, as a load reports it
+        }
         let cached = lock.withLock { entries[path] }
         if let cached, cached.bytes == bytes,
-            cached.parts.allSatisfy({ FileManager.default.contents(atPath: $0.path) == $0.bytes })
+            cached.parts.allSatisfy({ Self.partBytes($0.path) == $0.bytes })
         {
             lock.withLock { used.formUnion([path] + cached.parts.map(\.path)) }
             return cached.result
         }
         let result = SpecLoader.load(data: bytes, path: path)
         let parts = Self.partFiles(of: result, path: path).map {
-            (path: $0, bytes: FileManager.default.contents(atPath: $0))
+            (path: $0, bytes: Self.partBytes($0))
         }
         lock.withLock {
             used.formUnion([path] + parts.map(\.path))
@@ -97,6 +102,11 @@ package final class SpecCache: @unchecked Sendable {
             }
         }
         return result
+    }
+
+    /// A part file's bytes as the composer reads them; `nil` when the policy refuses it (absent).
+    private static func partBytes(_ path: String) -> Data? {
+        try? SpecLoader.readFile(path: path, limits: LoaderLimits()).get()
     }
 
     /// The part files a system spec composes, under both names `SpecComposer` looks for.

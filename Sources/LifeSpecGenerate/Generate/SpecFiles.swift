@@ -89,7 +89,9 @@ package enum SpecFiles {
     private static func idLocation(of spec: LoadedSpec) -> SourceLocation {
         // Line by line until the first match, over bytes: splitting a large spec into Character
         // lines first was a tenth of `validate`'s instructions on a 2,000-state spec (callgrind).
-        guard let text = try? String(contentsOfFile: spec.path, encoding: .utf8) else {
+        guard let data = try? SpecLoader.readFile(path: spec.path, limits: LoaderLimits()).get(),
+            let text = String(data: data, encoding: .utf8)
+        else {
             return SourceLocation(path: spec.path, line: 1, column: 1)
         }
         let bytes = text.utf8
@@ -149,7 +151,8 @@ package enum SpecFiles {
                 take(path)
                 continue
             }
-            guard includingUsers, let bytes = FileManager.default.contents(atPath: path) else { continue }
+            guard includingUsers, let bytes = try? SpecLoader.readFile(path: path, limits: LoaderLimits()).get()
+            else { continue }
             let text = [UInt8](bytes)
             // A YAML escape (`"l\x61mp"`, or a quoted line broken with `\`) can spell `parts` or an
             // id without its letters in a row: such a file is loaded and looked at whole.
