@@ -57,6 +57,7 @@ package struct TraceCheck {
             return .fails("\(error)\n")
         }
         var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
+        if judge.isOverBudget { return .fails(overBudget(at: "\(trace):1:1")) }
         // Each name is numbered once: a line then costs one lookup. A name two callbacks share
         // stands for either (of those observed).
         var nameIndex: [Substring: Int] = [:]
@@ -93,6 +94,8 @@ package struct TraceCheck {
                 )
             }
             judge.feed(index, meanings[index], token: token, location: location)
+            // A deviation found on part of the configurations is no answer: refused, not reported.
+            if judge.isOverBudget { return .fails(overBudget(at: location())) }
             if let report = judge.decidedDeviation { return .fails(failure(report, judge: judge)) }
         }
         if let report = judge.finalDeviation { return .fails(failure(report, judge: judge)) }
@@ -103,10 +106,26 @@ package struct TraceCheck {
         }
         summary += "\n  judged on: \(judge.observedDescription)\n"
         summary += "  could now be in: \(checker.possibleStates.joined(separator: ", "))\n"
+        summary += untoldNote(checker)
         let inferred = checker.inferredEvents
         summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
         summary += inferred.total > inferred.events.count ? " …\n" : "\n"
         return .conforms(summary)
+    }
+
+    private func overBudget(at location: String) -> String {
+        "\(location): error: [\(DiagnosticCode.inputLimit.rawValue)] the log cannot be judged within \(TraceChecker.configurationBudget) configurations of the spec (check-trace's budget): "
+            + "parallel regions or parts whose events the log does not record multiply the states the app could be in; "
+            + "check a smaller spec (a part or a region alone), fix the start with --from and flags with --set, or record the callbacks those events make\n"
+    }
+
+    /// Regions whose states the check does not tell apart are left out of where the app may be:
+    /// the note says which, so a shorter configuration is not read as the whole one.
+    private func untoldNote(_ checker: TraceChecker) -> String {
+        let regions = checker.untoldRegions
+        guard !regions.isEmpty else { return "" }
+        return
+            "  not told apart (they emit nothing the log records, and nothing else depends on them): \(regions.joined(separator: ", "))\n"
     }
 
     private func failure(_ report: ProjectedTrace.Report, judge: ProjectedTrace) -> String {
@@ -145,6 +164,7 @@ package struct TraceCheck {
         let allowed = deviation.allowedNext.map(name(of:))
         message +=
             "    the spec allows next: \(allowed.isEmpty ? "nothing (no event produces a recorded callback or notification here)" : allowed.joined(separator: ", "))\n"
+        message += untoldNote(judge.finalChecker).replacingOccurrences(of: "  not told", with: "    not told")
         message += "    judged on: \(judge.observedDescription)\n"
         return message
     }
@@ -294,6 +314,9 @@ struct ProjectedTrace {
             ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count })
             ?? candidates[0]
     }
+
+    /// Some checker still judging ran past `TraceChecker.configurationBudget`: no answer can be trusted.
+    var isOverBudget: Bool { candidates.contains { $0.checker.isOverBudget } }
 
     /// A deviation that no later line can excuse: the only candidate left has deviated.
     var decidedDeviation: Report? {

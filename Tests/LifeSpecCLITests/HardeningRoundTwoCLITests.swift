@@ -113,6 +113,89 @@ struct HardeningRoundTwoCLITests {
         #expect(page.contains("spinning") && page.contains("idle"), "\(page.prefix(400))")
     }
 
+    /// `count` parallel two-state regions: each region's `up` emits nothing but the first region's,
+    /// which calls `first()`, and its `down` nothing either, so a log of `first()` cannot tell the
+    /// other regions apart.
+    static func silentRegions(_ count: Int) -> String {
+        var lines = [
+            "lifespec: 1", "id: regions", "initial: all", "states:", "  all:", "    parallel: true", "    states:",
+        ]
+        for region in 0..<count {
+            lines += [
+                "      r\(region):", "        initial: off\(region)",
+                "        states: {off\(region): {}, on\(region): {}}",
+            ]
+        }
+        lines += ["events:"] + (0..<count).map { "  up\($0): {kind: user}\n  down\($0): {kind: user}" }
+        lines += ["callbacks:", "  first: {swift: \"first()\"}", "transitions:"]
+        for region in 0..<count {
+            lines.append(
+                "  - {from: off\(region), on: up\(region), to: on\(region)\(region == 0 ? ", do: [first]" : "")}")
+            lines.append("  - {from: on\(region), on: down\(region), to: off\(region)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `count` parallel rings of `length` states whose `next<i>` events emit nothing but the one
+    /// that closes ring i, which calls `lap<i>()`: the log records every ring, so none is set aside,
+    /// and a log of one lap leaves length^count configurations possible.
+    static func rings(_ count: Int, length: Int) -> String {
+        var lines = [
+            "lifespec: 1", "id: rings", "initial: all", "states:", "  all:", "    parallel: true", "    states:",
+        ]
+        for ring in 0..<count {
+            let states = (0..<length).map { "q\(ring)s\($0): {}" }.joined(separator: ", ")
+            lines += ["      r\(ring):", "        initial: q\(ring)s0", "        states: {\(states)}"]
+        }
+        lines += ["events:"] + (0..<count).map { "  next\($0): {kind: user}" }
+        lines += ["callbacks:"] + (0..<count).map { "  lap\($0): {swift: \"lap\($0)()\"}" }
+        lines.append("transitions:")
+        for ring in 0..<count {
+            for state in 0..<length {
+                let closes = state == length - 1
+                lines.append(
+                    "  - {from: q\(ring)s\(state), on: next\(ring), to: q\(ring)s\(closes ? 0 : state + 1)\(closes ? ", do: [lap\(ring)]" : "")}"
+                )
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test(
+        "check-trace over independent regions: judged when the log cannot tell them apart, a located LS003 past the budget when it can (#37 break 3)"
+    )
+    func checkTraceOverManyRegionsIsBounded() throws {
+        let folder = try Scratch.folder("lifespec-regions")
+        try "# one call\nfirst()\n".write(
+            to: folder.appendingPathComponent("one.log"), atomically: true, encoding: .utf8)
+        try Self.silentRegions(20).write(
+            to: folder.appendingPathComponent("silent.yaml"), atomically: true, encoding: .utf8)
+        // 60^3 = 216,000 configurations, each with three events: over the budget at a seventh of the
+        // cost per configuration of 20 two-state regions (Benchmarks/run times those).
+        try Self.rings(3, length: 60).write(
+            to: folder.appendingPathComponent("rings.yaml"), atomically: true, encoding: .utf8)
+        try "lap1()\n".write(to: folder.appendingPathComponent("lap.log"), atomically: true, encoding: .utf8)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        // 19 regions emit nothing the log records: two configurations, not 2^20.
+        let silent = try CLI.run(["check-trace", "silent.yaml", "one.log"], in: folder)
+        #expect(silent.status == 0, "\(silent.stderr)")
+        #expect(silent.stdout.contains("one.log: conforms: 1 observations"), "\(silent.stdout)")
+        #expect(silent.stdout.contains("  could now be in: off0, on0\n"), "\(silent.stdout)")
+        #expect(
+            silent.stdout.contains(
+                "  not told apart (they emit nothing the log records, and nothing else depends on them): r1, r2, "),
+            "\(silent.stdout)")
+        let rings = try CLI.run(["check-trace", "rings.yaml", "lap.log"], in: folder)
+        #expect(rings.status == 1, "\(rings.stdout) \(rings.stderr)")
+        #expect(
+            rings.stderr.hasPrefix(
+                "lap.log:1:1: error: [LS003] the log cannot be judged within 200000 configurations of the spec (check-trace's budget)"
+            ),
+            "\(rings.stderr)")
+        #expect(rings.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+
     /// A ring of `count` states (`next`), each with a `jump` to `jump(i)`: back to the first state
     /// makes long arrows whose spans grow with the square of the ring.
     static func ring(_ count: Int, jump: (Int) -> Int) -> String {
