@@ -173,6 +173,9 @@ struct SpecChangeTests {
 
 @Suite("watch and interrupted runs")
 struct WatchAndInterruptTests {
+    /// The first pass draws every spec of Spec/ with the debug binary while other suites run
+    /// beside it (over 120 s in a loaded fresh-clone CI): a bound for a hang, not a speed check.
+    static let firstPassTimeout: TimeInterval = 600
     /// Every file under a folder with its bytes.
     func files(_ folder: URL) -> [String: Data] {
         var result: [String: Data] = [:]
@@ -241,7 +244,8 @@ struct WatchAndInterruptTests {
         defer { if watch.process.isRunning { watch.process.terminate() } }
         // Each save follows the end of the pass before it; the watch tells saves apart by size
         // and inode as well as by time, so no wait for the clock to tick is needed.
-        try #require(watch.wait(for: "removed\n"))  // the first pass's summary line ends with "N removed"
+        // The first pass's summary line ends with "N removed".
+        try #require(watch.wait(for: "removed\n", timeout: Self.firstPassTimeout))
         let spec = project.appendingPathComponent("Spec/ios-app-lifecycle.yaml")
         let text = try String(contentsOf: spec, encoding: .utf8)
         try text.replacingOccurrences(of: "initial: notRunning", with: "initial: notRuning").write(

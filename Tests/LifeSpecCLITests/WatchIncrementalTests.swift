@@ -6,6 +6,9 @@ import Testing
 /// leaves is still the whole output a full `generate` would write.
 @Suite("watch regenerates only what a save changed")
 struct WatchIncrementalTests {
+    /// The first pass draws every spec of Spec/ with the debug binary while other suites run
+    /// beside it (over 120 s in a loaded fresh-clone CI): a bound for a hang, not a speed check.
+    static let firstPassTimeout: TimeInterval = 600
     struct Stamp: Equatable {
         let inode: UInt64
         let modified: Date
@@ -47,7 +50,7 @@ struct WatchIncrementalTests {
         let watch = try WatchedProcess(
             CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "3"], in: project)
         defer { if watch.process.isRunning { watch.process.terminate() } }
-        try #require(watch.wait(for: "removed\n"))
+        try #require(watch.wait(for: "removed\n", timeout: Self.firstPassTimeout))
         let output = project.appendingPathComponent("Output")
         let before = stamps(output)
         // ios-state-restoration is no other spec's part, and its title stays: only its files change.
@@ -90,7 +93,7 @@ struct WatchIncrementalTests {
             CLI.executable, ["watch", "--interval", "0.1", "--max-passes", "2", "Spec/uikit-memory-warning.yaml"],
             in: project)
         defer { if watch.process.isRunning { watch.process.terminate() } }
-        try #require(watch.wait(for: "removed\n"))
+        try #require(watch.wait(for: "removed\n", timeout: Self.firstPassTimeout))
         let system = project.appendingPathComponent("Output/uikit-memory-warning")
         let before = contents(system)
         let part = project.appendingPathComponent("Spec/ios-app-lifecycle.yaml")
