@@ -91,15 +91,20 @@ struct DocsCommand: ParsableCommand {
                         contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
             }
         } catch {
-            StandardStreams.err(
-                DiagnosticPrinter.text([
-                    .error(
-                        .renderFailed, "cannot draw the diagram: \(error)",
-                        at: SourceLocation(path: input.spec, line: 1, column: 1))
-                ]))
-            throw ExitCode(1)
+            throw cannotDraw(error)
         }
         return files
+    }
+
+    /// LS200 at the spec for a drawing that failed, printed; the exit status to throw.
+    private func cannotDraw(_ error: Error) -> ExitCode {
+        StandardStreams.err(
+            DiagnosticPrinter.text([
+                .error(
+                    .renderFailed, "cannot draw the diagram: \(error)",
+                    at: SourceLocation(path: input.spec, line: 1, column: 1))
+            ]))
+        return ExitCode(1)
     }
 
     private func writeArticle(_ loaded: LoadedSpec) throws {
@@ -108,13 +113,7 @@ struct DocsCommand: ParsableCommand {
             do {
                 resources = try DocCRenderer.resources(for: loaded)
             } catch {
-                StandardStreams.err(
-                    DiagnosticPrinter.text([
-                        .error(
-                            .renderFailed, "cannot draw the diagram: \(error)",
-                            at: SourceLocation(path: input.spec, line: 1, column: 1))
-                    ]))
-                throw ExitCode(1)
+                throw cannotDraw(error)
             }
         }
         let related = Set(SpecFiles.neighbours(of: [loaded], paths: [input.spec]).map(\.document.id))
