@@ -334,6 +334,26 @@ public struct Runner: Sendable {
 
     @discardableResult
     public mutating func send(_ event: String) throws(RunError) -> [Step] {
+        var trace = StepTrace()
+        try deliver(event, into: &trace)
+        return trace.steps
+    }
+
+    /// `send(_:)`, also telling which states the event's microsteps exited and entered: each once,
+    /// in document order. A state the event exits and enters again (a transition out of and back
+    /// into it) is in both.
+    package mutating func sendRecordingStates(_ event: String) throws(RunError) -> (
+        steps: [Step], exited: [String], entered: [String]
+    ) {
+        var trace = StateChangeTrace()
+        try deliver(event, into: &trace)
+        let states = machine.states
+        func named(_ positions: [Int]) -> [String] { Set(positions).sorted().map { states[$0].id } }
+        return (trace.steps.steps, named(trace.exitedStates), named(trace.enteredStates))
+    }
+
+    /// Processes `event` into `trace`; on error nothing changes.
+    private mutating func deliver(_ event: String, into trace: inout some StepRecording) throws(RunError) {
         let index: Int
         if let known = machine.eventIndex(of: event) {
             index = known
@@ -343,11 +363,9 @@ public struct Runner: Sendable {
             throw .unknownEvent(event)
         }
         var copy = self
-        var trace = StepTrace()
         if index == -2 { trace.unknownEventName = event }
         try copy.process(event: index, into: &trace)
         self = copy
-        return trace.steps
     }
 
     /// Sends events in order; on error nothing changes.
@@ -686,7 +704,10 @@ public struct Runner: Sendable {
             }
             trace.took(transition.transition, event: event, from: transition.from, to: to, in: machine)
             if position == 0 {
-                for state in exiting { run(tables.exit[state], queue: &queue, into: &trace) }
+                for state in exiting {
+                    trace.exited(state)
+                    run(tables.exit[state], queue: &queue, into: &trace)
+                }
                 // Exit actions never read the active states, so they can all leave at once; the
                 // array is built anew with room for the entries (it is usually shared with the
                 // runner this one was copied from, so removing in place would copy it anyway).
@@ -781,7 +802,10 @@ public struct Runner: Sendable {
         }
         if !isRunning {
             // SCXML's exitInterpreter: the halted machine's states run their exit actions.
-            for state in active.reversed() { run(tables.exit[state], queue: &queue, into: &trace) }
+            for state in active.reversed() {
+                trace.exited(state)
+                run(tables.exit[state], queue: &queue, into: &trace)
+            }
         }
     }
 
@@ -883,6 +907,8 @@ protocol RunTrace {
     mutating func emit(_ steps: [Step])
     /// A state was entered (by position).
     mutating func entered(_ state: Int)
+    /// A state was exited (by position), before its exit actions ran.
+    mutating func exited(_ state: Int)
     /// A history state recorded what its parent held, the parent being exited.
     mutating func recorded(history: Int)
 }
@@ -893,11 +919,18 @@ extension RunTrace {
     /// 2,000-state spec 11 M instructions, callgrind).
     static var readsEnds: Bool { true }
     mutating func entered(_ state: Int) {}
+    mutating func exited(_ state: Int) {}
     mutating func recorded(history: Int) {}
 }
 
+/// A trace that keeps the steps `send` returns.
+protocol StepRecording: RunTrace {
+    /// The name of an event the machine does not know (position -2), which a `*` transition took.
+    var unknownEventName: String? { get set }
+}
+
 /// The whole trace: each transition step, then what is emitted.
-struct StepTrace: RunTrace {
+struct StepTrace: StepRecording {
     var steps: [Step] = []
     /// The name of an event the machine does not know (position -2), which a `*` transition took.
     var unknownEventName: String?
@@ -914,6 +947,25 @@ struct StepTrace: RunTrace {
     }
 
     mutating func emit(_ emitted: [Step]) { steps += emitted }
+}
+
+/// `StepTrace`, and the states exited and entered (the walkthroughs' "leaves … enters …").
+struct StateChangeTrace: StepRecording {
+    var steps = StepTrace()
+    var exitedStates: [Int] = []
+    var enteredStates: [Int] = []
+
+    var unknownEventName: String? {
+        get { steps.unknownEventName }
+        set { steps.unknownEventName = newValue }
+    }
+
+    mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
+        steps.took(transition, event: event, from: from, to: to, in: machine)
+    }
+    mutating func emit(_ emitted: [Step]) { steps.emit(emitted) }
+    mutating func entered(_ state: Int) { enteredStates.append(state) }
+    mutating func exited(_ state: Int) { exitedStates.append(state) }
 }
 
 /// The transitions taken and what an app observes, in order: `StepTrace`'s steps less the

@@ -42,6 +42,66 @@ struct PageStructureTests {
             events: [push]
         """
 
+    /// A machine whose `reset` leaves the group `on` and comes back into it, and whose `kick`
+    /// passes through `passing` on an eventless transition.
+    static let reentry = """
+        lifespec: 1
+        id: reentry
+        title: Re-entry
+        states:
+          on:
+            title: On
+            initial: idle
+            exit: [stopped]
+            entry: [started]
+            states:
+              idle: {title: Idle}
+              passing: {title: Passing}
+              busy: {title: Busy}
+        initial: on
+        events:
+          reset: {title: Reset}
+          kick: {title: Kick}
+          done: {title: Done}
+        callbacks:
+          started: {swift: "didStart()"}
+          stopped: {swift: "didStop()"}
+        transitions:
+          - {from: on, on: reset, to: on}
+          - {from: idle, on: kick, to: passing}
+          - {from: passing, always: true, to: busy}
+          - {from: busy, on: done, to: idle}
+        scenarios:
+          - id: resetAndKick
+            title: Reset, then kick
+            from: idle
+            events: [reset, kick]
+        """
+
+    @Test("a walkthrough shows what the engine exited and entered: a state left and entered again, one passed through")
+    func walkthroughReadsTheEnginesRecord() throws {
+        let spec = try SpecFixtures.load(yaml: Self.reentry)
+        let scenario = try #require(spec.document.scenarios.first)
+        let walk = ScenarioWalkthrough(scenario: scenario, machine: spec.machine)
+        #expect(walk.items.count == 2)
+        // `reset` leaves `on` (and `idle`) and enters them again: nothing changed as a set, but the
+        // exit and entry actions ran, so the walkthrough says so.
+        #expect(walk.items[0].reentered == ["on", "idle"])
+        #expect(walk.items[0].left.isEmpty && walk.items[0].entered.isEmpty && walk.items[0].passedThrough.isEmpty)
+        #expect(walk.items[1].left == ["idle"])
+        #expect(walk.items[1].passedThrough == ["passing"])
+        #expect(walk.items[1].entered == ["busy"])
+        #expect(walk.items[1].reentered.isEmpty)
+
+        let page = MarkdownRenderer.render(spec)
+        #expect(
+            page.contains("leaves and re-enters `on` (on exit: `didStop()`, on entry: `didStart()`), `idle`"), "\(page)"
+        )
+        #expect(page.contains("leaves `idle`, passes through `passing`, enters `busy`"), "\(page)")
+        let chinese = MarkdownRenderer.render(spec, options: MarkdownOptions(locale: "zh-Hans"))
+        #expect(chinese.contains("离开 `idle`，途经 `passing`，进入 `busy`"), "\(chinese)")
+    }
+
     @Test("two transitions to the same state under complementary flags are one matrix outcome, with no condition")
     func matrixMergesWhatItShowsTheSame() throws {
         let spec = try SpecFixtures.load(yaml: Self.door)

@@ -150,13 +150,16 @@ extension Glossary {
     func onStart(_ observed: String) -> String { pick("*on start:* \(observed)", "*启动时：*\(observed)") }
     func entering(_ state: String) -> String { pick("entering \(state)", Self.spacedChinese("进入", state, "时")) }
     func exiting(_ state: String) -> String { pick("exiting \(state)", Self.spacedChinese("退出", state, "时")) }
-    func leavesEnters(left: String?, entered: String?) -> String {
-        switch (left, entered) {
-        case (let left?, let entered?): pick("leaves \(left), enters \(entered)", "离开 \(left)，进入 \(entered)")
-        case (let left?, nil): pick("leaves \(left)", "离开 \(left)")
-        case (nil, let entered?): pick("enters \(entered)", "进入 \(entered)")
-        case (nil, nil): ""
-        }
+    /// What an event did to the states, in the order a reader meets it: left, left and entered
+    /// again, entered and left on the way (neither active before nor after), entered.
+    func leavesEnters(left: String?, reentered: String? = nil, passed: String? = nil, entered: String?) -> String {
+        let parts = [
+            left.map { pick("leaves \($0)", "离开 \($0)") },
+            reentered.map { pick("leaves and re-enters \($0)", "离开并重新进入 \($0)") },
+            passed.map { pick("passes through \($0)", "途经 \($0)") },
+            entered.map { pick("enters \($0)", "进入 \($0)") },
+        ]
+        return parts.compactMap { $0 }.joined(separator: pick(", ", "，"))
     }
 
     var stateColumn: String { pick("State", "状态") }

@@ -613,20 +613,32 @@ final class MarkdownPageBuilder {
                 lines.append(indent + "- " + moveText(move, event: item.event, readable: readable))
             }
             // The entry and exit actions are among the callbacks listed above.
-            guard !readable, showsEntryExit, !(item.left.isEmpty && item.entered.isEmpty) else { continue }
-            func named(_ states: [String]) -> String? {
+            let changes = [item.left, item.reentered, item.passedThrough, item.entered]
+            guard !readable, showsEntryExit, changes.contains(where: { !$0.isEmpty }) else { continue }
+            /// Each state with the actions it ran: its exit actions when leaving, its entry actions
+            /// when entering, both when it did both.
+            func named(_ states: [String], exits: Bool, entries: Bool) -> String? {
                 states.isEmpty
                     ? nil
                     : states.map { id in
-                        let block = item.left.contains(id) ? machine.state(id)?.exit : machine.state(id)?.entry
-                        guard let block, !block.isEmpty else { return state(id) }
-                        return state(id) + " ("
-                            + (item.left.contains(id)
-                                ? strings.onExit(actionsText(block)) : strings.onEntry(actionsText(block))) + ")"
+                        var actions: [String] = []
+                        if exits, let block = machine.state(id)?.exit, !block.isEmpty {
+                            actions.append(strings.onExit(actionsText(block)))
+                        }
+                        if entries, let block = machine.state(id)?.entry, !block.isEmpty {
+                            actions.append(strings.onEntry(actionsText(block)))
+                        }
+                        return actions.isEmpty
+                            ? state(id) : state(id) + " (" + actions.joined(separator: strings.listSeparator) + ")"
                     }.joined(separator: strings.listSeparator)
             }
             lines.append(
-                indent + "- *" + strings.leavesEnters(left: named(item.left), entered: named(item.entered)) + "*")
+                indent + "- *"
+                    + strings.leavesEnters(
+                        left: named(item.left, exits: true, entries: false),
+                        reentered: named(item.reentered, exits: true, entries: true),
+                        passed: named(item.passedThrough, exits: true, entries: true),
+                        entered: named(item.entered, exits: false, entries: true)) + "*")
         }
         return [start, lines].filter { !$0.isEmpty }
     }

@@ -13,10 +13,15 @@ struct ScenarioWalkthrough: Sendable, Hashable {
     struct Item: Sendable, Hashable {
         let event: String
         let moves: [Move]
-        /// States active before the event and not after (exited), and the reverse (entered), in
-        /// document order: re-entered states appear in neither.
+        /// What the event did to the states, from the engine's record of the states it exited and
+        /// entered, each list in document order: states active before and not after (left), active
+        /// after and not before (entered), active before and after but exited and entered on the
+        /// way (an external transition back into them), and entered and exited on the way (active
+        /// neither before nor after: an eventless transition or a raised event moved on).
         var left: [String] = []
         var entered: [String] = []
+        var reentered: [String] = []
+        var passedThrough: [String] = []
     }
 
     enum Stop: Sendable, Hashable {
@@ -69,13 +74,19 @@ struct ScenarioWalkthrough: Sendable, Hashable {
         var stop: Stop?
         for event in scenario.events {
             do {
-                let before = current.activeStates
-                let steps = try current.send(event)
-                let after = current.activeStates
+                let before = Set(current.activeStates)
+                let (steps, exited, entered) = try current.sendRecordingStates(event)
+                let after = Set(current.activeStates)
+                let both = Set(exited).intersection(entered)
                 items.append(
                     Item(
                         event: event, moves: Self.group(steps),
-                        left: before.filter { !after.contains($0) }, entered: after.filter { !before.contains($0) }))
+                        left: exited.filter { before.contains($0) && !after.contains($0) },
+                        entered: entered.filter { after.contains($0) && !before.contains($0) },
+                        reentered: exited.filter { both.contains($0) && before.contains($0) && after.contains($0) },
+                        passedThrough: exited.filter {
+                            both.contains($0) && !before.contains($0) && !after.contains($0)
+                        }))
             } catch {
                 stop = .failed(event: event, error: error)
                 break
