@@ -122,34 +122,21 @@ struct SpecResolver {
             }
             return false
         }
-        /// Two targets can be entered together only in different regions of a parallel state.
-        func conflict(in targets: [Located<String>]) -> (Located<String>, Located<String>, String)? {
-            for (position, first) in targets.enumerated() {
-                for second in targets[(position + 1)...] {
-                    if first.value == second.value || isWithin(first.value, second.value)
-                        || isWithin(second.value, first.value)
-                    {
-                        return (first, second, "one contains the other")
-                    }
-                    // The innermost common ancestor decides: a compound one has a single active child.
-                    var common = stateByID[first.value].flatMap { raw.states[$0].parent }
-                    while let candidate = common, !isWithin(second.value, candidate) {
-                        common = stateByID[candidate].flatMap { raw.states[$0].parent }
-                    }
-                    if let common, let index = stateByID[common], raw.states[index].parallel?.value == true { continue }
-                    return (
-                        first, second,
-                        common.map { "both are inside '\($0)', a compound state with one active child" }
-                            ?? "both are top-level states"
-                    )
-                }
-            }
-            return nil
-        }
+        /// Whether the engine can enter `targets` together (only in different regions of a parallel state).
         func checkTargetSet(_ targets: [Located<String>], what: String) {
             guard targets.count > 1, targets.allSatisfy({ stateIDs.contains($0.value) }),
-                let (first, second, reason) = conflict(in: targets)
+                let conflict = Machine.targetSetConflict(
+                    targets.map(\.value), limit: raw.states.count,
+                    parent: { stateByID[$0].flatMap { raw.states[$0].parent } },
+                    isParallel: { stateByID[$0].map { raw.states[$0].parallel?.value == true } ?? false })
             else { return }
+            let (first, second) = (targets[conflict.first], targets[conflict.second])
+            let reason =
+                switch conflict.reason {
+                case .nested: "one contains the other"
+                case .sameCompound(let state): "both are inside '\(state)', a compound state with one active child"
+                case .topLevel: "both are top-level states"
+                }
             error(
                 .invalidTargetSet,
                 "\(what) '\(first.value)' and '\(second.value)' cannot be active together: \(reason); several targets name one state per region of a parallel state",

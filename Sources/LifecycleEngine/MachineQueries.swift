@@ -130,6 +130,74 @@ extension Machine {
             tables.declared[state].contains { tables.trigger[$0] == -1 }
         }
     }
+
+    // MARK: Settling
+
+    /// The transitions that may run while the machine settles after an event (SCXML's macrostep
+    /// after its first microstep): eventless ones, and those an internal event can trigger — an
+    /// event some action raises, a `done.state.*` a final state queues, or any event (`*`).
+    package var transitionsThatMayRunWhileSettling: [Transition] {
+        let tables = tables
+        var internalEvents = Set(tables.raises.joined())
+        for state in states.indices {
+            for block in [tables.entry[state], tables.exit[state], tables.initialBlock[state]] {
+                internalEvents.formUnion(block.raises)
+            }
+            if tables.doneEvent[state] >= 0 { internalEvents.insert(tables.doneEvent[state]) }
+        }
+        return transitions.indices.filter { transition in
+            tables.trigger[transition] == -1 || tables.matchesAll[transition]
+                || internalEvents.contains { tables.matches(transition, event: $0) }
+        }.map { transitions[$0] }
+    }
+
+    /// Flags that settling never reads in a guard nor sets (in a transition that may run while
+    /// settling, or in any entry, exit or initial action): a run's settling is the same whatever
+    /// their values.
+    package var flagsSettlingIgnores: Set<String> {
+        var touched: Set<String> = []
+        for transition in transitionsThatMayRunWhileSettling {
+            touched.formUnion(transition.guardExpression?.flags ?? [])
+            touched.formUnion(transition.assignments.map(\.flag))
+        }
+        for state in states {
+            for block in [state.entry, state.exit, state.initialActions] {
+                touched.formUnion(block.assignments.map(\.flag))
+            }
+        }
+        return Set(flags.map(\.id)).subtracting(touched)
+    }
+
+    /// Per atomic state, the atomic states an eventless transition whose guard can hold may lead
+    /// to, with that transition: a targetless one stays; a target is entered as the engine enters
+    /// it (every region of a parallel state); a history target may restore any atomic state of its
+    /// parent. A graph over single atomic states, so an over-approximation for parallel states,
+    /// for checks that cannot run every flag assignment.
+    package func eventlessSuccessors() -> [(from: String, to: [String], transition: Int)] {
+        let tables = tables
+        var result: [(from: String, to: [String], transition: Int)] = []
+        for atomic in states.indices where tables.kind[atomic] == .atomic {
+            for state in tables.ancestry[atomic] {
+                for transition in tables.declared[state] where tables.trigger[transition] == -1 {
+                    guard transitions[transition].guardExpression?.isSatisfiable() ?? true else { continue }
+                    let targets = tables.targets[transition]
+                    var leaves: [Int] = targets.isEmpty ? [atomic] : []
+                    for target in targets {
+                        if tables.kind[target].isHistory {
+                            let parent = tables.parent[target]
+                            leaves += states.indices.filter {
+                                tables.kind[$0] == .atomic && tables.isDescendant($0, of: parent)
+                            }
+                        } else {
+                            leaves += defaultLeaves(entering: states[target].id).compactMap(stateIndex(of:))
+                        }
+                    }
+                    result.append((states[atomic].id, Set(leaves).sorted().map { states[$0].id }, transition))
+                }
+            }
+        }
+        return result
+    }
 }
 
 extension FlagGuard {
@@ -184,4 +252,53 @@ extension Runner {
 
     /// Every active state (atomic, compound, parallel), by position.
     package var activePositions: [Int] { active }
+}
+
+// MARK: Target sets
+
+/// Why two states cannot be targets of one transition (or one `initial`): SCXML enters a target
+/// set as one configuration, so its states must lie in different regions of a parallel state.
+package enum TargetSetConflict: Sendable, Hashable {
+    /// One state is the other or lies inside it.
+    case nested
+    /// Their innermost common ancestor is a compound state, which has one active child.
+    case sameCompound(String)
+    /// Both are top-level states, of which one is active.
+    case topLevel
+}
+
+extension Machine {
+    /// The first pair of `targets` the engine cannot enter together, and why; `nil` when every
+    /// pair lies in different regions of a parallel state. Asked of a state tree that is not yet a
+    /// machine (the loader checks a spec before building one): `parent` and `isParallel` describe
+    /// it, and `parent` must not loop (a walk stops after `limit` steps).
+    package static func targetSetConflict(
+        _ targets: [String], limit: Int, parent: (String) -> String?, isParallel: (String) -> Bool
+    ) -> (first: Int, second: Int, reason: TargetSetConflict)? {
+        /// Whether `state` is `ancestor` or lies inside it.
+        func isWithin(_ state: String, _ ancestor: String) -> Bool {
+            var current: String? = state
+            var steps = 0
+            while let id = current, steps <= limit {
+                if id == ancestor { return true }
+                current = parent(id)
+                steps += 1
+            }
+            return false
+        }
+        for (first, one) in targets.enumerated() {
+            for (second, other) in targets.enumerated() where second > first {
+                if isWithin(one, other) || isWithin(other, one) { return (first, second, .nested) }
+                var common = parent(one)
+                var steps = 0
+                while let candidate = common, !isWithin(other, candidate), steps <= limit {
+                    common = parent(candidate)
+                    steps += 1
+                }
+                if let common, isParallel(common) { continue }
+                return (first, second, common.map(TargetSetConflict.sameCompound) ?? .topLevel)
+            }
+        }
+        return nil
+    }
 }

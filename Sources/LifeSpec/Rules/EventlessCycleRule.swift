@@ -16,12 +16,13 @@ struct EventlessCycleRule: SpecRule {
         // A leaf with no eventless transition on its way up settles at once under any flags: only
         // the others need the engine run.
         let eventlessSources = Set(machine.transitions.lazy.filter(\.isEventless).flatMap(\.sources))
-        let constant = constantFlags(machine)
+        // A flag settling never reads nor sets (the engine says which) changes nothing in a run
+        // but its own value.
+        let constant = machine.flagsSettlingIgnores
         var constantBits = 0
         for (offset, id) in flagIDs.enumerated() where constant.contains(id) { constantBits |= 1 << offset }
         for leaf in machine.leafStates where machine.ancestry(of: leaf.id).contains(where: eventlessSources.contains) {
-            // A flag no settling run reads or sets changes nothing in a run but its own value: the
-            // assignment with it cleared comes first (lower bits) and finds the same cycle.
+            // The assignment with such a flag cleared comes first (lower bits) and finds the same cycle.
             for bits in 0..<(1 << flagIDs.count) where bits & constantBits == 0 {
                 var flags: [String: Bool] = [:]
                 for (offset, id) in flagIDs.enumerated() { flags[id] = bits & (1 << offset) != 0 }
@@ -56,44 +57,12 @@ struct EventlessCycleRule: SpecRule {
         return findings
     }
 
-    /// Flags that settling (eventless transitions, and the events an action raises or a final state
-    /// queues, with every entry, exit and initial action on the way) never reads in a guard nor sets.
-    static func constantFlags(_ machine: Machine) -> Set<String> {
-        let raised = Set(
-            machine.transitions.flatMap(\.raises)
-                + machine.states.flatMap { $0.entry.raises + $0.exit.raises + $0.initialActions.raises })
-        func mayRunWhileSettling(_ transition: Transition) -> Bool {
-            transition.isEventless
-                || transition.events.contains { descriptor in
-                    descriptor == "*" || descriptor.hasPrefix("done")
-                        || raised.contains { Transition.descriptor(descriptor, matches: $0) }
-                }
-        }
-        var touched: Set<String> = []
-        for transition in machine.transitions where mayRunWhileSettling(transition) {
-            touched.formUnion(transition.guardExpression?.flags ?? [])
-            touched.formUnion(transition.assignments.map(\.flag))
-        }
-        for state in machine.states {
-            for block in [state.entry, state.exit, state.initialActions] {
-                touched.formUnion(block.assignments.map(\.flag))
-            }
-        }
-        return Set(machine.flags.map(\.id)).subtracting(touched)
-    }
-
     /// Too many flags to enumerate: a cycle among eventless transitions with satisfiable guards.
     private static func staticCheck(_ context: RuleContext) -> [Finding] {
         let machine = context.machine
         var successors: [String: [(target: String, index: Int)]] = [:]
-        for leaf in machine.leafStates {
-            for id in machine.ancestry(of: leaf.id) {
-                for transition in machine.transitions(declaredOn: id)
-                where transition.isEventless && transition.guardExpression?.isSatisfiable() ?? true {
-                    successors[leaf.id, default: []].append(
-                        (transition.target.map(machine.leaf(entering:)) ?? leaf.id, transition.index))
-                }
-            }
+        for edge in machine.eventlessSuccessors() {
+            for target in edge.to { successors[edge.from, default: []].append((target, edge.transition)) }
         }
         var color: [String: Int] = [:]
         var findings: [Finding] = []
