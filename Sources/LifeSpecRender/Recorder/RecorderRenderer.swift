@@ -42,8 +42,40 @@ package enum RecorderRenderer {
             "the recorder refers to the spec's callbacks and notifications in Swift, so it must know which framework declares them: add 'platform: uikit', or list an API catalog with a 'module' under 'catalogs:' (see docs/spec-format.md)"
     }
 
+    /// The name the log gives each callback and notification whose Swift name another one shares
+    /// (WKNavigationDelegate's two `webView(_:decidePolicyFor:decisionHandler:)`): its Objective-C
+    /// selector when that is its own, else its spec id. check-trace reads either as that one.
+    static func distinguishingLogNames(_ machine: Machine) -> [Observation: String] {
+        var swiftNames: [String: Int] = [:]
+        var objcNames: [String: Int] = [:]
+        for (swift, objc) in machine.callbacks.map({ ($0.swiftName, $0.objcName) })
+            + machine.notifications.map({ ($0.swiftName, $0.objcName) })
+        {
+            swiftNames[swift, default: 0] += 1
+            if let objc { objcNames[objc, default: 0] += 1 }
+        }
+        func distinct(_ swift: String, _ objc: String?, _ id: String) -> String? {
+            guard swiftNames[swift, default: 0] > 1 else { return nil }
+            if let objc, objcNames[objc] == 1, swiftNames[objc] == nil { return objc }
+            return id
+        }
+        var result: [Observation: String] = [:]
+        for callback in machine.callbacks {
+            if let name = distinct(callback.swiftName, callback.objcName, callback.id) {
+                result[.callback(callback.id)] = name
+            }
+        }
+        for notification in machine.notifications {
+            if let name = distinct(notification.swiftName, notification.objcName, notification.id) {
+                result[.notification(notification.id)] = name
+            }
+        }
+        return result
+    }
+
     package static func render(_ spec: LoadedSpec, specPath: String? = nil) -> String {
         let machine = spec.machine
+        let logNames = distinguishingLogNames(machine)
         let typeName = SwiftSource.typeName(spec.document.id) + "Recorder"
         let shownPath = SwiftSource.commentText(specPath ?? spec.path)
         func literal(_ text: String) -> String { TextOutput.string { SwiftSource.writeStringLiteral(text, to: &$0) } }
@@ -58,19 +90,26 @@ package enum RecorderRenderer {
             separator: "\n")
         var names: [String] = []
         for notification in machine.notifications {
+            let logName = logNames[.notification(notification.id)] ?? notification.swiftName
             // Spec text becomes code only when it is a plain dotted Swift name; anything else is
             // passed as an escaped string to Notification.Name.
             if isDottedName(notification.swiftName), notification.swiftName.contains(".") {
-                names.append("        (\(notification.swiftName), \(literal(notification.swiftName))),")
+                names.append("        (\(notification.swiftName), \(literal(logName))),")
             } else {
                 let raw = notification.objcName ?? notification.swiftName
-                names.append("        (Notification.Name(\(literal(raw))), \(literal(notification.swiftName))),")
+                names.append("        (Notification.Name(\(literal(raw))), \(literal(logName))),")
             }
         }
         let closures = Set(spec.document.callbacks.filter { $0.kind == .closure }.map(\.id))
         let callbacks = machine.callbacks.filter { !closures.contains($0.id) }.map { callback in
+            let logName = logNames[.callback(callback.id)] ?? callback.swiftName
             var line =
-                "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(callback.swiftName))))`"
+                "///   - `\(SwiftSource.commentText(callback.swiftName))`: `record(\(SwiftSource.commentText(literal(logName))))`"
+            if logName != callback.swiftName {
+                // `#function` gives the shared name, which cannot say which of the methods ran.
+                line += " (\(SwiftSource.commentText(callback.swiftName)) names more than one method)"
+                return line
+            }
             // `#function` names a part's method without its object (`viewWillDisappear(_:)`), so
             // the object says which part it plays; an object the whole app shares (the app
             // delegate) gives its own name, whichever part's region models the call.
@@ -110,7 +149,7 @@ package enum RecorderRenderer {
         // name, as a literal, in the closure the app passes to UIKit.
         let closureSteps = spec.document.callbacks.filter { $0.kind == .closure }.map { closure in
             "///   - in the closure you pass to `\(SwiftSource.commentText(closure.passedTo ?? "UIKit"))`: "
-                + "`\(typeName).shared.record(\(SwiftSource.commentText(literal(machine.callback(closure.id)?.swiftName ?? closure.id))))`"
+                + "`\(typeName).shared.record(\(SwiftSource.commentText(literal(logNames[.callback(closure.id)] ?? machine.callback(closure.id)?.swiftName ?? closure.id))))`"
         }
         let closureLines =
             closureSteps.isEmpty
