@@ -20,6 +20,7 @@ package struct LifeSpecCommand: ParsableCommand {
             GenerateCommand.self,
             WatchCommand.self,
             CheckTraceCommand.self,
+            DiffCommand.self,
             RecorderCommand.self,
             SynthCommand.self,
             ImportCommand.self,
