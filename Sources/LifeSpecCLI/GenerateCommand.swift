@@ -82,11 +82,27 @@ struct GenerateCommand: ParsableCommand {
                 StandardStreams.err(
                     "error: generated files are out of date with the specs; run 'swift run lifespec generate' and commit the result\n"
                 )
+                StandardStreams.err(Self.diffSuggestion(specs: specs, stale: report.written + report.created))
                 throw ExitCode(1)
             }
         } else if !quiet {
             StandardStreams.out(GenerationRun.describe(report))
         }
+    }
+}
+
+extension GenerateCommand {
+    /// How to see what a stale spec changes in behaviour: `lifespec diff` against the last commit,
+    /// for each spec (up to three) whose files are stale, else for a spec to name.
+    static func diffSuggestion(specs: [String], stale: [String]) -> String {
+        let files = (try? SpecFiles.resolve(specs)) ?? []
+        let touched = files.filter { file in
+            let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let suite = SwiftSuiteRenderer.fileName(forSpecID: id)
+            return stale.contains { $0.contains("/\(id)/") || $0.hasSuffix("/" + suite) || $0 == suite }
+        }
+        let examples = (1...3).contains(touched.count) ? touched : ["Spec/SPEC.yaml"]
+        return examples.map { "to see what changed in behaviour: lifespec diff HEAD:\($0) \($0)\n" }.joined()
     }
 }
 

@@ -54,6 +54,10 @@ struct GenerateTests {
         let stale = try CLI.run(["generate", "--check"], in: project)
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("stale:   Output/ios-app-lifecycle/diagram.dot"))
+        #expect(
+            stale.stderr.contains(
+                "to see what changed in behaviour: lifespec diff HEAD:Spec/ios-app-lifecycle.yaml Spec/ios-app-lifecycle.yaml\n"
+            ), "\(stale.stderr)")
         #expect(try String(contentsOf: extra, encoding: .utf8) == "stale", "--check writes nothing")
 
         try FileManager.default.removeItem(at: project.appendingPathComponent("Output/ios-app-lifecycle/diagram.mmd"))
