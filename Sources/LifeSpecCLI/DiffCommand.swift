@@ -13,7 +13,7 @@ struct DiffCommand: ParsableCommand {
             flags, callbacks, notifications and transitions added, removed or changed; the scenarios \
             whose traces change, the call sequences before and after aligned; the generated test cases \
             that change; and, apart, text-only changes (titles, descriptions, sources, summary). \
-            A system spec (parts:) is compared from files only. \
+            A system spec's parts (and catalog files) are read from the same revision. \
             Exit status: 0 when the versions behave the same (text-only changes included), 1 when \
             behaviour differs or a version has errors, 64 for usage errors. \
             Example: lifespec diff HEAD:Spec/ios-app-lifecycle.yaml Spec/ios-app-lifecycle.yaml --format markdown
@@ -60,24 +60,41 @@ struct DiffCommand: ParsableCommand {
             return try loadValidSpec(argument)
         }
         let data = try revision.read()
-        if SpecLoader.isSCXML(revision.path) == false, Self.declaresParts(data) {
-            throw ValidationError(
-                "\(argument) is a system spec (parts:): diff reads a system only from files; check the revision out (git worktree add) and compare its file"
-            )
+        // A system's parts, and catalog files, are read beside the spec: from the revision's folder.
+        if !SpecLoader.isSCXML(revision.path), Self.namesFilesBeside(data) {
+            return try revision.withFolder { path, shown in
+                try Self.check(SpecLoader.load(path: path), argument: argument, shown: shown)
+            }
         }
-        let result = SpecLoader.load(data: data, path: argument)
+        return try check(SpecLoader.load(data: data, path: argument), argument: argument)
+    }
+
+    /// The spec of a version without errors; else its diagnostics (paths as `shown` gives them) and exit 1.
+    static func check(_ result: SpecLoadResult, argument: String, shown: (String) -> String = { $0 }) throws
+        -> LoadedSpec
+    {
         guard let spec = result.spec, !result.hasErrors else {
-            StandardStreams.err(DiagnosticPrinter.text(result.diagnostics))
+            let diagnostics = result.diagnostics.map { item in
+                Diagnostic(
+                    item.severity, item.code, shown(item.message),
+                    at: SourceLocation(
+                        path: shown(item.location.path), line: item.location.line, column: item.location.column),
+                    notes: item.notes.map(shown))
+            }
+            StandardStreams.err(DiagnosticPrinter.text(diagnostics))
             StandardStreams.err("\(argument): error: this version of the spec has errors\n")
             throw ExitCode(1)
         }
         return spec
     }
 
-    /// Whether a YAML spec's text has a top-level `parts:` key: its parts would be read beside it.
-    static func declaresParts(_ data: Data) -> Bool {
-        String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).contains {
-            $0.hasPrefix("parts:") || $0.hasPrefix("\"parts\":") || $0.hasPrefix("'parts':")
+    /// Whether a YAML spec's text has a top-level `parts:` or `catalogs:` key, whose files are
+    /// read beside it.
+    static func namesFilesBeside(_ data: Data) -> Bool {
+        String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).contains { line in
+            ["parts", "catalogs"].contains { key in
+                line.hasPrefix(key + ":") || line.hasPrefix("\"\(key)\":") || line.hasPrefix("'\(key)':")
+            }
         }
     }
 }
@@ -97,9 +114,50 @@ struct GitRevisionPath {
 
     /// `git show REV:PATH` in the current folder; a revision or path git does not know is a usage error.
     func read() throws -> Data {
+        try Self.git(["show", "\(revision):\(path)"], what: "read '\(revision):\(path)'")
+    }
+
+    /// Runs `body` on the spec's folder as the revision has it (`git archive`, in a temporary
+    /// folder removed afterwards), with the spec's path there and a function that names the
+    /// temporary copies as `REV:path` in what the loader says.
+    func withFolder<T>(_ body: (String, (String) -> String) throws -> T) throws -> T {
+        // `REV:./x` is relative to the current folder, `REV:x` to the repository's root.
+        let relative = path.hasPrefix("./") || path.hasPrefix("../")
+        let prefix =
+            relative
+            ? String(
+                decoding: try Self.git(["rev-parse", "--show-prefix"], what: "find the repository"), as: UTF8.self
+            )
+            .trimmingCharacters(in: .whitespacesAndNewlines) : ""
+        let rootPath = ((prefix + path) as NSString).standardizingPath
+        let root = String(
+            decoding: try Self.git(["rev-parse", "--show-toplevel"], what: "find the repository"), as: UTF8.self
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
+        let manager = FileManager.default
+        let scratch = manager.temporaryDirectory.appendingPathComponent("lifespec-diff-\(UUID().uuidString)")
+        try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: scratch) }
+        let archive = scratch.appendingPathComponent("revision.tar").path
+        let folder = (rootPath as NSString).deletingLastPathComponent
+        _ = try Self.git(
+            ["-C", root, "archive", "--format=tar", "-o", archive, revision, "--", folder.isEmpty ? "." : folder],
+            what: "read the folder of '\(revision):\(path)'")
+        let tree = scratch.appendingPathComponent("tree")
+        try manager.createDirectory(at: tree, withIntermediateDirectories: true)
+        _ = try Self.run(["tar", "-xf", archive, "-C", tree.path], what: "unpack the folder of '\(revision):\(path)'")
+        let base = tree.path + "/"
+        return try body(base + rootPath) { $0.replacingOccurrences(of: base, with: "\(revision):") }
+    }
+
+    /// `git ARGUMENTS`' standard output; its failure is a usage error quoting git's first line.
+    static func git(_ arguments: [String], what: String) throws -> Data {
+        try run(["git"] + arguments, what: what)
+    }
+
+    static func run(_ arguments: [String], what: String) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "show", "\(revision):\(path)"]
+        process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -108,7 +166,7 @@ struct GitRevisionPath {
         do {
             try process.run()
         } catch {
-            throw ValidationError("cannot run git to read '\(revision):\(path)': \(error.localizedDescription)")
+            throw ValidationError("cannot run \(arguments[0]) to \(what): \(error.localizedDescription)")
         }
         // Read before waiting: a large file fills the pipe's buffer. git writes to standard
         // error only a line or two, which its pipe holds meanwhile.
@@ -118,9 +176,8 @@ struct GitRevisionPath {
         guard process.terminationStatus == 0 else {
             let said =
                 String(decoding: message, as: UTF8.self).split(whereSeparator: \.isNewline).first
-                .map { String($0).replacingOccurrences(of: "fatal: ", with: "") } ?? "git show failed"
-            throw ValidationError(
-                "cannot read '\(revision):\(path)' from git: \(Diagnostic.escaped(said, keepingNewlines: false))")
+                .map { String($0).replacingOccurrences(of: "fatal: ", with: "") } ?? "\(arguments[0]) failed"
+            throw ValidationError("cannot \(what) from git: \(Diagnostic.escaped(said, keepingNewlines: false))")
         }
         return data
     }

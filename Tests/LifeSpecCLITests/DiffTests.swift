@@ -200,6 +200,18 @@ struct DiffTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// `folder` made a git repository with everything in it committed.
+    static func commitAll(in folder: URL) throws {
+        let git = URL(fileURLWithPath: "/usr/bin/env")
+        for arguments in [
+            ["git", "init", "-q"], ["git", "add", "."],
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "specs"],
+        ] {
+            let step = try CLI.runProcess(git, arguments, in: folder)
+            try #require(step.status == 0, "\(arguments): \(step.stderr)")
+        }
+    }
+
     @Test("REV:path reads a version from git")
     func gitRevision() throws {
         let folder = try Scratch.folder("lifespec-diff-git")
@@ -208,14 +220,7 @@ struct DiffTests {
             at: folder.appendingPathComponent("Spec"), withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("Spec/door.yaml")
         try door.write(to: file, atomically: true, encoding: .utf8)
-        let git = URL(fileURLWithPath: "/usr/bin/env")
-        for arguments in [
-            ["git", "init", "-q"], ["git", "add", "Spec/door.yaml"],
-            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "door"],
-        ] {
-            let step = try CLI.runProcess(git, arguments, in: folder)
-            try #require(step.status == 0, "\(arguments): \(step.stderr)")
-        }
+        try Self.commitAll(in: folder)
         let same = try CLI.run(["diff", "HEAD:Spec/door.yaml", "Spec/door.yaml"], in: folder)
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         #expect(same.stdout.hasPrefix("lifespec diff HEAD:Spec/door.yaml Spec/door.yaml\nNo change in behaviour"))
@@ -231,5 +236,41 @@ struct DiffTests {
         let path = try CLI.run(["diff", "HEAD:Spec/nothing.yaml", "Spec/door.yaml"], in: folder)
         #expect(path.status == 64)
         #expect(path.stderr.contains("cannot read 'HEAD:Spec/nothing.yaml' from git"), "\(path.stderr)")
+    }
+
+    @Test("a system spec at a revision reads its parts from the revision's folder")
+    func systemAtRevision() throws {
+        let project = try CLI.scratchProject()
+        try Self.commitAll(in: project)
+        let system = "Spec/uikit-scene-based-app.yaml"
+        let same = try CLI.run(["diff", "HEAD:\(system)", system], in: project)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.contains("No change in behaviour"), "\(same.stdout)")
+        // From the spec's folder, a path relative to it.
+        let inFolder = try CLI.run(
+            ["diff", "HEAD:./uikit-scene-based-app.yaml", "uikit-scene-based-app.yaml"],
+            in: project.appendingPathComponent("Spec"))
+        #expect(inFolder.status == 0, "\(inFolder.stdout)\(inFolder.stderr)")
+
+        let file = project.appendingPathComponent(system)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "  - id: launch\n"))
+        let end = try #require(text.range(of: "  - id: homeAndReturn\n"))
+        try text.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: "")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let removed = try CLI.run(["diff", "HEAD:\(system)", system], in: project)
+        #expect(removed.status == 1, "\(removed.stderr)")
+        #expect(removed.stdout.contains("  - launch: "), "\(removed.stdout)")
+        #expect(removed.stdout.contains(" (removed)"))
+
+        // A part with errors at the revision is reported as REV:path.
+        let part = project.appendingPathComponent("Spec/ios-scene-lifecycle.yaml")
+        try "lifespec: 1\nid: ios-scene-lifecycle\nstates: {a: {}}\ninitial: b\n".write(
+            to: part, atomically: true, encoding: .utf8)
+        try Self.commitAll(in: project)
+        let broken = try CLI.run(["diff", "HEAD:\(system)", system], in: project)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("HEAD:Spec/ios-scene-lifecycle.yaml:"), "\(broken.stderr)")
+        #expect(!broken.stderr.contains("lifespec-diff-"), "\(broken.stderr)")
     }
 }
