@@ -97,7 +97,7 @@ extension SpecDiff {
         output.append("")
         output.append(MarkdownText.inline(headline))
         output.append("")
-        output.append("<sub>\(Self.code("lifespec diff")) \(Self.code(old.name)) → \(Self.code(new.name))</sub>")
+        output.append("From \(Self.code(old.name)) to \(Self.code(new.name)) (\(Self.code("lifespec diff"))).")
         if !scenarios.isEmpty {
             output += ["", "#### Scenarios whose traces change", ""]
             for scenario in scenarios {
