@@ -1,6 +1,7 @@
 import Foundation
 import LifeSpecTestSupport
 import Testing
+import Yams
 
 /// `lifespec diff OLD NEW`, as a user runs it (#35 item 5).
 @Suite("diff")
@@ -18,41 +19,67 @@ struct DiffTests {
         return file
     }
 
-    /// The spec with its top-level keys in reverse order (`lifespec:` first still), its comments
-    /// kept with the key below them, and one comment more.
-    static func reorderedTopLevel(_ text: String) -> String {
-        var prologue: [Substring] = []
-        var sections: [[Substring]] = []
-        var comments: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.first?.isLetter == true {
-                sections.append(comments + [line])
-                comments = []
-            } else if line.hasPrefix("#") {
-                comments.append(line)
-            } else if sections.isEmpty {
-                prologue += comments + [line]
-                comments = []
-            } else {
-                sections[sections.count - 1] += comments + [line]
-                comments = []
+    /// The spec with the keys of every mapping in reverse order, except where the order is the
+    /// spec's document order (states, events, flags, callbacks, notifications, facts, sources,
+    /// parts) and `lifespec:`, which stays first; written again by Yams (no comments, other
+    /// quoting and line breaks).
+    static func reordered(_ text: String) throws -> String {
+        let ordered: Set<String> = [
+            "states", "events", "flags", "callbacks", "notifications", "facts", "sources", "parts", "related",
+        ]
+        func reorder(_ node: Node, keepsOrder: Bool) -> Node {
+            switch node {
+            case .mapping(let mapping):
+                var pairs = mapping.map { pair in
+                    (pair.key, reorder(pair.value, keepsOrder: pair.key.string.map(ordered.contains) ?? false))
+                }
+                if !keepsOrder {
+                    pairs.reverse()
+                    if let first = pairs.firstIndex(where: { $0.0.string == "lifespec" }) {
+                        pairs.insert(pairs.remove(at: first), at: 0)
+                    }
+                }
+                return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style))
+            case .sequence(let sequence):
+                return .sequence(
+                    Node.Sequence(sequence.map { reorder($0, keepsOrder: false) }, sequence.tag, sequence.style))
+            default:
+                return node
             }
         }
-        let first = sections.removeFirst()
-        let lines = [first] + sections.reversed() + [comments + ["# Reordered by DiffTests."]]
-        return (prologue + lines.flatMap { $0 }).joined(separator: "\n") + "\n"
+        let root = try #require(try Yams.compose(yaml: text))
+        return try Yams.serialize(node: reorder(root, keepsOrder: false), width: -1, allowUnicode: true)
     }
 
     @Test("a key-reordered copy of the flagship behaves the same: exit 0")
     func reorderedFlagship() throws {
         let original = try Self.flagshipText()
-        let reordered = Self.reorderedTopLevel(original)
-        #expect(reordered != original)
-        #expect(reordered.range(of: "\ntransitions:")!.lowerBound < reordered.range(of: "\nstates:")!.lowerBound)
+        let reordered = try Self.reordered(original)
+        // Keys reversed at the top, in a state, in a transition and in a translated title.
+        #expect(reordered.hasPrefix("lifespec: 1\nmodelling:\n"), "\(reordered.prefix(200))")
+        #expect(reordered.contains("\n  notRunning:\n    source: appLifeCycleGuide\n"))
+        #expect(reordered.contains("\n- source: launchSequence\n"))
+        #expect(reordered.contains("title:\n  zh-Hans: iOS App"))
         let copy = try Self.write(reordered, as: "ios-app-lifecycle.yaml")
         let result = try CLI.run(["diff", Self.flagship, copy.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("No change in behaviour"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Text-only changes"), "\(result.stdout)")
+    }
+
+    @Test(
+        "every spec of Spec/, key-reordered, behaves the same",
+        arguments: try FileManager.default.contentsOfDirectory(
+            atPath: CLI.packageRoot.appendingPathComponent("Spec").path
+        )
+        .filter { $0.hasSuffix(".yaml") }.sorted())
+    func reorderedSpecs(_ name: String) throws {
+        let project = try CLI.scratchProject()
+        let file = project.appendingPathComponent("Spec/\(name)")
+        try Self.reordered(try String(contentsOf: file, encoding: .utf8)).write(
+            to: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["diff", "Spec/\(name)", file.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stdout.contains("Text-only changes"), "\(result.stdout)")
     }
 

@@ -238,7 +238,7 @@ private struct Comparison {
                 details += Words.text("title", x?.title, y?.title, quoted: true)
                 details += Words.text("description", x?.description, y?.description)
                 let facts = { (info: SpecDocument.StateInfo?) in
-                    (info?.facts ?? []).map { "\($0.key): \($0.value)" }.sorted()
+                    (info?.facts ?? []).map { "\($0.key): \(Words.fact($0.value))" }.sorted()
                 }
                 if facts(x) != facts(y) {
                     details.append(Words.change("facts", Words.list(facts(x)), Words.list(facts(y))))
@@ -327,7 +327,13 @@ private struct Comparison {
                 if x?.timeLimit != y?.timeLimit {
                     details.append(Words.change("timeLimit", x?.timeLimit ?? "none", y?.timeLimit ?? "none"))
                 }
-                if x?.deprecated != y?.deprecated { details.append("deprecated") }
+                let deprecation = { (info: SpecDocument.CallbackInfo?) in
+                    info?.deprecated.map {
+                        [$0.since ?? "", $0.replacement ?? ""]
+                            + Words.normalized($0.note).map { "\($0.key)=\($0.value)" }
+                    }
+                }
+                if deprecation(x) != deprecation(y) { details.append("deprecated") }
                 return details + Words.source(x?.source, y?.source)
             })
     }
@@ -450,9 +456,18 @@ enum Words {
     static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// What executable content does, in the engine's order: `a, notify: n, set f = true, raise e`.
+    /// Flag assignments are by flag: the engine sets them all at once, so the order a `set:` map
+    /// is written in changes nothing.
     static func effects(_ effects: [Effect]) -> String {
-        list(
-            effects.map { effect in
+        let assignments = effects.compactMap { effect -> FlagAssignment? in
+            if case .assignment(let assignment) = effect { assignment } else { nil }
+        }.sorted { $0.flag < $1.flag }
+        var next = assignments.makeIterator()
+        let ordered = effects.map { effect -> Effect in
+            if case .assignment = effect, let assignment = next.next() { .assignment(assignment) } else { effect }
+        }
+        return list(
+            ordered.map { effect in
                 switch effect {
                 case .callback(let id): id
                 case .notification(let id, _): "notify: \(id)"
@@ -487,6 +502,12 @@ enum Words {
         guard quoted else { return [name] }
         let first = { (text: LocalizedText?) in text.map { "“\($0.text(for: nil, defaultLocale: nil))”" } ?? "none" }
         return [change(name, first(before), first(after))]
+    }
+
+    /// A fact's value, its translations in any order.
+    static func fact(_ value: FactValue) -> String {
+        guard case .text(let text) = value else { return value.description }
+        return normalized(text).map { $0.key.isEmpty ? $0.value : "\($0.key): \($0.value)" }.joined(separator: " / ")
     }
 
     static func source(_ before: String?, _ after: String?) -> [String] {
