@@ -9,13 +9,17 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two versions of a spec: what changes in behaviour, scenario by scenario.",
         discussion: """
             Each version is a file, or REV:PATH read from git ('git show REV:PATH' in the current \
-            folder, so PATH is from the repository's root, or starts with ./). Lists the states, events, \
-            flags, callbacks, notifications and transitions added, removed or changed; the scenarios \
-            whose traces change, the call sequences before and after aligned; the generated test cases \
-            that change; and, apart, text-only changes (titles, descriptions, sources, summary). \
-            A system spec's parts (and catalog files) are read from the same revision. \
+            folder: PATH is from the repository's root, or from the current folder when it starts with ./). \
+            A system spec's parts (and catalog files) are read from the same revision.
+
+            Lists the states, events, flags, callbacks, notifications and transitions added, removed or \
+            changed; the scenarios whose traces change, the engine's call sequences before and after \
+            aligned; the generated test cases that change; and, apart, text-only changes (titles, \
+            descriptions, sources, summary).
+
             Exit status: 0 when the versions behave the same (text-only changes included), 1 when \
-            behaviour differs or a version has errors, 64 for usage errors. \
+            behaviour differs or a version has errors, 64 for usage errors.
+
             Example: lifespec diff HEAD:Spec/ios-app-lifecycle.yaml Spec/ios-app-lifecycle.yaml --format markdown
             """
     )

@@ -162,11 +162,11 @@ struct DiffTests {
         #expect(result.stdout.contains("No change in behaviour"))
         #expect(
             result.stdout.contains(
-                "Text-only changes (no change in behaviour):\n  ~ state notRunning\n      description\n"))
+                "Text-only changes (no change in behaviour):\n  ~ state notRunning\n      description (en)\n"))
         let markdown = try CLI.run(["diff", Self.flagship, copy.path, "--format", "markdown"])
         #expect(markdown.status == 0)
         #expect(markdown.stdout.contains("#### Text-only changes (no change in behaviour)"))
-        #expect(markdown.stdout.contains("| state `notRunning` | changed | description |"))
+        #expect(markdown.stdout.contains("| state `notRunning` | changed | description (en) |"))
     }
 
     static let door = "Tests/Fixtures/Valid/door.yaml"

@@ -493,15 +493,23 @@ enum Words {
         (text?.translations ?? []).map { ($0.locale ?? "", $0.text) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
     }
 
-    /// `name` when the text differs in some locale; a short title quoted before and after.
+    /// `name` when the text differs, with the locales it differs in (`description (zh-Hans)`); a
+    /// short title quoted before and after, per locale (`title (zh-Hans): “门” → none`).
     static func text(_ name: String, _ before: LocalizedText?, _ after: LocalizedText?, quoted: Bool = false)
         -> [String]
     {
         let (a, b) = (normalized(before), normalized(after))
         guard !a.elementsEqual(b, by: { $0 == $1 }) else { return [] }
-        guard quoted else { return [name] }
-        let first = { (text: LocalizedText?) in text.map { "“\($0.text(for: nil, defaultLocale: nil))”" } ?? "none" }
-        return [change(name, first(before), first(after))]
+        let old = Dictionary(a.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(b.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let locales = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
+        let label = { (locale: String) in locale.isEmpty ? name : "\(name) (\(locale))" }
+        guard quoted else {
+            let named = locales.filter { !$0.isEmpty }
+            return [named.isEmpty || locales.contains("") ? name : "\(name) (\(named.joined(separator: ", ")))"]
+        }
+        let quote = { (text: String?) in text.map { "“\($0)”" } ?? "none" }
+        return locales.map { change(label($0), quote(old[$0]), quote(new[$0])) }
     }
 
     /// A fact's value, its translations in any order.
