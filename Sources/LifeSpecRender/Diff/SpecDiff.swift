@@ -140,14 +140,15 @@ private struct Comparison {
     /// Records the changes of an element matched by id on both sides, and those added or removed.
     mutating func compare<Item>(
         _ kind: SpecDiff.ElementKind, old oldItems: [Item], new newItems: [Item], id: (Item) -> String,
-        behaviour: (Item, Item) -> [String], text: (Item, Item) -> [String], textOnly: Bool = false
+        behaviour: (Item, Item) -> [String], text: (Item, Item) -> [String], textOnly: Bool = false,
+        describe: (_ item: Item, _ isNew: Bool) -> [String] = { _, _ in [] }
     ) {
         let before = Dictionary(oldItems.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
         let after = Set(newItems.map(id))
         for item in newItems {
             let key = id(item)
             guard let previous = before[key] else {
-                record(kind, key, .added, [], textOnly: textOnly)
+                record(kind, key, .added, describe(item, true), textOnly: textOnly)
                 continue
             }
             let semantic = behaviour(previous, item)
@@ -156,7 +157,7 @@ private struct Comparison {
             if !words.isEmpty { textChanges.append(.init(kind: kind, id: key, change: .changed, details: words)) }
         }
         for item in oldItems where !after.contains(id(item)) {
-            record(kind, id(item), .removed, [], textOnly: textOnly)
+            record(kind, id(item), .removed, describe(item, false), textOnly: textOnly)
         }
     }
 
@@ -247,6 +248,9 @@ private struct Comparison {
                     details.append(Words.change("source", x?.source ?? "none", y?.source ?? "none"))
                 }
                 return details
+            },
+            describe: { state, _ in
+                (state.parent.map { ["in \($0)"] } ?? []) + (state.isLeaf ? [] : [Words.kind(of: state)])
             })
     }
 
@@ -263,7 +267,8 @@ private struct Comparison {
                 return Words.text("title", x?.title, y?.title, quoted: true)
                     + Words.text("description", x?.description, y?.description)
                     + Words.source(x?.source, y?.source)
-            })
+            },
+            describe: { event, _ in ["kind: \(event.kind.rawValue)"] })
     }
 
     mutating func compareFlags() {
@@ -280,7 +285,8 @@ private struct Comparison {
                 return Words.text("title", x?.title, y?.title, quoted: true)
                     + Words.text("description", x?.description, y?.description)
                     + Words.source(x?.source, y?.source)
-            })
+            },
+            describe: { flag, _ in ["default: \(flag.defaultValue)"] })
     }
 
     mutating func compareFacts() {
@@ -335,6 +341,9 @@ private struct Comparison {
                 }
                 if deprecation(x) != deprecation(y) { details.append("deprecated") }
                 return details + Words.source(x?.source, y?.source)
+            },
+            describe: { callback, _ in
+                ["swift: \(callback.swiftName)"] + (callback.posts.map { ["posts: \(Words.posts($0))"] } ?? [])
             })
     }
 
@@ -394,6 +403,11 @@ private struct Comparison {
                     old.document.transitions[a.transition.index], new.document.transitions[b.transition.index]
                 )
                 return Words.text("description", x.description, y.description) + Words.source(x.source, y.source)
+            },
+            describe: { item, isNew in
+                let effects = (isNew ? new : old).machine.effects(of: item.transition)
+                return ["to: \(Words.list(item.transition.targets, none: "none (targetless)"))"]
+                    + (effects.isEmpty ? [] : ["does: \(Words.effects(effects))"])
             })
     }
 
