@@ -416,6 +416,8 @@ struct NewcomerTests {
         ["tests", "missing.yaml"], ["recorder", "missing.yaml"], ["generate", "missing.yaml"],
         ["check-trace", "missing.yaml", "Tests/Fixtures/CLI/launch-then-home.log"],
         ["check-trace", "Spec/ios-app-lifecycle.yaml", "missing.yaml"],
+        ["diff", "missing.yaml", "Spec/ios-app-lifecycle.yaml"],
+        ["diff", "Spec/ios-app-lifecycle.yaml", "missing.yaml"],
     ])
     func aMissingArgumentFileExits64WithTheToolsOwnMessage(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)

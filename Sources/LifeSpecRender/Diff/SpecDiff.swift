@@ -109,8 +109,8 @@ package struct SpecDiff: Sendable, Hashable, Codable {
     }
 }
 
-/// The element-by-element comparison: ids matched across the versions, in the new version's
-/// order (removed ones where the old version had them, after).
+/// The element-by-element comparison: ids matched across the versions; each kind in the new
+/// version's order, then what it removed in the old version's order.
 private struct Comparison {
     let old: LoadedSpec
     let new: LoadedSpec
