@@ -92,13 +92,13 @@ struct DiffCommand: ParsableCommand {
         return spec
     }
 
-    /// Whether a YAML spec's text has a top-level `parts:` or `catalogs:` key, whose files are
-    /// read beside it.
+    /// Whether a spec's text may have a `parts:` or `catalogs:` key, whose files are read beside
+    /// it: generous (anywhere, any quoting, YAML or JSON), since reading the folder for a spec
+    /// that needs none costs only the time.
     static func namesFilesBeside(_ data: Data) -> Bool {
-        String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).contains { line in
-            ["parts", "catalogs"].contains { key in
-                line.hasPrefix(key + ":") || line.hasPrefix("\"\(key)\":") || line.hasPrefix("'\(key)':")
-            }
+        let text = String(decoding: data, as: UTF8.self)
+        return ["parts", "catalogs"].contains { key in
+            ["\(key):", "\"\(key)\"", "'\(key)'"].contains { text.contains($0) }
         }
     }
 }
