@@ -180,4 +180,6 @@ struct RawSpec {
     var chineseTexts: [(text: String, what: String, location: SourceLocation)] = []
     /// The file's text, to place a typography finding inside a folded or quoted scalar.
     var sourceText = ""
+    /// An SCXML chart's `<lifespec:yaml>`: the spec `export` wrote it from.
+    var carriedYAML: SCXMLDocument.CarriedYAML?
 }

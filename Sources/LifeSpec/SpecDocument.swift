@@ -351,6 +351,11 @@ public struct LoadedSpec: Sendable {
     /// The engine's exploration of `machine`, set by the loader: validation explores it anyway, and
     /// the planners (conformance suites) reuse it instead of exploring the machine again.
     public internal(set) var stateSpace: StateSpace? = nil
+    /// The YAML text the spec was read from (`nil` for an SCXML chart): `export` carries it in the
+    /// chart, in LifeSpec's namespace, so `import` gives this spec back, words and all.
+    public internal(set) var sourceText: String? = nil
+    /// The LifeSpec YAML an exported chart carries (`<lifespec:yaml>`), which `import` restores.
+    package internal(set) var carriedYAML: SCXMLDocument.CarriedYAML? = nil
     /// The spec file's path relative to the directory it was loaded from (for "generated from" lines).
     public var path: String { document.path }
 }

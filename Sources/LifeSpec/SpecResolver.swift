@@ -670,7 +670,10 @@ struct SpecResolver {
                 description: part.description,
                 specTitle: part.specTitle, location: part.name.location)
         }
-        return LoadedSpec(document: withRelations, machine: machine)
+        var loaded = LoadedSpec(document: withRelations, machine: machine)
+        loaded.sourceText = raw.sourceText.isEmpty ? nil : raw.sourceText
+        loaded.carriedYAML = raw.carriedYAML
+        return loaded
     }
 }
 

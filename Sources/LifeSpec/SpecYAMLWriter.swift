@@ -31,6 +31,33 @@ package enum SpecYAMLWriter {
     }
 }
 
+extension SpecYAMLWriter {
+    /// What `lifespec import` writes for a chart loaded as `chart`, to be read at `path`: the YAML
+    /// the chart carries (`<lifespec:yaml>`, written by `export`) as it is, when it loads there as
+    /// the chart's machine; else the machine's own YAML (`yaml(for:header:)`), with a warning
+    /// naming why the carried words were left behind (the chart was edited after export, or it
+    /// carries a system spec whose parts are not beside `path`).
+    package static func imported(
+        _ chart: LoadedSpec, path: String, header: String? = nil, limits: LoaderLimits = LoaderLimits()
+    ) throws(Failure) -> (yaml: String, diagnostics: [Diagnostic]) {
+        guard let carried = chart.carriedYAML else { return (try yaml(for: chart, header: header), []) }
+        let check = SpecLoader.load(text: carried.text, path: path, limits: limits)
+        let why: String
+        if let spec = check.spec, !check.hasErrors {
+            if spec.machine == chart.machine { return (carried.text, []) }
+            why = "it gives another machine than the chart's (was the chart edited after export?)"
+        } else {
+            let first = check.diagnostics.first { $0.severity == .error }
+            why = "it does not load at \(path)" + (first.map { " (\($0.code.rawValue) \($0.message))" } ?? "")
+        }
+        let warning = Diagnostic.warning(
+            .invalidValue,
+            "the LifeSpec YAML this chart carries is not imported: \(why); the chart's machine is, without the spec's titles, descriptions, scenarios and other words",
+            at: carried.location)
+        return (try yaml(for: chart, header: header), [warning])
+    }
+}
+
 /// The YAML, written flow style inside block mappings: every id and name a quoted scalar.
 private struct Writer {
     let machine: Machine

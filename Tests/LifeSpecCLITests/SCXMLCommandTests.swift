@@ -67,6 +67,21 @@ import Testing
         #expect(refused.stderr.contains("[LS180] <script> is not supported"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bad.yaml").path))
     }
+
+    /// `import(export(spec))` through the command line: the file import writes is the spec's own.
+    @Test func exportThenImportGivesTheSpecBack() throws {
+        let folder = try Scratch.folder("lifespec-roundtrip")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = "Spec/uiviewcontroller-lifecycle.yaml"
+        let chart = folder.appendingPathComponent("vc.scxml").path
+        let exported = try CLI.run(["export", spec, "--format", "scxml", "-o", chart])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let yaml = folder.appendingPathComponent("vc.yaml").path
+        let imported = try CLI.run(["import", chart, "-o", yaml])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.isEmpty, "\(imported.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: yaml)) == Data(contentsOf: URL(fileURLWithPath: spec)))
+    }
 }
 
 /// An SCXML processor takes any event: SCION's prefix-matching chart sends `foobar`, which no

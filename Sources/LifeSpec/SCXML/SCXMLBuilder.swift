@@ -92,6 +92,45 @@ extension SCXMLReader {
             case leaf
             /// `<datamodel>` at the top: boolean `<data>` only.
             case datamodel
+            /// `<lifespec:yaml>`: text only, gathered in `carriedText`.
+            case carriedYAML(location: SourceLocation, base64: Bool)
+        }
+        var carriedText = ""
+
+        /// `<lifespec:yaml>` opens: one per chart, its only attribute `encoding="base64"`.
+        func openCarriedYAML(attributes: [String: String], at location: SourceLocation) -> Frame {
+            for key in attributes.keys.sorted() where key != "encoding" && key != "lifespec:encoding" {
+                error(.unsupportedSCXML, "<lifespec:yaml> has no attribute '\(key)'", at: location)
+            }
+            let encoding = attributes["encoding"] ?? attributes["lifespec:encoding"]
+            if let encoding, encoding != "base64" {
+                error(.invalidValue, "<lifespec:yaml encoding=\"\(encoding)\"> is 'base64' or left out", at: location)
+            }
+            if let earlier = metadata.yaml {
+                error(
+                    .duplicateID, "a chart carries one <lifespec:yaml>; the first is at \(earlier.location)",
+                    at: location)
+            }
+            carriedText = ""
+            return .carriedYAML(location: location, base64: encoding == "base64")
+        }
+
+        /// `<lifespec:yaml>` closes: its text, decoded, is the spec `import` restores.
+        func closeCarriedYAML(at location: SourceLocation, base64: Bool) {
+            var text: String? = carriedText
+            if base64 {
+                text = Data(base64Encoded: carriedText, options: .ignoreUnknownCharacters).flatMap {
+                    String(validating: [UInt8]($0), as: UTF8.self)
+                }
+                if text == nil {
+                    error(
+                        .invalidValue, "<lifespec:yaml encoding=\"base64\"> is not base64 of UTF-8 text", at: location)
+                }
+            }
+            carriedText = ""
+            if let text, metadata.yaml == nil {
+                metadata.yaml = SCXMLDocument.CarriedYAML(text: text, location: location)
+            }
         }
         var stack: [Frame] = []
 
@@ -142,9 +181,18 @@ extension SCXMLReader {
                 stack.append(.skipped)
                 return
             }
+            if case .carriedYAML = parent {
+                unsupported(elementName, "<lifespec:yaml> holds text, not elements", at: here)
+                stack.append(.skipped)
+                return
+            }
             if case .leaf = parent {
                 unsupported(elementName, "<raise> and <log> have no child elements", at: here)
                 stack.append(.skipped)
+                return
+            }
+            if namespaceURI == SCXMLReader.lifespecNamespace, case .root? = parent, elementName == "yaml" {
+                stack.append(openCarriedYAML(attributes: attributes, at: here))
                 return
             }
             if namespaceURI == SCXMLReader.lifespecNamespace, case .root? = parent {
@@ -389,12 +437,18 @@ extension SCXMLReader {
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
             let frame = stack.popLast()
+            if case .carriedYAML(let location, let base64) = frame { closeCarriedYAML(at: location, base64: base64) }
             if case .initial(let index) = frame, states[index].initial.isEmpty {
                 error(.missingKey, "<initial> needs a <transition> with a target", at: states[index].location)
             }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if case .carriedYAML? = stack.last {
+                // Bounded: the chart itself is (LoaderLimits.maxFileBytes).
+                carriedText += string
+                return
+            }
             guard let frame = stack.last, !string.allSatisfy(\.isWhitespace) else { return }
             switch frame {
             case .skipped: return
@@ -406,6 +460,15 @@ extension SCXMLReader {
                     at: SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
                 )
             }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            guard case .carriedYAML? = stack.last else { return }
+            guard let text = String(validating: [UInt8](block), as: UTF8.self) else {
+                error(.unreadableFile, "<lifespec:yaml> holds text that is not UTF-8", at: location(parser))
+                return
+            }
+            carriedText += text
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {

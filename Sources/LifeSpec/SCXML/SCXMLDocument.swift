@@ -36,6 +36,14 @@ package struct SCXMLDocument: Sendable, Hashable {
         package var eventOrder: [String] = []
         package var callbacks: [LifecycleCallback] = []
         package var notifications: [LifecycleNotification] = []
+        /// `<lifespec:yaml>`: the spec's own YAML (titles, descriptions, scenarios and the rest).
+        package var yaml: CarriedYAML?
+    }
+
+    /// The YAML text of the spec a chart was exported from, and where the chart carries it.
+    package struct CarriedYAML: Sendable, Hashable {
+        package var text: String
+        package var location: SourceLocation
     }
 
     package struct State: Sendable, Hashable {

@@ -59,6 +59,7 @@ extension SCXMLDocument {
         raw.title = LocalizedText(
             metadata.title ?? name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         raw.unhandled = Located(metadata.unhandled ?? .ignore, at: rootLocation)
+        raw.carriedYAML = metadata.yaml
         raw.flags = flags.map {
             SpecDocument.FlagInfo(
                 id: $0.id, defaultValue: $0.defaultValue, description: nil, source: nil, location: rootLocation)

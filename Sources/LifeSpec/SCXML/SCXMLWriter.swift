@@ -43,6 +43,7 @@ package enum SCXMLWriter {
         output.write("<lifespec:spec unhandled=\"\(machine.unhandledEvents.rawValue)\"")
         if let title = loaded.document.title?.translations.first?.text { attribute("title", title, to: &output) }
         output.write("/>\n")
+        if let yaml = loaded.sourceText { carry(yaml, to: &output) }
         let done = Set(Machine.doneEvents(for: machine.states))
         for event in machine.events where !done.contains(event.id) {
             output.startLine()
@@ -80,6 +81,21 @@ package enum SCXMLWriter {
         output.indentation = 0
         output.line("</scxml>")
         return output.text
+    }
+
+    /// `<lifespec:yaml>`: the spec's YAML as it was read, so `import` gives back the spec with every
+    /// word, not only its machine. XML-escaped text; base64 when the text holds a character XML 1.0
+    /// cannot (a control character), so nothing is lost or replaced.
+    private static func carry(_ yaml: String, to output: inout TextOutput) {
+        output.startLine()
+        if yaml.unicodeScalars.allSatisfy(XMLText.canHold) {
+            output.write("<lifespec:yaml>")
+            XMLText.writeText(yaml, to: &output)
+        } else {
+            output.write("<lifespec:yaml encoding=\"base64\">")
+            output.write(Data(yaml.utf8).base64EncodedString())
+        }
+        output.write("</lifespec:yaml>\n")
     }
 
     /// `<lifespec:callback id="…"` (or notification) with the Swift and Objective-C names that differ.

@@ -59,6 +59,24 @@ package enum XMLText {
         escapes.write(value, to: &output)
     }
 
+    private static let textEscapes = ScalarEscapes(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"]) {
+        scalar in
+        canHold(scalar) ? nil : "\u{FFFD}"
+    }
+
+    /// Element content: `&`, `<` and `>` (so `]]>` too) as entities, a carriage return as `&#13;`
+    /// (a parser turns a raw one into a line feed); line feeds and tabs as they are.
+    package static func writeText(_ value: String, to output: inout TextOutput) {
+        textEscapes.write(value, to: &output)
+    }
+
+    /// Whether XML 1.0 can hold `scalar` at all (no control character but tab, line feed and
+    /// carriage return, no U+FFFE or U+FFFF), even as a character reference.
+    package static func canHold(_ scalar: Unicode.Scalar) -> Bool {
+        !(scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r")
+            && scalar.value != 0xFFFE && scalar.value != 0xFFFF
+    }
+
     /// Comment text: escaped as an attribute, and `--`, which cannot appear in a comment, spaced.
     package static func writeComment(_ value: String, to output: inout TextOutput) {
         let escaped = TextOutput.string { escapes.write(value, to: &$0) }
