@@ -81,7 +81,7 @@ import Testing
             title:
               en: "]]> </lifespec:yaml><scxml xmlns=\\"http://www.w3.org/2005/07/scxml\\"> &amp; &#0; <!-- --> 'q' \\"qq\\""
               zh-Hans: "标题 ]]]]><![CDATA[> <![CDATA[x]]>"
-            summary: "<?xml version='1.0'?> <!DOCTYPE x [<!ENTITY e 'boom'>]> &e; \\t tab \\\\ backslash"
+            summary: "\\u0007 bell, <?xml version='1.0'?> <!DOCTYPE x [<!ENTITY e 'boom'>]> &e; \\t tab \\\\ backslash"
             unhandled: ignore
             initial: a
             events:
@@ -112,6 +112,14 @@ import Testing
         #expect(result.scxml.contains("&#13;"))
         #expect(result.yaml == yaml)
         Self.expectSame(result.back, original, "hostile.yaml")
+        // Text XML 1.0 cannot hold (a raw control character, which no YAML file has but a
+        // LoadedSpec's text could) goes as base64 and comes back whole.
+        var raw = original
+        raw.sourceText = yaml + "# \u{1}\u{FFFF}\n"
+        let base64 = try SCXMLWriter.scxml(for: raw)
+        #expect(base64.contains("<lifespec:yaml encoding=\"base64\">"))
+        let read = SCXMLReader.read(data: Data(base64.utf8), path: "hostile.scxml")
+        #expect(read.document?.metadata.yaml?.text == raw.sourceText)
         // The comparison sees one word of one locale of one scenario.
         let edited = SpecLoader.load(text: yaml.replacingOccurrences(of: "<结束>", with: "<结>"), path: "hostile.yaml")
         #expect(edited.spec.map { Self.fields($0.document) != Self.fields(original.document) } == true)
