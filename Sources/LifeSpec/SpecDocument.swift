@@ -309,6 +309,10 @@ public struct SpecDocument: Sendable, Hashable {
     /// id → the object's name (`AppDelegate`, `UIApplication`). Their Swift and Objective-C names
     /// name that object, not the part (`AppDelegate.application(_:…)`, not `S1.application(_:…)`).
     public internal(set) var sharedReceivers: [String: String] = [:]
+    /// Outside a system, the object each callback (by id) goes to by its API catalog entry's owner:
+    /// the app-wide object for an owner with one per app (`AppDelegate`), else the owner itself
+    /// (`UIViewController`). Callbacks no catalog knows (closures, a project's own names) are absent.
+    public internal(set) var catalogReceivers: [String: String] = [:]
     /// The parts of a system spec, in the order written (empty for a single-object spec).
     public internal(set) var parts: [PartInfo] = []
 
@@ -325,6 +329,13 @@ public struct SpecDocument: Sendable, Hashable {
     /// traces, pages, sequence diagrams and `simulate --json`.
     package func receiver(of id: String) -> String? {
         sharedReceivers[id] ?? part(of: id)?.name
+    }
+
+    /// The object that receives callback `id`, as far as the spec says: in a system `receiver(of:)`,
+    /// else its catalog's owner (`catalogReceivers`); `nil` when neither knows. What `check-trace`
+    /// groups a log's callbacks by when no `--observe` declares what the log records.
+    package func traceReceiver(ofCallback id: String) -> String? {
+        isSystem ? receiver(of: id) : catalogReceivers[id]
     }
 
     public var defaultLocale: String? { locales.first }

@@ -664,6 +664,13 @@ struct SpecResolver {
         for module in raw.partCatalogs.compactMap(\.module) where !modules.contains(module) { modules.append(module) }
         withRelations.apiModules = modules
         withRelations.sharedReceivers = receivers
+        if raw.parts.isEmpty {
+            withRelations.catalogReceivers = Self.catalogReceivers(
+                callbacks: raw.callbacks.filter { $0.kind == .method }.map {
+                    ($0.id.value, $0.swift?.value ?? $0.id.value)
+                },
+                catalogs: PlatformNamesRule.catalogs(of: raw))
+        }
         withRelations.parts = raw.parts.map { part in
             SpecDocument.PartInfo(
                 name: part.name.value, specID: part.specID ?? part.spec.value, title: part.title,
@@ -716,6 +723,21 @@ extension SpecResolver {
             guard let (_, name) = split(notification.swift), let owner = owner(name), let object = shared(owner)
             else { continue }
             receivers[notification.id] = object
+        }
+        return receivers
+    }
+
+    /// Outside a system, the object each method callback goes to by its catalog entry's owner: the
+    /// app-wide object for an owner with one per app (`APICatalog.sharedReceivers`), else the owner.
+    static func catalogReceivers(callbacks: [(id: String, swift: String)], catalogs: [APICatalog]) -> [String: String] {
+        var receivers: [String: String] = [:]
+        for callback in callbacks {
+            guard
+                let (catalog, owner) = catalogs.lazy.compactMap({ catalog in
+                    catalog.callbacks.first { $0.swift == callback.swift }?.owner.map { (catalog, $0) }
+                }).first
+            else { continue }
+            receivers[callback.id] = catalog.sharedReceivers[owner] ?? owner
         }
         return receivers
     }

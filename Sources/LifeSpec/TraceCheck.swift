@@ -56,7 +56,8 @@ package struct TraceCheck {
         } catch {
             return .fails("\(error)\n")
         }
-        var judge = try ProjectedTrace(machine: machine, from: from, fixedFlags: fixedFlags, declared: declared)
+        var judge = try ProjectedTrace(
+            machine: machine, document: document, from: from, fixedFlags: fixedFlags, declared: declared)
         if judge.isOverBudget { return .fails(overBudget(at: "\(trace):1:1")) }
         // Each name is numbered once: a line then costs one lookup. A name two callbacks share
         // stands for either (of those observed).
@@ -202,6 +203,19 @@ package struct TraceCheck {
     }
 }
 
+extension TraceCheck {
+    /// The group of each observation (a position in the spec's groups: each receiver's callbacks,
+    /// then the notifications) that a log is judged on by without `--observe`, for the explorer
+    /// page's log check, which follows check-trace.
+    package static func observationGroups(machine: Machine, document: SpecDocument?) -> [Observation: Int] {
+        var result: [Observation: Int] = [:]
+        for (offset, group) in ProjectedTrace.groups(of: machine, document: document).groups.enumerated() {
+            for member in group.members { result[member] = offset }
+        }
+        return result
+    }
+}
+
 extension String {
     fileprivate var trimmingSpaces: String {
         String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
@@ -209,11 +223,11 @@ extension String {
 }
 
 /// A log judged against the spec's traces projected onto what the log records. With the observed
-/// set declared there is one checker. Without it, the set is the kinds of names that occur in the
-/// log, known only at its end; so the log streams through one checker per possible set of kinds
-/// (callbacks, notifications, both), a line of a kind rules out the sets without it, and the
-/// smallest set that holds every kind seen decides. Once both kinds occurred only one is left and a
-/// deviation is reported at once.
+/// set declared there is one checker. Without it, the set is the groups of names that occur in the
+/// log — the callbacks of each object that receives them (`Group`), and the notifications — known
+/// only at its end; so the log streams through one checker per possible set of groups, a line of a
+/// group rules out the sets without it, and the smallest set that holds every group seen decides.
+/// Once every group occurred only one is left and a deviation is reported at once.
 struct ProjectedTrace {
     enum Kind: CaseIterable {
         case callbacks, notifications
@@ -224,13 +238,43 @@ struct ProjectedTrace {
             case .notifications: Set(machine.notifications.map { .notification($0.id) })
             }
         }
+    }
 
-        init(_ observation: Observation) {
-            switch observation {
-            case .callback: self = .callbacks
-            case .notification: self = .notifications
+    /// What a log records as a whole or not at all, when `--observe` does not say: the callbacks
+    /// one object receives (`receiver`: the app delegate, a view controller, a part; `nil` for
+    /// callbacks neither a catalog nor a part attributes to an object), or the notifications.
+    enum Group: Hashable {
+        case callbacks(receiver: String?)
+        case notifications
+    }
+
+    /// Past this many groups a spec's callbacks are one group, whatever their receivers: each set
+    /// of groups is a checker of its own (15 for 4 groups; the specs in Spec/ have at most 4).
+    static let groupLimit = 4
+
+    /// The spec's groups in order (callbacks by the receiver of the first of them, notifications
+    /// last) with their members; whether receivers were merged past `groupLimit`.
+    static func groups(of machine: Machine, document: SpecDocument?) -> (
+        groups: [(group: Group, members: Set<Observation>)], merged: Bool
+    ) {
+        var groups: [(group: Group, members: Set<Observation>)] = []
+        for callback in machine.callbacks {
+            let group = Group.callbacks(receiver: document?.traceReceiver(ofCallback: callback.id))
+            if let index = groups.firstIndex(where: { $0.group == group }) {
+                groups[index].members.insert(.callback(callback.id))
+            } else {
+                groups.append((group, [.callback(callback.id)]))
             }
         }
+        var merged = false
+        if groups.count + (machine.notifications.isEmpty ? 0 : 1) > groupLimit {
+            groups = [(.callbacks(receiver: nil), Kind.callbacks.members(of: machine))]
+            merged = true
+        }
+        if !machine.notifications.isEmpty {
+            groups.append((.notifications, Kind.notifications.members(of: machine)))
+        }
+        return (groups, merged)
     }
 
     struct Report {
@@ -240,7 +284,7 @@ struct ProjectedTrace {
     }
 
     struct Candidate {
-        let kinds: Set<Kind>
+        let groups: Set<Group>
         var checker: TraceChecker
         /// `symbols[name index]`: the checker's numbers for what each name of the vocabulary names
         /// (those it observes; empty when none).
@@ -249,28 +293,43 @@ struct ProjectedTrace {
     }
 
     private var candidates: [Candidate]
-    private var kindsSeen: Set<Kind> = []
+    private var groupsSeen: Set<Group> = []
     private let declared: Set<Observation>?
+    private let groupOf: [Observation: Group]
+    /// The spec's groups in order, for naming them.
+    private let order: [Group]
+    private let merged: Bool
 
-    init(machine: Machine, from: String?, fixedFlags: [String: Bool], declared: Set<Observation>?) throws {
+    init(
+        machine: Machine, document: SpecDocument? = nil, from: String?, fixedFlags: [String: Bool],
+        declared: Set<Observation>?
+    ) throws {
         self.declared = declared
+        let (groups, merged) = Self.groups(of: machine, document: document)
+        self.merged = merged
+        order = groups.map(\.group)
+        var groupOf: [Observation: Group] = [:]
+        for (group, members) in groups { for member in members { groupOf[member] = group } }
+        self.groupOf = groupOf
         if let declared {
             candidates = [
                 Candidate(
-                    kinds: [],
+                    groups: [],
                     checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared)
                 )
             ]
             return
         }
-        // A kind the spec never emits adds nothing: its sets equal smaller ones.
-        let present = Kind.allCases.filter { !$0.members(of: machine).isEmpty }
-        var sets: [Set<Kind>] = [Set(present)]
-        if present.count == 2 { sets += present.map { [$0] } }
-        candidates = try sets.map { kinds in
-            let observed = kinds.reduce(into: Set<Observation>()) { $0.formUnion($1.members(of: machine)) }
+        // Every non-empty set of groups, the whole first (a group the spec never emits is none).
+        let count = groups.count
+        let sets = (1..<(1 << count)).reversed().map { bits in
+            Set((0..<count).filter { bits & (1 << $0) != 0 }.map { groups[$0].group })
+        }
+        let members = Dictionary(uniqueKeysWithValues: groups.map { ($0.group, $0.members) })
+        candidates = try sets.map { set in
+            let observed = set.reduce(into: Set<Observation>()) { $0.formUnion(members[$1] ?? []) }
             return Candidate(
-                kinds: kinds,
+                groups: set,
                 checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
         }
     }
@@ -283,10 +342,14 @@ struct ProjectedTrace {
     }
 
     mutating func feed(_ index: Int, _ meanings: [Observation], token: Substring, location: () -> String) {
-        // A name shared by a callback and a notification says nothing of which kinds the log records.
-        if declared == nil, let kind = meanings.first.map(Kind.init), meanings.allSatisfy({ Kind($0) == kind }) {
-            if kindsSeen.insert(kind).inserted {
-                candidates.removeAll { !$0.kinds.contains(kind) }
+        if declared == nil {
+            let groups = Set(meanings.compactMap { groupOf[$0] })
+            // A name of one group puts it in the log; a name several share (LS141) says only that
+            // the log records one of them: sets with none of them cannot have logged the line.
+            if groups.count == 1, let group = groups.first, groupsSeen.insert(group).inserted {
+                candidates.removeAll { !$0.groups.contains(group) }
+            } else if groups.count > 1 {
+                candidates.removeAll { $0.groups.isDisjoint(with: groups) }
             }
         }
         for position in candidates.indices where candidates[position].report == nil {
@@ -305,13 +368,16 @@ struct ProjectedTrace {
         }
     }
 
-    /// The candidate the log is judged by, as far as it is known: the smallest set of kinds that
-    /// holds every kind seen (with nothing seen, the full set, so an empty log is judged as before).
+    /// The candidate the log is judged by, as far as it is known: the smallest set of groups that
+    /// holds every group seen, one that explains the log first among sets of that size (with
+    /// nothing seen, the full set, so an empty log is judged as before).
     private var decisive: Candidate {
-        let covering = candidates.filter { kindsSeen.isSubset(of: $0.kinds) || declared != nil }
-        return
-            (kindsSeen.isEmpty
-            ? covering.max { $0.kinds.count < $1.kinds.count } : covering.min { $0.kinds.count < $1.kinds.count })
+        guard declared == nil else { return candidates[0] }
+        let covering = candidates.filter { groupsSeen.isSubset(of: $0.groups) }
+        if groupsSeen.isEmpty, let whole = covering.max(by: { $0.groups.count < $1.groups.count }) { return whole }
+        return covering.min {
+            ($0.groups.count, $0.report == nil ? 0 : 1) < ($1.groups.count, $1.report == nil ? 0 : 1)
+        }
             ?? candidates[0]
     }
 
@@ -328,11 +394,27 @@ struct ProjectedTrace {
 
     var observedDescription: String {
         if declared != nil { return "the names given with --observe" }
-        let kinds = decisive.kinds
-        let names = Kind.allCases.filter(kinds.contains).map { $0 == .callbacks ? "callbacks" : "notifications" }
-        let what = names.isEmpty ? "nothing" : names.joined(separator: " and ")
-        return kindsSeen.count < Kind.allCases.count
-            ? "\(what) (the kinds of names in the log; --observe declares what it records)"
-            : "\(what) (the kinds of names in the log)"
+        let groups = order.filter(decisive.groups.contains)
+        // Callbacks of no known receiver are "callbacks" when no callback has one.
+        let attributed = order.contains { if case .callbacks(.some) = $0 { true } else { false } }
+        let names: [String] = groups.map { group in
+            switch group {
+            case .notifications: "notifications"
+            case .callbacks(let receiver?): "\(receiver)'s callbacks"
+            case .callbacks(nil): attributed ? "callbacks of no known receiver" : "callbacks"
+            }
+        }
+        var what = names.isEmpty ? "nothing" : names.dropLast().joined(separator: ", ")
+        if names.count > 1 { what += " and " }
+        what += names.last ?? ""
+        let basis =
+            attributed
+            ? "the receivers of the callbacks in the log and the kinds of names in it"
+            : "the kinds of names in the log"
+        let mergedNote =
+            merged ? "; the spec's callbacks go to more than \(Self.groupLimit - 1) objects, judged as one" : ""
+        return Set(order).isSubset(of: groupsSeen)
+            ? "\(what) (\(basis)\(mergedNote))"
+            : "\(what) (\(basis)\(mergedNote); --observe declares what it records)"
     }
 }

@@ -11,9 +11,11 @@ struct CheckTraceCommand: ParsableCommand {
             The log has one name per line, as 'lifespec recorder' writes it: optional leading \
             timestamps, then a callback or notification name (Swift name, Objective-C selector or \
             notification name, or spec id) running to the end of the line; '#' starts a comment. \
-            The log is judged on what it records: by default on the kinds of names that occur in it \
-            (callbacks, notifications), so a log of delegate callbacks alone is held to the callbacks \
-            the spec emits; --observe declares the observed set instead. The tool decides whether \
+            The log is judged on what it records: by default on the receivers whose callbacks occur \
+            in it (the app delegate, a view controller, a part: the API catalog knows each method's \
+            protocol) and on notifications if one occurs, so a log of app-delegate calls alone is \
+            held to the app delegate's calls the spec makes; --observe declares the observed set \
+            instead. The summary or error says what the log was judged on. The tool decides whether \
             some sequence of events explains the log; on the first deviation it prints the line, the \
             states the app could be in and what the spec allows next. See docs/spec-format.md.
             """
@@ -35,7 +37,7 @@ struct CheckTraceCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What the log records: callbacks, notifications, all, or a callback or notification name; repeatable (default: the kinds of names that occur in the log).",
+            "What the log records: callbacks, notifications, all, or a callback or notification name; repeatable (default: the receivers whose callbacks occur in the log, and notifications if one does).",
             valueName: "WHAT"))
     var observe: [String] = []
 

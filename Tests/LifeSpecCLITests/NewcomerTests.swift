@@ -138,7 +138,7 @@ struct NewcomerTests {
             "callbacks.log", in: folder)
         let result = try CLI.run(["check-trace", Self.flagship, log])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("judged on: callbacks (the kinds of names in the log"))
+        #expect(result.stdout.contains("judged on: AppDelegate's callbacks (the receivers of the callbacks in the log"))
         #expect(result.stdout.contains("one explanation (1 events): tapIcon"))
         // A line the spec forbids is still found, at its place.
         let skipped = try Self.write(

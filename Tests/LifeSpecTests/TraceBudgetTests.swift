@@ -7,14 +7,23 @@ import Testing
 
 /// check-trace's configuration budget (#37 break 3) against what our own specs need: every
 /// scenario's own log, seeded walks (the explorer's logs) and every one-line log of every spec in
-/// Spec/, judged on each set of kinds check-trace may judge a log on.
+/// Spec/, judged on each set of kinds and receivers check-trace may judge a log on.
 @Suite("check-trace: the configurations the specs in Spec/ need")
 struct TraceBudgetTests {
-    /// The observed sets a log may be judged on: all, callbacks alone, notifications alone.
-    static func observedSets(_ machine: Machine) -> [Set<Observation>] {
+    /// The observed sets a log may be judged on: all, callbacks alone, notifications alone (what
+    /// `--observe` declares), and every set of receivers' callbacks and notifications that
+    /// check-trace judges a log on without it.
+    static func observedSets(_ spec: LoadedSpec) -> [Set<Observation>] {
+        let machine = spec.machine
         let callbacks = Set(machine.callbacks.map { Observation.callback($0.id) })
         let notifications = Set(machine.notifications.map { Observation.notification($0.id) })
-        return [callbacks.union(notifications), callbacks, notifications].filter { !$0.isEmpty }
+        var sets = [callbacks.union(notifications), callbacks, notifications]
+        let groups = TraceCheck.observationGroups(machine: machine, document: spec.document)
+        for bits in 1..<(1 << Set(groups.values).count) {
+            let set = Set(groups.filter { bits & (1 << $0.value) != 0 }.keys)
+            if !sets.contains(set) { sets.append(set) }
+        }
+        return sets.filter { !$0.isEmpty }
     }
 
     struct Need {
@@ -74,7 +83,7 @@ struct TraceBudgetTests {
                 }
                 logs.append(("walk \(seed)", nil, [:], trace.compactMap(\.observation)))
             }
-            for observed in Self.observedSets(machine) {
+            for observed in Self.observedSets(spec) {
                 // One checker per start, copied for each log.
                 var bases: [String: TraceChecker] = [:]
                 for (name, from, flags, log) in logs {
@@ -101,7 +110,7 @@ struct TraceBudgetTests {
         var need = Need()
         for spec in try Self.specs() {
             let machine = spec.machine
-            for observed in Self.observedSets(machine) {
+            for observed in Self.observedSets(spec) {
                 let base = try TraceChecker(machine: machine, observing: observed)
                 for observation in observed.sorted(by: { $0.description < $1.description }) {
                     let result = Self.judge(base, log: [observation], observed: observed)

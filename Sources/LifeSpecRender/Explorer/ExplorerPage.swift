@@ -190,17 +190,19 @@ package enum ExplorerPage {
             }
             return document.text(document.title, locale: locale) ?? document.id
         }
+        // The group check-trace judges it in without --observe (its receiver's callbacks, or notifications).
+        let groups = TraceCheck.observationGroups(machine: machine, document: document)
         let observationItems = observations.map { observation -> JSONValue in
             switch observation {
             case .callback(let id):
                 .array([
                     .string("c"), .string(id), .string(machine.callback(id)?.swiftName ?? id),
-                    localizedString { receiver(id, locale: $0) },
+                    localizedString { receiver(id, locale: $0) }, .int(groups[observation] ?? 0),
                 ])
             case .notification(let id):
                 .array([
                     .string("n"), .string(id), .string(machine.notification(id)?.swiftName ?? id),
-                    localizedString { receiver(id, locale: $0) },
+                    localizedString { receiver(id, locale: $0) }, .int(groups[observation] ?? 0),
                 ])
             }
         }

@@ -337,8 +337,9 @@ enum ExplorerScript {
           }
 
           // The log check: `check-trace`'s search over the embedded graph. Without --observe the log
-          // is judged on the kinds of names in it: one checker per possible set of kinds, a name of a
-          // kind rules out the sets without it, the smallest set holding every kind seen decides.
+          // is judged on the groups of names in it (each receiver's callbacks, the notifications:
+          // an observation's group is o[4]): one checker per possible set of groups, a name of a
+          // group rules out the sets without it, the smallest set holding every group seen decides.
           function nameOn(line) {
             function space(c) { return c === ' ' || c === '\\t' || c === '\\r'; }
             var i = 0, n = line.length, token = null;
@@ -368,7 +369,7 @@ enum ExplorerScript {
             if (!p) {
               p = [];
               for (var i = 0; i < sequences[s].length; i++) {
-                if (this.kinds.indexOf(observations[sequences[s][i]][0]) >= 0) p.push(sequences[s][i]);
+                if (this.kinds.indexOf(observations[sequences[s][i]][4]) >= 0) p.push(sequences[s][i]);
               }
               this.projected[s] = p;
             }
@@ -437,11 +438,14 @@ enum ExplorerScript {
           };
 
           function checkTrace(text) {
-            var present = ['c', 'n'].filter(function (kind) {
-              return observations.some(function (o) { return o[0] === kind; });
-            });
-            var sets = [present];
-            if (present.length === 2) sets.push(['c'], ['n']);
+            var present = [];
+            observations.forEach(function (o) { if (present.indexOf(o[4]) < 0) present.push(o[4]); });
+            present.sort(function (a, b) { return a - b; });
+            // Every non-empty set of groups, the whole first, as check-trace orders them.
+            var sets = [];
+            for (var bits = (1 << present.length) - 1; bits > 0; bits--) {
+              sets.push(present.filter(function (g, i) { return (bits & (1 << i)) !== 0; }));
+            }
             var candidates = sets.map(function (kinds) { return new Checker(kinds); });
             var seen = [];
             var lines = text.split(/\\r\\n|\\r|\\n/);
@@ -450,14 +454,19 @@ enum ExplorerScript {
               if (name === null) continue;
               var meanings = vocabulary.get(name);
               if (!meanings) return { conforms: false, line: l + 1, name: name, unknown: true };
-              var kind = observations[meanings[0]][0];
-              if (meanings.every(function (o) { return observations[o][0] === kind; }) && seen.indexOf(kind) < 0) {
-                seen.push(kind);
-                candidates = candidates.filter(function (c) { return c.kinds.indexOf(kind) >= 0; });
+              var groups = [];
+              meanings.forEach(function (o) { if (groups.indexOf(observations[o][4]) < 0) groups.push(observations[o][4]); });
+              if (groups.length === 1 && seen.indexOf(groups[0]) < 0) {
+                seen.push(groups[0]);
+                candidates = candidates.filter(function (c) { return c.kinds.indexOf(groups[0]) >= 0; });
+              } else if (groups.length > 1) {
+                candidates = candidates.filter(function (c) {
+                  return groups.some(function (g) { return c.kinds.indexOf(g) >= 0; });
+                });
               }
               candidates.forEach(function (c) {
                 if (c.report) return;
-                var symbols = meanings.filter(function (o) { return c.kinds.indexOf(observations[o][0]) >= 0; });
+                var symbols = meanings.filter(function (o) { return c.kinds.indexOf(observations[o][4]) >= 0; });
                 // A failed feed leaves the frontier as it was: what the app could be in, and do, before.
                 if (!symbols.length || !c.feed(symbols)) {
                   c.report = { conforms: false, line: l + 1, name: name, possible: c.possible(), allowed: c.allowed() };
@@ -466,12 +475,14 @@ enum ExplorerScript {
               if (candidates.length === 1 && candidates[0].report) return candidates[0].report;
             }
             var covering = candidates.filter(function (c) {
-              return seen.every(function (kind) { return c.kinds.indexOf(kind) >= 0; });
+              return seen.every(function (g) { return c.kinds.indexOf(g) >= 0; });
             });
             var decisive = null;
             covering.forEach(function (c) {
               if (decisive === null) decisive = c;
-              else if (seen.length === 0 ? c.kinds.length > decisive.kinds.length : c.kinds.length < decisive.kinds.length) decisive = c;
+              else if (seen.length === 0) { if (c.kinds.length > decisive.kinds.length) decisive = c; }
+              else if (c.kinds.length < decisive.kinds.length ||
+                       (c.kinds.length === decisive.kinds.length && decisive.report && !c.report)) decisive = c;
             });
             decisive = decisive || candidates[0];
             if (decisive.report) return decisive.report;
