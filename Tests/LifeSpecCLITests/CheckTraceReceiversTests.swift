@@ -97,6 +97,23 @@ struct CheckTraceReceiversTests {
         #expect(wrong.stderr.contains("controller-reversed.log:1:1: error:"), "\(wrong.stderr)")
     }
 
+    /// In a system a part is a receiver: a log of A's calls is held to A's, not to B's.
+    @Test func aLogOfOnePartsCallsIsHeldToThatParts() throws {
+        let system = "Spec/uikit-navigation-stack.yaml"
+        let from = "A.appeared+B.notCreated+rootOnly"
+        let lines = ["A.viewWillDisappear(_:)", "A.viewDidDisappear(_:)"]
+        let result = try CLI.run(["check-trace", system, try Self.write(lines, "part.log"), "--from", from])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("judged on: A's callbacks (the receivers"), "\(result.stdout)")
+        let log = try Self.write(Array(lines.reversed()), "part-reversed.log")
+        let wrong = try CLI.run(["check-trace", system, log, "--from", from])
+        #expect(wrong.status == 1)
+        #expect(
+            wrong.stderr.contains("part-reversed.log:1:1: error: 'A.viewDidDisappear(_:)' does not conform"),
+            "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("    judged on: A's callbacks (the receivers"))
+    }
+
     /// Notifications are one group, as before: a log with none is not held to them, a log with
     /// one is held to all of them.
     @Test func notificationsAreJudgedWhenTheLogHasOne() throws {
