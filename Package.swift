@@ -1,5 +1,15 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// The libraries do almost all of the tests' work, and unoptimised they are several times slower
+// (figures in the README's "Tests and golden files"). LIFESPEC_OPTIMIZE=1 (the README's test
+// command, and CI) compiles them with -O in debug builds too; tests and the CLI stay unoptimised.
+// Only on request: SwiftPM refuses a dependency fetched by URL whose targets carry unsafe flags, and
+// consumers depend on LifecycleEngine.
+let librarySettings: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["LIFESPEC_OPTIMIZE"] == "1"
+    ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 
 let package = Package(
     name: "LifeSpec",
@@ -20,12 +30,13 @@ let package = Package(
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
-        .target(name: "LifecycleEngine"),
+        .target(name: "LifecycleEngine", swiftSettings: librarySettings),
         .target(
             name: "LifeSpec",
             dependencies: ["LifecycleEngine", .product(name: "Yams", package: "Yams")],
             // A link to schema/lifespec.schema.json, the schema's one source.
-            resources: [.embedInCode("Resources/lifespec.schema.json")]
+            resources: [.embedInCode("Resources/lifespec.schema.json")],
+            swiftSettings: librarySettings
         ),
         .systemLibrary(
             name: "CGraphviz",
@@ -47,10 +58,14 @@ let package = Package(
         // SHA-256 with the x86 SHA extensions, for the drawings' digests (see SHA256.swift).
         .target(name: "CSHA256"),
         // The renderers: a loaded spec in, bytes out (drawings, Mermaid, pages, DocC, suites).
-        .target(name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo"]),
+        .target(
+            name: "LifeSpecRender", dependencies: ["LifeSpec", "CGraphviz", "CLibPNG", "CCairo"],
+            swiftSettings: librarySettings),
         // The build system around them: `generate`'s run, the output transaction, freshness and caches,
         // and the watch loop.
-        .target(name: "LifeSpecGenerate", dependencies: ["LifeSpec", "LifeSpecRender", "CLibPNG", "CSHA256"]),
+        .target(
+            name: "LifeSpecGenerate", dependencies: ["LifeSpec", "LifeSpecRender", "CLibPNG", "CSHA256"],
+            swiftSettings: librarySettings),
         .target(
             name: "LifeSpecCLI",
             dependencies: [

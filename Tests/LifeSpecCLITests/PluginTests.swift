@@ -13,12 +13,13 @@ import Testing
     static let scratch = work.appendingPathComponent("scratch")
     static let package = work.appendingPathComponent("package")
 
-    /// `swift …` in the copied package, with the shared scratch folder.
+    /// `swift …` in the copied package, with the shared scratch folder. LIFESPEC_OPTIMIZE is cleared:
+    /// the consumer builds LifeSpec as a user's package does, without the tests' optimized libraries.
     static func swift(_ arguments: [String]) throws -> CLIResult {
         let (command, rest) = (arguments[0], Array(arguments.dropFirst()))
         return try CLI.runProcess(
             URL(fileURLWithPath: "/usr/bin/env"), ["swift", command, "--scratch-path", scratch.path] + rest,
-            in: package, environment: ["LIFESPEC_PACKAGE": CLI.packageRoot.path]
+            in: package, environment: ["LIFESPEC_PACKAGE": CLI.packageRoot.path, "LIFESPEC_OPTIMIZE": ""]
         )
     }
 
