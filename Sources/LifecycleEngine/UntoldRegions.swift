@@ -64,6 +64,9 @@ struct UntoldRegions {
             machine.states.indices.filter { isInside[$0] && tables.kind[$0] == .atomic }.map { machine.states[$0].id })
     }
 
+    /// Whether the state at `state` (a position) is inside one of these regions.
+    func contains(_ state: Int) -> Bool { isInside[state] }
+
     /// `runner` with these regions put back at their starting part (history they record forgotten).
     func standIn(for runner: Runner) -> Runner {
         var active = runner.active.filter { !isInside[$0] }
