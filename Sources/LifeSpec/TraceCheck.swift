@@ -25,6 +25,8 @@ package struct TraceCheck {
     let observe: [String]
     let vocabulary: TraceVocabulary
     let declared: Set<Observation>?
+    /// Whether `judgeCoverage` keeps what a conforming log exercised (`check-trace --coverage`).
+    package var tracksCoverage = false
 
     /// Checks the `--observe` items; `from` and `fixedFlags` are checked already (`checkStart`).
     package init(
@@ -50,15 +52,40 @@ package struct TraceCheck {
 
     /// Judges the log at `trace` (a regular file; a missing one is the caller's usage error).
     package func judge(_ trace: String) throws -> Outcome {
+        try judgeCoverage(trace).outcome
+    }
+
+    /// The scenarios a coverage check looks for, in the document's order: each from where
+    /// `Runner.begin` starts it (a scenario that cannot start is never matched).
+    package var scenarioWatches: [TraceChecker.ScenarioWatch] {
+        (document?.scenarios ?? []).map { scenario in
+            TraceChecker.ScenarioWatch(
+                start: try? Runner.begin(machine: machine, from: scenario.from, flags: scenario.flags).runner
+                    .configuration,
+                events: scenario.events)
+        }
+    }
+
+    /// `judge`, and for a conforming log, what its explanations exercised when `tracksCoverage`
+    /// (`exercised.scenarios` are positions in the document's scenarios).
+    package func judgeCoverage(_ trace: String) throws -> (outcome: Outcome, exercised: TraceChecker.Exercised?) {
+        let outcome = try judge(trace, coverage: tracksCoverage ? scenarioWatches : nil)
+        return (outcome.outcome, outcome.checker?.exercised)
+    }
+
+    private func judge(_ trace: String, coverage: [TraceChecker.ScenarioWatch]?) throws -> (
+        outcome: Outcome, checker: TraceChecker?
+    ) {
         var lines: LineReader
         do {
             lines = try LineReader.open(trace)
         } catch {
-            return .fails("\(error)\n")
+            return fails("\(error)\n")
         }
         var judge = try ProjectedTrace(
-            machine: machine, document: document, from: from, fixedFlags: fixedFlags, declared: declared)
-        if judge.isOverBudget { return .fails(overBudget(at: "\(trace):1:1")) }
+            machine: machine, document: document, from: from, fixedFlags: fixedFlags, declared: declared,
+            coverage: coverage)
+        if judge.isOverBudget { return fails(overBudget(at: "\(trace):1:1")) }
         // Each name is numbered once: a line then costs one lookup. A name two callbacks share
         // stands for either (of those observed).
         var nameIndex: [Substring: Int] = [:]
@@ -77,7 +104,7 @@ package struct TraceCheck {
                 guard let next = try lines.nextLine() else { break }
                 line = next
             } catch {
-                return .fails("\(error)\n")
+                return fails("\(error)\n")
             }
             guard let token = TraceVocabulary.name(onLine: Substring(line)) else { continue }
             // Built only for a message: most lines need no location.
@@ -85,21 +112,21 @@ package struct TraceCheck {
                 "\(trace):\(lines.lineNumber):\(line.distance(from: line.startIndex, to: token.startIndex) + 1)"
             }
             guard let index = nameIndex[token] else {
-                return .fails(
+                return fails(
                     "\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n"
                 )
             }
             if let declared, !declared.contains(meanings[index][0]) {
-                return .fails(
+                return fails(
                     "\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n"
                 )
             }
             judge.feed(index, meanings[index], token: token, location: location)
             // A deviation found on part of the configurations is no answer: refused, not reported.
-            if judge.isOverBudget { return .fails(overBudget(at: location())) }
-            if let report = judge.decidedDeviation { return .fails(failure(report, judge: judge)) }
+            if judge.isOverBudget { return fails(overBudget(at: location())) }
+            if let report = judge.decidedDeviation { return fails(failure(report, judge: judge)) }
         }
-        if let report = judge.finalDeviation { return .fails(failure(report, judge: judge)) }
+        if let report = judge.finalDeviation { return fails(failure(report, judge: judge)) }
         let checker = judge.finalChecker
         var summary = "\(trace): conforms: \(checker.observationCount) observations"
         if !checker.isAtEventBoundary {
@@ -111,8 +138,10 @@ package struct TraceCheck {
         let inferred = checker.inferredEvents
         summary += "  one explanation (\(inferred.total) events): \(inferred.events.joined(separator: " → "))"
         summary += inferred.total > inferred.events.count ? " …\n" : "\n"
-        return .conforms(summary)
+        return (.conforms(summary), checker)
     }
+
+    private func fails(_ message: String) -> (outcome: Outcome, checker: TraceChecker?) { (.fails(message), nil) }
 
     private func overBudget(at location: String) -> String {
         "\(location): error: [\(DiagnosticCode.inputLimit.rawValue)] the log cannot be judged within \(TraceChecker.configurationBudget) configurations of the spec (check-trace's budget): "
@@ -303,7 +332,7 @@ struct ProjectedTrace {
 
     init(
         machine: Machine, document: SpecDocument? = nil, from: String?, fixedFlags: [String: Bool],
-        declared: Set<Observation>?
+        declared: Set<Observation>?, coverage: [TraceChecker.ScenarioWatch]? = nil
     ) throws {
         self.declared = declared
         let (groups, merged) = Self.groups(of: machine, document: document)
@@ -316,7 +345,8 @@ struct ProjectedTrace {
             candidates = [
                 Candidate(
                     groups: [],
-                    checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: declared)
+                    checker: try TraceChecker(
+                        machine: machine, from: from, fixedFlags: fixedFlags, observing: declared, coverage: coverage)
                 )
             ]
             return
@@ -331,7 +361,8 @@ struct ProjectedTrace {
             let observed = set.reduce(into: Set<Observation>()) { $0.formUnion(members[$1] ?? []) }
             return Candidate(
                 groups: set,
-                checker: try TraceChecker(machine: machine, from: from, fixedFlags: fixedFlags, observing: observed))
+                checker: try TraceChecker(
+                    machine: machine, from: from, fixedFlags: fixedFlags, observing: observed, coverage: coverage))
         }
     }
 
