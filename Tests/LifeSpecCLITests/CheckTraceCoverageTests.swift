@@ -301,6 +301,27 @@ struct CheckTraceCoverageTests {
         #expect(markdown.contains("### Possibly exercised (2)"))
     }
 
+    @Test("each log is judged on its own receivers, with or without --coverage")
+    func eachLogIsJudgedOnItsOwnReceivers() throws {
+        let restoration = CheckTraceReceiversTests.restoration
+        // The app delegate's calls alone: held to the delegate's calls, not to the view
+        // controller's, which the other log records.
+        let delegate = try Self.write(CheckTraceReceiversTests.delegateLaunch, "delegate-only.log")
+        let controller = try Self.write(
+            ["viewDidLoad()", "decodeRestorableState(with:)", "applicationFinishedRestoringState()"],
+            "controller-only.log")
+        let plain = try CLI.run(["check-trace", restoration, delegate, controller])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("judged on: AppDelegate's callbacks (the receivers"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("judged on: UIViewController's callbacks (the receivers"), "\(plain.stdout)")
+        let covered = try CLI.run(["check-trace", restoration, delegate, controller, "--coverage", "--json"])
+        #expect(covered.status == 0, "\(covered.stderr)")
+        let reported = try Reported(covered.stdout)
+        let logs = try #require(reported.json["logs"] as? [[String: Any]])
+        #expect(logs.map { $0["conforms"] as? Bool } == [true, true])
+        #expect(!reported.exercisedTransitions.isEmpty)
+    }
+
     @Test("usage errors exit 64")
     func usageErrors() throws {
         let noLog = try CLI.run(["check-trace", Self.flagship])
