@@ -108,6 +108,17 @@ package struct TraceCoverageReport: Sendable {
     }
 
     package var conformingLogs: Int { logs.filter(\.conforms).count }
+
+    /// Regions some conforming log could not tell apart (their states and transitions are never
+    /// claimed by that log), in first-seen order.
+    package var untoldRegions: [String] {
+        var result: [String] = []
+        for region in logs.filter(\.conforms).compactMap(\.exercised).flatMap(\.untoldRegions)
+        where !result.contains(region) {
+            result.append(region)
+        }
+        return result
+    }
     package var failingLogs: Int { logs.count - conformingLogs }
 
     package var stateTotal: Total { Self.total(states.map { ($0.count, 1) }) }

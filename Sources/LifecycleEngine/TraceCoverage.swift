@@ -48,6 +48,9 @@ extension TraceChecker {
         /// Positions in the watched scenarios.
         package var scenarios: Set<Int> = []
         package var possibleScenarios: Set<Int> = []
+        /// The regions this check did not tell apart (`TraceChecker.untoldRegions`): nothing in
+        /// them is claimed.
+        package var untoldRegions: [String] = []
 
         package init() {}
     }

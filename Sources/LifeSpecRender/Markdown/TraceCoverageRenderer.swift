@@ -36,6 +36,13 @@ package enum TraceCoverageRenderer {
         out.line()
         out.line("Transitions count as the conformance suite counts them: one per source state and target.")
         out.line()
+        if !report.untoldRegions.isEmpty {
+            out.line(
+                "Not told apart by some log (they emit nothing it records, and nothing else depends on them), "
+                    + "so nothing in them is claimed from that log: "
+                    + report.untoldRegions.map(code).joined(separator: ", ") + ".")
+            out.line()
+        }
 
         out.line("## Logs")
         out.line()
@@ -108,7 +115,8 @@ package enum TraceCoverageRenderer {
     }
 
     /// The same facts as JSON. Shape (pinned by `TraceCoverageTests`, described in
-    /// docs/spec-format.md): `spec`, `logs` (`path`, `conforms`, `message`), `totals` (per kind
+    /// docs/spec-format.md): `spec`, `logs` (`path`, `conforms`, `message`), `untold` (regions some
+    /// log could not tell apart), `totals` (per kind
     /// `exercised`, `possibly`, `total`), and per item `exercised` / `possibly` log counts and
     /// `coverage` (`exercised`, `possibly` or `never`).
     package static func json(_ report: TraceCoverageReport) -> String {
@@ -124,6 +132,12 @@ package enum TraceCoverageRenderer {
             out.write("}")
         }
         out.write(report.logs.isEmpty ? "],\n" : "\n  ],\n")
+        out.write("  \"untold\": [")
+        for (offset, region) in report.untoldRegions.enumerated() {
+            if offset > 0 { out.write(", ") }
+            JSONText.writeString(region, to: &out)
+        }
+        out.write("],\n")
         out.write("  \"totals\": {")
         for (position, (name, total)) in [
             ("states", report.stateTotal), ("transitions", report.transitionTotal),
