@@ -1,8 +1,10 @@
 import ArgumentParser
 import LifeSpec
 import LifeSpecRender
+import LifecycleEngine
 
 extension SwiftSuiteRenderer.Framework: ExpressibleByArgument {}
+extension CoverageCriterion: ExpressibleByArgument {}
 
 struct TestsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,6 +21,12 @@ struct TestsCommand: ParsableCommand {
 
     @Option(help: "Test framework: swift-testing or xctest.")
     var framework: SwiftSuiteRenderer.Framework = .swiftTesting
+
+    @Option(
+        help: ArgumentHelp(
+            "What the coverage paths take: transitions (every transition), or pairs (also every feasible pair of transitions taken by two events in a row).",
+            valueName: "transitions|pairs"))
+    var coverage: CoverageCriterion = .transitions
 
     @Option(
         help: ArgumentHelp(
@@ -40,7 +48,7 @@ struct TestsCommand: ParsableCommand {
         let loaded = try loadValidSpec(input.spec)
         var suite = SwiftSuiteInput(spec: loaded)
         suite.typeNameStem = typeName
-        let plan = SwiftSuiteRenderer.plan(for: suite)
+        let plan = SwiftSuiteRenderer.plan(for: suite, coverage: coverage)
         try writeOutput(
             SwiftSuiteRenderer.renderUTF8(suite, plan: plan, framework: framework), to: destination.output)
         exitKeeping((loaded, suite, plan))

@@ -17,9 +17,19 @@ package struct ConformanceScenario: Sendable, Hashable {
     }
 }
 
+/// What the coverage cases of a suite must take.
+package enum CoverageCriterion: String, Sendable, Hashable, CaseIterable {
+    /// Every transition (`CoveragePlan`).
+    case transitions
+    /// Every transition, and every feasible pair of transitions taken by two events in a row
+    /// (`PairCoverage`): the transition paths, then paths for the pairs they miss.
+    case pairs
+}
+
 /// Every case of a machine's conformance suite, planned and replayed by the engine:
 /// - one per scenario (exact trace and final state);
 /// - one per path of the transition-coverage plan (`CoveragePlan`), every step checked;
+/// - with `CoverageCriterion.pairs`, one per path that takes transition pairs those paths miss;
 /// - one per reachable leaf state: every event it does not handle is rejected and changes nothing,
 ///   internal events aside (they are the machine's own, never sent by a test),
 ///   then one event it does handle still behaves (so a rejection cannot have changed hidden state);
@@ -34,6 +44,20 @@ package struct ConformancePlan: Sendable {
     package let cases: [Case]
     /// What the plan could not test and why, for the generated header.
     package let notes: [Note]
+    /// Transition-pair coverage, when planned (`CoverageCriterion.pairs` on a machine explored exactly).
+    package let pairs: PairFigures?
+
+    /// What a suite's coverage cases take of the feasible transition pairs (`PairCoverage`), each
+    /// pair counted per target of its two transitions.
+    package struct PairFigures: Sendable, Hashable {
+        /// Feasible pairs.
+        package let feasible: Int
+        /// Of `feasible`, those the coverage cases take (transition paths and pair paths).
+        package let covered: Int
+        /// The paths added for pairs, and their events.
+        package let pathCount: Int
+        package let stepCount: Int
+    }
 
     /// One planned case: what a generated suite writes as a `ConformanceCase`, with its origin.
     package struct Case: Sendable, Hashable {
@@ -63,6 +87,8 @@ package struct ConformancePlan: Sendable {
         case scenario(id: String, title: String?)
         /// Path `number` (from 1) of `of` in the coverage plan, the first to take `newlyCovered` transitions.
         case coveragePath(number: Int, of: Int, newlyCovered: Int)
+        /// Pair path `number` (from 1) of `of`, the first to take `newlyCovered` transition pairs.
+        case pairPath(number: Int, of: Int, newlyCovered: Int)
         /// `events` are rejected in the configuration `configuration`.
         case rejection(configuration: String, events: [String])
         /// `notification` is observed on the declared side of `callback`.
@@ -73,7 +99,7 @@ package struct ConformancePlan: Sendable {
         package var kind: ConformanceCase.Kind {
             switch self {
             case .scenario: .scenario
-            case .coveragePath: .coverage
+            case .coveragePath, .pairPath: .coverage
             case .rejection: .rejection
             case .notificationOrder, .actionOrder: .ordering
             }
@@ -92,22 +118,30 @@ package struct ConformancePlan: Sendable {
         case callbackNeverCalled(callback: String)
         /// `state` is never entered (or exited) on a reachable path: no test of those actions.
         case actionsNeverRun(state: String, entry: Bool)
+        /// Transition pairs were asked for, but the machine is too large to explore exactly as one
+        /// graph of configurations.
+        case pairsNotPlanned
     }
 
     package init(machine: Machine, scenarios: [ConformanceScenario] = []) {
         self.init(space: StateSpace(machine: machine), scenarios: scenarios)
     }
 
-    package init(space: StateSpace, scenarios: [ConformanceScenario] = []) {
-        self.init(space: space, scenarios: scenarios, reusesReplays: true)
+    package init(space: StateSpace, scenarios: [ConformanceScenario] = [], criterion: CoverageCriterion = .transitions)
+    {
+        self.init(space: space, scenarios: scenarios, criterion: criterion, reusesReplays: true)
     }
 
     /// `reusesReplays: false` replays every coverage path of a composed space anew, as the tests
     /// compare the reuse against (see `Builder.addCoverage`).
-    init(space: StateSpace, scenarios: [ConformanceScenario] = [], reusesReplays: Bool) {
+    init(
+        space: StateSpace, scenarios: [ConformanceScenario] = [], criterion: CoverageCriterion = .transitions,
+        reusesReplays: Bool
+    ) {
         var builder = Builder(space: space, reusesReplays: reusesReplays)
         for scenario in scenarios { builder.addScenario(scenario) }
         builder.addCoverage()
+        if criterion == .pairs { builder.addPairCoverage() }
         builder.addRejections()
         builder.addOrderings()
         builder.addEntryExitOrderings()
@@ -115,6 +149,7 @@ package struct ConformancePlan: Sendable {
         coverage = builder.coverage
         cases = builder.cases
         notes = builder.notes
+        pairs = builder.pairs
     }
 
     /// Internal rather than private: tests hold its shortcuts to what they stand for.
@@ -125,6 +160,7 @@ package struct ConformancePlan: Sendable {
         let coverage: CoveragePlan
         var cases: [Case] = []
         var notes: [Note] = []
+        var pairs: PairFigures?
         var usedIDs: Set<String> = []
         /// `machine.flagValues()`, asked for by every case.
         let defaults: [String: Bool]
@@ -271,6 +307,74 @@ package struct ConformancePlan: Sendable {
                     number: offset + 1, of: coverage.paths.count, newlyCovered: path.newlyCovered.count)
                 append("\(offset + 1)", origin, start: path.start, steps: steps)
             }
+        }
+
+        /// Pair paths after the transition paths: the pairs those take already count, and each pair
+        /// path goes for the feasible pairs still missing (`PairCoverage`). Every step is replayed by
+        /// the engine, so what a case expects, and the pairs it is said to take, are the engine's.
+        mutating func addPairCoverage() {
+            // A space explored region by region has no graph of configurations: pairs across
+            // regions need the product.
+            let pairing =
+                space.isComposed
+                ? PairCoverage(space: StateSpace(machine: machine, strategy: .product))
+                : space.isExact ? PairCoverage(machine: machine, graph: graph) : nil
+            guard let pairing else {
+                notes.append(.pairsNotPlanned)
+                return
+            }
+            var covered: Set<Int> = []
+            for path in coverage.paths {
+                guard var runner = placedRunner(in: path.start) else { continue }
+                var taken: [[Int]] = []
+                for step in path.steps {
+                    guard let units = pairing.send(step.event, to: &runner)?.units else { break }
+                    taken.append(units)
+                }
+                covered.formUnion(pairing.pairs(of: taken))
+            }
+            // A case resets its system to a start's states and flags alone: a start whose eventless
+            // transitions recorded history is not where the case starts, and a walk from it would
+            // take other pairs in the suite than in the graph. Such starts are left out while
+            // others exist; what only they reach is then not taken, and the figures say so.
+            let graph = pairing.graph
+            let reproducible = graph.orderedStarts.filter { start in
+                placedRunner(in: graph.node(start))?.configuration == graph.node(start)
+            }
+            let walks = pairing.walks(
+                covering: pairing.feasible.subtracting(covered), from: reproducible.isEmpty ? nil : reproducible)
+            var pathCount = 0
+            var stepCount = 0
+            for (offset, walk) in walks.enumerated() {
+                let start = pairing.graph.node(walk.start)
+                guard var runner = placedRunner(in: start) else {
+                    notes.append(
+                        .coveragePathCannotStart(number: coverage.paths.count + offset + 1, state: start.state))
+                    continue
+                }
+                var steps: [ConformanceStep] = []
+                var taken: [[Int]] = []
+                for edge in walk.edges {
+                    let event = machine.events[pairing.graph.edgeEvent[edge]].id
+                    guard let step = pairing.send(event, to: &runner) else { break }
+                    taken.append(step.units)
+                    steps.append(
+                        .send(event, expect: step.observations, state: ConformanceCase.configurationName(runner.states))
+                    )
+                }
+                // A path the engine cannot replay whole takes, as far as the suite knows, nothing.
+                guard steps.count == walk.edges.count else { continue }
+                let newlyCovered = pairing.feasible(in: pairing.pairs(of: taken)).subtracting(covered)
+                covered.formUnion(newlyCovered)
+                pathCount += 1
+                stepCount += steps.count
+                let origin = Origin.pairPath(
+                    number: offset + 1, of: walks.count, newlyCovered: pairing.weight(of: newlyCovered))
+                append("pairs-\(offset + 1)", origin, start: start, steps: steps)
+            }
+            pairs = PairFigures(
+                feasible: pairing.feasibleCount, covered: pairing.weight(of: pairing.feasible(in: covered)),
+                pathCount: pathCount, stepCount: stepCount)
         }
 
         mutating func addRejections() {

@@ -546,6 +546,11 @@ struct CoverageGraph {
         unitList[unitStart[edge]..<unitStart[edge + 1]]
     }
 
+    /// Node `node`'s outgoing edges, ascending, in place.
+    func outgoing(of node: Int) -> ArraySlice<Int> {
+        outgoingList[outgoingStart[node]..<outgoingStart[node + 1]]
+    }
+
     /// `indexes: false` leaves `edgesByTransition` and `nodesByState` empty: a coverage plan's walk
     /// reads neither. Building them, with an array of outgoing edges per node (which `outgoingList`
     /// replaced), for the 4 regions of a composed 2,000-state suite cost 0.1 G (callgrind).
@@ -934,6 +939,11 @@ struct CoverageUnits: Sendable {
 
     func unit(of transition: Int, sourcePosition position: Int) -> Int {
         position == 0 ? transition : secondSource[transition] + position - 1
+    }
+
+    /// The position in its transition's `from:` list of the source unit `unit` stands for.
+    func sourcePosition(of unit: Int) -> Int {
+        unit < transitionCount ? 0 : unit - secondSource[unitTransition[unit]] + 1
     }
 
     /// The unit of `transition` taken as the runner found it: on the way up from the atomic state

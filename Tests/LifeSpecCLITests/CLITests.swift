@@ -90,11 +90,26 @@ struct CLITests {
         ["validate", "--format", "xml"],
         ["no-such-command"],
         ["diagram", "Spec/ios-app-lifecycle.yaml", "--format", "gif"],
+        ["tests", "Spec/ios-app-lifecycle.yaml", "--coverage", "bogus"],
     ])
     func usageErrorsExitWith64(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func testsCoverageTakesTransitionsOrPairs() throws {
+        let bogus = try CLI.run(["tests", flagship, "--coverage", "bogus"])
+        #expect(bogus.status == 64)
+        #expect(bogus.stderr.contains("The value 'bogus' is invalid for '--coverage"), "\(bogus.stderr)")
+        #expect(bogus.stderr.contains("'transitions' and 'pairs'"), "\(bogus.stderr)")
+        let pairs = try CLI.run(["tests", flagship, "--coverage", "pairs"])
+        #expect(pairs.status == 0, "\(pairs.stderr)")
+        #expect(
+            pairs.stdout.contains("// Coverage: transitions: 33 of 33 (100%); transition pairs: 265 of 265 (100%),"))
+        let transitions = try CLI.run(["tests", flagship, "--coverage", "transitions"])
+        #expect(transitions.stdout == (try CLI.run(["tests", flagship])).stdout)
+        #expect(!transitions.stdout.contains("transition pairs"))
     }
 
     @Test func misspelledNamesGetASuggestion() throws {

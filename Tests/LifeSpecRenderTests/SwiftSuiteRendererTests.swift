@@ -19,6 +19,21 @@ struct SwiftSuiteGoldenTests {
             SwiftSuiteRenderer.render(spec: spec, framework: framework),
             at: "Tests/Fixtures/SwiftSuite/Golden/\(fixture)-\(framework.rawValue).swift")
     }
+
+    /// `lifespec tests --coverage pairs`: the mini fixture and the flagship, under type names of
+    /// their own so that the GeneratedConformanceTests target compiles and runs them beside the
+    /// transition-coverage suites.
+    @Test(arguments: [
+        ("mini", "Tests/Fixtures/SwiftSuite/Specs/mini.yaml", "SwiftSuiteMiniPairs"),
+        ("ios-app-lifecycle", "Spec/ios-app-lifecycle.yaml", "IosAppLifecyclePairs"),
+    ])
+    func pairsGoldenIsCurrent(fixture: String, path: String, stem: String) throws {
+        var input = SwiftSuiteInput(spec: try SpecFixtures.load(path))
+        input.typeNameStem = stem
+        try assertGolden(
+            SwiftSuiteRenderer.render(input, coverage: .pairs),
+            at: "Tests/Fixtures/SwiftSuite/Golden/\(fixture)-pairs-swift-testing.swift")
+    }
 }
 
 @Suite("Swift conformance suites: structure")
@@ -74,6 +89,16 @@ struct SwiftSuiteRendererTests {
             ))
         #expect(text.contains("extension SwiftSuiteMiniConformance {"))
         #expect(text.contains("generated from Tests/Fixtures/SwiftSuite/Specs/mini.yaml for Swift Testing."))
+    }
+
+    /// Both figures, the pair paths after the transition paths, and the default header unchanged.
+    @Test func thePairsHeaderStatesBothFigures() throws {
+        let spec = try SpecFixtures.load("Spec/ios-app-lifecycle.yaml")
+        let text = SwiftSuiteRenderer.render(SwiftSuiteInput(spec: spec), coverage: .pairs)
+        #expect(text.contains("// Coverage: transitions: 33 of 33 (100%); transition pairs: 265 of 265 (100%),"))
+        #expect(text.contains("pair paths of"))
+        #expect(text.contains("summary: \"Pair path 1 of "))
+        #expect(!SwiftSuiteRenderer.render(spec: spec).contains("transition pairs"))
     }
 
     @Test func theXCTestFlavourHasOneTestMethodPerCase() throws {

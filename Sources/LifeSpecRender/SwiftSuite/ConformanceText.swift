@@ -12,6 +12,10 @@ enum ConformanceText {
             let events = item.steps.count
             return "Coverage path \(number) of \(count): \(events) \(plural(events, "event")) from '\(item.start)'"
                 + "\(ConformanceCase.describe(item.flags)), first to take \(newlyCovered) \(plural(newlyCovered, "transition"))"
+        case .pairPath(let number, let count, let newlyCovered):
+            let events = item.steps.count
+            return "Pair path \(number) of \(count): \(events) \(plural(events, "event")) from '\(item.start)'"
+                + "\(ConformanceCase.describe(item.flags)), first to take \(newlyCovered) \(plural(newlyCovered, "transition pair"))"
         case .rejection(let configuration, let events):
             return
                 "In '\(configuration)'\(ConformanceCase.describe(item.flags)), unhandled events are rejected and change nothing: "
@@ -43,6 +47,8 @@ enum ConformanceText {
         case .actionsNeverRun(let state, let entry):
             "state '\(state)' is never \(entry ? "entered" : "exited") on a reachable path; no ordering test for its "
                 + "\(entry ? "entry" : "exit") actions"
+        case .pairsNotPlanned:
+            "transition pairs: not planned, the machine is too large to explore exactly"
         }
     }
 

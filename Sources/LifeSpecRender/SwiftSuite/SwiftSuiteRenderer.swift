@@ -60,14 +60,17 @@ package enum SwiftSuiteRenderer {
         render(SwiftSuiteInput(spec: spec), framework: framework)
     }
 
-    package static func render(_ input: SwiftSuiteInput, framework: Framework = .swiftTesting) -> String {
-        render(input, plan: plan(for: input), framework: framework)
+    package static func render(
+        _ input: SwiftSuiteInput, framework: Framework = .swiftTesting, coverage: CoverageCriterion = .transitions
+    ) -> String {
+        render(input, plan: plan(for: input, coverage: coverage), framework: framework)
     }
 
     /// The cases `render(_:framework:)` writes, planned from the loader's exploration when there is one.
-    package static func plan(for input: SwiftSuiteInput) -> ConformancePlan {
+    package static func plan(for input: SwiftSuiteInput, coverage: CoverageCriterion = .transitions) -> ConformancePlan
+    {
         let space = input.stateSpace ?? StateSpace(machine: input.machine)
-        return ConformancePlan(space: space, scenarios: input.scenarios)
+        return ConformancePlan(space: space, scenarios: input.scenarios, criterion: coverage)
     }
 
     package static func render(_ input: SwiftSuiteInput, plan: ConformancePlan, framework: Framework) -> String {
@@ -193,6 +196,18 @@ private struct SuiteWriter {
             "in \(coverage.paths.count) path\(coverage.paths.count == 1 ? "" : "s") of \(coverage.stepCount) event\(coverage.stepCount == 1 ? "" : "s") in all; "
                 + "lower bound \(coverage.lowerBound) event\(coverage.lowerBound == 1 ? "" : "s")")
         comment("(one per covered transition that only a sent event can trigger).")
+        if let pairs = plan.pairs {
+            let pairPercent = pairs.feasible == 0 ? 100 : pairs.covered * 100 / pairs.feasible
+            comment(
+                "Coverage: transitions: \(coverage.coveredCount) of \(coverage.transitionCount) (\(percent)%); "
+                    + "transition pairs: \(pairs.covered) of \(pairs.feasible) (\(pairPercent)%),")
+            comment(
+                "a pair being two transitions taken by two events in a row (eventless ones with their event), "
+                    + "infeasible pairs not counted;")
+            comment(
+                "the coverage paths, then \(pairs.pathCount) pair path\(pairs.pathCount == 1 ? "" : "s") of "
+                    + "\(pairs.stepCount) event\(pairs.stepCount == 1 ? "" : "s") for the pairs they miss.")
+        }
         if !coverage.uncoverable.isEmpty {
             comment("Not covered (no sequence of events takes them):")
             for item in coverage.uncoverable {
