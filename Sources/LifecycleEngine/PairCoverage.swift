@@ -49,6 +49,11 @@ package struct PairCoverage {
     let graph: CoverageGraph
     /// Feasible pairs of units (`CoverageUnits`), each encoded `first * unitCount + second`.
     let feasible: Set<Int>
+    /// Per node: the units the edges into it take, and those the edges out of it take.
+    private let before: [[Int]]
+    private let after: [[Int]]
+    /// Per unit: the nodes an edge taking it leaves.
+    private let nodesLeavingBy: [[Int]]
 
     var units: CoverageUnits { graph.units }
     var unitCount: Int { graph.units.count }
@@ -68,18 +73,26 @@ package struct PairCoverage {
         for edge in 0..<graph.edgeCount { incoming[graph.edgeTo[edge]].append(edge) }
         let unitCount = graph.units.count
         var feasible: Set<Int> = []
-        for node in 0..<graph.nodeCount where !incoming[node].isEmpty {
-            // Units are numbered per graph, so the pairs of every edge into a node with every edge
-            // out of it, without repeats.
+        var beforeList = [[Int]](repeating: [], count: graph.nodeCount)
+        var afterList = [[Int]](repeating: [], count: graph.nodeCount)
+        var nodesLeavingBy = [[Int]](repeating: [], count: unitCount)
+        for node in 0..<graph.nodeCount {
+            // The pairs of every edge into a node with every edge out of it, without repeats.
             var before: Set<Int> = []
             for edge in incoming[node] { before.formUnion(graph.units(of: edge).filter { $0 < unitCount }) }
             var after: Set<Int> = []
             for edge in graph.outgoing(of: node) { after.formUnion(graph.units(of: edge).filter { $0 < unitCount }) }
+            beforeList[node] = before.sorted()
+            afterList[node] = after.sorted()
+            for unit in afterList[node] { nodesLeavingBy[unit].append(node) }
             for first in before {
                 for second in after { feasible.insert(first * unitCount + second) }
             }
         }
         self.feasible = feasible
+        before = beforeList
+        after = afterList
+        self.nodesLeavingBy = nodesLeavingBy
     }
 
     /// How many feasible pairs there are, each counted per target of its two transitions.
@@ -136,13 +149,13 @@ package struct PairCoverage {
     /// and reachable from `starts` (graph nodes, by preference; all starts when nil): the type's
     /// greedy walk. A walk's `newlyCovered` are pair codes.
     func walks(covering targets: Set<Int>, from starts: [Int]? = nil) -> [CoveragePlan.Walk] {
-        var uncovered = targets.intersection(feasible)
-        var search = Search(edgeCount: graph.edgeCount)
+        var pending = Pending(self, targets: targets.intersection(feasible))
+        var search = Search(nodeCount: graph.nodeCount)
         var walks: [CoveragePlan.Walk] = []
-        while !uncovered.isEmpty {
+        while pending.count > 0 {
             var best: (start: Int, route: [Int])?
             for start in starts ?? graph.orderedStarts {
-                guard let route = route(from: start, after: nil, toAnyOf: uncovered, using: &search) else { continue }
+                guard let route = route(from: start, after: nil, pending: pending, using: &search) else { continue }
                 if best == nil || route.count < best!.route.count { best = (start, route) }
             }
             guard let (start, firstRoute) = best else { break }
@@ -154,16 +167,15 @@ package struct PairCoverage {
                     if let previous = edges.last {
                         for first in graph.units(of: previous) where first < unitCount {
                             for second in graph.units(of: edge) where second < unitCount {
-                                if uncovered.remove(first * unitCount + second) != nil {
-                                    newlyCovered.append(first * unitCount + second)
-                                }
+                                let code = first * unitCount + second
+                                if pending.cover(code, in: self) { newlyCovered.append(code) }
                             }
                         }
                     }
                     edges.append(edge)
                 }
-                guard !uncovered.isEmpty, let last = edges.last else { break }
-                leg = self.route(from: graph.edgeTo[last], after: last, toAnyOf: uncovered, using: &search)
+                guard pending.count > 0, let last = edges.last else { break }
+                leg = self.route(from: graph.edgeTo[last], after: last, pending: pending, using: &search)
             }
             // A route always ends on a pair it takes; this only guards against looping forever.
             guard !newlyCovered.isEmpty else { break }
@@ -172,71 +184,132 @@ package struct PairCoverage {
         return walks
     }
 
-    /// Breadth-first search buffers over edges, reused by every route.
+    /// The pairs a walk still looks for, indexed so that a search tells in constant time whether an
+    /// edge leads to one: per node, for each unit an edge into it takes, how many pairs still looked
+    /// for start with that unit and go on by an edge out of it. A search over edges pairs (every
+    /// edge with every edge after it) took minutes for the 984 configurations of
+    /// `uikit-navigation-stack`; this one visits each node once.
+    struct Pending {
+        private var isPending: [Bool]
+        private(set) var count = 0
+        /// Per node: unit taken into it → pairs pending from there.
+        private var open: [[Int: Int]]
+
+        init(_ coverage: PairCoverage, targets: Set<Int>) {
+            let unitCount = coverage.unitCount
+            isPending = Array(repeating: false, count: unitCount * unitCount)
+            for code in targets where !isPending[code] {
+                isPending[code] = true
+                count += 1
+            }
+            open = Array(repeating: [:], count: coverage.graph.nodeCount)
+            for node in 0..<coverage.graph.nodeCount {
+                for first in coverage.before[node] {
+                    var pairs = 0
+                    for second in coverage.after[node] where isPending[first * unitCount + second] { pairs += 1 }
+                    if pairs > 0 { open[node][first] = pairs }
+                }
+            }
+        }
+
+        func contains(_ code: Int) -> Bool { isPending[code] }
+
+        /// Whether `edge` ends where a pair still looked for goes on.
+        func leadsToPair(_ edge: Int, in coverage: PairCoverage) -> Bool {
+            let node = coverage.graph.edgeTo[edge]
+            guard !open[node].isEmpty else { return false }
+            return coverage.graph.units(of: edge).contains { open[node][$0] != nil }
+        }
+
+        /// True when `code` was still looked for.
+        mutating func cover(_ code: Int, in coverage: PairCoverage) -> Bool {
+            guard isPending[code] else { return false }
+            isPending[code] = false
+            count -= 1
+            let unitCount = coverage.unitCount
+            let first = code / unitCount
+            for node in coverage.nodesLeavingBy[code % unitCount] {
+                guard let pairs = open[node][first] else { continue }
+                open[node][first] = pairs > 1 ? pairs - 1 : nil
+            }
+            return true
+        }
+    }
+
+    /// Breadth-first search buffers over nodes, reused by every route.
     struct Search {
         var stamp: [UInt32]
         var parent: [Int]
         var current: UInt32 = 0
 
-        init(edgeCount: Int) {
-            stamp = Array(repeating: 0, count: edgeCount)
-            parent = Array(repeating: -1, count: edgeCount)
+        init(nodeCount: Int) {
+            stamp = Array(repeating: 0, count: nodeCount)
+            parent = Array(repeating: -1, count: nodeCount)
         }
     }
 
-    /// How many pairs of `targets` taking `second` right after `first` takes.
-    private func gain(_ first: Int, _ second: Int, _ targets: Set<Int>) -> Int {
+    /// How many pending pairs taking `second` right after `first` takes.
+    private func gain(_ first: Int, _ second: Int, _ pending: Pending) -> Int {
         var gain = 0
         for one in graph.units(of: first) where one < unitCount {
-            for other in graph.units(of: second) where other < unitCount && targets.contains(one * unitCount + other) {
+            for other in graph.units(of: second) where other < unitCount && pending.contains(one * unitCount + other) {
                 gain += 1
             }
         }
         return gain
     }
 
+    /// Of the edges out of `edge`'s end, the one taking the most pending pairs after it (the first
+    /// in event order among equals), with how many.
+    private func bestNext(after edge: Int, _ pending: Pending) -> (edge: Int, gain: Int)? {
+        var best: (edge: Int, gain: Int)?
+        for next in graph.outgoing(of: graph.edgeTo[edge]) {
+            let gain = gain(edge, next, pending)
+            if gain > 0, gain > best?.gain ?? 0 { best = (next, gain) }
+        }
+        return best
+    }
+
     /// The shortest edge sequence from `node` (reached by edge `last`, or a start when nil) whose last
-    /// two edges (the first with `last`) take a pair of `targets`; nil when none is reachable. Among
-    /// the nearest, the last edge taking the most pairs wins, then the first found in breadth-first,
-    /// event order.
-    func route(from node: Int, after last: Int?, toAnyOf targets: Set<Int>, using search: inout Search) -> [Int]? {
+    /// two edges (the first with `last`) take a pending pair; nil when none is reachable. Among the
+    /// nearest, the pair of edges taking the most pending pairs wins, then the first found in
+    /// breadth-first, event order.
+    func route(from node: Int, after last: Int?, pending: Pending, using search: inout Search) -> [Int]? {
+        if let last, pending.leadsToPair(last, in: self), let next = bestNext(after: last, pending) {
+            return [next.edge]
+        }
         if search.current == UInt32.max {
             for index in search.stamp.indices { search.stamp[index] = 0 }
             search.current = 0
         }
         search.current += 1
-        var level: [Int] = []
-        var best: (edge: Int, gain: Int)?
-        for edge in graph.outgoing(of: node) {
-            if let last {
-                let gain = gain(last, edge, targets)
-                if gain > 0, gain > best?.gain ?? 0 { best = (edge, gain) }
-            }
-            search.stamp[edge] = search.current
-            search.parent[edge] = -1
-            level.append(edge)
-        }
-        if let best { return [best.edge] }
+        search.stamp[node] = search.current
+        var level = [node]
         while !level.isEmpty {
             var next: [Int] = []
-            var found: (edge: Int, via: Int, gain: Int)?
-            for first in level {
-                for second in graph.outgoing(of: graph.edgeTo[first]) {
-                    let gain = gain(first, second, targets)
-                    if gain > 0, gain > found?.gain ?? 0 { found = (second, first, gain) }
-                    if found == nil, search.stamp[second] != search.current {
-                        search.stamp[second] = search.current
-                        search.parent[second] = first
-                        next.append(second)
+            var found: (first: Int, second: Int, gain: Int)?
+            for from in level {
+                for edge in graph.outgoing(of: from) {
+                    if pending.leadsToPair(edge, in: self), let best = bestNext(after: edge, pending),
+                        best.gain > found?.gain ?? 0
+                    {
+                        found = (edge, best.edge, best.gain)
+                    }
+                    let to = graph.edgeTo[edge]
+                    if found == nil, search.stamp[to] != search.current {
+                        search.stamp[to] = search.current
+                        search.parent[to] = edge
+                        next.append(to)
                     }
                 }
             }
             if let found {
-                var route = [found.edge]
-                var current = found.via
-                while current >= 0 {
-                    route.append(current)
-                    current = search.parent[current]
+                var route = [found.second, found.first]
+                var current = graph.edgeFrom[found.first]
+                while current != node {
+                    let edge = search.parent[current]
+                    route.append(edge)
+                    current = graph.edgeFrom[edge]
                 }
                 return route.reversed()
             }
