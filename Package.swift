@@ -7,9 +7,41 @@ import PackageDescription
 // command, and CI) compiles them with -O in debug builds too; tests and the CLI stay unoptimised.
 // Only on request: SwiftPM refuses a dependency fetched by URL whose targets carry unsafe flags, and
 // consumers depend on LifecycleEngine.
-let librarySettings: [SwiftSetting] =
-    ProcessInfo.processInfo.environment["LIFESPEC_OPTIMIZE"] == "1"
-    ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+let testBuild = ProcessInfo.processInfo.environment["LIFESPEC_OPTIMIZE"] == "1"
+let librarySettings: [SwiftSetting] = testBuild ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+
+// The test build also leaves the plugins out. SwiftPM builds a plugin's tool for the host apart,
+// as `-tool` modules, even in a package that applies none of its plugins: `lifespec` and every
+// library under it compiled twice (in CI's build, 8 of its 17 Swift modules). Nothing in this
+// package applies them; PluginTests builds and runs them through Tests/Fixtures/ConsumerPackage,
+// which depends on this package without the variable.
+let pluginProducts: [Product] =
+    testBuild
+    ? []
+    : [
+        // `swift package lifespec generate|check` in a package that depends on this one.
+        .plugin(name: "LifeSpecCommandPlugin", targets: ["LifeSpecCommandPlugin"]),
+        // Compiles a conformance suite from each spec in a target's folder into the target.
+        .plugin(name: "LifeSpecSuites", targets: ["LifeSpecSuitesPlugin"]),
+    ]
+let pluginTargets: [Target] =
+    testBuild
+    ? []
+    : [
+        .plugin(
+            name: "LifeSpecCommandPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "lifespec", description: "Generate (or check) Output/ from the package's lifecycle specs"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "lifespec generate writes the diagrams and reference pages to Output/")
+                ]
+            ),
+            dependencies: ["lifespec"]
+        ),
+        .plugin(name: "LifeSpecSuitesPlugin", capability: .buildTool(), dependencies: ["lifespec"]),
+    ]
 
 let package = Package(
     name: "LifeSpec",
@@ -19,11 +51,7 @@ let package = Package(
         // The shared engine: generated conformance suites and other programs import it.
         .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
         .library(name: "LifeSpec", targets: ["LifeSpec"]),
-        // `swift package lifespec generate|check` in a package that depends on this one.
-        .plugin(name: "LifeSpecCommandPlugin", targets: ["LifeSpecCommandPlugin"]),
-        // Compiles a conformance suite from each spec in a target's folder into the target.
-        .plugin(name: "LifeSpecSuites", targets: ["LifeSpecSuitesPlugin"]),
-    ],
+    ] + pluginProducts,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -74,19 +102,6 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "lifespec", dependencies: ["LifeSpecCLI"]),
-        .plugin(
-            name: "LifeSpecCommandPlugin",
-            capability: .command(
-                intent: .custom(
-                    verb: "lifespec", description: "Generate (or check) Output/ from the package's lifecycle specs"),
-                permissions: [
-                    .writeToPackageDirectory(
-                        reason: "lifespec generate writes the diagrams and reference pages to Output/")
-                ]
-            ),
-            dependencies: ["lifespec"]
-        ),
-        .plugin(name: "LifeSpecSuitesPlugin", capability: .buildTool(), dependencies: ["lifespec"]),
         // `lifespec` with the transaction's test probe installed (TransactionProbe): the tests that
         // kill a run inside a chosen step run this, so the tool itself carries no test hooks.
         .executableTarget(
@@ -125,5 +140,5 @@ let package = Package(
             name: "GeneratedConformanceTests",
             dependencies: ["LifecycleEngine", "LifeSpec", "LifeSpecRender", "LifeSpecGenerate", "LifeSpecTestSupport"]
         ),
-    ]
+    ] + pluginTargets
 )
