@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 11 scenarios, 4 coverage paths, 5 rejection tests, 8 ordering tests; 28 in all.
-// Transition coverage: 23 of 23 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 4 paths of 29 events in all; lower bound 17 events
+// Cases: 13 scenarios, 5 coverage paths, 5 rejection tests, 9 ordering tests; 32 in all.
+// Transition coverage: 25 of 25 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 5 paths of 33 events in all; lower bound 19 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -194,9 +194,40 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:terminatedInBackgroundThenRelaunched",
+            kind: .scenario,
+            summary: "Scenario: Terminated while running in the background, then relaunched",
+            start: "foregroundActive",
+            flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
+            steps: [
+                .send("pressHome"),
+                .send("terminate"),
+                .send("tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                .state("foregroundActive"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:launchedInBackgroundThenOpened",
+            kind: .scenario,
+            summary: "Scenario: Launched in the background, then opened",
+            start: "unattached",
+            flags: [:],
+            steps: [
+                .send("launchInBackground"),
+                .send("tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                .state("foregroundActive"),
+            ]
+        ),
+        ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 4: 20 events from 'unattached', first to take 20 transitions",
+            summary: "Coverage path 1 of 5: 21 events from 'unattached', first to take 21 transitions",
             start: "unattached",
             flags: [:],
             steps: [
@@ -208,7 +239,8 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
                 .send("openSwitcher", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
                 .send("pressHome", expect: [.callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
                 .send("swipeAway", expect: [], state: "unattached"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
+                .send("tapIcon", expect: [.callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
                 .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "foregroundActive"),
                 .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
                 .send("disconnect", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification")], state: "unattached"),
@@ -226,7 +258,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 2 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -239,7 +271,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:3",
             kind: .coverage,
-            summary: "Coverage path 3 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 3 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -252,7 +284,20 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:4",
             kind: .coverage,
-            summary: "Coverage path 4 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 4 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            start: "unattached",
+            flags: ["backgroundWork": true],
+            steps: [
+                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
+                .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "unattached"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:5",
+            kind: .coverage,
+            summary: "Coverage path 5 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -265,7 +310,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:unattached",
             kind: .rejection,
-            summary: "In 'unattached', unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, swipeAway, backgroundTaskExpired, disconnect, purge, memoryWarning",
+            summary: "In 'unattached', unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, memoryWarning",
             start: "unattached",
             flags: [:],
             steps: [
@@ -277,6 +322,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
                 .reject("backgroundTaskExpired"),
                 .reject("disconnect"),
                 .reject("purge"),
+                .reject("terminate"),
                 .reject("memoryWarning"),
                 .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
             ],
@@ -285,7 +331,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:foregroundInactive",
             kind: .rejection,
-            summary: "In 'foregroundInactive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: interrupt, openSwitcher, backgroundTaskExpired, disconnect, purge",
+            summary: "In 'foregroundInactive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: interrupt, openSwitcher, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground",
             start: "foregroundInactive",
             flags: ["processRunning": true, "sessionExists": true],
             steps: [
@@ -294,6 +340,8 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
                 .reject("backgroundTaskExpired"),
                 .reject("disconnect"),
                 .reject("purge"),
+                .reject("terminate"),
+                .reject("launchInBackground"),
                 .send("tapIcon", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
             ],
             checks: []
@@ -301,7 +349,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:foregroundActive",
             kind: .rejection,
-            summary: "In 'foregroundActive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: tapIcon, endInterruption, swipeAway, backgroundTaskExpired, disconnect, purge",
+            summary: "In 'foregroundActive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: tapIcon, endInterruption, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground",
             start: "foregroundActive",
             flags: ["processRunning": true, "sessionExists": true],
             steps: [
@@ -311,6 +359,8 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
                 .reject("backgroundTaskExpired"),
                 .reject("disconnect"),
                 .reject("purge"),
+                .reject("terminate"),
+                .reject("launchInBackground"),
                 .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
             ],
             checks: []
@@ -318,7 +368,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:background",
             kind: .rejection,
-            summary: "In 'background' with backgroundWork=true, processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, purge",
+            summary: "In 'background' with backgroundWork=true, processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, purge, launchInBackground",
             start: "background",
             flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
             steps: [
@@ -327,6 +377,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
                 .reject("endInterruption"),
                 .reject("openSwitcher"),
                 .reject("purge"),
+                .reject("launchInBackground"),
                 .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
             ],
             checks: []
@@ -334,7 +385,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:suspended",
             kind: .rejection,
-            summary: "In 'suspended' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, backgroundTaskExpired, memoryWarning",
+            summary: "In 'suspended' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, backgroundTaskExpired, terminate, launchInBackground, memoryWarning",
             start: "suspended",
             flags: ["processRunning": true, "sessionExists": true],
             steps: [
@@ -343,6 +394,8 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
                 .reject("endInterruption"),
                 .reject("openSwitcher"),
                 .reject("backgroundTaskExpired"),
+                .reject("terminate"),
+                .reject("launchInBackground"),
                 .reject("memoryWarning"),
                 .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
             ],
@@ -359,6 +412,21 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
             ],
             checks: [
                 .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
+            ]
+        ),
+        ConformanceCase(
+            id: "ordering:willTerminate",
+            kind: .ordering,
+            summary: "'willTerminateNotification' is observed after 'willTerminate'",
+            start: "unattached",
+            flags: ["backgroundWork": true],
+            steps: [
+                .send("tapIcon", state: "foregroundActive"),
+                .send("pressHome", state: "background"),
+                .send("terminate", state: "unattached"),
+            ],
+            checks: [
+                .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
             ]
         ),
         ConformanceCase(
@@ -528,55 +596,73 @@ struct IosSceneLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 4: 20 events from 'unattached', first to take 20 transitions")
+    @Test("Scenario: Terminated while running in the background, then relaunched")
+    func scenario_terminatedInBackgroundThenRelaunched() throws {
+        let failures = try IosSceneLifecycleConformance.run("scenario:terminatedInBackgroundThenRelaunched")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: Launched in the background, then opened")
+    func scenario_launchedInBackgroundThenOpened() throws {
+        let failures = try IosSceneLifecycleConformance.run("scenario:launchedInBackgroundThenOpened")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 1 of 5: 21 events from 'unattached', first to take 21 transitions")
     func coverage_path_1() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 2 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 3 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:3")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 4 of 4: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 4 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_4() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:4")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'unattached', unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, swipeAway, backgroundTaskExpired, disconnect, purge, memoryWarning")
+    @Test("Coverage path 5 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    func coverage_path_5() throws {
+        let failures = try IosSceneLifecycleConformance.run("coverage:5")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'unattached', unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, memoryWarning")
     func rejections_in_unattached() throws {
         let failures = try IosSceneLifecycleConformance.run("rejection:unattached")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'foregroundInactive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: interrupt, openSwitcher, backgroundTaskExpired, disconnect, purge")
+    @Test("In 'foregroundInactive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: interrupt, openSwitcher, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground")
     func rejections_in_foregroundInactive() throws {
         let failures = try IosSceneLifecycleConformance.run("rejection:foregroundInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'foregroundActive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: tapIcon, endInterruption, swipeAway, backgroundTaskExpired, disconnect, purge")
+    @Test("In 'foregroundActive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: tapIcon, endInterruption, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground")
     func rejections_in_foregroundActive() throws {
         let failures = try IosSceneLifecycleConformance.run("rejection:foregroundActive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'background' with backgroundWork=true, processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, purge")
+    @Test("In 'background' with backgroundWork=true, processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, purge, launchInBackground")
     func rejections_in_background() throws {
         let failures = try IosSceneLifecycleConformance.run("rejection:background")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'suspended' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, backgroundTaskExpired, memoryWarning")
+    @Test("In 'suspended' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, backgroundTaskExpired, terminate, launchInBackground, memoryWarning")
     func rejections_in_suspended() throws {
         let failures = try IosSceneLifecycleConformance.run("rejection:suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -585,6 +671,12 @@ struct IosSceneLifecycleConformanceTests {
     @Test("'didFinishLaunchingNotification' is observed after 'didFinishLaunching'")
     func ordering_of_didFinishLaunching() throws {
         let failures = try IosSceneLifecycleConformance.run("ordering:didFinishLaunching")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("'willTerminateNotification' is observed after 'willTerminate'")
+    func ordering_of_willTerminate() throws {
+        let failures = try IosSceneLifecycleConformance.run("ordering:willTerminate")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 

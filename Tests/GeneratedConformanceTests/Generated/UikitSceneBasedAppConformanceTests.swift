@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 6 scenarios, 7 coverage paths, 35 rejection tests, 16 ordering tests; 64 in all.
-// Transition coverage: 66 of 66 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 7 paths of 67 events in all; lower bound 27 events
+// Cases: 9 scenarios, 9 coverage paths, 35 rejection tests, 18 ordering tests; 71 in all.
+// Transition coverage: 72 of 72 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 9 paths of 76 events in all; lower bound 33 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -93,6 +93,54 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:purgedThenRelaunched",
+            kind: .scenario,
+            summary: "Scenario: Home, the system purges the suspended app, launch again (iPhone)",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: [:],
+            steps: [
+                .send("S1.tapIcon"),
+                .send("S1.pressHome"),
+                .send("S1.purge"),
+                .send("S1.tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                .state("S1.foregroundActive+S2.unattached+appActive"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:terminatedInBackground",
+            kind: .scenario,
+            summary: "Scenario: Home with background work, the system terminates the app (iPhone)",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S1.backgroundWork": true],
+            steps: [
+                .send("S1.tapIcon"),
+                .send("S1.pressHome"),
+                .send("S1.terminate"),
+            ],
+            checks: [
+                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willTerminate"), .notification("S1.willTerminateNotification")]),
+                .state("S1.unattached+S2.unattached+appNotRunning"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:launchedInBackgroundThenOpened",
+            kind: .scenario,
+            summary: "Scenario: Launched in the background, then opened (iPhone)",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: [:],
+            steps: [
+                .send("S1.launchInBackground"),
+                .send("S1.tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                .state("S1.foregroundActive+S2.unattached+appActive"),
+            ]
+        ),
+        ConformanceCase(
             id: "scenario:iPadSecondWindow",
             kind: .scenario,
             summary: "Scenario: iPad, open a second window beside the first",
@@ -127,7 +175,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 7: 49 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 60 transitions",
+            summary: "Coverage path 1 of 9: 52 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 64 transitions",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: [:],
             steps: [
@@ -138,7 +186,8 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
                 .send("pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.suspended+appBackground"),
                 .send("S1.swipeAway", expect: [], state: "S1.unattached+S2.suspended+appBackground"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.didDiscardSceneSessions"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
+                .send("S1.launchInBackground", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.didDiscardSceneSessions")], state: "S1.unattached+S2.suspended+appBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
                 .send("S1.interrupt", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.suspended+appInactive"),
                 .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
                 .send("S1.openSwitcher", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.suspended+appInactive"),
@@ -163,30 +212,32 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .send("S2.pressHome", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.unattached+S2.suspended+appBackground"),
                 .send("S2.purge", expect: [], state: "S1.unattached+S2.unattached+appBackground"),
                 .send("S1.purge", expect: [], state: "S1.unattached+S2.unattached+appNotRunning"),
+                .send("S1.launchInBackground", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification")], state: "S1.unattached+S2.unattached+appBackground"),
+                .send("S1.terminate", expect: [], state: "S1.unattached+S2.unattached+appNotRunning"),
                 .send("S2.tapIcon", expect: [.callback("S2.willFinishLaunching"), .callback("S2.didFinishLaunching"), .notification("S2.didFinishLaunchingNotification"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.unattached+S2.foregroundActive+appActive"),
                 .send("S2.interrupt", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.unattached+S2.foregroundInactive+appInactive"),
                 .send("S2.pressHome", expect: [.callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.unattached+S2.suspended+appBackground"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
-                .send("S1.interrupt", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.suspended+appInactive"),
-                .send("S1.endInterruption", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
-                .send("S1.interrupt", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.suspended+appInactive"),
-                .send("S1.swipeAway", expect: [.callback("S1.sceneDidDisconnect"), .notification("S1.sceneDidDisconnectNotification"), .callback("S1.didDiscardSceneSessions")], state: "S1.unattached+S2.suspended+appInactive"),
-                .send("S2.tapIcon", expect: [.callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.unattached+S2.foregroundActive+appActive"),
-                .send("S2.interrupt", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.unattached+S2.foregroundInactive+appInactive"),
-                .send("S2.swipeAway", expect: [.callback("S2.sceneDidDisconnect"), .notification("S2.sceneDidDisconnectNotification"), .callback("S2.didDiscardSceneSessions")], state: "S1.unattached+S2.unattached+appInactive"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S2.swipeAway", expect: [], state: "S1.unattached+S2.unattached+appBackground"),
+                .send("S2.launchInBackground", expect: [.callback("S2.willFinishLaunching"), .callback("S2.didFinishLaunching"), .notification("S2.didFinishLaunchingNotification"), .callback("S2.didDiscardSceneSessions")], state: "S1.unattached+S2.unattached+appBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S1.interrupt", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.unattached+appInactive"),
+                .send("S1.swipeAway", expect: [.callback("S1.sceneDidDisconnect"), .notification("S1.sceneDidDisconnectNotification"), .callback("S1.didDiscardSceneSessions")], state: "S1.unattached+S2.unattached+appNotRunning"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
                 .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.unattached+appBackground"),
                 .send("S1.swipeAway", expect: [], state: "S1.unattached+S2.unattached+appNotRunning"),
                 .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.didDiscardSceneSessions"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
                 .send("S1.interrupt", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification")], state: "S1.foregroundInactive+S2.unattached+appInactive"),
-                .send("S1.swipeAway", expect: [.callback("S1.sceneDidDisconnect"), .notification("S1.sceneDidDisconnectNotification"), .callback("S1.didDiscardSceneSessions")], state: "S1.unattached+S2.unattached+appNotRunning"),
+                .send("S1.endInterruption", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S2.tapIcon", expect: [.callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
+                .send("S2.interrupt", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
+                .send("S2.swipeAway", expect: [.callback("S2.sceneDidDisconnect"), .notification("S2.sceneDidDisconnectNotification"), .callback("S2.didDiscardSceneSessions")], state: "S1.foregroundActive+S2.unattached+appActive"),
             ],
             checks: []
         ),
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 2 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S1.backgroundWork": true],
             steps: [
@@ -199,7 +250,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:3",
             kind: .coverage,
-            summary: "Coverage path 3 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 3 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S1.backgroundWork": true],
             steps: [
@@ -212,7 +263,20 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:4",
             kind: .coverage,
-            summary: "Coverage path 4 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 4 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S1.backgroundWork": true],
+            steps: [
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.background+S2.unattached+appBackground"),
+                .send("S1.terminate", expect: [.callback("S1.willTerminate"), .notification("S1.willTerminateNotification")], state: "S1.unattached+S2.unattached+appNotRunning"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:5",
+            kind: .coverage,
+            summary: "Coverage path 5 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S1.backgroundWork": true],
             steps: [
@@ -223,9 +287,9 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:5",
+            id: "coverage:6",
             kind: .coverage,
-            summary: "Coverage path 5 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 6 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S2.backgroundWork": true],
             steps: [
@@ -236,9 +300,9 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:6",
+            id: "coverage:7",
             kind: .coverage,
-            summary: "Coverage path 6 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 7 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S2.backgroundWork": true],
             steps: [
@@ -249,9 +313,22 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:7",
+            id: "coverage:8",
             kind: .coverage,
-            summary: "Coverage path 7 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 8 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S2.backgroundWork": true],
+            steps: [
+                .send("S2.tapIcon", expect: [.callback("S2.willFinishLaunching"), .callback("S2.didFinishLaunching"), .notification("S2.didFinishLaunchingNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.unattached+S2.foregroundActive+appActive"),
+                .send("S2.pressHome", expect: [.callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.unattached+S2.background+appBackground"),
+                .send("S2.terminate", expect: [.callback("S2.willTerminate"), .notification("S2.willTerminateNotification")], state: "S1.unattached+S2.unattached+appBackground"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:9",
+            kind: .coverage,
+            summary: "Coverage path 9 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: ["S2.backgroundWork": true],
             steps: [
@@ -264,7 +341,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:S1.unattached+S2.unattached+appNotRunning",
             kind: .rejection,
-            summary: "In 'S1.unattached+S2.unattached+appNotRunning', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
+            summary: "In 'S1.unattached+S2.unattached+appNotRunning', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
             start: "S1.unattached+S2.unattached+appNotRunning",
             flags: [:],
             steps: [
@@ -278,6 +355,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
                 .reject("S1.memoryWarning"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
@@ -287,6 +365,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
                 .reject("S2.memoryWarning"),
                 .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
             ],
@@ -295,7 +374,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:S1.foregroundActive+S2.unattached+appActive",
             kind: .rejection,
-            summary: "In 'S1.foregroundActive+S2.unattached+appActive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
+            summary: "In 'S1.foregroundActive+S2.unattached+appActive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
             start: "S1.foregroundActive+S2.unattached+appActive",
             flags: ["S1.processRunning": true, "S1.sessionExists": true],
             steps: [
@@ -307,6 +386,8 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
                 .reject("S2.endInterruption"),
@@ -315,340 +396,16 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
                 .reject("S2.memoryWarning"),
                 .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.unattached+appBackground"),
             ],
             checks: []
         ),
         ConformanceCase(
-            id: "rejection:S1.unattached+S2.foregroundActive+appActive",
-            kind: .rejection,
-            summary: "In 'S1.unattached+S2.foregroundActive+appActive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.unattached+S2.foregroundActive+appActive",
-            flags: ["S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.tapIcon"),
-                .reject("S2.endInterruption"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundActive+S2.unattached+appNotRunning",
-            kind: .rejection,
-            summary: "In 'S1.foregroundActive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.foregroundActive+S2.unattached+appNotRunning",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.tapIcon"),
-                .reject("S1.endInterruption"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification")], state: "S1.suspended+S2.unattached+appNotRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.suspended+S2.unattached+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.suspended+S2.unattached+appBackground' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.suspended+S2.unattached+appBackground",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundInactive+S2.unattached+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.foregroundInactive+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.foregroundInactive+S2.unattached+appInactive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.interrupt"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundActive+S2.foregroundActive+appActive",
-            kind: .rejection,
-            summary: "In 'S1.foregroundActive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.foregroundActive+S2.foregroundActive+appActive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("returnToApp"),
-                .reject("S1.tapIcon"),
-                .reject("S1.endInterruption"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.tapIcon"),
-                .reject("S2.endInterruption"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.suspended+appBackground"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.unattached+S2.suspended+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.unattached+S2.suspended+appBackground' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning",
-            start: "S1.unattached+S2.suspended+appBackground",
-            flags: ["S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.unattached+S2.foregroundInactive+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.unattached+S2.foregroundInactive+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.unattached+S2.foregroundInactive+appInactive",
-            flags: ["S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.interrupt"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.suspended+S2.unattached+appNotRunning",
-            kind: .rejection,
-            summary: "In 'S1.suspended+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.suspended+S2.unattached+appNotRunning",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.unattached+appNotRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundInactive+S2.unattached+appNotRunning",
-            kind: .rejection,
-            summary: "In 'S1.foregroundInactive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.foregroundInactive+S2.unattached+appNotRunning",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.interrupt"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.unattached+appNotRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.background+S2.unattached+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.background+S2.unattached+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.background+S2.unattached+appBackground",
-            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.background+S2.unattached+appNotRunning",
-            kind: .rejection,
-            summary: "In 'S1.background+S2.unattached+appNotRunning' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.background+S2.unattached+appNotRunning",
-            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.unattached+appNotRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.unattached+S2.background+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.unattached+S2.background+appBackground' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge",
-            start: "S1.unattached+S2.background+appBackground",
-            flags: ["S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.background+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
             id: "rejection:S1.unattached+S2.unattached+appBackground",
             kind: .rejection,
-            summary: "In 'S1.unattached+S2.unattached+appBackground', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
+            summary: "In 'S1.unattached+S2.unattached+appBackground', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
             start: "S1.unattached+S2.unattached+appBackground",
             flags: [:],
             steps: [
@@ -670,15 +427,405 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
                 .reject("S2.memoryWarning"),
                 .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
             ],
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:S1.unattached+S2.foregroundActive+appActive",
+            kind: .rejection,
+            summary: "In 'S1.unattached+S2.foregroundActive+appActive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.unattached+S2.foregroundActive+appActive",
+            flags: ["S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.tapIcon"),
+                .reject("S2.endInterruption"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundActive+S2.unattached+appNotRunning",
+            kind: .rejection,
+            summary: "In 'S1.foregroundActive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.foregroundActive+S2.unattached+appNotRunning",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.tapIcon"),
+                .reject("S1.endInterruption"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification")], state: "S1.suspended+S2.unattached+appNotRunning"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.suspended+S2.unattached+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.suspended+S2.unattached+appBackground' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.suspended+S2.unattached+appBackground",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.launchInBackground"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundInactive+S2.unattached+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.foregroundInactive+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.foregroundInactive+S2.unattached+appInactive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.interrupt"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundActive+S2.foregroundActive+appActive",
+            kind: .rejection,
+            summary: "In 'S1.foregroundActive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.foregroundActive+S2.foregroundActive+appActive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("returnToApp"),
+                .reject("S1.tapIcon"),
+                .reject("S1.endInterruption"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.tapIcon"),
+                .reject("S2.endInterruption"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.suspended+appBackground"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.unattached+S2.suspended+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.unattached+S2.suspended+appBackground' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning",
+            start: "S1.unattached+S2.suspended+appBackground",
+            flags: ["S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.unattached+S2.foregroundInactive+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.unattached+S2.foregroundInactive+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.unattached+S2.foregroundInactive+appInactive",
+            flags: ["S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.interrupt"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.suspended+S2.unattached+appNotRunning",
+            kind: .rejection,
+            summary: "In 'S1.suspended+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.suspended+S2.unattached+appNotRunning",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.unattached+appNotRunning"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundInactive+S2.unattached+appNotRunning",
+            kind: .rejection,
+            summary: "In 'S1.foregroundInactive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.foregroundInactive+S2.unattached+appNotRunning",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.interrupt"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.unattached+appNotRunning"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.background+S2.unattached+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.background+S2.unattached+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.background+S2.unattached+appBackground",
+            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.background+S2.unattached+appNotRunning",
+            kind: .rejection,
+            summary: "In 'S1.background+S2.unattached+appNotRunning' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.background+S2.unattached+appNotRunning",
+            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.purge"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.unattached+appNotRunning"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.unattached+S2.background+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.unattached+S2.background+appBackground' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground",
+            start: "S1.unattached+S2.background+appBackground",
+            flags: ["S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.purge"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.background+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.suspended+S2.unattached+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.suspended+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.suspended+S2.unattached+appInactive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:S1.suspended+S2.foregroundActive+appActive",
             kind: .rejection,
-            summary: "In 'S1.suspended+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
+            summary: "In 'S1.suspended+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
             start: "S1.suspended+S2.foregroundActive+appActive",
             flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -689,6 +836,8 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.endInterruption"),
                 .reject("S1.openSwitcher"),
                 .reject("S1.backgroundTaskExpired"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
                 .reject("S1.memoryWarning"),
                 .reject("S2.tapIcon"),
                 .reject("S2.endInterruption"),
@@ -696,6 +845,8 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
                 .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
             ],
             checks: []
@@ -703,7 +854,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:S1.foregroundInactive+S2.foregroundActive+appActive",
             kind: .rejection,
-            summary: "In 'S1.foregroundInactive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
+            summary: "In 'S1.foregroundInactive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
             start: "S1.foregroundInactive+S2.foregroundActive+appActive",
             flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -714,12 +865,16 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
                 .reject("S2.tapIcon"),
                 .reject("S2.endInterruption"),
                 .reject("S2.swipeAway"),
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
                 .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
             ],
             checks: []
@@ -727,7 +882,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:S1.suspended+S2.suspended+appBackground",
             kind: .rejection,
-            summary: "In 'S1.suspended+S2.suspended+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning",
+            summary: "In 'S1.suspended+S2.suspended+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning",
             start: "S1.suspended+S2.suspended+appBackground",
             flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -737,12 +892,16 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.endInterruption"),
                 .reject("S1.openSwitcher"),
                 .reject("S1.backgroundTaskExpired"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
                 .reject("S1.memoryWarning"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
                 .reject("S2.endInterruption"),
                 .reject("S2.openSwitcher"),
                 .reject("S2.backgroundTaskExpired"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
                 .reject("S2.memoryWarning"),
                 .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
             ],
@@ -751,7 +910,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:S1.foregroundActive+S2.suspended+appActive",
             kind: .rejection,
-            summary: "In 'S1.foregroundActive+S2.suspended+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning",
+            summary: "In 'S1.foregroundActive+S2.suspended+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning",
             start: "S1.foregroundActive+S2.suspended+appActive",
             flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -763,11 +922,15 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
                 .reject("S2.endInterruption"),
                 .reject("S2.openSwitcher"),
                 .reject("S2.backgroundTaskExpired"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
                 .reject("S2.memoryWarning"),
                 .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.suspended+appBackground"),
             ],
@@ -776,7 +939,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:S1.foregroundActive+S2.foregroundInactive+appActive",
             kind: .rejection,
-            summary: "In 'S1.foregroundActive+S2.foregroundInactive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
+            summary: "In 'S1.foregroundActive+S2.foregroundInactive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
             start: "S1.foregroundActive+S2.foregroundInactive+appActive",
             flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -788,311 +951,23 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
                 .reject("S2.interrupt"),
                 .reject("S2.openSwitcher"),
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
                 .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification")], state: "S1.suspended+S2.foregroundInactive+appInactive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.unattached+S2.unattached+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.unattached+S2.unattached+appInactive', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.unattached+S2.unattached+appInactive",
-            flags: [:],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.background+S2.foregroundActive+appActive",
-            kind: .rejection,
-            summary: "In 'S1.background+S2.foregroundActive+appActive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.background+S2.foregroundActive+appActive",
-            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.purge"),
-                .reject("S2.tapIcon"),
-                .reject("S2.endInterruption"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.background+S2.suspended+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.background+S2.suspended+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning",
-            start: "S1.background+S2.suspended+appBackground",
-            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.memoryWarning"),
-                .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.suspended+S2.background+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.suspended+S2.background+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge",
-            start: "S1.suspended+S2.background+appBackground",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.purge"),
-                .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundActive+S2.background+appActive",
-            kind: .rejection,
-            summary: "In 'S1.foregroundActive+S2.background+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge",
-            start: "S1.foregroundActive+S2.background+appActive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.tapIcon"),
-                .reject("S1.endInterruption"),
-                .reject("S1.swipeAway"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.purge"),
-                .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.background+appBackground"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.background+S2.background+appBackground",
-            kind: .rejection,
-            summary: "In 'S1.background+S2.background+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge",
-            start: "S1.background+S2.background+appBackground",
-            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.purge"),
-                .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.suspended+S2.foregroundInactive+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.suspended+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.suspended+S2.foregroundInactive+appInactive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.interrupt"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundInactive+S2.suspended+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.foregroundInactive+S2.suspended+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning",
-            start: "S1.foregroundInactive+S2.suspended+appInactive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.interrupt"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundInactive+S2.foregroundInactive+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.foregroundInactive+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.foregroundInactive+S2.foregroundInactive+appInactive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.interrupt"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.interrupt"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.background+S2.foregroundInactive+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.background+S2.foregroundInactive+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge",
-            start: "S1.background+S2.foregroundInactive+appInactive",
-            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.purge"),
-                .reject("S2.interrupt"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.foregroundInactive+S2.background+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.foregroundInactive+S2.background+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge",
-            start: "S1.foregroundInactive+S2.background+appInactive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.interrupt"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.disconnect"),
-                .reject("S1.purge"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.purge"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.background+appActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S1.suspended+S2.unattached+appInactive",
-            kind: .rejection,
-            summary: "In 'S1.suspended+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
-            start: "S1.suspended+S2.unattached+appInactive",
-            flags: ["S1.processRunning": true, "S1.sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("returnToApp"),
-                .reject("S1.pressHome"),
-                .reject("S1.interrupt"),
-                .reject("S1.endInterruption"),
-                .reject("S1.openSwitcher"),
-                .reject("S1.backgroundTaskExpired"),
-                .reject("S1.memoryWarning"),
-                .reject("S2.pressHome"),
-                .reject("S2.interrupt"),
-                .reject("S2.endInterruption"),
-                .reject("S2.openSwitcher"),
-                .reject("S2.swipeAway"),
-                .reject("S2.backgroundTaskExpired"),
-                .reject("S2.disconnect"),
-                .reject("S2.purge"),
-                .reject("S2.memoryWarning"),
-                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
             ],
             checks: []
         ),
         ConformanceCase(
             id: "rejection:S1.unattached+S2.suspended+appInactive",
             kind: .rejection,
-            summary: "In 'S1.unattached+S2.suspended+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning",
+            summary: "In 'S1.unattached+S2.suspended+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning",
             start: "S1.unattached+S2.suspended+appInactive",
             flags: ["S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -1106,21 +981,57 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
                 .reject("S1.memoryWarning"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
                 .reject("S2.endInterruption"),
                 .reject("S2.openSwitcher"),
                 .reject("S2.backgroundTaskExpired"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
                 .reject("S2.memoryWarning"),
                 .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
             ],
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:S1.unattached+S2.unattached+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.unattached+S2.unattached+appInactive', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
+            start: "S1.unattached+S2.unattached+appInactive",
+            flags: [:],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:S1.background+S2.unattached+appInactive",
             kind: .rejection,
-            summary: "In 'S1.background+S2.unattached+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning",
+            summary: "In 'S1.background+S2.unattached+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning",
             start: "S1.background+S2.unattached+appInactive",
             flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true],
             steps: [
@@ -1131,6 +1042,7 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.endInterruption"),
                 .reject("S1.openSwitcher"),
                 .reject("S1.purge"),
+                .reject("S1.launchInBackground"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
                 .reject("S2.endInterruption"),
@@ -1139,15 +1051,122 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S2.backgroundTaskExpired"),
                 .reject("S2.disconnect"),
                 .reject("S2.purge"),
+                .reject("S2.terminate"),
                 .reject("S2.memoryWarning"),
                 .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.unattached+appActive"),
             ],
             checks: []
         ),
         ConformanceCase(
+            id: "rejection:S1.background+S2.foregroundActive+appActive",
+            kind: .rejection,
+            summary: "In 'S1.background+S2.foregroundActive+appActive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.background+S2.foregroundActive+appActive",
+            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.purge"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.tapIcon"),
+                .reject("S2.endInterruption"),
+                .reject("S2.swipeAway"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.background+S2.suspended+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.background+S2.suspended+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning",
+            start: "S1.background+S2.suspended+appBackground",
+            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.purge"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .reject("S2.memoryWarning"),
+                .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.suspended+S2.background+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.suspended+S2.background+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground",
+            start: "S1.suspended+S2.background+appBackground",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.purge"),
+                .reject("S2.launchInBackground"),
+                .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundActive+S2.background+appActive",
+            kind: .rejection,
+            summary: "In 'S1.foregroundActive+S2.background+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground",
+            start: "S1.foregroundActive+S2.background+appActive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.tapIcon"),
+                .reject("S1.endInterruption"),
+                .reject("S1.swipeAway"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.purge"),
+                .reject("S2.launchInBackground"),
+                .send("S1.pressHome", expect: [.callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification")], state: "S1.suspended+S2.background+appBackground"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
             id: "rejection:S1.unattached+S2.background+appInactive",
             kind: .rejection,
-            summary: "In 'S1.unattached+S2.background+appInactive' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge",
+            summary: "In 'S1.unattached+S2.background+appInactive' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground",
             start: "S1.unattached+S2.background+appInactive",
             flags: ["S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
             steps: [
@@ -1161,13 +1180,174 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
                 .reject("S1.backgroundTaskExpired"),
                 .reject("S1.disconnect"),
                 .reject("S1.purge"),
+                .reject("S1.terminate"),
                 .reject("S1.memoryWarning"),
                 .reject("S2.pressHome"),
                 .reject("S2.interrupt"),
                 .reject("S2.endInterruption"),
                 .reject("S2.openSwitcher"),
                 .reject("S2.purge"),
+                .reject("S2.launchInBackground"),
                 .send("S1.tapIcon", expect: [.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.background+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.background+S2.background+appBackground",
+            kind: .rejection,
+            summary: "In 'S1.background+S2.background+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground",
+            start: "S1.background+S2.background+appBackground",
+            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.purge"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.purge"),
+                .reject("S2.launchInBackground"),
+                .send("returnToApp", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")], state: "S1.foregroundActive+S2.foregroundActive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.suspended+S2.foregroundInactive+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.suspended+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.suspended+S2.foregroundInactive+appInactive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S1.memoryWarning"),
+                .reject("S2.interrupt"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundInactive+S2.suspended+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.foregroundInactive+S2.suspended+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning",
+            start: "S1.foregroundInactive+S2.suspended+appInactive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.interrupt"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .reject("S2.memoryWarning"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.suspended+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundInactive+S2.foregroundInactive+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.foregroundInactive+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.foregroundInactive+S2.foregroundInactive+appInactive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.interrupt"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.interrupt"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.background+S2.foregroundInactive+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.background+S2.foregroundInactive+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground",
+            start: "S1.background+S2.foregroundInactive+appInactive",
+            flags: ["S1.backgroundWork": true, "S1.processRunning": true, "S1.sessionExists": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.pressHome"),
+                .reject("S1.interrupt"),
+                .reject("S1.endInterruption"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.purge"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.interrupt"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.backgroundTaskExpired"),
+                .reject("S2.disconnect"),
+                .reject("S2.purge"),
+                .reject("S2.terminate"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.foregroundInactive+appActive"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "rejection:S1.foregroundInactive+S2.background+appInactive",
+            kind: .rejection,
+            summary: "In 'S1.foregroundInactive+S2.background+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground",
+            start: "S1.foregroundInactive+S2.background+appInactive",
+            flags: ["S1.processRunning": true, "S1.sessionExists": true, "S2.backgroundWork": true, "S2.processRunning": true, "S2.sessionExists": true],
+            steps: [
+                .reject("pressHome"),
+                .reject("returnToApp"),
+                .reject("S1.interrupt"),
+                .reject("S1.openSwitcher"),
+                .reject("S1.backgroundTaskExpired"),
+                .reject("S1.disconnect"),
+                .reject("S1.purge"),
+                .reject("S1.terminate"),
+                .reject("S1.launchInBackground"),
+                .reject("S2.pressHome"),
+                .reject("S2.interrupt"),
+                .reject("S2.endInterruption"),
+                .reject("S2.openSwitcher"),
+                .reject("S2.purge"),
+                .reject("S2.launchInBackground"),
+                .send("S1.tapIcon", expect: [.callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")], state: "S1.foregroundActive+S2.background+appActive"),
             ],
             checks: []
         ),
@@ -1182,6 +1362,21 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             ],
             checks: [
                 .order(callback: "S1.didFinishLaunching", notification: "S1.didFinishLaunchingNotification", .after),
+            ]
+        ),
+        ConformanceCase(
+            id: "ordering:S1.willTerminate",
+            kind: .ordering,
+            summary: "'S1.willTerminateNotification' is observed after 'S1.willTerminate'",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S1.backgroundWork": true],
+            steps: [
+                .send("S1.tapIcon", state: "S1.foregroundActive+S2.unattached+appActive"),
+                .send("S1.pressHome", state: "S1.background+S2.unattached+appBackground"),
+                .send("S1.terminate", state: "S1.unattached+S2.unattached+appNotRunning"),
+            ],
+            checks: [
+                .order(callback: "S1.willTerminate", notification: "S1.willTerminateNotification", .after),
             ]
         ),
         ConformanceCase(
@@ -1291,6 +1486,21 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
             ],
             checks: [
                 .order(callback: "S2.didFinishLaunching", notification: "S2.didFinishLaunchingNotification", .after),
+            ]
+        ),
+        ConformanceCase(
+            id: "ordering:S2.willTerminate",
+            kind: .ordering,
+            summary: "'S2.willTerminateNotification' is observed after 'S2.willTerminate'",
+            start: "S1.unattached+S2.unattached+appNotRunning",
+            flags: ["S2.backgroundWork": true],
+            steps: [
+                .send("S2.tapIcon", state: "S1.unattached+S2.foregroundActive+appActive"),
+                .send("S2.pressHome", state: "S1.unattached+S2.background+appBackground"),
+                .send("S2.terminate", state: "S1.unattached+S2.unattached+appBackground"),
+            ],
+            checks: [
+                .order(callback: "S2.willTerminate", notification: "S2.willTerminateNotification", .after),
             ]
         ),
         ConformanceCase(
@@ -1418,6 +1628,24 @@ struct UikitSceneBasedAppConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("Scenario: Home, the system purges the suspended app, launch again (iPhone)")
+    func scenario_purgedThenRelaunched() throws {
+        let failures = try UikitSceneBasedAppConformance.run("scenario:purgedThenRelaunched")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: Home with background work, the system terminates the app (iPhone)")
+    func scenario_terminatedInBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("scenario:terminatedInBackground")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: Launched in the background, then opened (iPhone)")
+    func scenario_launchedInBackgroundThenOpened() throws {
+        let failures = try UikitSceneBasedAppConformance.run("scenario:launchedInBackgroundThenOpened")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("Scenario: iPad, open a second window beside the first")
     func scenario_iPadSecondWindow() throws {
         let failures = try UikitSceneBasedAppConformance.run("scenario:iPadSecondWindow")
@@ -1430,261 +1658,279 @@ struct UikitSceneBasedAppConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 7: 49 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 60 transitions")
+    @Test("Coverage path 1 of 9: 52 events from 'S1.unattached+S2.unattached+appNotRunning', first to take 64 transitions")
     func coverage_path_1() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 2 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 3 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:3")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 4 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 4 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_4() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:4")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 5 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 5 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S1.backgroundWork=true, first to take 1 transition")
     func coverage_path_5() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:5")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 6 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 6 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
     func coverage_path_6() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:6")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 7 of 7: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 7 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
     func coverage_path_7() throws {
         let failures = try UikitSceneBasedAppConformance.run("coverage:7")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.unattached+S2.unattached+appNotRunning', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
+    @Test("Coverage path 8 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    func coverage_path_8() throws {
+        let failures = try UikitSceneBasedAppConformance.run("coverage:8")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 9 of 9: 3 events from 'S1.unattached+S2.unattached+appNotRunning' with S2.backgroundWork=true, first to take 1 transition")
+    func coverage_path_9() throws {
+        let failures = try UikitSceneBasedAppConformance.run("coverage:9")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.unattached+S2.unattached+appNotRunning', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
     func rejections_in_S1_unattached_S2_unattached_appNotRunning() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.unattached+appNotRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.foregroundActive+S2.unattached+appActive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
+    @Test("In 'S1.foregroundActive+S2.unattached+appActive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
     func rejections_in_S1_foregroundActive_S2_unattached_appActive() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.unattached+appActive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.unattached+S2.foregroundActive+appActive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_unattached_S2_foregroundActive_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.foregroundActive+appActive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.foregroundActive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_foregroundActive_S2_unattached_appNotRunning() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.unattached+appNotRunning")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.suspended+S2.unattached+appBackground' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_suspended_S2_unattached_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.unattached+appBackground")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.foregroundInactive+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_foregroundInactive_S2_unattached_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.unattached+appInactive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.foregroundActive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_foregroundActive_S2_foregroundActive_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.foregroundActive+appActive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.unattached+S2.suspended+appBackground' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning")
-    func rejections_in_S1_unattached_S2_suspended_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.suspended+appBackground")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.unattached+S2.foregroundInactive+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_unattached_S2_foregroundInactive_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.foregroundInactive+appInactive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.suspended+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_suspended_S2_unattached_appNotRunning() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.unattached+appNotRunning")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.foregroundInactive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_foregroundInactive_S2_unattached_appNotRunning() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.unattached+appNotRunning")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.background+S2.unattached+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_background_S2_unattached_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.unattached+appBackground")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.background+S2.unattached+appNotRunning' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_background_S2_unattached_appNotRunning() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.unattached+appNotRunning")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.unattached+S2.background+appBackground' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge")
-    func rejections_in_S1_unattached_S2_background_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.background+appBackground")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.unattached+S2.unattached+appBackground', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
+    @Test("In 'S1.unattached+S2.unattached+appBackground', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
     func rejections_in_S1_unattached_S2_unattached_appBackground() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.unattached+appBackground")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.suspended+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_suspended_S2_foregroundActive_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.foregroundActive+appActive")
+    @Test("In 'S1.unattached+S2.foregroundActive+appActive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_unattached_S2_foregroundActive_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.foregroundActive+appActive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.foregroundInactive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_foregroundInactive_S2_foregroundActive_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.foregroundActive+appActive")
+    @Test("In 'S1.foregroundActive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_foregroundActive_S2_unattached_appNotRunning() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.unattached+appNotRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.suspended+S2.suspended+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning")
-    func rejections_in_S1_suspended_S2_suspended_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.suspended+appBackground")
+    @Test("In 'S1.suspended+S2.unattached+appBackground' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_suspended_S2_unattached_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.unattached+appBackground")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.foregroundActive+S2.suspended+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning")
-    func rejections_in_S1_foregroundActive_S2_suspended_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.suspended+appActive")
+    @Test("In 'S1.foregroundInactive+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_foregroundInactive_S2_unattached_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.unattached+appInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.foregroundActive+S2.foregroundInactive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_foregroundActive_S2_foregroundInactive_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.foregroundInactive+appActive")
+    @Test("In 'S1.foregroundActive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_foregroundActive_S2_foregroundActive_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.foregroundActive+appActive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.unattached+S2.unattached+appInactive', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
-    func rejections_in_S1_unattached_S2_unattached_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.unattached+appInactive")
+    @Test("In 'S1.unattached+S2.suspended+appBackground' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning")
+    func rejections_in_S1_unattached_S2_suspended_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.suspended+appBackground")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.background+S2.foregroundActive+appActive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_background_S2_foregroundActive_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.foregroundActive+appActive")
+    @Test("In 'S1.unattached+S2.foregroundInactive+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_unattached_S2_foregroundInactive_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.foregroundInactive+appInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.background+S2.suspended+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning")
-    func rejections_in_S1_background_S2_suspended_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.suspended+appBackground")
+    @Test("In 'S1.suspended+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_suspended_S2_unattached_appNotRunning() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.unattached+appNotRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.suspended+S2.background+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge")
-    func rejections_in_S1_suspended_S2_background_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.background+appBackground")
+    @Test("In 'S1.foregroundInactive+S2.unattached+appNotRunning' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_foregroundInactive_S2_unattached_appNotRunning() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.unattached+appNotRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.foregroundActive+S2.background+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge")
-    func rejections_in_S1_foregroundActive_S2_background_appActive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.background+appActive")
+    @Test("In 'S1.background+S2.unattached+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_background_S2_unattached_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.unattached+appBackground")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.background+S2.background+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge")
-    func rejections_in_S1_background_S2_background_appBackground() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.background+appBackground")
+    @Test("In 'S1.background+S2.unattached+appNotRunning' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_background_S2_unattached_appNotRunning() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.unattached+appNotRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.suspended+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_suspended_S2_foregroundInactive_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.foregroundInactive+appInactive")
+    @Test("In 'S1.unattached+S2.background+appBackground' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground")
+    func rejections_in_S1_unattached_S2_background_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.background+appBackground")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.foregroundInactive+S2.suspended+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning")
-    func rejections_in_S1_foregroundInactive_S2_suspended_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.suspended+appInactive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.foregroundInactive+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_foregroundInactive_S2_foregroundInactive_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.foregroundInactive+appInactive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.background+S2.foregroundInactive+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge")
-    func rejections_in_S1_background_S2_foregroundInactive_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.foregroundInactive+appInactive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.foregroundInactive+S2.background+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge")
-    func rejections_in_S1_foregroundInactive_S2_background_appInactive() throws {
-        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.background+appInactive")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'S1.suspended+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
+    @Test("In 'S1.suspended+S2.unattached+appInactive' with S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
     func rejections_in_S1_suspended_S2_unattached_appInactive() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.unattached+appInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.unattached+S2.suspended+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.memoryWarning")
+    @Test("In 'S1.suspended+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_suspended_S2_foregroundActive_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.foregroundActive+appActive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundInactive+S2.foregroundActive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_foregroundInactive_S2_foregroundActive_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.foregroundActive+appActive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.suspended+S2.suspended+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning")
+    func rejections_in_S1_suspended_S2_suspended_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.suspended+appBackground")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundActive+S2.suspended+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning")
+    func rejections_in_S1_foregroundActive_S2_suspended_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.suspended+appActive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundActive+S2.foregroundInactive+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_foregroundActive_S2_foregroundInactive_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.foregroundInactive+appActive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.unattached+S2.suspended+appInactive' with S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning")
     func rejections_in_S1_unattached_S2_suspended_appInactive() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.suspended+appInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.background+S2.unattached+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.memoryWarning")
+    @Test("In 'S1.unattached+S2.unattached+appInactive', unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
+    func rejections_in_S1_unattached_S2_unattached_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.unattached+appInactive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.background+S2.unattached+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.memoryWarning")
     func rejections_in_S1_background_S2_unattached_appInactive() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.unattached+appInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'S1.unattached+S2.background+appInactive' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge")
+    @Test("In 'S1.background+S2.foregroundActive+appActive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.tapIcon, S2.endInterruption, S2.swipeAway, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_background_S2_foregroundActive_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.foregroundActive+appActive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.background+S2.suspended+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning")
+    func rejections_in_S1_background_S2_suspended_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.suspended+appBackground")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.suspended+S2.background+appBackground' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground")
+    func rejections_in_S1_suspended_S2_background_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.background+appBackground")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundActive+S2.background+appActive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.tapIcon, S1.endInterruption, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground")
+    func rejections_in_S1_foregroundActive_S2_background_appActive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundActive+S2.background+appActive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.unattached+S2.background+appInactive' with S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.swipeAway, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.memoryWarning, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground")
     func rejections_in_S1_unattached_S2_background_appInactive() throws {
         let failures = try UikitSceneBasedAppConformance.run("rejection:S1.unattached+S2.background+appInactive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.background+S2.background+appBackground' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground")
+    func rejections_in_S1_background_S2_background_appBackground() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.background+appBackground")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.suspended+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.backgroundTaskExpired, S1.terminate, S1.launchInBackground, S1.memoryWarning, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_suspended_S2_foregroundInactive_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.suspended+S2.foregroundInactive+appInactive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundInactive+S2.suspended+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.backgroundTaskExpired, S2.terminate, S2.launchInBackground, S2.memoryWarning")
+    func rejections_in_S1_foregroundInactive_S2_suspended_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.suspended+appInactive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundInactive+S2.foregroundInactive+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_foregroundInactive_S2_foregroundInactive_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.foregroundInactive+appInactive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.background+S2.foregroundInactive+appInactive' with S1.backgroundWork=true, S1.processRunning=true, S1.sessionExists=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.pressHome, S1.interrupt, S1.endInterruption, S1.openSwitcher, S1.purge, S1.launchInBackground, S2.interrupt, S2.openSwitcher, S2.backgroundTaskExpired, S2.disconnect, S2.purge, S2.terminate, S2.launchInBackground")
+    func rejections_in_S1_background_S2_foregroundInactive_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.background+S2.foregroundInactive+appInactive")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'S1.foregroundInactive+S2.background+appInactive' with S1.processRunning=true, S1.sessionExists=true, S2.backgroundWork=true, S2.processRunning=true, S2.sessionExists=true, unhandled events are rejected and change nothing: pressHome, returnToApp, S1.interrupt, S1.openSwitcher, S1.backgroundTaskExpired, S1.disconnect, S1.purge, S1.terminate, S1.launchInBackground, S2.pressHome, S2.interrupt, S2.endInterruption, S2.openSwitcher, S2.purge, S2.launchInBackground")
+    func rejections_in_S1_foregroundInactive_S2_background_appInactive() throws {
+        let failures = try UikitSceneBasedAppConformance.run("rejection:S1.foregroundInactive+S2.background+appInactive")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
     @Test("'S1.didFinishLaunchingNotification' is observed after 'S1.didFinishLaunching'")
     func ordering_of_S1_didFinishLaunching() throws {
         let failures = try UikitSceneBasedAppConformance.run("ordering:S1.didFinishLaunching")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("'S1.willTerminateNotification' is observed after 'S1.willTerminate'")
+    func ordering_of_S1_willTerminate() throws {
+        let failures = try UikitSceneBasedAppConformance.run("ordering:S1.willTerminate")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -1733,6 +1979,12 @@ struct UikitSceneBasedAppConformanceTests {
     @Test("'S2.didFinishLaunchingNotification' is observed after 'S2.didFinishLaunching'")
     func ordering_of_S2_didFinishLaunching() throws {
         let failures = try UikitSceneBasedAppConformance.run("ordering:S2.didFinishLaunching")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("'S2.willTerminateNotification' is observed after 'S2.willTerminate'")
+    func ordering_of_S2_willTerminate() throws {
+        let failures = try UikitSceneBasedAppConformance.run("ordering:S2.willTerminate")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
