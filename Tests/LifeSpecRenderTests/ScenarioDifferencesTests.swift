@@ -69,7 +69,7 @@ struct ScenarioDifferencesTests {
     @Test(
         "every scenario of the specs, in every locale, pieced together is byte for byte the scenario drawn whole",
         arguments: SharedLayoutTests.specs + [
-            "uikit-memory-warning", "uikit-navigation-stack", "uikit-scene-based-app",
+            "uikit-background-tasks", "uikit-memory-warning", "uikit-navigation-stack", "uikit-scene-based-app",
             "uikit-state-restoration-hierarchy",
         ])
     func specsScenarios(name: String) throws {

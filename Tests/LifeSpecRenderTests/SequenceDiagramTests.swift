@@ -13,9 +13,9 @@ import Testing
 @Suite("Sequence diagrams")
 struct SequenceDiagramTests {
     static let specs = [
-        "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uikit-memory-warning",
-        "uikit-navigation-stack", "uikit-scene-based-app", "uikit-state-restoration-hierarchy",
-        "uiviewcontroller-lifecycle",
+        "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uikit-background-tasks",
+        "uikit-memory-warning", "uikit-navigation-stack", "uikit-scene-based-app",
+        "uikit-state-restoration-hierarchy", "uiviewcontroller-lifecycle",
     ]
 
     /// The engine's own replay of a scenario (`Runner`, not the walkthrough the diagram reads):

@@ -213,6 +213,15 @@ enum UIKitCatalog {
             objc: "beginBackgroundTaskWithName:expirationHandler:"
             owner: UIApplication
             url: "https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)"
+          # BGTaskScheduler and BGTask (BackgroundTasks): the launch handler and a task's expiration handler
+          - swift: "BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)"
+            objc: "registerForTaskWithIdentifier:usingQueue:launchHandler:"
+            owner: BGTaskScheduler
+            url: "https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)"
+          - swift: "BGTask.expirationHandler"
+            objc: "expirationHandler"
+            owner: BGTask
+            url: "https://developer.apple.com/documentation/backgroundtasks/bgtask/expirationhandler"
         notifications:
           # UIApplication notifications (posted whether or not the app uses scenes)
           - swift: "UIApplication.didFinishLaunchingNotification"
