@@ -14,7 +14,7 @@ import Testing
 struct SequenceDiagramTests {
     static let specs = [
         "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uikit-background-tasks",
-        "uikit-memory-warning", "uikit-navigation-stack", "uikit-scene-based-app",
+        "uikit-memory-warning", "uikit-navigation-stack", "uikit-protected-data", "uikit-scene-based-app",
         "uikit-state-restoration-hierarchy", "uiviewcontroller-lifecycle",
     ]
 

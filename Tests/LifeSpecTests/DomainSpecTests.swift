@@ -13,7 +13,7 @@ struct DomainSpecTests {
         .appendingPathComponent("Spec")
     static let names = [
         "ios-app-lifecycle.yaml", "ios-scene-lifecycle.yaml", "ios-state-restoration.yaml",
-        "uiviewcontroller-lifecycle.yaml",
+        "uikit-protected-data.yaml", "uiviewcontroller-lifecycle.yaml",
     ]
 
     static func load(_ name: String) throws -> LoadedSpec {
