@@ -11,8 +11,7 @@ import Testing
 @Suite("drawings share one layout and carry their digests", .serialized)
 struct SharedLayoutTests {
     static let specs = [
-        "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uikit-protected-data",
-        "uiviewcontroller-lifecycle",
+        "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uiviewcontroller-lifecycle",
     ]
 
     /// The geometry of every node of an SVG, by its `id` (Graphviz escapes `-` as `&#45;`).
