@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 13 scenarios, 5 coverage paths, 5 rejection tests, 9 ordering tests; 32 in all.
-// Transition coverage: 25 of 25 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 5 paths of 33 events in all; lower bound 19 events
+// Cases: 15 scenarios, 6 coverage paths, 5 rejection tests, 9 ordering tests; 35 in all.
+// Transition coverage: 27 of 27 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 6 paths of 38 events in all; lower bound 20 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -165,6 +165,38 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:stateSavedThenRestoredAfterPurge",
+            kind: .scenario,
+            summary: "Scenario: State saved on the way to the background, restored after a purge",
+            start: "foregroundActive",
+            flags: ["processRunning": true, "savesState": true, "sessionExists": true],
+            steps: [
+                .send("pressHome"),
+                .send("purge"),
+                .send("tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                .state("foregroundActive"),
+            ]
+        ),
+        ConformanceCase(
+            id: "scenario:closingTheSceneDeletesItsState",
+            kind: .scenario,
+            summary: "Scenario: State saved, then the scene is closed in the app switcher",
+            start: "foregroundActive",
+            flags: ["processRunning": true, "savesState": true, "sessionExists": true],
+            steps: [
+                .send("pressHome"),
+                .send("swipeAway"),
+                .send("tapIcon"),
+            ],
+            checks: [
+                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                .state("foregroundActive"),
+            ]
+        ),
+        ConformanceCase(
             id: "scenario:memoryWarning",
             kind: .scenario,
             summary: "Scenario: Memory warning in a scene-based app",
@@ -227,7 +259,7 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 5: 21 events from 'unattached', first to take 21 transitions",
+            summary: "Coverage path 1 of 6: 21 events from 'unattached', first to take 21 transitions",
             start: "unattached",
             flags: [:],
             steps: [
@@ -258,7 +290,22 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 2 of 6: 5 events from 'unattached' with savesState=true, first to take 2 transitions",
+            start: "unattached",
+            flags: ["savesState": true],
+            steps: [
+                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity")], state: "suspended"),
+                .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
+                .send("pressHome", expect: [.callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity")], state: "suspended"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:3",
+            kind: .coverage,
+            summary: "Coverage path 3 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -269,9 +316,9 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:3",
+            id: "coverage:4",
             kind: .coverage,
-            summary: "Coverage path 3 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 4 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -282,9 +329,9 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:4",
+            id: "coverage:5",
             kind: .coverage,
-            summary: "Coverage path 4 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 5 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -295,9 +342,9 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
             checks: []
         ),
         ConformanceCase(
-            id: "coverage:5",
+            id: "coverage:6",
             kind: .coverage,
-            summary: "Coverage path 5 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+            summary: "Coverage path 6 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
             start: "unattached",
             flags: ["backgroundWork": true],
             steps: [
@@ -584,6 +631,18 @@ struct IosSceneLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("Scenario: State saved on the way to the background, restored after a purge")
+    func scenario_stateSavedThenRestoredAfterPurge() throws {
+        let failures = try IosSceneLifecycleConformance.run("scenario:stateSavedThenRestoredAfterPurge")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Scenario: State saved, then the scene is closed in the app switcher")
+    func scenario_closingTheSceneDeletesItsState() throws {
+        let failures = try IosSceneLifecycleConformance.run("scenario:closingTheSceneDeletesItsState")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("Scenario: Memory warning in a scene-based app")
     func scenario_memoryWarning() throws {
         let failures = try IosSceneLifecycleConformance.run("scenario:memoryWarning")
@@ -608,33 +667,39 @@ struct IosSceneLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 5: 21 events from 'unattached', first to take 21 transitions")
+    @Test("Coverage path 1 of 6: 21 events from 'unattached', first to take 21 transitions")
     func coverage_path_1() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 2 of 6: 5 events from 'unattached' with savesState=true, first to take 2 transitions")
     func coverage_path_2() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 3 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:3")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 4 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 4 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_4() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:4")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 5 of 5: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    @Test("Coverage path 5 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
     func coverage_path_5() throws {
         let failures = try IosSceneLifecycleConformance.run("coverage:5")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 6 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition")
+    func coverage_path_6() throws {
+        let failures = try IosSceneLifecycleConformance.run("coverage:6")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 

@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 7 scenarios, 1 coverage path, 15 rejection tests, 9 ordering tests; 32 in all.
-// Transition coverage: 33 of 33 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 1 path of 47 events in all; lower bound 26 events
+// Cases: 7 scenarios, 2 coverage paths, 15 rejection tests, 9 ordering tests; 33 in all.
+// Transition coverage: 35 of 35 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 2 paths of 52 events in all; lower bound 27 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -145,7 +145,7 @@ enum UikitBackgroundTasksConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 1: 47 events from 'S.unattached+noWork', first to take 33 transitions",
+            summary: "Coverage path 1 of 2: 47 events from 'S.unattached+noWork', first to take 33 transitions",
             start: "S.unattached+noWork",
             flags: [:],
             steps: [
@@ -196,6 +196,21 @@ enum UikitBackgroundTasksConformance: ConformanceSuite {
                 .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
                 .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
                 .send("S.memoryWarning", expect: [.callback("S.didReceiveMemoryWarning"), .notification("S.didReceiveMemoryWarningNotification")], state: "S.background+backgroundTask"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:2",
+            kind: .coverage,
+            summary: "Coverage path 2 of 2: 5 events from 'S.unattached+noWork' with S.savesState=true, first to take 2 transitions",
+            start: "S.unattached+noWork",
+            flags: ["S.savesState": true],
+            steps: [
+                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.stateRestorationActivity")], state: "S.suspended+noWork"),
+                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
+                .send("S.pressHome", expect: [.callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.stateRestorationActivity")], state: "S.suspended+noWork"),
             ],
             checks: []
         ),
@@ -705,9 +720,15 @@ struct UikitBackgroundTasksConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 1: 47 events from 'S.unattached+noWork', first to take 33 transitions")
+    @Test("Coverage path 1 of 2: 47 events from 'S.unattached+noWork', first to take 33 transitions")
     func coverage_path_1() throws {
         let failures = try UikitBackgroundTasksConformance.run("coverage:1")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 2 of 2: 5 events from 'S.unattached+noWork' with S.savesState=true, first to take 2 transitions")
+    func coverage_path_2() throws {
+        let failures = try UikitBackgroundTasksConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
