@@ -69,8 +69,9 @@ struct ScenarioDifferencesTests {
     @Test(
         "every scenario of the specs, in every locale, pieced together is byte for byte the scenario drawn whole",
         arguments: SharedLayoutTests.specs + [
-            "uikit-background-tasks", "uikit-memory-warning", "uikit-navigation-stack", "uikit-protected-data",
-            "uikit-scene-based-app", "uikit-state-restoration-hierarchy",
+            "uikit-background-tasks", "uikit-memory-warning", "uikit-navigation-stack", "uikit-presentation",
+            "uikit-protected-data", "uikit-scene-based-app", "uikit-state-restoration-hierarchy",
+            "uikit-view-controller-containment",
         ])
     func specsScenarios(name: String) throws {
         let spec = try SpecFixtures.load("Spec/\(name).yaml")

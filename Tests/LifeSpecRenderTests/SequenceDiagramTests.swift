@@ -14,8 +14,9 @@ import Testing
 struct SequenceDiagramTests {
     static let specs = [
         "ios-app-lifecycle", "ios-scene-lifecycle", "ios-state-restoration", "uikit-background-tasks",
-        "uikit-memory-warning", "uikit-navigation-stack", "uikit-protected-data", "uikit-scene-based-app",
-        "uikit-state-restoration-hierarchy", "uiviewcontroller-lifecycle",
+        "uikit-memory-warning", "uikit-navigation-stack", "uikit-presentation", "uikit-protected-data",
+        "uikit-scene-based-app", "uikit-state-restoration-hierarchy", "uikit-view-controller-containment",
+        "uiviewcontroller-lifecycle",
     ]
 
     /// The engine's own replay of a scenario (`Runner`, not the walkthrough the diagram reads):

@@ -17,7 +17,7 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 4 scenarios, 0 coverage paths, 0 rejection tests, 0 ordering tests; 4 in all.
-// Transition coverage: 0 of 123 transitions (0%), eventless and internal ones included, one per source state and target,
+// Transition coverage: 0 of 151 transitions (0%), eventless and internal ones included, one per source state and target,
 // in 0 paths of 0 events in all; lower bound 0 events
 // (one per covered transition that only a sent event can trigger).
 // Not covered (no sequence of events takes them):
@@ -85,50 +85,70 @@
 //   - transition 61 from 'A.disappearing' on 'A.finishDisappearing' → 'A.disappeared': the machine is too large to explore exactly, so no path was planned
 //   - transition 62 from 'A.disappearing' on 'A.swipeBackComplete' → 'A.disappeared': the machine is too large to explore exactly, so no path was planned
 //   - transition 63 from 'A.disappearing' on 'A.swipeBackCancel' → 'A.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 64 from 'A.appeared' on 'A.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 65 from 'A.disappeared' on 'A.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 66 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.appEntersBackground' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 67 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.appEntersForeground' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 68 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.memoryWarning' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 69 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.encodeState' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 70 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.decodeState' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 71 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.finishRestoring' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 72 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.processEnds' → 'A.notCreated': the machine is too large to explore exactly, so no path was planned
-//   - transition 73 from 'B.notCreated' on 'B.instantiateInCode' → 'B.viewNotLoaded': the machine is too large to explore exactly, so no path was planned
-//   - transition 74 from 'B.notCreated' on 'B.instantiateFromStoryboard' → 'B.viewNotLoaded': the machine is too large to explore exactly, so no path was planned
-//   - transition 75 from 'B.viewNotLoaded' on 'B.accessView' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 76 from 'B.viewNotLoaded' on 'B.showAsRoot' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 77 from 'B.viewNotLoaded' on 'B.push' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 78 from 'B.viewNotLoaded' on 'B.present' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 79 from 'B.disappeared' on 'B.showAsRoot' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 80 from 'B.disappeared' on 'B.push' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 81 from 'B.disappeared' on 'B.present' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 82 from 'B.disappeared' on 'B.popToThis' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 83 from 'B.disappeared' on 'B.dismissOnTop' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 84 from 'B.disappeared' on 'B.swipeBackBegin' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 85 from 'B.appearing' always if B.needsLayout (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 86 from 'B.appearing' on 'B.finishAppearing' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 87 from 'B.appearing' on 'B.swipeBackComplete' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 88 from 'B.appearing' on 'B.swipeBackCancel' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 89 from 'B.appeared' on 'B.pop' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 90 from 'B.appeared' on 'B.dismiss' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 91 from 'B.appeared' on 'B.pushOnTop' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 92 from 'B.appeared' on 'B.presentOnTop' if B.fullScreenCover → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 93 from 'B.appeared' on 'B.presentOnTop' if !B.fullScreenCover (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 94 from 'B.appeared' on 'B.dismissOnTop' if !B.fullScreenCover (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 95 from 'B.appeared' on 'B.swipeBackBegin' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 96 from 'B.disappearing' on 'B.finishDisappearing' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 97 from 'B.disappearing' on 'B.swipeBackComplete' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 98 from 'B.disappearing' on 'B.swipeBackCancel' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 99 from 'B.appeared' on 'B.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 100 from 'B.disappeared' on 'B.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 101 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.appEntersBackground' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 102 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.appEntersForeground' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 103 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.memoryWarning' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 104 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.encodeState' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 105 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.decodeState' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 106 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.finishRestoring' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 107 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.processEnds' → 'B.notCreated': the machine is too large to explore exactly, so no path was planned
+//   - transition 64 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.addToParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 65 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.finishAddingToParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 66 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.prepareRemovalFromParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 67 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.removeFromParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 68 from 'A.disappeared' on 'A.beginAppearing' → 'A.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 69 from 'A.appeared' on 'A.beginDisappearing' → 'A.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 70 from 'A.appearing' on 'A.beginDisappearing' → 'A.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 71 from 'A.disappearing' on 'A.beginAppearing' → 'A.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 72 from 'A.appearing' on 'A.endAppearanceTransition' → 'A.appeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 73 from 'A.disappearing' on 'A.endAppearanceTransition' → 'A.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 74 from 'A.appeared' on 'A.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 75 from 'A.disappeared' on 'A.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 76 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.appEntersBackground' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 77 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.appEntersForeground' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 78 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.memoryWarning' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 79 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.encodeState' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 80 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.decodeState' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 81 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.finishRestoring' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 82 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.processEnds' → 'A.notCreated': the machine is too large to explore exactly, so no path was planned
+//   - transition 83 from 'B.notCreated' on 'B.instantiateInCode' → 'B.viewNotLoaded': the machine is too large to explore exactly, so no path was planned
+//   - transition 84 from 'B.notCreated' on 'B.instantiateFromStoryboard' → 'B.viewNotLoaded': the machine is too large to explore exactly, so no path was planned
+//   - transition 85 from 'B.viewNotLoaded' on 'B.accessView' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 86 from 'B.viewNotLoaded' on 'B.showAsRoot' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 87 from 'B.viewNotLoaded' on 'B.push' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 88 from 'B.viewNotLoaded' on 'B.present' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 89 from 'B.disappeared' on 'B.showAsRoot' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 90 from 'B.disappeared' on 'B.push' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 91 from 'B.disappeared' on 'B.present' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 92 from 'B.disappeared' on 'B.popToThis' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 93 from 'B.disappeared' on 'B.dismissOnTop' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 94 from 'B.disappeared' on 'B.swipeBackBegin' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 95 from 'B.appearing' always if B.needsLayout (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 96 from 'B.appearing' on 'B.finishAppearing' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 97 from 'B.appearing' on 'B.swipeBackComplete' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 98 from 'B.appearing' on 'B.swipeBackCancel' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 99 from 'B.appeared' on 'B.pop' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 100 from 'B.appeared' on 'B.dismiss' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 101 from 'B.appeared' on 'B.pushOnTop' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 102 from 'B.appeared' on 'B.presentOnTop' if B.fullScreenCover → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 103 from 'B.appeared' on 'B.presentOnTop' if !B.fullScreenCover (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 104 from 'B.appeared' on 'B.dismissOnTop' if !B.fullScreenCover (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 105 from 'B.appeared' on 'B.swipeBackBegin' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 106 from 'B.disappearing' on 'B.finishDisappearing' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 107 from 'B.disappearing' on 'B.swipeBackComplete' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 108 from 'B.disappearing' on 'B.swipeBackCancel' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 109 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.addToParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 110 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.finishAddingToParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 111 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.prepareRemovalFromParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 112 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.removeFromParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 113 from 'B.disappeared' on 'B.beginAppearing' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 114 from 'B.appeared' on 'B.beginDisappearing' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 115 from 'B.appearing' on 'B.beginDisappearing' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 116 from 'B.disappearing' on 'B.beginAppearing' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
+//   - transition 117 from 'B.appearing' on 'B.endAppearanceTransition' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 118 from 'B.disappearing' on 'B.endAppearanceTransition' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 119 from 'B.appeared' on 'B.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 120 from 'B.disappeared' on 'B.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 121 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.appEntersBackground' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 122 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.appEntersForeground' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 123 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.memoryWarning' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 124 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.encodeState' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 125 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.decodeState' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 126 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.finishRestoring' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 127 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.processEnds' → 'B.notCreated': the machine is too large to explore exactly, so no path was planned
 // Not tested:
 //   - callback 'App.didFinishLaunching' is never called on a reachable path; no ordering test for it
 //   - callback 'App.didBecomeActive' is never called on a reachable path; no ordering test for it

@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 4 scenarios, 3 coverage paths, 108 rejection tests, 5 ordering tests; 120 in all.
-// Transition coverage: 104 of 104 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 3 paths of 96 events in all; lower bound 62 events
+// Transition coverage: 132 of 132 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 3 paths of 124 events in all; lower bound 90 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -99,7 +99,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 3: 92 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 102 transitions",
+            summary: "Coverage path 1 of 3: 120 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 130 transitions",
             start: "Nav.notCreated+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -119,6 +119,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Nav.dismissOnTop", expect: [], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.swipeBackBegin", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.disappeared+active"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Nav.addToParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Nav.finishAddingToParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Nav.prepareRemovalFromParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Nav.removeFromParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Nav.beginDisappearing", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.disappeared+active"),
+                .send("Nav.swipeBackComplete", expect: [.callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+active"),
+                .send("Nav.dismissOnTop", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.sizeChange", expect: [.callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews")], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.appEntersBackground", expect: [], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.appEntersForeground", expect: [], state: "Nav.appeared+Detail.disappeared+active"),
@@ -132,6 +139,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Detail.dismissOnTop", expect: [], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.appeared+Detail.disappearing+active"),
                 .send("Detail.swipeBackCancel", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.addToParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.finishAddingToParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.prepareRemovalFromParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.removeFromParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.beginDisappearing", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.appeared+Detail.disappearing+active"),
+                .send("Detail.swipeBackComplete", expect: [.callback("Detail.viewDidDisappear")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Detail.dismissOnTop", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.sizeChange", expect: [.callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews")], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.appEntersBackground", expect: [], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.appEntersForeground", expect: [], state: "Nav.appeared+Detail.appeared+active"),
@@ -145,30 +159,40 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Detail.instantiateFromStoryboard", expect: [.callback("Detail.initCoder"), .callback("Detail.awakeFromNib")], state: "Nav.appeared+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.showAsRoot", expect: [.callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
-                .send("Nav.dismissOnTop", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
-                .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Nav.swipeBackBegin", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing")], state: "Nav.appearing+Detail.appeared+notRunning"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
+                .send("Nav.beginAppearing", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing")], state: "Nav.appearing+Detail.appeared+notRunning"),
+                .send("Nav.swipeBackComplete", expect: [.callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
+                .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Nav.sizeChange", expect: [], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Nav.swipeBackBegin", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews")], state: "Nav.appearing+Detail.appeared+notRunning"),
-                .send("Nav.swipeBackComplete", expect: [.callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
+                .send("Nav.beginDisappearing", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.appeared+notRunning"),
+                .send("Nav.beginAppearing", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing")], state: "Nav.appearing+Detail.appeared+notRunning"),
+                .send("Nav.endAppearanceTransition", expect: [.callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
                 .send("Nav.swipeBackBegin", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.appeared+notRunning"),
-                .send("Nav.swipeBackComplete", expect: [.callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
-                .send("Detail.pop", expect: [.callback("Detail.viewWillDisappear"), .callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
-                .send("Detail.dismissOnTop", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewDidAppear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
+                .send("Nav.endAppearanceTransition", expect: [.callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Detail.pop", expect: [.callback("Detail.viewWillDisappear"), .callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing")], state: "Nav.disappeared+Detail.appearing+notRunning"),
                 .send("Detail.swipeBackCancel", expect: [.callback("Detail.viewWillDisappear"), .callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
+                .send("Detail.beginAppearing", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing")], state: "Nav.disappeared+Detail.appearing+notRunning"),
+                .send("Detail.swipeBackComplete", expect: [.callback("Detail.viewDidAppear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
+                .send("Detail.pop", expect: [.callback("Detail.viewWillDisappear"), .callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
                 .send("Detail.sizeChange", expect: [], state: "Nav.disappeared+Detail.disappeared+notRunning"),
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews")], state: "Nav.disappeared+Detail.appearing+notRunning"),
-                .send("Detail.swipeBackComplete", expect: [.callback("Detail.viewDidAppear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
+                .send("Detail.beginDisappearing", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
+                .send("Detail.beginAppearing", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing")], state: "Nav.disappeared+Detail.appearing+notRunning"),
+                .send("Detail.endAppearanceTransition", expect: [.callback("Detail.viewDidAppear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
-                .send("Detail.swipeBackComplete", expect: [.callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
+                .send("Detail.endAppearanceTransition", expect: [.callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
                 .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.disappeared+notRunning"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.present", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
                 .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.disappeared+notRunning"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.addToParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.finishAddingToParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.prepareRemovalFromParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.removeFromParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.appEntersBackground", expect: [], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.appEntersForeground", expect: [], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.memoryWarning", expect: [.callback("Nav.didReceiveMemoryWarning")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
@@ -184,6 +208,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Detail.present", expect: [.callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("Detail.viewDidAppear")], state: "Nav.notCreated+Detail.appeared+notRunning"),
                 .send("Detail.processEnds", expect: [], state: "Nav.notCreated+Detail.notCreated+notRunning"),
                 .send("Detail.instantiateInCode", expect: [.callback("Detail.initNibName")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.addToParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.finishAddingToParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.prepareRemovalFromParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.removeFromParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.appEntersBackground", expect: [], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.appEntersForeground", expect: [], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.memoryWarning", expect: [.callback("Detail.didReceiveMemoryWarning")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
@@ -225,7 +253,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.notCreated+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -246,6 +274,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -267,6 +302,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -282,7 +324,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appeared+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -298,6 +340,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -311,6 +355,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -326,7 +377,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.viewNotLoaded+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -345,6 +396,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -359,6 +413,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -374,7 +435,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.notCreated+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -395,6 +456,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -414,6 +482,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
             ],
@@ -422,7 +493,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.appeared+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -439,6 +510,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -448,6 +521,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.appeared+suspended"),
             ],
             checks: []
@@ -455,7 +530,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appeared+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -470,6 +545,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -483,6 +560,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -498,7 +582,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappeared+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -515,6 +599,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -528,6 +614,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -543,7 +636,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappearing+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -564,6 +657,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -578,6 +672,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -593,7 +694,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.notCreated+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -614,6 +715,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -635,6 +743,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -650,7 +765,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.appeared+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -667,6 +782,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -678,6 +795,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.viewNotLoaded+suspended"),
             ],
@@ -686,7 +806,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappeared+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -703,6 +823,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -716,6 +838,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -731,7 +860,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appeared+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -748,6 +877,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -761,6 +892,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -776,7 +914,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -795,6 +933,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -807,6 +948,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -815,7 +959,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.notCreated+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -836,6 +980,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -853,6 +1004,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
             ],
             checks: []
@@ -860,7 +1013,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.notCreated+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -881,6 +1034,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -898,6 +1058,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -905,7 +1067,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.appeared+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -920,6 +1082,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -929,6 +1093,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.appeared+active"),
             ],
             checks: []
@@ -936,7 +1102,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.disappeared+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -953,6 +1119,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -962,6 +1130,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.appeared+suspended"),
             ],
             checks: []
@@ -969,7 +1139,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.disappearing+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -990,6 +1160,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -1000,6 +1171,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.appeared+suspended"),
             ],
             checks: []
@@ -1007,7 +1180,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.notCreated+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -1028,6 +1201,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1045,6 +1225,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.appeared+active"),
             ],
             checks: []
@@ -1052,7 +1234,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.appeared+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -1069,6 +1251,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1078,6 +1262,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -1085,7 +1271,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -1102,6 +1288,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1115,6 +1303,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.disappearing+suspended"),
             ],
@@ -1123,7 +1312,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappeared+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1138,6 +1327,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -1151,6 +1342,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1166,7 +1364,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappearing+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1185,6 +1383,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -1199,6 +1398,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1214,7 +1420,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.notCreated+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1233,6 +1439,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1254,6 +1467,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1269,7 +1489,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.appeared+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1284,6 +1504,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1295,6 +1517,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.viewNotLoaded+active"),
             ],
@@ -1303,7 +1528,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appearing+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -1324,6 +1549,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -1338,6 +1564,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1353,7 +1586,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappeared+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -1370,6 +1603,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1381,6 +1616,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.viewNotLoaded+suspended"),
             ],
@@ -1389,7 +1627,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappearing+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -1410,6 +1648,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -1422,6 +1661,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.viewNotLoaded+suspended"),
             ],
@@ -1430,7 +1672,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.viewNotLoaded+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -1449,6 +1691,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -1463,6 +1708,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1478,7 +1730,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.notCreated+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -1499,6 +1751,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1518,6 +1777,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.viewNotLoaded+active"),
             ],
@@ -1526,7 +1788,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appearing+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -1547,6 +1809,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -1561,6 +1824,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1576,7 +1846,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappeared+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -1593,6 +1863,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1604,6 +1876,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -1612,7 +1887,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappearing+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -1633,6 +1908,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -1647,6 +1923,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1662,7 +1945,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.appeared+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -1679,6 +1962,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1690,6 +1975,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -1698,7 +1986,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -1717,6 +2005,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -1727,6 +2018,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -1734,7 +2027,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -1753,6 +2046,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -1763,6 +2059,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -1770,7 +2068,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -1791,6 +2089,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1812,6 +2117,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.appearing+notRunning"),
             ],
@@ -1820,7 +2126,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -1841,6 +2147,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1862,6 +2175,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappearing+notRunning"),
             ],
@@ -1870,7 +2184,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.disappeared+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1885,6 +2199,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1894,6 +2210,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.appeared+active"),
             ],
             checks: []
@@ -1901,7 +2219,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.disappearing+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1920,6 +2238,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -1930,6 +2249,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.appeared+active"),
             ],
             checks: []
@@ -1937,7 +2258,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.notCreated+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1956,6 +2277,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1973,6 +2301,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.appeared+active"),
             ],
             checks: []
@@ -1980,7 +2310,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.appeared+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1995,6 +2325,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2004,6 +2336,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.disappeared+active"),
             ],
             checks: []
@@ -2011,7 +2345,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2026,6 +2360,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2039,6 +2375,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.disappearing+active"),
             ],
@@ -2047,7 +2384,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.appearing+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -2068,6 +2405,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2078,6 +2416,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.appeared+suspended"),
             ],
             checks: []
@@ -2085,7 +2425,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.disappeared+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -2102,6 +2442,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2111,6 +2453,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -2118,7 +2462,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -2135,6 +2479,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2148,6 +2494,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.disappearing+suspended"),
             ],
@@ -2156,7 +2503,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.disappearing+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -2177,6 +2524,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2187,6 +2535,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -2194,7 +2544,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappearing+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -2215,6 +2565,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2229,6 +2580,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.disappearing+suspended"),
             ],
@@ -2237,7 +2589,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -2256,6 +2608,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2266,6 +2621,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.appeared+suspended"),
             ],
             checks: []
@@ -2273,7 +2630,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.notCreated+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -2294,6 +2651,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2311,6 +2675,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+active"),
             ],
             checks: []
@@ -2318,7 +2684,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -2339,6 +2705,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2360,6 +2733,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappearing+active"),
             ],
@@ -2368,7 +2742,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -2385,6 +2759,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2398,6 +2774,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.appearing+suspended"),
             ],
@@ -2406,7 +2783,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appearing+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2425,6 +2802,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -2439,6 +2817,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -2454,7 +2839,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappeared+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2469,6 +2854,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -2480,6 +2867,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.viewNotLoaded+active"),
             ],
@@ -2488,7 +2878,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappearing+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2507,6 +2897,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2519,6 +2910,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.viewNotLoaded+active"),
             ],
@@ -2527,7 +2921,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.viewNotLoaded+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2544,6 +2938,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -2558,6 +2955,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.addToParent"),
+                .reject("Detail.finishAddingToParent"),
+                .reject("Detail.prepareRemovalFromParent"),
+                .reject("Detail.removeFromParent"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -2573,7 +2977,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.notCreated+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2592,6 +2996,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2611,6 +3022,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.viewNotLoaded+active"),
             ],
@@ -2619,7 +3033,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.appearing+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -2640,6 +3054,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2652,6 +3067,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.viewNotLoaded+suspended"),
             ],
@@ -2660,7 +3078,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -2679,6 +3097,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2691,6 +3112,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.viewNotLoaded+suspended"),
             ],
@@ -2699,7 +3123,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.appearing+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -2720,6 +3144,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2732,6 +3157,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -2740,7 +3168,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.disappeared+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -2757,6 +3185,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2766,6 +3196,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -2773,7 +3205,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.disappeared+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -2790,6 +3222,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2799,6 +3233,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -2806,7 +3242,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappearing+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -2827,6 +3263,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2839,6 +3276,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -2847,7 +3287,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.appeared+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -2864,6 +3304,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2873,6 +3315,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -2880,7 +3324,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.appeared+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -2897,6 +3341,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2906,6 +3352,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -2913,7 +3361,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -2932,6 +3380,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2946,6 +3397,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.appearing+notRunning"),
             ],
@@ -2954,7 +3406,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -2973,6 +3425,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2987,6 +3442,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
             ],
@@ -2995,7 +3451,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.appearing+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3014,6 +3470,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3024,6 +3481,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.appeared+active"),
             ],
             checks: []
@@ -3031,7 +3490,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.disappeared+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3046,6 +3505,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3055,6 +3516,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.disappeared+active"),
             ],
             checks: []
@@ -3062,7 +3525,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3077,6 +3540,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3090,6 +3555,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.disappearing+active"),
             ],
@@ -3098,7 +3564,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.disappearing+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3117,6 +3583,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3127,6 +3594,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.disappeared+active"),
             ],
             checks: []
@@ -3134,7 +3603,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappearing+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3153,6 +3622,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3167,6 +3637,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.disappearing+active"),
             ],
@@ -3175,7 +3646,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3192,6 +3663,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3202,6 +3676,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.appeared+active"),
             ],
             checks: []
@@ -3209,7 +3685,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.notCreated+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3228,6 +3704,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -3245,6 +3728,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.disappeared+active"),
             ],
             checks: []
@@ -3252,7 +3737,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3271,6 +3756,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -3292,6 +3784,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.disappearing+active"),
             ],
@@ -3300,7 +3793,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3315,6 +3808,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3328,6 +3823,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.appearing+active"),
             ],
@@ -3336,7 +3832,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.appearing+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -3357,6 +3853,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3367,6 +3864,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -3374,7 +3873,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appearing+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -3395,6 +3894,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3409,6 +3909,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.disappearing+suspended"),
             ],
@@ -3417,7 +3918,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -3434,6 +3935,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3447,6 +3950,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.appearing+suspended"),
             ],
@@ -3455,7 +3959,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappearing+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -3476,6 +3980,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3490,6 +3995,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.appearing+suspended"),
             ],
@@ -3498,7 +4004,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -3517,6 +4023,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3527,6 +4036,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -3534,7 +4045,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -3553,6 +4064,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3567,6 +4081,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.disappearing+suspended"),
             ],
@@ -3575,7 +4090,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -3596,6 +4111,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -3617,6 +4139,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.appearing+active"),
             ],
@@ -3625,7 +4148,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.appearing+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3644,6 +4167,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3656,6 +4180,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.viewNotLoaded+active"),
             ],
@@ -3664,7 +4191,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3681,6 +4208,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3693,6 +4223,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackBegin"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.viewNotLoaded+active"),
             ],
@@ -3701,7 +4234,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.appearing+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -3722,6 +4255,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3732,6 +4266,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -3739,7 +4275,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.appearing+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -3760,6 +4296,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3770,6 +4307,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -3777,7 +4316,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -3794,6 +4333,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3807,6 +4348,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appearing+notRunning"),
             ],
@@ -3815,7 +4357,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -3832,6 +4374,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3845,6 +4389,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappearing+notRunning"),
             ],
@@ -3853,7 +4398,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.disappearing+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -3874,6 +4419,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3884,6 +4430,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -3891,7 +4439,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
             start: "Nav.disappearing+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -3912,6 +4460,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3922,6 +4471,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.popToThis"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginAppearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -3929,7 +4480,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -3946,6 +4497,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3959,6 +4512,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appearing+notRunning"),
             ],
@@ -3967,7 +4521,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -3984,6 +4538,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.popToThis"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3997,6 +4553,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
             ],
@@ -4005,7 +4562,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.appearing+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4024,6 +4581,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4034,6 +4592,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.disappeared+active"),
             ],
             checks: []
@@ -4041,7 +4601,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appearing+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4060,6 +4620,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4074,6 +4635,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.disappearing+active"),
             ],
@@ -4082,7 +4644,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4097,6 +4659,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4110,6 +4674,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.appearing+active"),
             ],
@@ -4118,7 +4683,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappearing+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4137,6 +4702,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4151,6 +4717,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.appearing+active"),
             ],
@@ -4159,7 +4726,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4176,6 +4743,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4186,6 +4756,8 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
+                .reject("Detail.beginDisappearing"),
+                .reject("Detail.endAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.disappeared+active"),
             ],
             checks: []
@@ -4193,7 +4765,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4210,6 +4782,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4224,6 +4799,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.disappearing+active"),
             ],
@@ -4232,7 +4808,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4251,6 +4827,13 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.addToParent"),
+                .reject("Nav.finishAddingToParent"),
+                .reject("Nav.prepareRemovalFromParent"),
+                .reject("Nav.removeFromParent"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -4272,6 +4855,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.appearing+active"),
             ],
@@ -4280,7 +4864,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appearing+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -4301,6 +4885,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4315,6 +4900,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.appearing+suspended"),
             ],
@@ -4323,7 +4909,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -4342,6 +4928,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4356,6 +4945,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.appearing+suspended"),
             ],
@@ -4364,7 +4954,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appearing+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -4385,6 +4975,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4399,6 +4990,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appearing+notRunning"),
             ],
@@ -4407,7 +4999,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appearing+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -4428,6 +5020,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4442,6 +5035,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
             ],
@@ -4450,7 +5044,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappearing+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -4471,6 +5065,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4485,6 +5080,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appearing+notRunning"),
             ],
@@ -4493,7 +5089,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappearing+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -4514,6 +5110,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginDisappearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4528,6 +5125,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginDisappearing"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappearing+notRunning"),
             ],
@@ -4536,7 +5134,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appearing+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4555,6 +5153,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.presentOnTop"),
                 .reject("Nav.dismissOnTop"),
                 .reject("Nav.swipeBackBegin"),
+                .reject("Nav.beginAppearing"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4569,6 +5168,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.appearing+active"),
             ],
@@ -4577,7 +5177,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4594,6 +5194,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackBegin"),
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
+                .reject("Nav.beginAppearing"),
+                .reject("Nav.beginDisappearing"),
+                .reject("Nav.endAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4608,6 +5211,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.presentOnTop"),
                 .reject("Detail.dismissOnTop"),
                 .reject("Detail.swipeBackBegin"),
+                .reject("Detail.beginAppearing"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.appearing+active"),
             ],
@@ -4711,7 +5315,7 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 3: 92 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 102 transitions")
+    @Test("Coverage path 1 of 3: 120 events from 'Nav.notCreated+Detail.notCreated+notRunning', first to take 130 transitions")
     func coverage_path_1() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -4729,649 +5333,649 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_notCreated_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appeared_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_viewNotLoaded_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appeared_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappeared_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappearing_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_notCreated_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappeared_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appeared_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappeared_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappearing_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_notCreated_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appearing_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_viewNotLoaded_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appearing_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappearing_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appearing_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_viewNotLoaded_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

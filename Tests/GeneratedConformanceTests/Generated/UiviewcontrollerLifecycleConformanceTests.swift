@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 17 scenarios, 2 coverage paths, 6 rejection tests, 0 ordering tests; 25 in all.
-// Transition coverage: 42 of 42 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 2 paths of 51 events in all; lower bound 39 events
+// Cases: 18 scenarios, 2 coverage paths, 6 rejection tests, 0 ordering tests; 26 in all.
+// Transition coverage: 56 of 56 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 2 paths of 65 events in all; lower bound 53 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -211,6 +211,25 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:embeddedInVisibleContainer",
+            kind: .scenario,
+            summary: "Scenario: Embedded as the child of a container on screen",
+            start: "notCreated",
+            flags: [:],
+            steps: [
+                .send("instantiateInCode"),
+                .send("addToParent"),
+                .send("accessView"),
+                .send("beginAppearing"),
+                .send("endAppearanceTransition"),
+                .send("finishAddingToParent"),
+            ],
+            checks: [
+                .trace([.callback("initNibName"), .callback("willMoveToParent"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear"), .callback("didMoveToParent")]),
+                .state("appeared"),
+            ]
+        ),
+        ConformanceCase(
             id: "scenario:rotationWhileVisible",
             kind: .scenario,
             summary: "Scenario: Rotation while visible",
@@ -285,7 +304,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 2: 48 events from 'notCreated', first to take 41 transitions",
+            summary: "Coverage path 1 of 2: 62 events from 'notCreated', first to take 55 transitions",
             start: "notCreated",
             flags: [:],
             steps: [
@@ -301,6 +320,13 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("dismissOnTop", expect: [], state: "appeared"),
                 .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
                 .send("swipeBackCancel", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                .send("addToParent", expect: [.callback("willMoveToParent")], state: "appeared"),
+                .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "appeared"),
+                .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "appeared"),
+                .send("removeFromParent", expect: [.callback("didMoveToParent")], state: "appeared"),
+                .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
+                .send("swipeBackComplete", expect: [.callback("viewDidDisappear")], state: "disappeared"),
+                .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
                 .send("sizeChange", expect: [.callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appeared"),
                 .send("appEntersBackground", expect: [], state: "appeared"),
                 .send("appEntersForeground", expect: [], state: "appeared"),
@@ -311,17 +337,20 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateFromStoryboard", expect: [.callback("initCoder"), .callback("awakeFromNib")], state: "viewNotLoaded"),
                 .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
-                .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("dismissOnTop", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                .send("dismissOnTop", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
                 .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
                 .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
                 .send("swipeBackCancel", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
+                .send("swipeBackComplete", expect: [.callback("viewDidAppear")], state: "appeared"),
+                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
                 .send("sizeChange", expect: [], state: "disappeared"),
                 .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appearing"),
-                .send("swipeBackComplete", expect: [.callback("viewDidAppear")], state: "appeared"),
+                .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
+                .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
+                .send("endAppearanceTransition", expect: [.callback("viewDidAppear")], state: "appeared"),
                 .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
-                .send("swipeBackComplete", expect: [.callback("viewDidDisappear")], state: "disappeared"),
+                .send("endAppearanceTransition", expect: [.callback("viewDidDisappear")], state: "disappeared"),
                 .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
                 .send("push", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
@@ -330,6 +359,10 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("present", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
                 .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                .send("addToParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
+                .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
+                .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
+                .send("removeFromParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
                 .send("appEntersBackground", expect: [], state: "viewNotLoaded"),
                 .send("appEntersForeground", expect: [], state: "viewNotLoaded"),
                 .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "viewNotLoaded"),
@@ -356,7 +389,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:notCreated",
             kind: .rejection,
-            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
+            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, removeFromParent, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
             start: "notCreated",
             flags: [:],
             steps: [
@@ -373,6 +406,13 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("swipeBackBegin"),
                 .reject("swipeBackCancel"),
                 .reject("swipeBackComplete"),
+                .reject("addToParent"),
+                .reject("finishAddingToParent"),
+                .reject("prepareRemovalFromParent"),
+                .reject("removeFromParent"),
+                .reject("beginAppearing"),
+                .reject("beginDisappearing"),
+                .reject("endAppearanceTransition"),
                 .reject("sizeChange"),
                 .reject("appEntersBackground"),
                 .reject("appEntersForeground"),
@@ -388,7 +428,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:viewNotLoaded",
             kind: .rejection,
-            summary: "In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange",
+            summary: "In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange",
             start: "viewNotLoaded",
             flags: [:],
             steps: [
@@ -403,6 +443,9 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("swipeBackBegin"),
                 .reject("swipeBackCancel"),
                 .reject("swipeBackComplete"),
+                .reject("beginAppearing"),
+                .reject("beginDisappearing"),
+                .reject("endAppearanceTransition"),
                 .reject("sizeChange"),
                 .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
             ],
@@ -411,7 +454,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:disappeared",
             kind: .rejection,
-            summary: "In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete",
+            summary: "In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, endAppearanceTransition",
             start: "disappeared",
             flags: [:],
             steps: [
@@ -424,6 +467,8 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("presentOnTop"),
                 .reject("swipeBackCancel"),
                 .reject("swipeBackComplete"),
+                .reject("beginDisappearing"),
+                .reject("endAppearanceTransition"),
                 .send("showAsRoot", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
             ],
             checks: []
@@ -431,7 +476,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:appearing",
             kind: .rejection,
-            summary: "In 'appearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, sizeChange",
+            summary: "In 'appearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginAppearing, sizeChange",
             start: "appearing",
             flags: [:],
             steps: [
@@ -448,6 +493,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("presentOnTop"),
                 .reject("dismissOnTop"),
                 .reject("swipeBackBegin"),
+                .reject("beginAppearing"),
                 .reject("sizeChange"),
                 .send("swipeBackCancel", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
             ],
@@ -456,7 +502,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:appeared",
             kind: .rejection,
-            summary: "In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete",
+            summary: "In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, endAppearanceTransition",
             start: "appeared",
             flags: [:],
             steps: [
@@ -469,6 +515,8 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("popToThis"),
                 .reject("swipeBackCancel"),
                 .reject("swipeBackComplete"),
+                .reject("beginAppearing"),
+                .reject("endAppearanceTransition"),
                 .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
             ],
             checks: []
@@ -476,7 +524,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:disappearing",
             kind: .rejection,
-            summary: "In 'disappearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, sizeChange",
+            summary: "In 'disappearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginDisappearing, sizeChange",
             start: "disappearing",
             flags: [:],
             steps: [
@@ -493,6 +541,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("presentOnTop"),
                 .reject("dismissOnTop"),
                 .reject("swipeBackBegin"),
+                .reject("beginDisappearing"),
                 .reject("sizeChange"),
                 .send("swipeBackCancel", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
             ],
@@ -575,6 +624,12 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("Scenario: Embedded as the child of a container on screen")
+    func scenario_embeddedInVisibleContainer() throws {
+        let failures = try UiviewcontrollerLifecycleConformance.run("scenario:embeddedInVisibleContainer")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("Scenario: Rotation while visible")
     func scenario_rotationWhileVisible() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("scenario:rotationWhileVisible")
@@ -605,7 +660,7 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 2: 48 events from 'notCreated', first to take 41 transitions")
+    @Test("Coverage path 1 of 2: 62 events from 'notCreated', first to take 55 transitions")
     func coverage_path_1() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -617,37 +672,37 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds")
+    @Test("In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, removeFromParent, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds")
     func rejections_in_notCreated() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:notCreated")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, sizeChange")
+    @Test("In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange")
     func rejections_in_viewNotLoaded() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:viewNotLoaded")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete")
+    @Test("In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, endAppearanceTransition")
     func rejections_in_disappeared() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:disappeared")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'appearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, sizeChange")
+    @Test("In 'appearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginAppearing, sizeChange")
     func rejections_in_appearing() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:appearing")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete")
+    @Test("In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, endAppearanceTransition")
     func rejections_in_appeared() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:appeared")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'disappearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, sizeChange")
+    @Test("In 'disappearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginDisappearing, sizeChange")
     func rejections_in_disappearing() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:disappearing")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
