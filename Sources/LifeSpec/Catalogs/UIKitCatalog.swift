@@ -203,6 +203,23 @@ enum UIKitCatalog {
             objc: "scene:restoreInteractionStateWithUserActivity:"
             owner: UISceneDelegate
             url: "https://developer.apple.com/documentation/uikit/uiscenedelegate/scene(_:restoreinteractionstatewith:)"
+          # UIAdaptivePresentationControllerDelegate: a person's attempt to dismiss a sheet
+          - swift: "presentationControllerShouldDismiss(_:)"
+            objc: "presentationControllerShouldDismiss:"
+            owner: UIAdaptivePresentationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uiadaptivepresentationcontrollerdelegate/presentationcontrollershoulddismiss(_:)"
+          - swift: "presentationControllerWillDismiss(_:)"
+            objc: "presentationControllerWillDismiss:"
+            owner: UIAdaptivePresentationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uiadaptivepresentationcontrollerdelegate/presentationcontrollerwilldismiss(_:)"
+          - swift: "presentationControllerDidDismiss(_:)"
+            objc: "presentationControllerDidDismiss:"
+            owner: UIAdaptivePresentationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uiadaptivepresentationcontrollerdelegate/presentationcontrollerdiddismiss(_:)"
+          - swift: "presentationControllerDidAttemptToDismiss(_:)"
+            objc: "presentationControllerDidAttemptToDismiss:"
+            owner: UIAdaptivePresentationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uiadaptivepresentationcontrollerdelegate/presentationcontrollerdidattempttodismiss(_:)"
         closureHosts:
           # APIs an app passes a closure to that UIKit calls back later (`kind: closure`, `passedTo:`)
           - swift: "UIApplication.beginBackgroundTask(expirationHandler:)"
