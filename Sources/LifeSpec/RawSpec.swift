@@ -47,6 +47,8 @@ struct RawSpec {
         var kind: SpecDocument.CallbackKind = .method
         var kindLocation: SourceLocation?
         var passedTo: Located<String>?
+        /// The object the call goes to, when neither a part nor an API catalog says (`receiver:`).
+        var receiver: Located<String>?
         var swift: Located<String>?
         var objc: Located<String>?
         var returns: String?

@@ -17,8 +17,8 @@ struct SpecParser {
     static let eventKeys = ["title", "kind", "description", "source"]
     static let flagKeys = ["title", "default", "description", "source"]
     static let callbackKeys = [
-        "kind", "passedTo", "swift", "objc", "returns", "description", "usage", "posts", "deprecated", "timeLimit",
-        "source",
+        "kind", "passedTo", "receiver", "swift", "objc", "returns", "description", "usage", "posts", "deprecated",
+        "timeLimit", "source",
     ]
     static let factKeys = ["title", "description"]
     static let notificationKeys = ["swift", "objc", "description", "source"]
@@ -183,6 +183,15 @@ struct SpecParser {
             $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-" || $0 == "."
         }
             && id.unicodeScalars.allSatisfy { $0.isASCII }
+    }
+
+    /// A receiver names an object in traces and logs (`AppDelegate.…`): a Swift identifier in ASCII.
+    static func isReceiverName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_"
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        }
     }
 
     private func checkElementID(_ id: Located<String>, kind: String) -> Bool {
@@ -560,6 +569,18 @@ struct SpecParser {
                                     at: kind.location))
                         }
                     case "passedTo": callback.passedTo = reader.string(value, what: "'passedTo'")
+                    case "receiver":
+                        guard let receiver = reader.string(value, what: "'receiver'") else { continue }
+                        // It prefixes the call's names in traces (`PresentationDelegate.…`): a Swift identifier.
+                        if Self.isReceiverName(receiver.value) {
+                            callback.receiver = receiver
+                        } else {
+                            reader.report(
+                                .error(
+                                    .invalidValue,
+                                    "receiver '\(receiver.value)' must be an object's name: an ASCII letter or '_', then ASCII letters, digits or '_' (such as 'PresentationDelegate')",
+                                    at: receiver.location))
+                        }
                     case "swift": callback.swift = reader.string(value, what: "'swift'")
                     case "objc": callback.objc = reader.string(value, what: "'objc'")
                     case "returns": callback.returns = reader.string(value, what: "'returns'")?.value

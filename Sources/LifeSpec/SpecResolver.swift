@@ -393,6 +393,16 @@ struct SpecResolver {
             }
         }
 
+        // A part's calls are the part's own: its name already prefixes them and its lifeline receives them.
+        for callback in raw.callbacks where callback.part == nil {
+            guard let receiver = callback.receiver, raw.parts.contains(where: { $0.name.value == receiver.value })
+            else { continue }
+            error(
+                .invalidValue,
+                "receiver '\(receiver.value)' of callback '\(callback.id.value)' is a part; a part's calls are declared in its own spec, so name another object or leave 'receiver' out",
+                at: receiver.location)
+        }
+
         checkTranslations()
 
         guard !diagnostics.hasErrors, let id = raw.id, !raw.initial.isEmpty, !raw.states.isEmpty else { return nil }
@@ -534,13 +544,19 @@ struct SpecResolver {
         // A call to an object the whole app shares is named by that object in the machine itself
         // (`AppDelegate.application(_:…)`, not `S1.application(_:…)`), so that traces, logs,
         // `check-trace`, suites and pages all attribute it alike.
-        let receivers =
+        // A callback's own `receiver:` names its object where no catalog can (a delegate of the
+        // system's own region, a closure), and wins over the catalog's.
+        var receivers =
             raw.parts.isEmpty
             ? [:]
             : Self.sharedReceivers(
                 callbacks: raw.callbacks.map { ($0.id.value, $0.swift?.value) },
                 notifications: raw.notifications.map { ($0.id.value, $0.swift?.value) },
                 catalogs: PlatformNamesRule.catalogs(of: raw) + raw.partCatalogs, parts: raw.parts.map(\.name.value))
+        let declaredReceivers = Dictionary(
+            raw.callbacks.compactMap { callback in callback.receiver.map { (callback.id.value, $0.value) } },
+            uniquingKeysWith: { first, _ in first })
+        if !raw.parts.isEmpty { receivers.merge(declaredReceivers) { _, declared in declared } }
         let partNames = raw.parts.map(\.name.value)
         func called(_ id: String, _ name: String?, isCallback: Bool) -> String? {
             guard let name, let shared = receivers[id] else { return name }
@@ -669,7 +685,8 @@ struct SpecResolver {
                 callbacks: raw.callbacks.filter { $0.kind == .method }.map {
                     ($0.id.value, $0.swift?.value ?? $0.id.value)
                 },
-                catalogs: PlatformNamesRule.catalogs(of: raw))
+                catalogs: PlatformNamesRule.catalogs(of: raw)
+            ).merging(declaredReceivers) { _, declared in declared }
         }
         withRelations.parts = raw.parts.map { part in
             SpecDocument.PartInfo(

@@ -125,6 +125,66 @@ struct SystemSpecTests {
         #expect(unknown.location.line == 12)
     }
 
+    /// `receiver:` names the object a call of the system's own region goes to (#34: a delegate
+    /// whichever object the app assigns, a closure's holder): its names carry it, as
+    /// `AppDelegate.` does, and it wins over what the parts or catalogs would say.
+    @Test func aDeclaredReceiverNamesTheCallsOfTheSystemsOwnRegion() throws {
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {idle: {}, lit: {}}
+                initial: idle
+                events: {lightBoth: {}}
+                callbacks:
+                  didLightBoth: {swift: "switchboardDidLightBoth(_:)", objc: "switchboardDidLightBoth:", receiver: SwitchboardDelegate}
+                  unnamed: {}
+                transitions:
+                  - {from: idle, on: lightBoth, to: lit, raise: [A.toggle, B.toggle], do: [didLightBoth, unnamed]}
+                """),
+        ])
+        defer { folder.remove() }
+        let result = folder.load()
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let spec = try #require(result.spec)
+        #expect(spec.machine.callback("didLightBoth")?.swiftName == "SwitchboardDelegate.switchboardDidLightBoth(_:)")
+        #expect(spec.machine.callback("didLightBoth")?.objcName == "SwitchboardDelegate.switchboardDidLightBoth:")
+        #expect(spec.document.receiver(of: "didLightBoth") == "SwitchboardDelegate")
+        // Without one, a call of the region names no object; a part's calls stay the part's.
+        #expect(spec.document.receiver(of: "unnamed") == nil)
+        #expect(spec.document.receiver(of: "A.didLight") == "A")
+    }
+
+    @Test(
+        "a receiver must be an object's name, not a part and not text",
+        arguments: [
+            ("receiver: A", "receiver 'A' of callback 'didLightBoth' is a part", 12),
+            ("receiver: \"Switchboard delegate\"", "receiver 'Switchboard delegate' must be an object's name", 12),
+            ("receiver: 2ndDelegate", "receiver '2ndDelegate' must be an object's name", 12),
+        ])
+    func receiverMustNameAnotherObject(_ line: String, _ message: String, _ at: Int) throws {
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {idle: {}, lit: {}}
+                initial: idle
+                events: {lightBoth: {}}
+                callbacks:
+                  didLightBoth:
+                    \(line)
+                transitions:
+                  - {from: idle, on: lightBoth, to: lit, do: [didLightBoth]}
+                """),
+        ])
+        defer { folder.remove() }
+        let result = folder.load()
+        #expect(result.spec == nil)
+        let diagnostic = try #require(result.diagnostics.first { $0.message.contains(message) }, "\(result.diagnostics)")
+        #expect(diagnostic.code == .invalidValue)
+        #expect(diagnostic.location.line == at)
+    }
+
     @Test func raisedEventsRunInOrderAcrossParts() throws {
         let folder = try Folder([
             "lamp.yaml": Self.lamp,
