@@ -88,13 +88,13 @@
 //   - transition 64 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.addToParent' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 65 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.finishAddingToParent' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 66 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.prepareRemovalFromParent' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 67 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.removeFromParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 67 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.completeRemovalFromParent' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 68 from 'A.disappeared' on 'A.beginAppearing' → 'A.appearing': the machine is too large to explore exactly, so no path was planned
 //   - transition 69 from 'A.appeared' on 'A.beginDisappearing' → 'A.disappearing': the machine is too large to explore exactly, so no path was planned
 //   - transition 70 from 'A.appearing' on 'A.beginDisappearing' → 'A.disappearing': the machine is too large to explore exactly, so no path was planned
 //   - transition 71 from 'A.disappearing' on 'A.beginAppearing' → 'A.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 72 from 'A.appearing' on 'A.endAppearanceTransition' → 'A.appeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 73 from 'A.disappearing' on 'A.endAppearanceTransition' → 'A.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 72 from 'A.appearing' on 'A.finishAppearanceTransition' → 'A.appeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 73 from 'A.disappearing' on 'A.finishAppearanceTransition' → 'A.disappeared': the machine is too large to explore exactly, so no path was planned
 //   - transition 74 from 'A.appeared' on 'A.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 75 from 'A.disappeared' on 'A.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 76 from 'A.viewNotLoaded', 'A.viewLoaded' on 'A.appEntersBackground' (internal): the machine is too large to explore exactly, so no path was planned
@@ -133,13 +133,13 @@
 //   - transition 109 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.addToParent' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 110 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.finishAddingToParent' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 111 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.prepareRemovalFromParent' (internal): the machine is too large to explore exactly, so no path was planned
-//   - transition 112 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.removeFromParent' (internal): the machine is too large to explore exactly, so no path was planned
+//   - transition 112 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.completeRemovalFromParent' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 113 from 'B.disappeared' on 'B.beginAppearing' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
 //   - transition 114 from 'B.appeared' on 'B.beginDisappearing' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
 //   - transition 115 from 'B.appearing' on 'B.beginDisappearing' → 'B.disappearing': the machine is too large to explore exactly, so no path was planned
 //   - transition 116 from 'B.disappearing' on 'B.beginAppearing' → 'B.appearing': the machine is too large to explore exactly, so no path was planned
-//   - transition 117 from 'B.appearing' on 'B.endAppearanceTransition' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
-//   - transition 118 from 'B.disappearing' on 'B.endAppearanceTransition' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 117 from 'B.appearing' on 'B.finishAppearanceTransition' → 'B.appeared': the machine is too large to explore exactly, so no path was planned
+//   - transition 118 from 'B.disappearing' on 'B.finishAppearanceTransition' → 'B.disappeared': the machine is too large to explore exactly, so no path was planned
 //   - transition 119 from 'B.appeared' on 'B.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 120 from 'B.disappeared' on 'B.sizeChange' (internal): the machine is too large to explore exactly, so no path was planned
 //   - transition 121 from 'B.viewNotLoaded', 'B.viewLoaded' on 'B.appEntersBackground' (internal): the machine is too large to explore exactly, so no path was planned

@@ -148,7 +148,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.appeared+B.notCreated+rootOnly"),
-                .send("A.removeFromParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.notCreated+rootOnly"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.notCreated+rootOnly"),
                 .send("A.swipeBackComplete", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
                 .send("A.popToThis", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
@@ -180,7 +180,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
                 .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
                 .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.removeFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
                 .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+presentedFullScreen"),
                 .send("B.swipeBackComplete", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+presentedFullScreen"),
                 .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+presentedFullScreen"),
@@ -203,9 +203,9 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+rootOnly"),
                 .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootOnly"),
                 .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+rootOnly"),
-                .send("A.endAppearanceTransition", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
+                .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootOnly"),
-                .send("A.endAppearanceTransition", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
                 .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+rootOnly"),
                 .send("B.swipeBackCancel", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
@@ -216,9 +216,9 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.appeared+B.appearing+rootOnly"),
                 .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootOnly"),
                 .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+rootOnly"),
-                .send("B.endAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootOnly"),
-                .send("B.endAppearanceTransition", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
+                .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("pushB", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
                 .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.disappearing+swiping"),
                 .send("swipeBackComplete", expect: [.callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
@@ -233,7 +233,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
                 .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
                 .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.removeFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
                 .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
                 .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
                 .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
@@ -252,7 +252,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
                 .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
                 .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.removeFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
                 .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
                 .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
                 .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
@@ -287,7 +287,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+rootOnly",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -315,10 +315,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -343,10 +343,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -362,7 +362,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+rootOnly",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -387,7 +387,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -405,10 +405,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -424,7 +424,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+rootOnly",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+rootOnly",
             flags: [:],
             steps: [
@@ -452,10 +452,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -477,7 +477,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+rootOnly"),
             ],
@@ -486,7 +486,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -508,7 +508,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -525,10 +525,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -544,7 +544,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -566,7 +566,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -583,10 +583,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -602,7 +602,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+rootOnly",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+rootOnly",
             flags: [:],
             steps: [
@@ -627,7 +627,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -642,7 +642,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+rootOnly"),
             ],
@@ -651,7 +651,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+rootOnly",
             flags: [:],
             steps: [
@@ -679,10 +679,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -701,7 +701,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -709,7 +709,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+rootOnly",
             flags: [:],
             steps: [
@@ -737,10 +737,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -759,7 +759,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+rootOnly"),
             ],
             checks: []
@@ -767,7 +767,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -810,10 +810,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -829,7 +829,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+rootOnly",
             flags: [:],
             steps: [
@@ -851,7 +851,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -865,7 +865,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
             ],
@@ -874,7 +874,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -917,10 +917,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -936,7 +936,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+rootOnly",
             flags: [:],
             steps: [
@@ -955,7 +955,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -969,7 +969,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
             ],
@@ -978,7 +978,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+rootOnly",
             flags: [:],
             steps: [
@@ -1003,7 +1003,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1015,7 +1015,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1023,7 +1023,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+rootOnly",
             flags: [:],
             steps: [
@@ -1048,7 +1048,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1060,7 +1060,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+rootOnly"),
             ],
             checks: []
@@ -1068,7 +1068,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+rootOnly",
             flags: [:],
             steps: [
@@ -1096,10 +1096,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1130,7 +1130,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+rootOnly",
             flags: [:],
             steps: [
@@ -1158,10 +1158,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1192,7 +1192,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+rootOnly",
             flags: [:],
             steps: [
@@ -1232,7 +1232,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+rootOnly"),
             ],
@@ -1241,7 +1241,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+rootOnly",
             flags: [:],
             steps: [
@@ -1263,7 +1263,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1274,7 +1274,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1282,7 +1282,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+rootOnly",
             flags: [:],
             steps: [
@@ -1304,7 +1304,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1315,7 +1315,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
             ],
             checks: []
@@ -1323,7 +1323,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+rootOnly",
             flags: [:],
             steps: [
@@ -1363,7 +1363,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
             ],
@@ -1372,7 +1372,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+bOnTop",
             flags: [:],
             steps: [
@@ -1392,7 +1392,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1403,7 +1403,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("popB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1411,7 +1411,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -1432,7 +1432,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1443,7 +1443,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1451,7 +1451,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+presentedSheet",
             flags: [:],
             steps: [
@@ -1472,7 +1472,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1483,7 +1483,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1491,7 +1491,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+rootOnly",
             flags: [:],
             steps: [
@@ -1510,7 +1510,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1521,7 +1521,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("pushB", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
             ],
             checks: []
@@ -1529,7 +1529,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+rootOnly",
             flags: [:],
             steps: [
@@ -1551,7 +1551,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1562,7 +1562,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
             ],
             checks: []
@@ -1570,7 +1570,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+rootOnly",
             flags: [:],
             steps: [
@@ -1595,7 +1595,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1619,7 +1619,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+rootOnly",
             flags: [:],
             steps: [
@@ -1644,7 +1644,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1668,7 +1668,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+rootOnly",
             flags: [:],
             steps: [
@@ -1705,7 +1705,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1713,7 +1713,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+rootOnly",
             flags: [:],
             steps: [
@@ -1750,7 +1750,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
             ],
             checks: []
@@ -1758,7 +1758,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+rootOnly",
             flags: [:],
             steps: [
@@ -1780,7 +1780,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1803,7 +1803,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+rootOnly",
             flags: [:],
             steps: [
@@ -1825,7 +1825,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1848,7 +1848,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+rootOnly",
             flags: [:],
             steps: [
@@ -1885,7 +1885,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -1893,7 +1893,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+rootOnly",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+rootOnly",
             flags: [:],
             steps: [
@@ -1930,7 +1930,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
             ],
             checks: []
@@ -1985,7 +1985,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+bOnTop",
             flags: [:],
             steps: [
@@ -2005,7 +2005,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2016,7 +2016,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillDisappear")], state: "A.disappearing+B.disappearing+swiping"),
             ],
             checks: []
@@ -2024,7 +2024,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+bOnTop",
             flags: [:],
             steps: [
@@ -2059,7 +2059,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+bOnTop"),
             ],
             checks: []
@@ -2067,7 +2067,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+bOnTop",
             flags: [:],
             steps: [
@@ -2093,10 +2093,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2115,7 +2115,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
             ],
             checks: []
@@ -2123,7 +2123,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+bOnTop",
             flags: [:],
             steps: [
@@ -2143,7 +2143,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2154,7 +2154,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appearing+swiping"),
             ],
             checks: []
@@ -2162,7 +2162,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+bOnTop",
             flags: [:],
             steps: [
@@ -2182,7 +2182,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2205,7 +2205,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+bOnTop",
             flags: [:],
             steps: [
@@ -2225,7 +2225,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -2242,10 +2242,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2261,7 +2261,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -2282,7 +2282,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2293,7 +2293,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -2301,7 +2301,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -2337,7 +2337,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
             ],
             checks: []
@@ -2345,7 +2345,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -2372,10 +2372,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2394,7 +2394,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+presentedFullScreen"),
             ],
             checks: []
@@ -2402,7 +2402,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -2423,7 +2423,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2434,7 +2434,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+presentedFullScreen"),
             ],
             checks: []
@@ -2442,7 +2442,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -2463,7 +2463,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2486,7 +2486,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+presentedFullScreen",
             flags: [:],
             steps: [
@@ -2507,7 +2507,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -2524,10 +2524,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2543,7 +2543,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+presentedSheet",
             flags: [:],
             steps: [
@@ -2564,7 +2564,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2575,7 +2575,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
             ],
             checks: []
@@ -2583,7 +2583,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+presentedSheet",
             flags: [:],
             steps: [
@@ -2619,7 +2619,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+presentedSheet"),
             ],
             checks: []
@@ -2627,7 +2627,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+presentedSheet",
             flags: [:],
             steps: [
@@ -2654,10 +2654,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2676,7 +2676,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+presentedSheet"),
             ],
             checks: []
@@ -2684,7 +2684,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+presentedSheet",
             flags: [:],
             steps: [
@@ -2705,7 +2705,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2716,7 +2716,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+presentedSheet"),
             ],
             checks: []
@@ -2724,7 +2724,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+presentedSheet",
             flags: [:],
             steps: [
@@ -2745,7 +2745,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2768,7 +2768,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+presentedSheet",
             flags: [:],
             steps: [
@@ -2789,7 +2789,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -2806,10 +2806,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2825,7 +2825,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+rootOnly",
             flags: [:],
             steps: [
@@ -2847,7 +2847,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2870,7 +2870,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+rootOnly",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+rootOnly",
             flags: [:],
             steps: [
@@ -2892,7 +2892,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3111,7 +3111,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+swiping",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+swiping",
             flags: [:],
             steps: [
@@ -3131,7 +3131,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3154,7 +3154,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+swiping",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+swiping",
             flags: [:],
             steps: [
@@ -3174,7 +3174,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3244,7 +3244,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+swiping",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+swiping",
             flags: [:],
             steps: [
@@ -3270,10 +3270,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3304,7 +3304,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+swiping",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+swiping",
             flags: [:],
             steps: [
@@ -3339,7 +3339,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+swiping"),
             ],
             checks: []
@@ -3347,7 +3347,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+swiping",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+swiping",
             flags: [:],
             steps: [
@@ -3382,7 +3382,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+swiping"),
             ],
             checks: []
@@ -3437,7 +3437,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+swiping",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+swiping",
             flags: [:],
             steps: [
@@ -3478,10 +3478,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3497,7 +3497,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+bOnTop",
             flags: [:],
             steps: [
@@ -3532,7 +3532,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+bOnTop"),
             ],
             checks: []
@@ -3540,7 +3540,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+bOnTop",
             flags: [:],
             steps: [
@@ -3560,7 +3560,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3571,7 +3571,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewWillDisappear")], state: "A.disappearing+B.appearing+swiping"),
             ],
             checks: []
@@ -3579,7 +3579,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+bOnTop",
             flags: [:],
             steps: [
@@ -3599,7 +3599,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3622,7 +3622,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+bOnTop",
             flags: [:],
             steps: [
@@ -3642,7 +3642,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -3659,10 +3659,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3678,7 +3678,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+bOnTop",
             flags: [:],
             steps: [
@@ -3713,7 +3713,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+bOnTop"),
             ],
             checks: []
@@ -3768,7 +3768,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+bOnTop",
             flags: [:],
             steps: [
@@ -3809,10 +3809,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3828,7 +3828,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+bOnTop",
             flags: [:],
             steps: [
@@ -3851,7 +3851,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3863,7 +3863,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+bOnTop"),
             ],
             checks: []
@@ -3871,7 +3871,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+bOnTop",
             flags: [:],
             steps: [
@@ -3897,10 +3897,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3919,7 +3919,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+bOnTop"),
             ],
             checks: []
@@ -3927,7 +3927,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+bOnTop",
             flags: [:],
             steps: [
@@ -3953,10 +3953,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3987,7 +3987,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+bOnTop",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+bOnTop",
             flags: [:],
             steps: [
@@ -4013,10 +4013,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4041,10 +4041,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4060,7 +4060,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+bOnTop",
             flags: [:],
             steps: [
@@ -4080,7 +4080,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4103,7 +4103,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+bOnTop",
             flags: [:],
             steps: [
@@ -4123,7 +4123,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -4137,7 +4137,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+bOnTop"),
             ],
@@ -4146,7 +4146,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4182,7 +4182,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+presentedFullScreen"),
             ],
             checks: []
@@ -4190,7 +4190,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4211,7 +4211,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4222,7 +4222,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+presentedFullScreen"),
             ],
             checks: []
@@ -4230,7 +4230,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4251,7 +4251,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4274,7 +4274,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4295,7 +4295,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -4312,10 +4312,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4331,7 +4331,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4367,7 +4367,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+presentedFullScreen"),
             ],
             checks: []
@@ -4423,7 +4423,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4465,10 +4465,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4484,7 +4484,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4508,7 +4508,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4520,7 +4520,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+presentedFullScreen"),
             ],
             checks: []
@@ -4528,7 +4528,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4555,10 +4555,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4577,7 +4577,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+presentedFullScreen"),
             ],
             checks: []
@@ -4585,7 +4585,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4612,10 +4612,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4646,7 +4646,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4673,10 +4673,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4701,10 +4701,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4720,7 +4720,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4741,7 +4741,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4764,7 +4764,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+presentedFullScreen",
             flags: [:],
             steps: [
@@ -4785,7 +4785,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -4799,7 +4799,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+presentedFullScreen"),
             ],
@@ -4808,7 +4808,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+presentedSheet",
             flags: [:],
             steps: [
@@ -4844,7 +4844,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+presentedSheet"),
             ],
             checks: []
@@ -4852,7 +4852,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+presentedSheet",
             flags: [:],
             steps: [
@@ -4873,7 +4873,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4884,7 +4884,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+presentedSheet"),
             ],
             checks: []
@@ -4892,7 +4892,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+presentedSheet",
             flags: [:],
             steps: [
@@ -4913,7 +4913,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4936,7 +4936,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+presentedSheet",
             flags: [:],
             steps: [
@@ -4957,7 +4957,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -4974,10 +4974,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4993,7 +4993,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+presentedSheet",
             flags: [:],
             steps: [
@@ -5029,7 +5029,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+presentedSheet"),
             ],
             checks: []
@@ -5085,7 +5085,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+presentedSheet",
             flags: [:],
             steps: [
@@ -5127,10 +5127,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5146,7 +5146,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+presentedSheet",
             flags: [:],
             steps: [
@@ -5170,7 +5170,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -5182,7 +5182,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+presentedSheet"),
             ],
             checks: []
@@ -5190,7 +5190,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+presentedSheet",
             flags: [:],
             steps: [
@@ -5217,10 +5217,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5239,7 +5239,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+presentedSheet"),
             ],
             checks: []
@@ -5247,7 +5247,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+presentedSheet",
             flags: [:],
             steps: [
@@ -5274,10 +5274,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5308,7 +5308,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+presentedSheet",
             flags: [:],
             steps: [
@@ -5335,10 +5335,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5363,10 +5363,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5382,7 +5382,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+presentedSheet",
             flags: [:],
             steps: [
@@ -5403,7 +5403,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5426,7 +5426,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+presentedSheet",
             flags: [:],
             steps: [
@@ -5447,7 +5447,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -5461,7 +5461,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+presentedSheet"),
             ],
@@ -5470,7 +5470,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+swiping",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+swiping",
             flags: [:],
             steps: [
@@ -5490,7 +5490,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5501,7 +5501,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+swiping"),
             ],
             checks: []
@@ -5509,7 +5509,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+swiping",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+swiping",
             flags: [:],
             steps: [
@@ -5529,7 +5529,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5540,7 +5540,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+swiping"),
             ],
             checks: []
@@ -5548,7 +5548,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+swiping",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+swiping",
             flags: [:],
             steps: [
@@ -5568,7 +5568,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5591,7 +5591,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+swiping",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+swiping",
             flags: [:],
             steps: [
@@ -5611,7 +5611,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -5628,10 +5628,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5647,7 +5647,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+swiping",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+swiping",
             flags: [:],
             steps: [
@@ -5667,7 +5667,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5678,7 +5678,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+swiping"),
             ],
             checks: []
@@ -5686,7 +5686,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+swiping",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+swiping",
             flags: [:],
             steps: [
@@ -5706,7 +5706,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5717,7 +5717,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+swiping"),
             ],
             checks: []
@@ -5725,7 +5725,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+swiping",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+swiping",
             flags: [:],
             steps: [
@@ -5745,7 +5745,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5768,7 +5768,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+swiping",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+swiping",
             flags: [:],
             steps: [
@@ -5788,7 +5788,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -5805,10 +5805,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5824,7 +5824,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -5846,7 +5846,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5869,7 +5869,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+swiping",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+swiping",
             flags: [:],
             steps: [
@@ -5904,7 +5904,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -5912,7 +5912,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+swiping",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+swiping",
             flags: [:],
             steps: [
@@ -5947,7 +5947,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -6002,7 +6002,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+swiping",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+swiping",
             flags: [:],
             steps: [
@@ -6043,10 +6043,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6062,7 +6062,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+swiping",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+swiping",
             flags: [:],
             steps: [
@@ -6085,7 +6085,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6109,7 +6109,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+swiping",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+swiping",
             flags: [:],
             steps: [
@@ -6135,10 +6135,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6157,7 +6157,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+swiping"),
             ],
             checks: []
@@ -6165,7 +6165,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+swiping",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+swiping",
             flags: [:],
             steps: [
@@ -6191,10 +6191,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6213,7 +6213,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+swiping"),
             ],
             checks: []
@@ -6221,7 +6221,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+swiping",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+swiping",
             flags: [:],
             steps: [
@@ -6247,10 +6247,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6281,7 +6281,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+swiping",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+swiping",
             flags: [:],
             steps: [
@@ -6307,10 +6307,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6335,10 +6335,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6354,7 +6354,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+swiping",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+swiping",
             flags: [:],
             steps: [
@@ -6392,7 +6392,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+swiping"),
             ],
@@ -6401,7 +6401,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+bOnTop",
             flags: [:],
             steps: [
@@ -6436,7 +6436,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+bOnTop"),
             ],
             checks: []
@@ -6491,7 +6491,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+bOnTop",
             flags: [:],
             steps: [
@@ -6532,10 +6532,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6551,7 +6551,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+bOnTop",
             flags: [:],
             steps: [
@@ -6571,7 +6571,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -6594,7 +6594,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+bOnTop",
             flags: [:],
             steps: [
@@ -6614,7 +6614,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -6628,7 +6628,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+bOnTop"),
             ],
@@ -6684,7 +6684,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+bOnTop",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+bOnTop",
             flags: [:],
             steps: [
@@ -6722,7 +6722,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+bOnTop"),
             ],
@@ -6731,7 +6731,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+bOnTop",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+bOnTop",
             flags: [:],
             steps: [
@@ -6754,7 +6754,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6766,7 +6766,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+bOnTop"),
             ],
             checks: []
@@ -6774,7 +6774,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+bOnTop",
             flags: [:],
             steps: [
@@ -6797,7 +6797,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6821,7 +6821,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+bOnTop",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+bOnTop",
             flags: [:],
             steps: [
@@ -6844,7 +6844,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -6862,10 +6862,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6881,7 +6881,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+bOnTop",
             flags: [:],
             steps: [
@@ -6907,10 +6907,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6941,7 +6941,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+bOnTop",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+bOnTop",
             flags: [:],
             steps: [
@@ -6967,10 +6967,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6992,7 +6992,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+bOnTop"),
             ],
@@ -7001,7 +7001,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7037,7 +7037,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+presentedFullScreen"),
             ],
             checks: []
@@ -7093,7 +7093,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7135,10 +7135,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -7154,7 +7154,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7175,7 +7175,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -7198,7 +7198,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7219,7 +7219,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -7233,7 +7233,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+presentedFullScreen"),
             ],
@@ -7290,7 +7290,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7329,7 +7329,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+presentedFullScreen"),
             ],
@@ -7338,7 +7338,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7362,7 +7362,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -7374,7 +7374,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+presentedFullScreen"),
             ],
             checks: []
@@ -7382,7 +7382,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7406,7 +7406,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -7430,7 +7430,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7454,7 +7454,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -7472,10 +7472,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -7491,7 +7491,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7518,10 +7518,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -7552,7 +7552,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+presentedFullScreen",
             flags: [:],
             steps: [
@@ -7579,10 +7579,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -7604,7 +7604,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen"),
             ],
@@ -7613,7 +7613,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+presentedSheet",
             flags: [:],
             steps: [
@@ -7649,7 +7649,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+presentedSheet"),
             ],
             checks: []
@@ -7705,7 +7705,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+presentedSheet",
             flags: [:],
             steps: [
@@ -7747,10 +7747,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -7766,7 +7766,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+presentedSheet",
             flags: [:],
             steps: [
@@ -7787,7 +7787,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -7810,7 +7810,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+presentedSheet",
             flags: [:],
             steps: [
@@ -7831,7 +7831,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -7845,7 +7845,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+presentedSheet"),
             ],
@@ -7902,7 +7902,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+presentedSheet",
             flags: [:],
             steps: [
@@ -7941,7 +7941,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+presentedSheet"),
             ],
@@ -7950,7 +7950,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+presentedSheet",
             flags: [:],
             steps: [
@@ -7974,7 +7974,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -7986,7 +7986,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+presentedSheet"),
             ],
             checks: []
@@ -7994,7 +7994,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+presentedSheet",
             flags: [:],
             steps: [
@@ -8018,7 +8018,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -8042,7 +8042,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+presentedSheet",
             flags: [:],
             steps: [
@@ -8066,7 +8066,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -8084,10 +8084,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -8103,7 +8103,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+presentedSheet",
             flags: [:],
             steps: [
@@ -8130,10 +8130,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -8164,7 +8164,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+presentedSheet",
             flags: [:],
             steps: [
@@ -8191,10 +8191,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -8216,7 +8216,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+presentedSheet"),
             ],
@@ -8225,7 +8225,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+swiping",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+swiping",
             flags: [:],
             steps: [
@@ -8245,7 +8245,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -8259,7 +8259,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+swiping"),
             ],
@@ -8268,7 +8268,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+swiping",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+swiping",
             flags: [:],
             steps: [
@@ -8288,7 +8288,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -8302,7 +8302,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+swiping"),
             ],
@@ -8360,7 +8360,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -8388,10 +8388,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -8422,7 +8422,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -8444,7 +8444,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -8455,7 +8455,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.presentOnTop", expect: [], state: "A.appeared+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -8463,7 +8463,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -8485,7 +8485,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -8496,7 +8496,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.presentOnTop", expect: [], state: "A.appeared+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -8504,7 +8504,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -8526,7 +8526,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -8549,7 +8549,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+cancellingSwipe",
             flags: [:],
             steps: [
@@ -8571,7 +8571,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -8588,10 +8588,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -8607,7 +8607,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+swiping",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+swiping",
             flags: [:],
             steps: [
@@ -8645,7 +8645,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -8654,7 +8654,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+swiping",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+swiping",
             flags: [:],
             steps: [
@@ -8677,7 +8677,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -8689,7 +8689,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+swiping"),
             ],
             checks: []
@@ -8697,7 +8697,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+swiping",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+swiping",
             flags: [:],
             steps: [
@@ -8720,7 +8720,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -8732,7 +8732,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+swiping"),
             ],
             checks: []
@@ -8740,7 +8740,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+swiping",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+swiping",
             flags: [:],
             steps: [
@@ -8763,7 +8763,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -8787,7 +8787,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+swiping",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+swiping",
             flags: [:],
             steps: [
@@ -8810,7 +8810,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -8828,10 +8828,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -8847,7 +8847,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+swiping",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+swiping",
             flags: [:],
             steps: [
@@ -8873,10 +8873,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -8898,7 +8898,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+swiping"),
             ],
@@ -8954,7 +8954,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+bOnTop",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+bOnTop",
             flags: [:],
             steps: [
@@ -8992,7 +8992,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+bOnTop"),
             ],
@@ -9001,7 +9001,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+bOnTop",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+bOnTop",
             flags: [:],
             steps: [
@@ -9024,7 +9024,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9048,7 +9048,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+bOnTop",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+bOnTop",
             flags: [:],
             steps: [
@@ -9071,7 +9071,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9086,7 +9086,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+bOnTop"),
             ],
@@ -9143,7 +9143,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+presentedFullScreen",
             flags: [:],
             steps: [
@@ -9182,7 +9182,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+presentedFullScreen"),
             ],
@@ -9191,7 +9191,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+presentedFullScreen",
             flags: [:],
             steps: [
@@ -9215,7 +9215,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9239,7 +9239,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen",
             flags: [:],
             steps: [
@@ -9263,7 +9263,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9278,7 +9278,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+presentedFullScreen"),
             ],
@@ -9335,7 +9335,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+presentedSheet",
             flags: [:],
             steps: [
@@ -9374,7 +9374,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+presentedSheet"),
             ],
@@ -9383,7 +9383,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+presentedSheet",
             flags: [:],
             steps: [
@@ -9407,7 +9407,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9431,7 +9431,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+presentedSheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+presentedSheet",
             flags: [:],
             steps: [
@@ -9455,7 +9455,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9470,7 +9470,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+presentedSheet"),
             ],
@@ -9479,7 +9479,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9501,7 +9501,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -9573,7 +9573,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9610,7 +9610,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -9618,7 +9618,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9655,7 +9655,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -9712,7 +9712,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9755,10 +9755,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -9774,7 +9774,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9799,7 +9799,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -9823,7 +9823,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9851,10 +9851,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -9873,7 +9873,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -9881,7 +9881,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9909,10 +9909,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -9931,7 +9931,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -9939,7 +9939,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -9967,10 +9967,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -10001,7 +10001,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10029,10 +10029,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -10057,10 +10057,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -10076,7 +10076,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10098,7 +10098,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -10112,7 +10112,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.presentOnTop", expect: [], state: "A.appeared+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -10121,7 +10121,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+swiping",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+swiping",
             flags: [:],
             steps: [
@@ -10144,7 +10144,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -10159,7 +10159,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+swiping"),
             ],
@@ -10168,7 +10168,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10190,7 +10190,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -10201,7 +10201,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -10209,7 +10209,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10231,7 +10231,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -10242,7 +10242,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -10250,7 +10250,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10272,7 +10272,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -10295,7 +10295,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10317,7 +10317,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -10334,10 +10334,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -10353,7 +10353,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10390,7 +10390,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackComplete", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -10398,7 +10398,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10435,7 +10435,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackComplete", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -10492,7 +10492,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10535,10 +10535,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -10554,7 +10554,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10594,7 +10594,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -10603,7 +10603,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10628,7 +10628,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -10640,7 +10640,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+cancellingSwipe"),
             ],
             checks: []
@@ -10648,7 +10648,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10673,7 +10673,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -10685,7 +10685,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+cancellingSwipe"),
             ],
             checks: []
@@ -10693,7 +10693,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10718,7 +10718,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -10742,7 +10742,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10767,7 +10767,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -10785,10 +10785,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -10804,7 +10804,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10832,10 +10832,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -10857,7 +10857,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -10866,7 +10866,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10888,7 +10888,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -10902,7 +10902,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -10911,7 +10911,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10951,7 +10951,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackComplete", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -10960,7 +10960,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe",
             flags: [:],
             steps: [
@@ -10985,7 +10985,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -11000,7 +11000,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+cancellingSwipe"),
             ],
@@ -11059,199 +11059,199 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11263,121 +11263,121 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.notCreated+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11407,13 +11407,13 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11425,19 +11425,19 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11449,37 +11449,37 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.notCreated+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.notCreated+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11491,73 +11491,73 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.notCreated+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.viewNotLoaded+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.notCreated+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11569,73 +11569,73 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.notCreated+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.viewNotLoaded+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11647,109 +11647,109 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.notCreated+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11761,49 +11761,49 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11815,19 +11815,19 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11839,43 +11839,43 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11887,19 +11887,19 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11911,43 +11911,43 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11959,19 +11959,19 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.notCreated+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.viewNotLoaded+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -11983,49 +11983,49 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.viewNotLoaded+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12037,67 +12037,67 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.disappeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.appearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.notCreated+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12109,19 +12109,19 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+bOnTop', unhandled events are rejected and change nothing: pushB, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_bOnTop() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+bOnTop")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12133,19 +12133,19 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_presentedFullScreen() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+presentedFullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12157,25 +12157,25 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+presentedSheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12187,13 +12187,13 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12205,85 +12205,85 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+swiping', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_swiping() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+swiping")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -12295,61 +12295,61 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.notCreated+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.viewNotLoaded+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_cancellingSwipe() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+cancellingSwipe")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

@@ -150,7 +150,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.appeared+B.notCreated+nothingPresented"),
                 .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.notCreated+nothingPresented"),
                 .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.appeared+B.notCreated+nothingPresented"),
-                .send("A.removeFromParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.notCreated+nothingPresented"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.notCreated+nothingPresented"),
                 .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.notCreated+nothingPresented"),
                 .send("A.swipeBackComplete", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+nothingPresented"),
                 .send("A.popToThis", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+nothingPresented"),
@@ -184,7 +184,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+fullScreen"),
                 .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+fullScreen"),
                 .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+fullScreen"),
-                .send("B.removeFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+fullScreen"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+fullScreen"),
                 .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+fullScreen"),
                 .send("B.swipeBackComplete", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+fullScreen"),
                 .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+fullScreen"),
@@ -207,9 +207,9 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+nothingPresented"),
                 .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+nothingPresented"),
                 .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+nothingPresented"),
-                .send("A.endAppearanceTransition", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+nothingPresented"),
+                .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+nothingPresented"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+nothingPresented"),
-                .send("A.endAppearanceTransition", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
+                .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
                 .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+nothingPresented"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+nothingPresented"),
                 .send("B.swipeBackCancel", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+nothingPresented"),
@@ -223,7 +223,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+nothingPresented"),
                 .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+nothingPresented"),
                 .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+nothingPresented"),
-                .send("B.endAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
+                .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
                 .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+nothingPresented"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
                 .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
@@ -235,7 +235,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
                 .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
                 .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
-                .send("A.removeFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
                 .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
                 .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
                 .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
@@ -254,7 +254,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
                 .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
                 .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
-                .send("B.removeFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
                 .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
                 .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
                 .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+nothingPresented"),
@@ -317,7 +317,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+nothingPresented",
             flags: [:],
             steps: [
@@ -343,10 +343,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -371,10 +371,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -390,7 +390,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+nothingPresented",
             flags: [:],
             steps: [
@@ -413,7 +413,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -431,10 +431,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -450,7 +450,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+nothingPresented",
             flags: [:],
             steps: [
@@ -476,10 +476,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -501,7 +501,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+nothingPresented"),
             ],
@@ -510,7 +510,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+nothingPresented",
             flags: [:],
             steps: [
@@ -530,7 +530,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -547,10 +547,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -566,7 +566,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+nothingPresented",
             flags: [:],
             steps: [
@@ -586,7 +586,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -603,10 +603,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -622,7 +622,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+nothingPresented",
             flags: [:],
             steps: [
@@ -645,7 +645,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -660,7 +660,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+nothingPresented"),
             ],
@@ -669,7 +669,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+nothingPresented",
             flags: [:],
             steps: [
@@ -695,10 +695,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -717,7 +717,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -725,7 +725,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+nothingPresented",
             flags: [:],
             steps: [
@@ -751,10 +751,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -773,7 +773,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+nothingPresented"),
             ],
             checks: []
@@ -781,7 +781,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+nothingPresented",
             flags: [:],
             steps: [
@@ -822,10 +822,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -841,7 +841,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+nothingPresented",
             flags: [:],
             steps: [
@@ -861,7 +861,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -875,7 +875,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+nothingPresented"),
             ],
@@ -884,7 +884,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+nothingPresented",
             flags: [:],
             steps: [
@@ -925,10 +925,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -944,7 +944,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+nothingPresented",
             flags: [:],
             steps: [
@@ -962,7 +962,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -976,7 +976,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("presentFullScreen", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+fullScreen"),
             ],
@@ -985,7 +985,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1008,7 +1008,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1020,7 +1020,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1028,7 +1028,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1051,7 +1051,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1063,7 +1063,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+nothingPresented"),
             ],
             checks: []
@@ -1071,7 +1071,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+nothingPresented",
             flags: [:],
             steps: [
@@ -1097,10 +1097,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1131,7 +1131,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+nothingPresented",
             flags: [:],
             steps: [
@@ -1157,10 +1157,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1191,7 +1191,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+nothingPresented",
             flags: [:],
             steps: [
@@ -1229,7 +1229,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+nothingPresented"),
             ],
@@ -1238,7 +1238,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1258,7 +1258,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1269,7 +1269,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1277,7 +1277,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1297,7 +1297,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1308,7 +1308,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
             ],
             checks: []
@@ -1316,7 +1316,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+nothingPresented",
             flags: [:],
             steps: [
@@ -1354,7 +1354,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+nothingPresented"),
             ],
@@ -1363,7 +1363,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+fullScreen",
             flags: [:],
             steps: [
@@ -1382,7 +1382,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1393,7 +1393,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissInCode", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1401,7 +1401,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+sheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+sheet",
             flags: [:],
             steps: [
@@ -1419,7 +1419,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1430,7 +1430,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissInCode", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1438,7 +1438,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1456,7 +1456,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1467,7 +1467,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("presentFullScreen", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+fullScreen"),
             ],
             checks: []
@@ -1475,7 +1475,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1495,7 +1495,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1506,7 +1506,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+nothingPresented"),
             ],
             checks: []
@@ -1514,7 +1514,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+nothingPresented",
             flags: [:],
             steps: [
@@ -1537,7 +1537,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1561,7 +1561,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+nothingPresented",
             flags: [:],
             steps: [
@@ -1584,7 +1584,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1608,7 +1608,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1643,7 +1643,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1651,7 +1651,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1686,7 +1686,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+nothingPresented"),
             ],
             checks: []
@@ -1694,7 +1694,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+nothingPresented",
             flags: [:],
             steps: [
@@ -1714,7 +1714,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1737,7 +1737,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+nothingPresented",
             flags: [:],
             steps: [
@@ -1757,7 +1757,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1780,7 +1780,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1815,7 +1815,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1823,7 +1823,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+nothingPresented",
             flags: [:],
             steps: [
@@ -1858,7 +1858,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+nothingPresented"),
             ],
             checks: []
@@ -1866,7 +1866,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+fullScreen",
             flags: [:],
             steps: [
@@ -1885,7 +1885,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1896,7 +1896,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissInCode", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -1904,7 +1904,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+fullScreen",
             flags: [:],
             steps: [
@@ -1938,7 +1938,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+fullScreen"),
             ],
             checks: []
@@ -1946,7 +1946,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+fullScreen",
             flags: [:],
             steps: [
@@ -1971,10 +1971,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1993,7 +1993,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+fullScreen"),
             ],
             checks: []
@@ -2001,7 +2001,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+fullScreen",
             flags: [:],
             steps: [
@@ -2020,7 +2020,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2031,7 +2031,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+fullScreen"),
             ],
             checks: []
@@ -2039,7 +2039,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+fullScreen",
             flags: [:],
             steps: [
@@ -2058,7 +2058,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2081,7 +2081,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+fullScreen",
             flags: [:],
             steps: [
@@ -2100,7 +2100,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -2117,10 +2117,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2136,7 +2136,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+pulling",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+pulling",
             flags: [:],
             steps: [
@@ -2154,7 +2154,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2177,7 +2177,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+sheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+sheet",
             flags: [:],
             steps: [
@@ -2195,7 +2195,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2206,7 +2206,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("dismissInCode", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+nothingPresented"),
             ],
             checks: []
@@ -2214,7 +2214,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+sheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+sheet",
             flags: [:],
             steps: [
@@ -2247,7 +2247,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("pullDown", expect: [.callback("shouldDismiss"), .callback("willDismiss"), .callback("B.viewWillDisappear")], state: "A.disappearing+B.disappearing+pulling"),
             ],
             checks: []
@@ -2255,7 +2255,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+sheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+sheet",
             flags: [:],
             steps: [
@@ -2279,10 +2279,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2301,7 +2301,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("pullDown", expect: [.callback("shouldDismiss"), .callback("willDismiss"), .callback("B.viewWillDisappear")], state: "A.notCreated+B.disappearing+pulling"),
             ],
             checks: []
@@ -2309,7 +2309,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+sheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+sheet",
             flags: [:],
             steps: [
@@ -2327,7 +2327,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2338,7 +2338,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+sheet"),
             ],
             checks: []
@@ -2346,7 +2346,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+sheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+sheet",
             flags: [:],
             steps: [
@@ -2364,7 +2364,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2387,7 +2387,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+sheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+sheet",
             flags: [:],
             steps: [
@@ -2405,7 +2405,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -2422,10 +2422,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2441,7 +2441,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+nothingPresented",
             flags: [:],
             steps: [
@@ -2461,7 +2461,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2484,7 +2484,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+nothingPresented",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+nothingPresented",
             flags: [:],
             steps: [
@@ -2504,7 +2504,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2715,7 +2715,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+fullScreen",
             flags: [:],
             steps: [
@@ -2749,7 +2749,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+fullScreen"),
             ],
             checks: []
@@ -2757,7 +2757,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+fullScreen",
             flags: [:],
             steps: [
@@ -2776,7 +2776,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2787,7 +2787,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+fullScreen"),
             ],
             checks: []
@@ -2795,7 +2795,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+fullScreen",
             flags: [:],
             steps: [
@@ -2814,7 +2814,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2837,7 +2837,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+fullScreen",
             flags: [:],
             steps: [
@@ -2856,7 +2856,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -2873,10 +2873,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2892,7 +2892,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+fullScreen",
             flags: [:],
             steps: [
@@ -2926,7 +2926,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+fullScreen"),
             ],
             checks: []
@@ -2980,7 +2980,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+fullScreen",
             flags: [:],
             steps: [
@@ -3020,10 +3020,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3039,7 +3039,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+fullScreen",
             flags: [:],
             steps: [
@@ -3061,7 +3061,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3073,7 +3073,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+fullScreen"),
             ],
             checks: []
@@ -3081,7 +3081,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+fullScreen",
             flags: [:],
             steps: [
@@ -3106,10 +3106,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3128,7 +3128,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+fullScreen"),
             ],
             checks: []
@@ -3136,7 +3136,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+fullScreen",
             flags: [:],
             steps: [
@@ -3161,10 +3161,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3195,7 +3195,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+fullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+fullScreen",
             flags: [:],
             steps: [
@@ -3220,10 +3220,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3248,10 +3248,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3267,7 +3267,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+fullScreen",
             flags: [:],
             steps: [
@@ -3286,7 +3286,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3309,7 +3309,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+fullScreen",
             flags: [:],
             steps: [
@@ -3328,7 +3328,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -3342,7 +3342,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+fullScreen"),
             ],
@@ -3351,7 +3351,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+pulling",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+pulling",
             flags: [:],
             steps: [
@@ -3369,7 +3369,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3437,7 +3437,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+pulling",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+pulling",
             flags: [:],
             steps: [
@@ -3461,10 +3461,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3495,7 +3495,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+pulling",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+pulling",
             flags: [:],
             steps: [
@@ -3513,7 +3513,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3524,7 +3524,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+pulling"),
             ],
             checks: []
@@ -3532,7 +3532,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+pulling",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+pulling",
             flags: [:],
             steps: [
@@ -3550,7 +3550,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3561,7 +3561,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("releaseToCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+sheet"),
             ],
             checks: []
@@ -3569,7 +3569,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+pulling",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+pulling",
             flags: [:],
             steps: [
@@ -3587,7 +3587,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3610,7 +3610,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+pulling",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+pulling",
             flags: [:],
             steps: [
@@ -3628,7 +3628,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -3645,10 +3645,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3664,7 +3664,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+sheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+sheet",
             flags: [:],
             steps: [
@@ -3697,7 +3697,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("pullDown", expect: [.callback("shouldDismiss"), .callback("willDismiss"), .callback("B.viewWillDisappear")], state: "A.appearing+B.disappearing+pulling"),
             ],
             checks: []
@@ -3705,7 +3705,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+sheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+sheet",
             flags: [:],
             steps: [
@@ -3723,7 +3723,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3734,7 +3734,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+sheet"),
             ],
             checks: []
@@ -3742,7 +3742,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+sheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+sheet",
             flags: [:],
             steps: [
@@ -3760,7 +3760,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3783,7 +3783,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+sheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+sheet",
             flags: [:],
             steps: [
@@ -3801,7 +3801,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -3818,10 +3818,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3837,7 +3837,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+sheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+sheet",
             flags: [:],
             steps: [
@@ -3870,7 +3870,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+sheet"),
             ],
             checks: []
@@ -3923,7 +3923,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+sheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+sheet",
             flags: [:],
             steps: [
@@ -3962,10 +3962,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3981,7 +3981,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+sheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+sheet",
             flags: [:],
             steps: [
@@ -4002,7 +4002,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4014,7 +4014,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("pullDown", expect: [.callback("shouldDismiss"), .callback("willDismiss"), .callback("B.viewWillDisappear")], state: "A.viewNotLoaded+B.disappearing+pulling"),
             ],
             checks: []
@@ -4022,7 +4022,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+sheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+sheet",
             flags: [:],
             steps: [
@@ -4046,10 +4046,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4068,7 +4068,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+sheet"),
             ],
             checks: []
@@ -4076,7 +4076,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+sheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+sheet",
             flags: [:],
             steps: [
@@ -4100,10 +4100,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4134,7 +4134,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+sheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+sheet",
             flags: [:],
             steps: [
@@ -4158,10 +4158,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4186,10 +4186,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4205,7 +4205,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+sheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+sheet",
             flags: [:],
             steps: [
@@ -4223,7 +4223,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4246,7 +4246,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+sheet",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+sheet",
             flags: [:],
             steps: [
@@ -4264,7 +4264,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -4278,7 +4278,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+sheet"),
             ],
@@ -4287,7 +4287,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+fullScreen",
             flags: [:],
             steps: [
@@ -4321,7 +4321,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+fullScreen"),
             ],
             checks: []
@@ -4375,7 +4375,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+fullScreen",
             flags: [:],
             steps: [
@@ -4415,10 +4415,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4434,7 +4434,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+fullScreen",
             flags: [:],
             steps: [
@@ -4453,7 +4453,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4476,7 +4476,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+fullScreen",
             flags: [:],
             steps: [
@@ -4495,7 +4495,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -4509,7 +4509,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+fullScreen"),
             ],
@@ -4564,7 +4564,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+fullScreen",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+fullScreen",
             flags: [:],
             steps: [
@@ -4601,7 +4601,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+fullScreen"),
             ],
@@ -4610,7 +4610,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+fullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+fullScreen",
             flags: [:],
             steps: [
@@ -4632,7 +4632,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4644,7 +4644,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+fullScreen"),
             ],
             checks: []
@@ -4652,7 +4652,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+fullScreen",
             flags: [:],
             steps: [
@@ -4674,7 +4674,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4698,7 +4698,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+fullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+fullScreen",
             flags: [:],
             steps: [
@@ -4720,7 +4720,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -4738,10 +4738,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -4757,7 +4757,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+fullScreen",
             flags: [:],
             steps: [
@@ -4782,10 +4782,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4816,7 +4816,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+fullScreen",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+fullScreen",
             flags: [:],
             steps: [
@@ -4841,10 +4841,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -4866,7 +4866,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+fullScreen"),
             ],
@@ -4920,7 +4920,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+pulling",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+pulling",
             flags: [:],
             steps: [
@@ -4938,7 +4938,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4949,7 +4949,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+pulling"),
             ],
             checks: []
@@ -4957,7 +4957,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+pulling",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+pulling",
             flags: [:],
             steps: [
@@ -4975,7 +4975,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4986,7 +4986,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("releaseToCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+sheet"),
             ],
             checks: []
@@ -4994,7 +4994,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+pulling",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+pulling",
             flags: [:],
             steps: [
@@ -5012,7 +5012,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5035,7 +5035,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+pulling",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+pulling",
             flags: [:],
             steps: [
@@ -5053,7 +5053,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -5070,10 +5070,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5089,7 +5089,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+pulling",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+pulling",
             flags: [:],
             steps: [
@@ -5122,7 +5122,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+pulling"),
             ],
             checks: []
@@ -5130,7 +5130,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+pulling",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.disappearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+pulling",
             flags: [:],
             steps: [
@@ -5163,7 +5163,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("releaseToCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappearing+B.appeared+sheet"),
             ],
             checks: []
@@ -5216,7 +5216,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+pulling",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+pulling",
             flags: [:],
             steps: [
@@ -5255,10 +5255,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5274,7 +5274,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+pulling",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+pulling",
             flags: [:],
             steps: [
@@ -5295,7 +5295,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -5319,7 +5319,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+pulling",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+pulling",
             flags: [:],
             steps: [
@@ -5343,10 +5343,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5365,7 +5365,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+pulling"),
             ],
             checks: []
@@ -5373,7 +5373,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+pulling",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.notCreated+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+pulling",
             flags: [:],
             steps: [
@@ -5397,10 +5397,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5419,7 +5419,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("releaseToCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+sheet"),
             ],
             checks: []
@@ -5427,7 +5427,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+pulling",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+pulling",
             flags: [:],
             steps: [
@@ -5451,10 +5451,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5485,7 +5485,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+pulling",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+pulling",
             flags: [:],
             steps: [
@@ -5509,10 +5509,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -5537,10 +5537,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5556,7 +5556,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+pulling",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+pulling",
             flags: [:],
             steps: [
@@ -5574,7 +5574,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -5588,7 +5588,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+pulling"),
             ],
@@ -5597,7 +5597,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+sheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+sheet",
             flags: [:],
             steps: [
@@ -5630,7 +5630,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+sheet"),
             ],
             checks: []
@@ -5683,7 +5683,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+sheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+sheet",
             flags: [:],
             steps: [
@@ -5722,10 +5722,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -5741,7 +5741,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+sheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+sheet",
             flags: [:],
             steps: [
@@ -5759,7 +5759,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -5782,7 +5782,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+sheet",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+sheet",
             flags: [:],
             steps: [
@@ -5800,7 +5800,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -5814,7 +5814,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+sheet"),
             ],
@@ -5868,7 +5868,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+sheet",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+sheet",
             flags: [:],
             steps: [
@@ -5904,7 +5904,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+sheet"),
             ],
@@ -5913,7 +5913,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+sheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+sheet",
             flags: [:],
             steps: [
@@ -5934,7 +5934,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -5946,7 +5946,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+sheet"),
             ],
             checks: []
@@ -5954,7 +5954,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+sheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+sheet",
             flags: [:],
             steps: [
@@ -5975,7 +5975,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -5999,7 +5999,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+sheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+sheet",
             flags: [:],
             steps: [
@@ -6020,7 +6020,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -6038,10 +6038,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6057,7 +6057,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+sheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+sheet",
             flags: [:],
             steps: [
@@ -6081,10 +6081,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6115,7 +6115,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+sheet",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+sheet",
             flags: [:],
             steps: [
@@ -6139,10 +6139,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6164,7 +6164,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+sheet"),
             ],
@@ -6219,7 +6219,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+fullScreen",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+fullScreen",
             flags: [:],
             steps: [
@@ -6256,7 +6256,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+fullScreen"),
             ],
@@ -6265,7 +6265,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+fullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+fullScreen",
             flags: [:],
             steps: [
@@ -6287,7 +6287,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6311,7 +6311,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+fullScreen",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+fullScreen",
             flags: [:],
             steps: [
@@ -6333,7 +6333,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6348,7 +6348,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+fullScreen"),
             ],
@@ -6357,7 +6357,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+pulling",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+pulling",
             flags: [:],
             steps: [
@@ -6390,7 +6390,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+pulling"),
             ],
             checks: []
@@ -6398,7 +6398,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+pulling",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.appearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+pulling",
             flags: [:],
             steps: [
@@ -6431,7 +6431,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("releaseToCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appearing+B.appeared+sheet"),
             ],
             checks: []
@@ -6484,7 +6484,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+pulling",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+pulling",
             flags: [:],
             steps: [
@@ -6523,10 +6523,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6542,7 +6542,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+pulling",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+pulling",
             flags: [:],
             steps: [
@@ -6560,7 +6560,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -6574,7 +6574,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+pulling"),
             ],
@@ -6583,7 +6583,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+pulling",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+pulling",
             flags: [:],
             steps: [
@@ -6619,7 +6619,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+pulling"),
             ],
@@ -6628,7 +6628,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+pulling",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+pulling",
             flags: [:],
             steps: [
@@ -6649,7 +6649,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6661,7 +6661,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+pulling"),
             ],
             checks: []
@@ -6669,7 +6669,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+pulling",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition",
+            summary: "In 'A.viewNotLoaded+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+pulling",
             flags: [:],
             steps: [
@@ -6690,7 +6690,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6702,7 +6702,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .send("releaseToCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.viewNotLoaded+B.appeared+sheet"),
             ],
             checks: []
@@ -6710,7 +6710,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+pulling",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+pulling",
             flags: [:],
             steps: [
@@ -6731,7 +6731,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -6755,7 +6755,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+pulling",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+pulling",
             flags: [:],
             steps: [
@@ -6776,7 +6776,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -6794,10 +6794,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.addToParent"),
                 .reject("B.finishAddingToParent"),
                 .reject("B.prepareRemovalFromParent"),
-                .reject("B.removeFromParent"),
+                .reject("B.completeRemovalFromParent"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -6813,7 +6813,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+pulling",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+pulling",
             flags: [:],
             steps: [
@@ -6837,10 +6837,10 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.addToParent"),
                 .reject("A.finishAddingToParent"),
                 .reject("A.prepareRemovalFromParent"),
-                .reject("A.removeFromParent"),
+                .reject("A.completeRemovalFromParent"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -6862,7 +6862,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+pulling"),
             ],
@@ -6916,7 +6916,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+sheet",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+sheet",
             flags: [:],
             steps: [
@@ -6952,7 +6952,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+sheet"),
             ],
@@ -6961,7 +6961,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+sheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+sheet",
             flags: [:],
             steps: [
@@ -6982,7 +6982,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -7006,7 +7006,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+sheet",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+sheet",
             flags: [:],
             steps: [
@@ -7027,7 +7027,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -7042,7 +7042,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+sheet"),
             ],
@@ -7051,7 +7051,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+pulling",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+pulling",
             flags: [:],
             steps: [
@@ -7087,7 +7087,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+pulling"),
             ],
@@ -7096,7 +7096,7 @@ enum UikitPresentationConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+pulling",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+pulling",
             flags: [:],
             steps: [
@@ -7117,7 +7117,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("A.swipeBackComplete"),
                 .reject("A.beginAppearing"),
                 .reject("A.beginDisappearing"),
-                .reject("A.endAppearanceTransition"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -7132,7 +7132,7 @@ enum UikitPresentationConformance: ConformanceSuite {
                 .reject("B.swipeBackComplete"),
                 .reject("B.beginAppearing"),
                 .reject("B.beginDisappearing"),
-                .reject("B.endAppearanceTransition"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+pulling"),
             ],
@@ -7203,283 +7203,283 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.notCreated+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.notCreated+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.viewNotLoaded+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.notCreated+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.notCreated+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.notCreated+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.viewNotLoaded+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.notCreated+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.viewNotLoaded+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.viewNotLoaded+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.viewNotLoaded+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.disappeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.appeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.disappeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.appeared+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.appeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.notCreated+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.appeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.notCreated+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+nothingPresented', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_nothingPresented() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappearing+nothingPresented")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7509,31 +7509,31 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.appeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.notCreated+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.disappeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7545,49 +7545,49 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.notCreated+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.notCreated+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.viewNotLoaded+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7599,61 +7599,61 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.disappeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.notCreated+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.appeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.notCreated+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.disappeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7665,49 +7665,49 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.notCreated+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.notCreated+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.viewNotLoaded+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.disappeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7719,19 +7719,19 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.notCreated+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.appearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.viewNotLoaded+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7743,37 +7743,37 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.viewNotLoaded+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappeared+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.notCreated+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.viewNotLoaded+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7785,37 +7785,37 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappeared+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.disappeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.notCreated+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.appeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.disappearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.disappeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7827,49 +7827,49 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.notCreated+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.notCreated+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.disappeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.notCreated+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appeared+B.viewNotLoaded+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.disappeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7881,19 +7881,19 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.notCreated+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.appearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.viewNotLoaded+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7905,37 +7905,37 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.viewNotLoaded+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappeared+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.notCreated+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.appearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.viewNotLoaded+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7947,31 +7947,31 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.viewNotLoaded+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appearing+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+fullScreen', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, pullDown, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_fullScreen() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+fullScreen")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.appeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.appearing+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.disappeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -7983,49 +7983,49 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.notCreated+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.endAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappeared+B.viewNotLoaded+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.disappearing+B.viewNotLoaded+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.appeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.endAppearanceTransition")
+    @Test("In 'A.viewNotLoaded+B.disappeared+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.disappeared+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appearing+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.removeFromParent, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.notCreated+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.removeFromParent, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.notCreated+B.viewNotLoaded+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -8037,31 +8037,31 @@ struct UikitPresentationConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.viewNotLoaded+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.appearing+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+sheet', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, releaseToDismiss, releaseToCancel, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_sheet() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+sheet")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.appearing+B.viewNotLoaded+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.endAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.endAppearanceTransition, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+pulling', unhandled events are rejected and change nothing: presentFullScreen, presentSheet, dismissInCode, pullDown, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_pulling() throws {
         let failures = try UikitPresentationConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+pulling")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

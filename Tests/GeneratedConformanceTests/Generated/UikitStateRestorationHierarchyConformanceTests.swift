@@ -122,7 +122,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Nav.addToParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.finishAddingToParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.prepareRemovalFromParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
-                .send("Nav.removeFromParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
+                .send("Nav.completeRemovalFromParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Nav.beginDisappearing", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.disappeared+active"),
                 .send("Nav.swipeBackComplete", expect: [.callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+active"),
                 .send("Nav.dismissOnTop", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+active"),
@@ -142,7 +142,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Detail.addToParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.finishAddingToParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.prepareRemovalFromParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
-                .send("Detail.removeFromParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
+                .send("Detail.completeRemovalFromParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.appeared+Detail.appeared+active"),
                 .send("Detail.beginDisappearing", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.appeared+Detail.disappearing+active"),
                 .send("Detail.swipeBackComplete", expect: [.callback("Detail.viewDidDisappear")], state: "Nav.appeared+Detail.disappeared+active"),
                 .send("Detail.dismissOnTop", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
@@ -168,9 +168,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Nav.swipeBackBegin", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews")], state: "Nav.appearing+Detail.appeared+notRunning"),
                 .send("Nav.beginDisappearing", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.appeared+notRunning"),
                 .send("Nav.beginAppearing", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing")], state: "Nav.appearing+Detail.appeared+notRunning"),
-                .send("Nav.endAppearanceTransition", expect: [.callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
+                .send("Nav.finishAppearanceTransition", expect: [.callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
                 .send("Nav.swipeBackBegin", expect: [.callback("Nav.viewWillDisappear")], state: "Nav.disappearing+Detail.appeared+notRunning"),
-                .send("Nav.endAppearanceTransition", expect: [.callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
+                .send("Nav.finishAppearanceTransition", expect: [.callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Detail.pop", expect: [.callback("Detail.viewWillDisappear"), .callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing")], state: "Nav.disappeared+Detail.appearing+notRunning"),
                 .send("Detail.swipeBackCancel", expect: [.callback("Detail.viewWillDisappear"), .callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
@@ -181,9 +181,9 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews")], state: "Nav.disappeared+Detail.appearing+notRunning"),
                 .send("Detail.beginDisappearing", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
                 .send("Detail.beginAppearing", expect: [.callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing")], state: "Nav.disappeared+Detail.appearing+notRunning"),
-                .send("Detail.endAppearanceTransition", expect: [.callback("Detail.viewDidAppear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
+                .send("Detail.finishAppearanceTransition", expect: [.callback("Detail.viewDidAppear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
                 .send("Detail.swipeBackBegin", expect: [.callback("Detail.viewWillDisappear")], state: "Nav.disappeared+Detail.disappearing+notRunning"),
-                .send("Detail.endAppearanceTransition", expect: [.callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
+                .send("Detail.finishAppearanceTransition", expect: [.callback("Detail.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
                 .send("Nav.processEnds", expect: [], state: "Nav.notCreated+Detail.disappeared+notRunning"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.present", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
@@ -192,7 +192,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Nav.addToParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.finishAddingToParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.prepareRemovalFromParent", expect: [.callback("Nav.willMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
-                .send("Nav.removeFromParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
+                .send("Nav.completeRemovalFromParent", expect: [.callback("Nav.didMoveToParent")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.appEntersBackground", expect: [], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.appEntersForeground", expect: [], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
                 .send("Nav.memoryWarning", expect: [.callback("Nav.didReceiveMemoryWarning")], state: "Nav.viewNotLoaded+Detail.disappeared+notRunning"),
@@ -211,7 +211,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .send("Detail.addToParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.finishAddingToParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.prepareRemovalFromParent", expect: [.callback("Detail.willMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
-                .send("Detail.removeFromParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
+                .send("Detail.completeRemovalFromParent", expect: [.callback("Detail.didMoveToParent")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.appEntersBackground", expect: [], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.appEntersForeground", expect: [], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
                 .send("Detail.memoryWarning", expect: [.callback("Detail.didReceiveMemoryWarning")], state: "Nav.notCreated+Detail.viewNotLoaded+notRunning"),
@@ -253,7 +253,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.notCreated+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -277,10 +277,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -305,10 +305,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -324,7 +324,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appeared+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -341,7 +341,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -358,10 +358,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -377,7 +377,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.viewNotLoaded+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -398,7 +398,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -416,10 +416,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -435,7 +435,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.notCreated+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -459,10 +459,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -484,7 +484,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Detail.loadView"), .callback("Detail.viewDidLoad"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("Detail.viewWillLayoutSubviews"), .callback("Detail.viewDidLayoutSubviews"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
             ],
@@ -493,7 +493,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.appeared+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -511,7 +511,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -522,7 +522,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.appeared+suspended"),
             ],
             checks: []
@@ -530,7 +530,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appeared+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -546,7 +546,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -563,10 +563,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -582,7 +582,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappeared+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -600,7 +600,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -617,10 +617,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -636,7 +636,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappearing+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -675,10 +675,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -694,7 +694,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.notCreated+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -718,10 +718,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -746,10 +746,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -765,7 +765,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.appeared+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -783,7 +783,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -797,7 +797,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.viewNotLoaded+suspended"),
             ],
@@ -806,7 +806,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappeared+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -824,7 +824,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -841,10 +841,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -860,7 +860,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appeared+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -878,7 +878,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -895,10 +895,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -914,7 +914,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -935,7 +935,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -950,7 +950,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -959,7 +959,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.notCreated+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -983,10 +983,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1005,7 +1005,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.callback("Nav.initCoder"), .callback("Nav.awakeFromNib"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("Nav.loadView"), .callback("Nav.viewDidLoad"), .callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewWillLayoutSubviews"), .callback("Nav.viewDidLayoutSubviews"), .callback("Detail.viewWillAppear"), .callback("Detail.viewIsAppearing"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("Nav.viewDidAppear"), .callback("Detail.viewDidAppear")], state: "Nav.appeared+Detail.appeared+active"),
             ],
             checks: []
@@ -1013,7 +1013,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.notCreated+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -1037,10 +1037,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1059,7 +1059,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -1067,7 +1067,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.appeared+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1083,7 +1083,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1094,7 +1094,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.appeared+active"),
             ],
             checks: []
@@ -1102,7 +1102,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.disappeared+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -1120,7 +1120,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1131,7 +1131,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.appeared+suspended"),
             ],
             checks: []
@@ -1139,7 +1139,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.disappearing+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -1172,7 +1172,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.appeared+suspended"),
             ],
             checks: []
@@ -1180,7 +1180,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.notCreated+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -1204,10 +1204,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1226,7 +1226,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.appeared+active"),
             ],
             checks: []
@@ -1234,7 +1234,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.appeared+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -1252,7 +1252,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1263,7 +1263,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appeared+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -1271,7 +1271,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -1289,7 +1289,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -1312,7 +1312,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappeared+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1328,7 +1328,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
                 .reject("Detail.push"),
@@ -1345,10 +1345,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1364,7 +1364,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappearing+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1401,10 +1401,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1420,7 +1420,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.notCreated+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1442,10 +1442,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1470,10 +1470,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1489,7 +1489,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.appeared+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -1505,7 +1505,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1519,7 +1519,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.viewNotLoaded+active"),
             ],
@@ -1528,7 +1528,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appearing+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -1567,10 +1567,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1586,7 +1586,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappeared+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -1604,7 +1604,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1618,7 +1618,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.viewNotLoaded+suspended"),
             ],
@@ -1627,7 +1627,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappearing+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -1663,7 +1663,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.viewNotLoaded+suspended"),
             ],
@@ -1672,7 +1672,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.notCreated+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.viewNotLoaded+Detail.notCreated+active",
             flags: [:],
             steps: [
@@ -1693,7 +1693,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -1711,10 +1711,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1730,7 +1730,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.notCreated+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -1754,10 +1754,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -1779,7 +1779,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.viewNotLoaded+active"),
             ],
@@ -1788,7 +1788,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appearing+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -1827,10 +1827,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1846,7 +1846,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappeared+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -1864,7 +1864,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1878,7 +1878,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -1887,7 +1887,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.notCreated+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.disappearing+Detail.notCreated+notRunning",
             flags: [:],
             steps: [
@@ -1926,10 +1926,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -1945,7 +1945,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.appeared+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -1963,7 +1963,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -1977,7 +1977,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -1986,7 +1986,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -2007,7 +2007,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2019,7 +2019,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -2027,7 +2027,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -2048,7 +2048,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2060,7 +2060,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.accessView", expect: [.callback("Nav.loadView"), .callback("Nav.viewDidLoad")], state: "Nav.disappeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -2068,7 +2068,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -2092,10 +2092,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2126,7 +2126,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -2150,10 +2150,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2184,7 +2184,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.disappeared+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2200,7 +2200,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2211,7 +2211,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.appeared+active"),
             ],
             checks: []
@@ -2219,7 +2219,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.disappearing+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2250,7 +2250,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.appeared+active"),
             ],
             checks: []
@@ -2258,7 +2258,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.notCreated+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2280,10 +2280,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2302,7 +2302,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.appeared+active"),
             ],
             checks: []
@@ -2310,7 +2310,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.appeared+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2326,7 +2326,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2337,7 +2337,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appeared+Detail.disappeared+active"),
             ],
             checks: []
@@ -2345,7 +2345,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2361,7 +2361,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2384,7 +2384,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.appearing+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -2417,7 +2417,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.appeared+suspended"),
             ],
             checks: []
@@ -2425,7 +2425,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.disappeared+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -2443,7 +2443,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2454,7 +2454,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappeared+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -2462,7 +2462,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -2480,7 +2480,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2503,7 +2503,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.disappearing+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -2536,7 +2536,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.disappearing+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -2589,7 +2589,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appeared+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.appeared+active",
             flags: [:],
             steps: [
@@ -2610,7 +2610,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -2622,7 +2622,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.appeared+suspended"),
             ],
             checks: []
@@ -2630,7 +2630,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.notCreated+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -2654,10 +2654,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2676,7 +2676,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.instantiateInCode", expect: [.callback("Nav.initNibName")], state: "Nav.viewNotLoaded+Detail.disappeared+active"),
             ],
             checks: []
@@ -2684,7 +2684,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -2708,10 +2708,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -2742,7 +2742,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -2760,7 +2760,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -2783,7 +2783,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.appearing+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2820,10 +2820,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -2839,7 +2839,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappeared+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2855,7 +2855,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.pop"),
@@ -2869,7 +2869,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.viewNotLoaded+active"),
             ],
@@ -2878,7 +2878,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappearing+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2912,7 +2912,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.viewNotLoaded+active"),
             ],
@@ -2921,7 +2921,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.notCreated+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
+            summary: "In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds",
             start: "Nav.viewNotLoaded+Detail.notCreated+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2940,7 +2940,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.accessView"),
                 .reject("Detail.showAsRoot"),
@@ -2958,10 +2958,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.addToParent"),
                 .reject("Detail.finishAddingToParent"),
                 .reject("Detail.prepareRemovalFromParent"),
-                .reject("Detail.removeFromParent"),
+                .reject("Detail.completeRemovalFromParent"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .reject("Detail.appEntersBackground"),
                 .reject("Detail.appEntersForeground"),
@@ -2977,7 +2977,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.notCreated+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -2999,10 +2999,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -3024,7 +3024,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.viewNotLoaded+active"),
             ],
@@ -3033,7 +3033,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.appearing+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -3069,7 +3069,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.viewNotLoaded+suspended"),
             ],
@@ -3078,7 +3078,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.viewNotLoaded+active",
             flags: [:],
             steps: [
@@ -3099,7 +3099,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3114,7 +3114,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.viewNotLoaded+suspended"),
             ],
@@ -3123,7 +3123,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.appearing+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -3159,7 +3159,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -3168,7 +3168,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.disappeared+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -3186,7 +3186,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3197,7 +3197,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -3205,7 +3205,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.disappeared+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -3223,7 +3223,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3234,7 +3234,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.showAsRoot", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -3242,7 +3242,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.viewNotLoaded+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.disappearing+Detail.viewNotLoaded+notRunning",
             flags: [:],
             steps: [
@@ -3278,7 +3278,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.viewNotLoaded+notRunning"),
             ],
@@ -3287,7 +3287,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.appeared+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -3305,7 +3305,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3316,7 +3316,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -3324,7 +3324,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.appeared+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -3342,7 +3342,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3353,7 +3353,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.pop", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -3361,7 +3361,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -3382,7 +3382,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3406,7 +3406,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -3427,7 +3427,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3451,7 +3451,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.appearing+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3482,7 +3482,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.appeared+active"),
             ],
             checks: []
@@ -3490,7 +3490,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.disappeared+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3506,7 +3506,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3517,7 +3517,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappeared+Detail.disappeared+active"),
             ],
             checks: []
@@ -3525,7 +3525,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3541,7 +3541,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3564,7 +3564,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.disappearing+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3595,7 +3595,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.disappearing+Detail.disappeared+active"),
             ],
             checks: []
@@ -3646,7 +3646,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.appeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3665,7 +3665,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -3677,7 +3677,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.appeared+active"),
             ],
             checks: []
@@ -3685,7 +3685,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.notCreated+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3707,10 +3707,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -3729,7 +3729,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.notCreated+Detail.disappeared+active"),
             ],
             checks: []
@@ -3737,7 +3737,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3759,10 +3759,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -3793,7 +3793,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -3809,7 +3809,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -3832,7 +3832,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.appearing+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -3865,7 +3865,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.appearing+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -3918,7 +3918,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -3936,7 +3936,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4004,7 +4004,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappeared+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.disappeared+active",
             flags: [:],
             steps: [
@@ -4025,7 +4025,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4037,7 +4037,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("Nav.encodeRestorableState"), .callback("Detail.encodeRestorableState")], state: "Nav.viewNotLoaded+Detail.disappeared+suspended"),
             ],
             checks: []
@@ -4045,7 +4045,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappearing+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.disappearing+active",
             flags: [:],
             steps: [
@@ -4066,7 +4066,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4090,7 +4090,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -4114,10 +4114,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -4148,7 +4148,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.appearing+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4182,7 +4182,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.viewNotLoaded+active"),
             ],
@@ -4191,7 +4191,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.viewNotLoaded+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4210,7 +4210,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4225,7 +4225,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .reject("Detail.sizeChange"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.viewNotLoaded+active"),
             ],
@@ -4234,7 +4234,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.appearing+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -4267,7 +4267,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -4275,7 +4275,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.appearing+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -4308,7 +4308,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillDisappear"), .callback("Nav.viewDidDisappear")], state: "Nav.disappeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -4316,7 +4316,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -4334,7 +4334,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4357,7 +4357,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -4375,7 +4375,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4398,7 +4398,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.disappeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.disappearing+Detail.disappeared+notRunning",
             flags: [:],
             steps: [
@@ -4431,7 +4431,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.disappeared+notRunning"),
             ],
             checks: []
@@ -4439,7 +4439,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappearing+Detail.appeared+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition",
             start: "Nav.disappearing+Detail.appeared+notRunning",
             flags: [:],
             steps: [
@@ -4472,7 +4472,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginAppearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("Nav.swipeBackCancel", expect: [.callback("Nav.viewWillAppear"), .callback("Nav.viewIsAppearing"), .callback("Nav.viewDidAppear")], state: "Nav.appeared+Detail.appeared+notRunning"),
             ],
             checks: []
@@ -4480,7 +4480,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.appearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.appearing+notRunning",
             flags: [:],
             steps: [
@@ -4498,7 +4498,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4521,7 +4521,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appeared+Detail.disappearing+notRunning",
             kind: .rejection,
-            summary: "In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.appeared+Detail.disappearing+notRunning",
             flags: [:],
             steps: [
@@ -4539,7 +4539,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4562,7 +4562,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.appearing+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.appearing+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4593,7 +4593,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.appearing+Detail.disappeared+active"),
             ],
             checks: []
@@ -4644,7 +4644,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.disappeared+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.disappeared+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4660,7 +4660,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackCancel"),
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
                 .reject("Detail.accessView"),
@@ -4726,7 +4726,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappeared+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition",
             start: "Nav.viewNotLoaded+Detail.disappeared+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4745,7 +4745,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4757,7 +4757,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Detail.swipeBackCancel"),
                 .reject("Detail.swipeBackComplete"),
                 .reject("Detail.beginDisappearing"),
-                .reject("Detail.endAppearanceTransition"),
+                .reject("Detail.finishAppearanceTransition"),
                 .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "Nav.viewNotLoaded+Detail.disappeared+active"),
             ],
             checks: []
@@ -4765,7 +4765,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.disappearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.disappearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4784,7 +4784,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -4808,7 +4808,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.notCreated+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.notCreated+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -4830,10 +4830,10 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.addToParent"),
                 .reject("Nav.finishAddingToParent"),
                 .reject("Nav.prepareRemovalFromParent"),
-                .reject("Nav.removeFromParent"),
+                .reject("Nav.completeRemovalFromParent"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Nav.appEntersBackground"),
                 .reject("Nav.appEntersForeground"),
@@ -4909,7 +4909,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appearing+active",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.appearing+active",
             flags: [:],
             steps: [
@@ -4930,7 +4930,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -5177,7 +5177,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:Nav.viewNotLoaded+Detail.appearing+suspended",
             kind: .rejection,
-            summary: "In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
+            summary: "In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange",
             start: "Nav.viewNotLoaded+Detail.appearing+suspended",
             flags: ["archiveExists": true],
             steps: [
@@ -5196,7 +5196,7 @@ enum UikitStateRestorationHierarchyConformance: ConformanceSuite {
                 .reject("Nav.swipeBackComplete"),
                 .reject("Nav.beginAppearing"),
                 .reject("Nav.beginDisappearing"),
-                .reject("Nav.endAppearanceTransition"),
+                .reject("Nav.finishAppearanceTransition"),
                 .reject("Nav.sizeChange"),
                 .reject("Detail.instantiateInCode"),
                 .reject("Detail.instantiateFromStoryboard"),
@@ -5333,283 +5333,283 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.notCreated+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_notCreated_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appeared_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_viewNotLoaded_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appeared_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappeared+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappeared_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappearing_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.notCreated+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_notCreated_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappeared_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appeared+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appeared_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.notCreated+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.notCreated+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappeared+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.notCreated+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappeared+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappeared_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappearing_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.notCreated+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_notCreated_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appearing+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appearing_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_viewNotLoaded_Detail_notCreated_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.notCreated+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appearing_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.disappearing+Detail.notCreated+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_disappearing_Detail_notCreated_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.notCreated+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.viewNotLoaded+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappeared+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.notCreated+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appearing+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappeared+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5621,139 +5621,139 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.viewNotLoaded+Detail.appeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_appeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.notCreated+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.appearing+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_appearing_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.removeFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
+    @Test("In 'Nav.viewNotLoaded+Detail.notCreated+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.addToParent, Detail.finishAddingToParent, Detail.prepareRemovalFromParent, Detail.completeRemovalFromParent, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange, Detail.appEntersBackground, Detail.appEntersForeground, Detail.memoryWarning, Detail.encodeState, Detail.decodeState, Detail.finishRestoring, Detail.processEnds")
     func rejections_in_Nav_viewNotLoaded_Detail_notCreated_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.notCreated+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_viewNotLoaded_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.disappearing+Detail.viewNotLoaded+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_disappearing_Detail_viewNotLoaded_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.viewNotLoaded+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appeared+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appeared+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appeared_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appearing+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappeared+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappeared_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5765,31 +5765,31 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.viewNotLoaded+Detail.appeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_appeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.notCreated+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_notCreated_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appearing+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5801,7 +5801,7 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5813,85 +5813,85 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_disappeared_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappeared+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_disappearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.appearing+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_appearing_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.endAppearanceTransition, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.viewNotLoaded+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.beginDisappearing, Detail.finishAppearanceTransition, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_viewNotLoaded_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.viewNotLoaded+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappearing+Detail.disappeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_disappeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.disappeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.disappearing+Detail.appeared+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginDisappearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.popToThis, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginAppearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_disappearing_Detail_appeared_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappearing+Detail.appeared+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.appearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_appearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.appearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.appeared+Detail.disappearing+notRunning', unhandled events are rejected and change nothing: showDetail, pressHome, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.popToThis, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_appeared_Detail_disappearing_notRunning() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appeared+Detail.disappearing+notRunning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.appearing+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.beginAppearing, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_appearing_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.appearing+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5903,7 +5903,7 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.endAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.disappeared+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.accessView, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.presentOnTop, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginDisappearing, Nav.finishAppearanceTransition, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_disappeared_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.disappeared+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5915,19 +5915,19 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.endAppearanceTransition")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappeared+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.presentOnTop, Detail.swipeBackCancel, Detail.swipeBackComplete, Detail.beginDisappearing, Detail.finishAppearanceTransition")
     func rejections_in_Nav_viewNotLoaded_Detail_disappeared_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappeared+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.disappearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginDisappearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_disappearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.disappearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.removeFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.notCreated+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.accessView, Nav.showAsRoot, Nav.push, Nav.present, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.addToParent, Nav.finishAddingToParent, Nav.prepareRemovalFromParent, Nav.completeRemovalFromParent, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Nav.appEntersBackground, Nav.appEntersForeground, Nav.memoryWarning, Nav.encodeState, Nav.decodeState, Nav.finishRestoring, Nav.processEnds, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_notCreated_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.notCreated+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5939,7 +5939,7 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.appearing+active', unhandled events are rejected and change nothing: tapIcon, showDetail, purge, swipeAway, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_appearing_active() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appearing+active")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -5975,7 +5975,7 @@ struct UikitStateRestorationHierarchyConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.endAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
+    @Test("In 'Nav.viewNotLoaded+Detail.appearing+suspended' with archiveExists=true, unhandled events are rejected and change nothing: showDetail, pressHome, Nav.instantiateInCode, Nav.instantiateFromStoryboard, Nav.pop, Nav.dismiss, Nav.pushOnTop, Nav.popToThis, Nav.presentOnTop, Nav.dismissOnTop, Nav.swipeBackBegin, Nav.swipeBackCancel, Nav.swipeBackComplete, Nav.beginAppearing, Nav.beginDisappearing, Nav.finishAppearanceTransition, Nav.sizeChange, Detail.instantiateInCode, Detail.instantiateFromStoryboard, Detail.accessView, Detail.showAsRoot, Detail.push, Detail.present, Detail.pop, Detail.dismiss, Detail.pushOnTop, Detail.popToThis, Detail.presentOnTop, Detail.dismissOnTop, Detail.swipeBackBegin, Detail.beginAppearing, Detail.sizeChange")
     func rejections_in_Nav_viewNotLoaded_Detail_appearing_suspended() throws {
         let failures = try UikitStateRestorationHierarchyConformance.run("rejection:Nav.viewNotLoaded+Detail.appearing+suspended")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")

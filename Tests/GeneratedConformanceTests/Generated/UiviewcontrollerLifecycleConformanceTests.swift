@@ -221,7 +221,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("addToParent"),
                 .send("accessView"),
                 .send("beginAppearing"),
-                .send("endAppearanceTransition"),
+                .send("finishAppearanceTransition"),
                 .send("finishAddingToParent"),
             ],
             checks: [
@@ -323,7 +323,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("addToParent", expect: [.callback("willMoveToParent")], state: "appeared"),
                 .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "appeared"),
                 .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "appeared"),
-                .send("removeFromParent", expect: [.callback("didMoveToParent")], state: "appeared"),
+                .send("completeRemovalFromParent", expect: [.callback("didMoveToParent")], state: "appeared"),
                 .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
                 .send("swipeBackComplete", expect: [.callback("viewDidDisappear")], state: "disappeared"),
                 .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
@@ -348,9 +348,9 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appearing"),
                 .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
                 .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
-                .send("endAppearanceTransition", expect: [.callback("viewDidAppear")], state: "appeared"),
+                .send("finishAppearanceTransition", expect: [.callback("viewDidAppear")], state: "appeared"),
                 .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
-                .send("endAppearanceTransition", expect: [.callback("viewDidDisappear")], state: "disappeared"),
+                .send("finishAppearanceTransition", expect: [.callback("viewDidDisappear")], state: "disappeared"),
                 .send("processEnds", expect: [], state: "notCreated"),
                 .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
                 .send("push", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
@@ -362,7 +362,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .send("addToParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
                 .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
                 .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
-                .send("removeFromParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
+                .send("completeRemovalFromParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
                 .send("appEntersBackground", expect: [], state: "viewNotLoaded"),
                 .send("appEntersForeground", expect: [], state: "viewNotLoaded"),
                 .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "viewNotLoaded"),
@@ -389,7 +389,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:notCreated",
             kind: .rejection,
-            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, removeFromParent, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
+            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, completeRemovalFromParent, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
             start: "notCreated",
             flags: [:],
             steps: [
@@ -409,10 +409,10 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("addToParent"),
                 .reject("finishAddingToParent"),
                 .reject("prepareRemovalFromParent"),
-                .reject("removeFromParent"),
+                .reject("completeRemovalFromParent"),
                 .reject("beginAppearing"),
                 .reject("beginDisappearing"),
-                .reject("endAppearanceTransition"),
+                .reject("finishAppearanceTransition"),
                 .reject("sizeChange"),
                 .reject("appEntersBackground"),
                 .reject("appEntersForeground"),
@@ -428,7 +428,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:viewNotLoaded",
             kind: .rejection,
-            summary: "In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange",
+            summary: "In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange",
             start: "viewNotLoaded",
             flags: [:],
             steps: [
@@ -445,7 +445,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("swipeBackComplete"),
                 .reject("beginAppearing"),
                 .reject("beginDisappearing"),
-                .reject("endAppearanceTransition"),
+                .reject("finishAppearanceTransition"),
                 .reject("sizeChange"),
                 .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
             ],
@@ -454,7 +454,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:disappeared",
             kind: .rejection,
-            summary: "In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, endAppearanceTransition",
+            summary: "In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, finishAppearanceTransition",
             start: "disappeared",
             flags: [:],
             steps: [
@@ -468,7 +468,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("swipeBackCancel"),
                 .reject("swipeBackComplete"),
                 .reject("beginDisappearing"),
-                .reject("endAppearanceTransition"),
+                .reject("finishAppearanceTransition"),
                 .send("showAsRoot", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
             ],
             checks: []
@@ -502,7 +502,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:appeared",
             kind: .rejection,
-            summary: "In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, endAppearanceTransition",
+            summary: "In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, finishAppearanceTransition",
             start: "appeared",
             flags: [:],
             steps: [
@@ -516,7 +516,7 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
                 .reject("swipeBackCancel"),
                 .reject("swipeBackComplete"),
                 .reject("beginAppearing"),
-                .reject("endAppearanceTransition"),
+                .reject("finishAppearanceTransition"),
                 .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
             ],
             checks: []
@@ -672,19 +672,19 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, removeFromParent, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds")
+    @Test("In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, completeRemovalFromParent, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds")
     func rejections_in_notCreated() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:notCreated")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, endAppearanceTransition, sizeChange")
+    @Test("In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange")
     func rejections_in_viewNotLoaded() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:viewNotLoaded")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, endAppearanceTransition")
+    @Test("In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, finishAppearanceTransition")
     func rejections_in_disappeared() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:disappeared")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -696,7 +696,7 @@ struct UiviewcontrollerLifecycleConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, endAppearanceTransition")
+    @Test("In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, finishAppearanceTransition")
     func rejections_in_appeared() throws {
         let failures = try UiviewcontrollerLifecycleConformance.run("rejection:appeared")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
