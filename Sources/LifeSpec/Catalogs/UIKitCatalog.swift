@@ -220,6 +220,15 @@ enum UIKitCatalog {
             objc: "presentationControllerDidAttemptToDismiss:"
             owner: UIAdaptivePresentationControllerDelegate
             url: "https://developer.apple.com/documentation/uikit/uiadaptivepresentationcontrollerdelegate/presentationcontrollerdidattempttodismiss(_:)"
+          # UITabBarControllerDelegate: the person tapping a tab
+          - swift: "tabBarController(_:shouldSelect:)"
+            objc: "tabBarController:shouldSelectViewController:"
+            owner: UITabBarControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uitabbarcontrollerdelegate/tabbarcontroller(_:shouldselect:)"
+          - swift: "tabBarController(_:didSelect:)"
+            objc: "tabBarController:didSelectViewController:"
+            owner: UITabBarControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uitabbarcontrollerdelegate/tabbarcontroller(_:didselect:)"
         closureHosts:
           # APIs an app passes a closure to that UIKit calls back later (`kind: closure`, `passedTo:`)
           - swift: "UIApplication.beginBackgroundTask(expirationHandler:)"
