@@ -70,7 +70,7 @@ struct ScenarioDifferencesTests {
         "every scenario of the specs, in every locale, pieced together is byte for byte the scenario drawn whole",
         arguments: SharedLayoutTests.specs + [
             "uikit-background-tasks", "uikit-memory-warning", "uikit-navigation-stack", "uikit-presentation",
-            "uikit-protected-data", "uikit-scene-based-app", "uikit-state-restoration-hierarchy",
+            "uikit-protected-data", "uikit-scene-based-app", "uikit-state-restoration-hierarchy", "uikit-tab-bar",
             "uikit-view-controller-containment",
         ])
     func specsScenarios(name: String) throws {
