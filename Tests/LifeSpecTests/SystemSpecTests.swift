@@ -141,6 +141,7 @@ struct SystemSpecTests {
                   unnamed: {}
                 transitions:
                   - {from: idle, on: lightBoth, to: lit, raise: [A.toggle, B.toggle], do: [didLightBoth, unnamed]}
+                  - {from: lit, on: lightBoth, to: idle}
                 """),
         ])
         defer { folder.remove() }
