@@ -229,6 +229,31 @@ enum UIKitCatalog {
             objc: "tabBarController:didSelectViewController:"
             owner: UITabBarControllerDelegate
             url: "https://developer.apple.com/documentation/uikit/uitabbarcontrollerdelegate/tabbarcontroller(_:didselect:)"
+          # UINavigationControllerDelegate: a view controller shown by a push or a pop, transitions, orientation
+          - swift: "navigationController(_:willShow:animated:)"
+            objc: "navigationController:willShowViewController:animated:"
+            owner: UINavigationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uinavigationcontrollerdelegate/navigationcontroller(_:willshow:animated:)"
+          - swift: "navigationController(_:didShow:animated:)"
+            objc: "navigationController:didShowViewController:animated:"
+            owner: UINavigationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uinavigationcontrollerdelegate/navigationcontroller(_:didshow:animated:)"
+          - swift: "navigationController(_:animationControllerFor:from:to:)"
+            objc: "navigationController:animationControllerForOperation:fromViewController:toViewController:"
+            owner: UINavigationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uinavigationcontrollerdelegate/navigationcontroller(_:animationcontrollerfor:from:to:)"
+          - swift: "navigationController(_:interactionControllerFor:)"
+            objc: "navigationController:interactionControllerForAnimationController:"
+            owner: UINavigationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uinavigationcontrollerdelegate/navigationcontroller(_:interactioncontrollerfor:)"
+          - swift: "navigationControllerSupportedInterfaceOrientations(_:)"
+            objc: "navigationControllerSupportedInterfaceOrientations:"
+            owner: UINavigationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uinavigationcontrollerdelegate/navigationcontrollersupportedinterfaceorientations(_:)"
+          - swift: "navigationControllerPreferredInterfaceOrientationForPresentation(_:)"
+            objc: "navigationControllerPreferredInterfaceOrientationForPresentation:"
+            owner: UINavigationControllerDelegate
+            url: "https://developer.apple.com/documentation/uikit/uinavigationcontrollerdelegate/navigationcontrollerpreferredinterfaceorientationforpresentation(_:)"
         closureHosts:
           # APIs an app passes a closure to that UIKit calls back later (`kind: closure`, `passedTo:`)
           - swift: "UIApplication.beginBackgroundTask(expirationHandler:)"
