@@ -16,9 +16,9 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 6 scenarios, 2 coverage paths, 216 rejection tests, 0 ordering tests; 224 in all.
-// Transition coverage: 125 of 125 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 2 paths of 138 events in all; lower bound 93 events
+// Cases: 7 scenarios, 3 coverage paths, 216 rejection tests, 0 ordering tests; 226 in all.
+// Transition coverage: 131 of 131 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 3 paths of 145 events in all; lower bound 93 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -95,6 +95,22 @@ enum UikitNavigationStackConformance: ConformanceSuite {
             ]
         ),
         ConformanceCase(
+            id: "scenario:pushAndPopWithDelegate",
+            kind: .scenario,
+            summary: "Scenario: Push B and pop it, with a navigation controller delegate",
+            start: "A.appeared+B.notCreated+rootOnly",
+            flags: ["navigationDelegate": true],
+            steps: [
+                .send("B.instantiateInCode"),
+                .send("pushB"),
+                .send("popB"),
+            ],
+            checks: [
+                .trace([.callback("B.initNibName"), .callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("willShow"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear"), .callback("didShow"), .callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("willShow"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear"), .callback("didShow")]),
+                .state("A.appeared+B.disappeared+rootOnly"),
+            ]
+        ),
+        ConformanceCase(
             id: "scenario:presentFullScreenAndDismiss",
             kind: .scenario,
             summary: "Scenario: Present B full screen, then dismiss it",
@@ -129,7 +145,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 2: 135 events from 'A.notCreated+B.notCreated+rootOnly', first to take 124 transitions",
+            summary: "Coverage path 1 of 3: 137 events from 'A.notCreated+B.notCreated+rootOnly', first to take 127 transitions",
             start: "A.notCreated+B.notCreated+rootOnly",
             flags: [:],
             steps: [
@@ -164,41 +180,40 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+rootOnly"),
                 .send("A.dismissOnTop", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
-                .send("presentBFullScreen", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
+                .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
+                .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.disappearing+swiping"),
+                .send("swipeBackComplete", expect: [.callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
+                .send("presentBFullScreen", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
                 .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("pushB", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
-                .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.disappearing+swiping"),
-                .send("swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
                 .send("popB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
-                .send("presentBFullScreen", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
-                .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+presentedFullScreen"),
-                .send("A.swipeBackComplete", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.pushOnTop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+presentedFullScreen"),
-                .send("B.showAsRoot", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.presentOnTop", expect: [], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.dismissOnTop", expect: [], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+presentedFullScreen"),
-                .send("B.swipeBackComplete", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+presentedFullScreen"),
-                .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.sizeChange", expect: [.callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.appEntersBackground", expect: [], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.appEntersForeground", expect: [], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+presentedFullScreen"),
-                .send("B.instantiateFromStoryboard", expect: [.callback("B.initCoder"), .callback("B.awakeFromNib")], state: "A.appeared+B.viewNotLoaded+presentedFullScreen"),
-                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+presentedFullScreen"),
-                .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
-                .send("A.sizeChange", expect: [], state: "A.disappeared+B.appeared+presentedFullScreen"),
-                .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("presentBSheet", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+presentedSheet"),
                 .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
+                .send("B.showAsRoot", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.pushOnTop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
+                .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.presentOnTop", expect: [], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.dismissOnTop", expect: [], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootOnly"),
+                .send("B.swipeBackCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.sizeChange", expect: [.callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.appEntersBackground", expect: [], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.appEntersForeground", expect: [], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.appeared+B.appeared+rootOnly"),
+                .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootOnly"),
+                .send("B.instantiateFromStoryboard", expect: [.callback("B.initCoder"), .callback("B.awakeFromNib")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
+                .send("presentBFullScreen", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
+                .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+presentedFullScreen"),
+                .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+presentedFullScreen"),
+                .send("A.sizeChange", expect: [], state: "A.disappeared+B.appeared+presentedFullScreen"),
+                .send("dismissB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("B.dismissOnTop", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+rootOnly"),
                 .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootOnly"),
@@ -221,50 +236,53 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                 .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("pushB", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
                 .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.disappearing+swiping"),
-                .send("swipeBackComplete", expect: [.callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
-                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
-                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
-                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
-                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
-                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
-                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.encodeState", expect: [.callback("A.encodeRestorableState")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.decodeState", expect: [.callback("A.decodeRestorableState")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.finishRestoring", expect: [.callback("A.applicationFinishedRestoringState")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
-                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.push", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootOnly"),
-                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootOnly"),
-                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
-                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
-                .send("A.showAsRoot", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
-                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
-                .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
-                .send("popB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
+                .send("swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+bOnTop"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+bOnTop"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.encodeState", expect: [.callback("A.encodeRestorableState")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.decodeState", expect: [.callback("A.decodeRestorableState")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.finishRestoring", expect: [.callback("A.applicationFinishedRestoringState")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
+                .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+bOnTop"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+bOnTop"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.push", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+bOnTop"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+bOnTop"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+bOnTop"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.encodeState", expect: [.callback("B.encodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.decodeState", expect: [.callback("B.decodeRestorableState")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.finishRestoring", expect: [.callback("B.applicationFinishedRestoringState")], state: "A.notCreated+B.viewNotLoaded+bOnTop"),
+                .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+bOnTop"),
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+bOnTop"),
+                .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+bOnTop"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.disappeared+B.viewNotLoaded+bOnTop"),
+                .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
+                .send("popB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                 .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootOnly"),
                 .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
                 .send("presentBSheet", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+presentedSheet"),
@@ -274,13 +292,28 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:2",
             kind: .coverage,
-            summary: "Coverage path 2 of 2: 3 events from 'A.notCreated+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition",
+            summary: "Coverage path 2 of 3: 3 events from 'A.notCreated+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition",
             start: "A.notCreated+B.notCreated+rootOnly",
             flags: ["B.fullScreenCover": true],
             steps: [
                 .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
                 .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootOnly"),
                 .send("B.presentOnTop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.notCreated+B.disappeared+rootOnly"),
+            ],
+            checks: []
+        ),
+        ConformanceCase(
+            id: "coverage:3",
+            kind: .coverage,
+            summary: "Coverage path 3 of 3: 5 events from 'A.notCreated+B.notCreated+rootOnly' with navigationDelegate=true, first to take 3 transitions",
+            start: "A.notCreated+B.notCreated+rootOnly",
+            flags: ["navigationDelegate": true],
+            steps: [
+                .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
+                .send("A.showAsRoot", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
+                .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
+                .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("willShow"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear"), .callback("didShow")], state: "A.disappeared+B.appeared+bOnTop"),
+                .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("willShow")], state: "A.appearing+B.disappearing+swiping"),
             ],
             checks: []
         ),
@@ -11035,6 +11068,12 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
+    @Test("Scenario: Push B and pop it, with a navigation controller delegate")
+    func scenario_pushAndPopWithDelegate() throws {
+        let failures = try UikitNavigationStackConformance.run("scenario:pushAndPopWithDelegate")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
     @Test("Scenario: Present B full screen, then dismiss it")
     func scenario_presentFullScreenAndDismiss() throws {
         let failures = try UikitNavigationStackConformance.run("scenario:presentFullScreenAndDismiss")
@@ -11047,15 +11086,21 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 2: 135 events from 'A.notCreated+B.notCreated+rootOnly', first to take 124 transitions")
+    @Test("Coverage path 1 of 3: 137 events from 'A.notCreated+B.notCreated+rootOnly', first to take 127 transitions")
     func coverage_path_1() throws {
         let failures = try UikitNavigationStackConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 2: 3 events from 'A.notCreated+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition")
+    @Test("Coverage path 2 of 3: 3 events from 'A.notCreated+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition")
     func coverage_path_2() throws {
         let failures = try UikitNavigationStackConformance.run("coverage:2")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("Coverage path 3 of 3: 5 events from 'A.notCreated+B.notCreated+rootOnly' with navigationDelegate=true, first to take 3 transitions")
+    func coverage_path_3() throws {
+        let failures = try UikitNavigationStackConformance.run("coverage:3")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
