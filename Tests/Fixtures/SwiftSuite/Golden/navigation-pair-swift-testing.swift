@@ -17,8 +17,8 @@
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
 // Cases: 2 scenarios, 3 coverage paths, 108 rejection tests, 0 ordering tests; 113 in all.
-// Transition coverage: 87 of 87 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 3 paths of 97 events in all; lower bound 72 events
+// Transition coverage: 115 of 115 transitions (100%), eventless and internal ones included, one per source state and target,
+// in 3 paths of 125 events in all; lower bound 100 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -63,7 +63,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "coverage:1",
             kind: .coverage,
-            summary: "Coverage path 1 of 3: 92 events from 'A.notCreated+B.notCreated+empty', first to take 85 transitions",
+            summary: "Coverage path 1 of 3: 120 events from 'A.notCreated+B.notCreated+empty', first to take 113 transitions",
             start: "A.notCreated+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -78,6 +78,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("A.dismissOnTop", expect: [], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.disappeared+rootShown"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.disappeared+rootShown"),
+                .send("A.swipeBackComplete", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
+                .send("A.present", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.sizeChange", expect: [.callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.appEntersBackground", expect: [], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.appEntersForeground", expect: [], state: "A.appeared+B.disappeared+rootShown"),
@@ -88,7 +95,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
                 .send("A.instantiateFromStoryboard", expect: [.callback("A.initCoder"), .callback("A.awakeFromNib")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootShown"),
-                .send("A.present", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("A.dismissOnTop", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("B.showAsRoot", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.dismiss", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("B.push", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
@@ -98,6 +105,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("B.dismissOnTop", expect: [], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootShown"),
                 .send("B.swipeBackCancel", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootShown"),
+                .send("B.swipeBackComplete", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootShown"),
+                .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.sizeChange", expect: [.callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.appEntersBackground", expect: [], state: "A.appeared+B.appeared+rootShown"),
                 .send("B.appEntersForeground", expect: [], state: "A.appeared+B.appeared+rootShown"),
@@ -108,27 +122,33 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("B.processEnds", expect: [], state: "A.appeared+B.notCreated+rootShown"),
                 .send("B.instantiateFromStoryboard", expect: [.callback("B.initCoder"), .callback("B.awakeFromNib")], state: "A.appeared+B.viewNotLoaded+rootShown"),
                 .send("B.accessView", expect: [.callback("B.loadView"), .callback("B.viewDidLoad")], state: "A.appeared+B.disappeared+rootShown"),
-                .send("B.popToThis", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
-                .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
-                .send("A.dismissOnTop", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("B.dismissOnTop", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootShown"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
+                .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootShown"),
+                .send("A.swipeBackComplete", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("A.sizeChange", expect: [], state: "A.disappeared+B.appeared+rootShown"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews")], state: "A.appearing+B.appeared+rootShown"),
-                .send("A.swipeBackComplete", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
+                .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+rootShown"),
+                .send("A.beginAppearing", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootShown"),
+                .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
                 .send("A.swipeBackBegin", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appeared+rootShown"),
-                .send("A.swipeBackComplete", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
-                .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
-                .send("B.dismissOnTop", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
+                .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootShown"),
                 .send("B.swipeBackCancel", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
+                .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootShown"),
+                .send("B.swipeBackComplete", expect: [.callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
+                .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
                 .send("B.sizeChange", expect: [], state: "A.disappeared+B.disappeared+rootShown"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.disappeared+B.appearing+rootShown"),
-                .send("B.swipeBackComplete", expect: [.callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
+                .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.disappeared+B.disappearing+rootShown"),
+                .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootShown"),
+                .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootShown"),
                 .send("B.swipeBackBegin", expect: [.callback("B.viewWillDisappear")], state: "A.disappeared+B.disappearing+rootShown"),
-                .send("B.swipeBackComplete", expect: [.callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
+                .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
                 .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
                 .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
@@ -137,6 +157,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
                 .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootShown"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.addToParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.finishAddingToParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.prepareRemovalFromParent", expect: [.callback("A.willMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
+                .send("A.completeRemovalFromParent", expect: [.callback("A.didMoveToParent")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
                 .send("A.appEntersBackground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootShown"),
                 .send("A.appEntersForeground", expect: [], state: "A.viewNotLoaded+B.disappeared+rootShown"),
                 .send("A.memoryWarning", expect: [.callback("A.didReceiveMemoryWarning")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
@@ -152,6 +176,10 @@ enum NavigationPairConformance: ConformanceSuite {
                 .send("B.present", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootShown"),
                 .send("B.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootShown"),
                 .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.addToParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.finishAddingToParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.prepareRemovalFromParent", expect: [.callback("B.willMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
+                .send("B.completeRemovalFromParent", expect: [.callback("B.didMoveToParent")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
                 .send("B.appEntersBackground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootShown"),
                 .send("B.appEntersForeground", expect: [], state: "A.notCreated+B.viewNotLoaded+rootShown"),
                 .send("B.memoryWarning", expect: [.callback("B.didReceiveMemoryWarning")], state: "A.notCreated+B.viewNotLoaded+rootShown"),
@@ -190,7 +218,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -209,6 +237,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -230,6 +265,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -245,7 +287,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -260,6 +302,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -273,6 +317,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -288,7 +339,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -305,6 +356,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -319,6 +373,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -334,7 +395,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -353,6 +414,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -372,6 +440,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("showRoot", expect: [.callback("A.initNibName"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootShown"),
             ],
@@ -380,7 +451,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+pushed",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+pushed",
             flags: [:],
             steps: [
@@ -395,6 +466,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -404,6 +477,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("popB", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("B.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -411,7 +486,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -427,6 +502,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -440,6 +517,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -455,7 +539,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -475,6 +559,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -489,6 +574,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -504,7 +596,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -524,6 +616,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -545,6 +644,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -560,7 +666,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+rootShown",
             flags: [:],
             steps: [
@@ -575,6 +681,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -586,6 +694,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+rootShown"),
             ],
@@ -594,7 +705,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -609,6 +720,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -622,6 +735,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -637,7 +757,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -652,6 +772,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -665,6 +787,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -680,7 +809,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -697,6 +826,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -709,6 +841,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+empty"),
             ],
@@ -717,7 +852,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -736,6 +871,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -753,6 +895,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("showRoot", expect: [.callback("A.initNibName"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -760,7 +904,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+empty",
             flags: [:],
             steps: [
@@ -779,6 +923,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -796,6 +947,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("showRoot", expect: [.callback("A.initNibName"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
             ],
             checks: []
@@ -803,7 +956,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+rootShown",
             flags: [:],
             steps: [
@@ -818,6 +971,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -827,6 +982,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -834,7 +991,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+pushed",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+pushed",
             flags: [:],
             steps: [
@@ -849,6 +1006,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -858,6 +1017,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+pushed"),
             ],
             checks: []
@@ -865,7 +1026,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+pushed",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+pushed",
             flags: [:],
             steps: [
@@ -884,6 +1045,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -894,6 +1056,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+pushed"),
             ],
             checks: []
@@ -901,7 +1065,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+pushed",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+pushed",
             flags: [:],
             steps: [
@@ -920,6 +1084,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -937,6 +1108,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+pushed"),
             ],
             checks: []
@@ -944,7 +1117,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+pushed",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+pushed",
             flags: [:],
             steps: [
@@ -960,6 +1133,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -969,6 +1144,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+pushed"),
             ],
             checks: []
@@ -976,7 +1153,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+pushed",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+pushed",
             flags: [:],
             steps: [
@@ -992,6 +1169,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1005,6 +1184,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+pushed"),
             ],
@@ -1013,7 +1193,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.notCreated+pushed",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappeared+B.notCreated+pushed",
             flags: [:],
             steps: [
@@ -1029,6 +1209,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -1042,6 +1224,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -1057,7 +1246,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -1077,6 +1266,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -1091,6 +1281,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -1106,7 +1303,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+rootShown",
             flags: [:],
             steps: [
@@ -1122,6 +1319,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -1133,6 +1332,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootShown"),
             ],
@@ -1141,7 +1343,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+rootShown",
             flags: [:],
             steps: [
@@ -1161,6 +1363,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1173,6 +1376,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootShown"),
             ],
@@ -1181,7 +1387,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+rootShown",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+rootShown",
             flags: [:],
             steps: [
@@ -1199,6 +1405,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -1213,6 +1422,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -1228,7 +1444,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+rootShown",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+rootShown",
             flags: [:],
             steps: [
@@ -1248,6 +1464,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1267,6 +1490,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+rootShown"),
             ],
@@ -1275,7 +1501,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+rootShown",
             flags: [:],
             steps: [
@@ -1290,6 +1516,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1299,6 +1527,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
             ],
             checks: []
@@ -1306,7 +1536,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -1325,6 +1555,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -1339,6 +1570,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -1354,7 +1592,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -1369,6 +1607,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -1380,6 +1620,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+empty"),
             ],
@@ -1388,7 +1631,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+empty",
             flags: [:],
             steps: [
@@ -1407,6 +1650,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -1421,6 +1665,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -1436,7 +1687,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -1451,6 +1702,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -1462,6 +1715,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+empty"),
             ],
@@ -1470,7 +1726,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.viewNotLoaded+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -1487,6 +1743,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1497,6 +1756,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+empty"),
             ],
             checks: []
@@ -1504,7 +1765,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.viewNotLoaded+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+empty",
             flags: [:],
             steps: [
@@ -1521,6 +1782,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1531,6 +1795,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+empty"),
             ],
             checks: []
@@ -1538,7 +1804,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+empty",
             flags: [:],
             steps: [
@@ -1557,6 +1823,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1578,6 +1851,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("showRoot", expect: [.callback("A.initNibName"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+rootShown"),
             ],
@@ -1586,7 +1860,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -1605,6 +1879,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1626,6 +1907,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("showRoot", expect: [.callback("A.initNibName"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootShown"),
             ],
@@ -1634,7 +1916,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+rootShown",
             flags: [:],
             steps: [
@@ -1650,6 +1932,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1659,6 +1943,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -1666,7 +1952,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+rootShown",
             flags: [:],
             steps: [
@@ -1686,6 +1972,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1696,6 +1983,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -1703,7 +1992,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+rootShown",
             flags: [:],
             steps: [
@@ -1723,6 +2012,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -1740,6 +2036,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootShown"),
             ],
             checks: []
@@ -1747,7 +2045,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+rootShown",
             flags: [:],
             steps: [
@@ -1762,6 +2060,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1775,6 +2075,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+rootShown"),
             ],
@@ -1783,7 +2084,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+pushed",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+pushed",
             flags: [:],
             steps: [
@@ -1802,6 +2103,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1812,6 +2114,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+pushed"),
             ],
             checks: []
@@ -1819,7 +2123,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+pushed",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+pushed",
             flags: [:],
             steps: [
@@ -1835,6 +2139,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1844,6 +2150,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+pushed"),
             ],
             checks: []
@@ -1851,7 +2159,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+pushed",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+pushed",
             flags: [:],
             steps: [
@@ -1867,6 +2175,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -1880,6 +2190,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+pushed"),
             ],
@@ -1888,7 +2199,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.notCreated+pushed",
             kind: .rejection,
-            summary: "In 'A.appeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appeared+B.notCreated+pushed",
             flags: [:],
             steps: [
@@ -1904,6 +2215,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
                 .reject("B.push"),
@@ -1917,6 +2230,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -1932,7 +2252,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+pushed",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+pushed",
             flags: [:],
             steps: [
@@ -1952,6 +2272,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -1962,6 +2283,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+pushed"),
             ],
             checks: []
@@ -1969,7 +2292,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappearing+pushed",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appearing+B.disappearing+pushed",
             flags: [:],
             steps: [
@@ -1989,6 +2312,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2003,6 +2327,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+pushed"),
             ],
@@ -2011,7 +2336,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.notCreated+pushed",
             kind: .rejection,
-            summary: "In 'A.appearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.appearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.appearing+B.notCreated+pushed",
             flags: [:],
             steps: [
@@ -2031,6 +2356,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -2045,6 +2371,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2060,7 +2393,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+pushed",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.viewNotLoaded+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+pushed",
             flags: [:],
             steps: [
@@ -2077,6 +2410,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2087,6 +2423,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+pushed"),
             ],
             checks: []
@@ -2094,7 +2432,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappeared+pushed",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.disappeared+pushed",
             flags: [:],
             steps: [
@@ -2114,6 +2452,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2131,6 +2476,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+pushed"),
             ],
             checks: []
@@ -2138,7 +2485,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+pushed",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+pushed",
             flags: [:],
             steps: [
@@ -2158,6 +2505,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2179,6 +2533,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappearing+pushed"),
             ],
@@ -2187,7 +2542,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.notCreated+pushed",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.notCreated+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.notCreated+B.notCreated+pushed",
             flags: [:],
             steps: [
@@ -2207,6 +2562,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2228,6 +2590,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -2243,7 +2612,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+pushed",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+pushed",
             flags: [:],
             steps: [
@@ -2259,6 +2628,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2272,6 +2643,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+pushed"),
             ],
@@ -2280,7 +2652,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.viewNotLoaded+pushed",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.disappeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappeared+B.viewNotLoaded+pushed",
             flags: [:],
             steps: [
@@ -2296,6 +2668,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -2307,6 +2681,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+pushed"),
             ],
@@ -2315,7 +2692,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+rootShown",
             flags: [:],
             steps: [
@@ -2335,6 +2712,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2347,6 +2725,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+rootShown"),
             ],
@@ -2355,7 +2736,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+rootShown",
             flags: [:],
             steps: [
@@ -2371,6 +2752,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2380,6 +2763,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
             ],
             checks: []
@@ -2387,7 +2772,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+rootShown",
             flags: [:],
             steps: [
@@ -2407,6 +2792,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2417,6 +2803,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootShown"),
             ],
             checks: []
@@ -2424,7 +2812,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+rootShown",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+rootShown",
             flags: [:],
             steps: [
@@ -2442,6 +2830,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2454,6 +2845,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+rootShown"),
             ],
@@ -2462,7 +2856,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.notCreated+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.notCreated+B.appeared+rootShown",
             flags: [:],
             steps: [
@@ -2482,6 +2876,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -2499,6 +2900,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+rootShown"),
             ],
             checks: []
@@ -2506,7 +2909,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+rootShown",
             flags: [:],
             steps: [
@@ -2521,6 +2924,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2534,6 +2939,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+rootShown"),
             ],
@@ -2542,7 +2948,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -2561,6 +2967,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2573,6 +2980,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+empty"),
             ],
@@ -2581,7 +2991,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -2596,6 +3006,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2605,6 +3017,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+empty"),
             ],
             checks: []
@@ -2612,7 +3026,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappeared+B.appeared+empty",
             flags: [:],
             steps: [
@@ -2627,6 +3041,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2636,6 +3052,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+empty"),
             ],
             checks: []
@@ -2643,7 +3061,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+empty",
             flags: [:],
             steps: [
@@ -2662,6 +3080,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2674,6 +3093,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+empty"),
             ],
@@ -2682,7 +3104,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appeared+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -2697,6 +3119,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2706,6 +3130,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+empty"),
             ],
             checks: []
@@ -2713,7 +3139,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appeared+B.appeared+empty",
             flags: [:],
             steps: [
@@ -2728,6 +3154,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2737,6 +3165,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+empty"),
             ],
             checks: []
@@ -2744,7 +3174,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+empty",
             flags: [:],
             steps: [
@@ -2761,6 +3191,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2775,6 +3208,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+empty"),
             ],
@@ -2783,7 +3217,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -2800,6 +3234,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2814,6 +3251,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+empty"),
             ],
@@ -2822,7 +3260,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+rootShown",
             flags: [:],
             steps: [
@@ -2842,6 +3280,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2852,6 +3291,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -2859,7 +3300,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+rootShown",
             flags: [:],
             steps: [
@@ -2875,6 +3316,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -2888,6 +3331,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+rootShown"),
             ],
@@ -2896,7 +3340,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappearing+B.appearing+rootShown",
             flags: [:],
             steps: [
@@ -2916,6 +3360,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2930,6 +3375,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+rootShown"),
             ],
@@ -2938,7 +3384,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.viewNotLoaded+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+rootShown",
             flags: [:],
             steps: [
@@ -2956,6 +3402,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -2966,6 +3415,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootShown"),
             ],
             checks: []
@@ -2973,7 +3424,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+rootShown",
             flags: [:],
             steps: [
@@ -2993,6 +3444,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3014,6 +3472,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appearing+rootShown"),
             ],
@@ -3022,7 +3481,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+pushed",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+pushed",
             flags: [:],
             steps: [
@@ -3042,6 +3501,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3052,6 +3512,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+pushed"),
             ],
             checks: []
@@ -3059,7 +3521,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappearing+pushed",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappearing+B.disappearing+pushed",
             flags: [:],
             steps: [
@@ -3079,6 +3541,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3093,6 +3556,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+pushed"),
             ],
@@ -3101,7 +3565,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.notCreated+pushed",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.disappearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.disappearing+B.notCreated+pushed",
             flags: [:],
             steps: [
@@ -3121,6 +3585,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -3135,6 +3600,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3150,7 +3622,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+pushed",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+pushed",
             flags: [:],
             steps: [
@@ -3166,6 +3638,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3179,6 +3653,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+pushed"),
             ],
@@ -3187,7 +3662,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.viewNotLoaded+pushed",
             kind: .rejection,
-            summary: "In 'A.appeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.appeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appeared+B.viewNotLoaded+pushed",
             flags: [:],
             steps: [
@@ -3203,6 +3678,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.pop"),
@@ -3214,6 +3691,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+pushed"),
             ],
@@ -3222,7 +3702,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appearing+pushed",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appearing+B.appearing+pushed",
             flags: [:],
             steps: [
@@ -3242,6 +3722,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3256,6 +3737,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+pushed"),
             ],
@@ -3264,7 +3746,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.viewNotLoaded+pushed",
             kind: .rejection,
-            summary: "In 'A.appearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.appearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.appearing+B.viewNotLoaded+pushed",
             flags: [:],
             steps: [
@@ -3284,6 +3766,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3296,6 +3779,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+pushed"),
             ],
@@ -3304,7 +3790,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappeared+pushed",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.viewNotLoaded+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.disappeared+pushed",
             flags: [:],
             steps: [
@@ -3322,6 +3808,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3332,6 +3821,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+pushed"),
             ],
             checks: []
@@ -3339,7 +3830,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+pushed",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+pushed",
             flags: [:],
             steps: [
@@ -3357,6 +3848,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3371,6 +3865,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+pushed"),
             ],
@@ -3379,7 +3874,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.notCreated+pushed",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+            summary: "In 'A.viewNotLoaded+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
             start: "A.viewNotLoaded+B.notCreated+pushed",
             flags: [:],
             steps: [
@@ -3397,6 +3892,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.accessView"),
                 .reject("B.showAsRoot"),
@@ -3411,6 +3909,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.addToParent"),
+                .reject("B.finishAddingToParent"),
+                .reject("B.prepareRemovalFromParent"),
+                .reject("B.completeRemovalFromParent"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .reject("B.appEntersBackground"),
                 .reject("B.appEntersForeground"),
@@ -3426,7 +3931,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.appearing+pushed",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.notCreated+B.appearing+pushed",
             flags: [:],
             steps: [
@@ -3446,6 +3951,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3467,6 +3979,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appearing+pushed"),
             ],
@@ -3475,7 +3988,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.viewNotLoaded+pushed",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.notCreated+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.notCreated+B.viewNotLoaded+pushed",
             flags: [:],
             steps: [
@@ -3495,6 +4008,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3514,6 +4034,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+pushed"),
             ],
@@ -3522,7 +4045,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+rootShown",
             flags: [:],
             steps: [
@@ -3542,6 +4065,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3552,6 +4076,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootShown"),
             ],
             checks: []
@@ -3559,7 +4085,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+rootShown",
             flags: [:],
             steps: [
@@ -3575,6 +4101,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3588,6 +4116,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootShown"),
             ],
@@ -3596,7 +4125,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappearing+B.disappearing+rootShown",
             flags: [:],
             steps: [
@@ -3616,6 +4145,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3630,6 +4160,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootShown"),
             ],
@@ -3638,7 +4169,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appeared+rootShown",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.viewNotLoaded+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.viewNotLoaded+B.appeared+rootShown",
             flags: [:],
             steps: [
@@ -3656,6 +4187,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3666,6 +4200,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+rootShown"),
             ],
             checks: []
@@ -3673,7 +4209,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.notCreated+B.disappearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.notCreated+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.notCreated+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.notCreated+B.disappearing+rootShown",
             flags: [:],
             steps: [
@@ -3693,6 +4229,13 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.addToParent"),
+                .reject("A.finishAddingToParent"),
+                .reject("A.prepareRemovalFromParent"),
+                .reject("A.completeRemovalFromParent"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("A.appEntersBackground"),
                 .reject("A.appEntersForeground"),
@@ -3714,6 +4257,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappearing+rootShown"),
             ],
@@ -3722,7 +4266,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.appearing+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -3741,6 +4285,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3751,6 +4296,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+empty"),
             ],
             checks: []
@@ -3758,7 +4305,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.appearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.appearing+B.appeared+empty",
             flags: [:],
             steps: [
@@ -3777,6 +4324,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3787,6 +4335,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+empty"),
             ],
             checks: []
@@ -3794,7 +4344,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappeared+B.appearing+empty",
             flags: [:],
             steps: [
@@ -3809,6 +4359,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3822,6 +4374,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+empty"),
             ],
@@ -3830,7 +4383,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappeared+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.disappeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappeared+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -3845,6 +4398,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3858,6 +4413,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+empty"),
             ],
@@ -3866,7 +4422,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappeared+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.disappeared+empty",
             flags: [:],
             steps: [
@@ -3885,6 +4441,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3895,6 +4452,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+empty"),
             ],
             checks: []
@@ -3902,7 +4461,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appeared+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete",
+            summary: "In 'A.disappearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
             start: "A.disappearing+B.appeared+empty",
             flags: [:],
             steps: [
@@ -3921,6 +4480,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -3931,6 +4491,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.popToThis"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.finishAppearanceTransition"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+empty"),
             ],
             checks: []
@@ -3938,7 +4500,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appeared+B.appearing+empty",
             flags: [:],
             steps: [
@@ -3953,6 +4515,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -3966,6 +4530,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+empty"),
             ],
@@ -3974,7 +4539,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appeared+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.appeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appeared+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -3989,6 +4554,8 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.popToThis"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
                 .reject("B.accessView"),
@@ -4002,6 +4569,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+empty"),
             ],
@@ -4010,7 +4578,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appearing+B.appearing+rootShown",
             flags: [:],
             steps: [
@@ -4030,6 +4598,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4044,6 +4613,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+rootShown"),
             ],
@@ -4052,7 +4622,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+rootShown",
             flags: [:],
             steps: [
@@ -4070,6 +4640,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4084,6 +4657,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+rootShown"),
             ],
@@ -4092,7 +4666,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appearing+pushed",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappearing+B.appearing+pushed",
             flags: [:],
             steps: [
@@ -4112,6 +4686,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4126,6 +4701,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+pushed"),
             ],
@@ -4134,7 +4710,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.viewNotLoaded+pushed",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.disappearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.disappearing+B.viewNotLoaded+pushed",
             flags: [:],
             steps: [
@@ -4154,6 +4730,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4166,6 +4743,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+pushed"),
             ],
@@ -4174,7 +4754,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.appearing+pushed",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.viewNotLoaded+B.appearing+pushed",
             flags: [:],
             steps: [
@@ -4192,6 +4772,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4206,6 +4789,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+pushed"),
             ],
@@ -4214,7 +4798,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.viewNotLoaded+pushed",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
             start: "A.viewNotLoaded+B.viewNotLoaded+pushed",
             flags: [:],
             steps: [
@@ -4232,6 +4816,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4244,6 +4831,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.swipeBackBegin"),
                 .reject("B.swipeBackCancel"),
                 .reject("B.swipeBackComplete"),
+                .reject("B.beginAppearing"),
+                .reject("B.beginDisappearing"),
+                .reject("B.finishAppearanceTransition"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+pushed"),
             ],
@@ -4252,7 +4842,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appearing+B.disappearing+rootShown",
             flags: [:],
             steps: [
@@ -4272,6 +4862,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4286,6 +4877,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+rootShown"),
             ],
@@ -4294,7 +4886,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.viewNotLoaded+B.disappearing+rootShown",
             kind: .rejection,
-            summary: "In 'A.viewNotLoaded+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.viewNotLoaded+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.viewNotLoaded+B.disappearing+rootShown",
             flags: [:],
             steps: [
@@ -4312,6 +4904,9 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.swipeBackBegin"),
                 .reject("A.swipeBackCancel"),
                 .reject("A.swipeBackComplete"),
+                .reject("A.beginAppearing"),
+                .reject("A.beginDisappearing"),
+                .reject("A.finishAppearanceTransition"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4326,6 +4921,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+rootShown"),
             ],
@@ -4334,7 +4930,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.appearing+B.appearing+empty",
             flags: [:],
             steps: [
@@ -4353,6 +4949,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4367,6 +4964,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+empty"),
             ],
@@ -4375,7 +4973,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.appearing+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.appearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.appearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.appearing+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -4394,6 +4992,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginAppearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4408,6 +5007,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+empty"),
             ],
@@ -4416,7 +5016,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.appearing+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
             start: "A.disappearing+B.appearing+empty",
             flags: [:],
             steps: [
@@ -4435,6 +5035,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4449,6 +5050,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginAppearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+empty"),
             ],
@@ -4457,7 +5059,7 @@ enum NavigationPairConformance: ConformanceSuite {
         ConformanceCase(
             id: "rejection:A.disappearing+B.disappearing+empty",
             kind: .rejection,
-            summary: "In 'A.disappearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange",
+            summary: "In 'A.disappearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
             start: "A.disappearing+B.disappearing+empty",
             flags: [:],
             steps: [
@@ -4476,6 +5078,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("A.presentOnTop"),
                 .reject("A.dismissOnTop"),
                 .reject("A.swipeBackBegin"),
+                .reject("A.beginDisappearing"),
                 .reject("A.sizeChange"),
                 .reject("B.instantiateInCode"),
                 .reject("B.instantiateFromStoryboard"),
@@ -4490,6 +5093,7 @@ enum NavigationPairConformance: ConformanceSuite {
                 .reject("B.presentOnTop"),
                 .reject("B.dismissOnTop"),
                 .reject("B.swipeBackBegin"),
+                .reject("B.beginDisappearing"),
                 .reject("B.sizeChange"),
                 .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+empty"),
             ],
@@ -4512,7 +5116,7 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 3: 92 events from 'A.notCreated+B.notCreated+empty', first to take 85 transitions")
+    @Test("Coverage path 1 of 3: 120 events from 'A.notCreated+B.notCreated+empty', first to take 113 transitions")
     func coverage_path_1() throws {
         let failures = try NavigationPairConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
@@ -4530,649 +5134,649 @@ struct NavigationPairConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.viewNotLoaded+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appeared+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappeared_B_notCreated_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.notCreated+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.viewNotLoaded+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.viewNotLoaded+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.notCreated+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.viewNotLoaded+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.notCreated+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.viewNotLoaded+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.viewNotLoaded+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappeared+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappearing+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appeared+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.disappeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.disappearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appeared+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appeared_B_notCreated_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.notCreated+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appearing_B_disappearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.appearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_appearing_B_notCreated_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.notCreated+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.viewNotLoaded+B.appeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.notCreated+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_notCreated_B_notCreated_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.notCreated+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.disappeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappeared_B_viewNotLoaded_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.viewNotLoaded+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappeared+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.notCreated+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_notCreated_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappeared_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.viewNotLoaded+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appeared+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appeared+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appeared_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appearing+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappearing_B_appearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.viewNotLoaded+B.disappeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappearing+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappearing+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappearing_B_disappearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.disappearing+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_disappearing_B_notCreated_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.notCreated+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.appeared+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appearing_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.appearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appearing_B_viewNotLoaded_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.viewNotLoaded+B.disappeared+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_disappeared_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappeared+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    @Test("In 'A.viewNotLoaded+B.notCreated+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
     func rejections_in_A_viewNotLoaded_B_notCreated_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.notCreated+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_notCreated_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.notCreated+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_notCreated_B_viewNotLoaded_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appearing+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappearing_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.viewNotLoaded+B.appeared+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_viewNotLoaded_B_appeared_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appeared+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.notCreated+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_notCreated_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.notCreated+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.appearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_appearing_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappeared_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappeared_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappeared+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappearing+B.disappeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_disappeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete")
+    @Test("In 'A.disappearing+B.appeared+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appeared+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appeared+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appeared_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appeared+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appeared_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appeared+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appearing+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appearing_B_appearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappearing+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappearing_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.disappearing+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.appearing+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_appearing_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.appearing+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+pushed', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_viewNotLoaded_pushed() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+pushed")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appearing+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appearing_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.viewNotLoaded+B.disappearing+rootShown', unhandled events are rejected and change nothing: showRoot, pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_viewNotLoaded_B_disappearing_rootShown() throws {
         let failures = try NavigationPairConformance.run("rejection:A.viewNotLoaded+B.disappearing+rootShown")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_appearing_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.appearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_appearing_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.appearing+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappearing+B.appearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
     func rejections_in_A_disappearing_B_appearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.appearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.sizeChange")
+    @Test("In 'A.disappearing+B.disappearing+empty', unhandled events are rejected and change nothing: pushB, popB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappearing_B_disappearing_empty() throws {
         let failures = try NavigationPairConformance.run("rejection:A.disappearing+B.disappearing+empty")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
