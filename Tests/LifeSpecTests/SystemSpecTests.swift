@@ -181,7 +181,8 @@ struct SystemSpecTests {
         defer { folder.remove() }
         let result = folder.load()
         #expect(result.spec == nil)
-        let diagnostic = try #require(result.diagnostics.first { $0.message.contains(message) }, "\(result.diagnostics)")
+        let diagnostic = try #require(
+            result.diagnostics.first { $0.message.contains(message) }, "\(result.diagnostics)")
         #expect(diagnostic.code == .invalidValue)
         #expect(diagnostic.location.line == at)
     }
