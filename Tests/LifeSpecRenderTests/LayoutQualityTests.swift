@@ -138,8 +138,8 @@ struct LayoutQualityTests {
         if let report = ProcessInfo.processInfo.environment["LIFESPEC_LAYOUT_REPORT"] {
             try problems.joined(separator: "\n").write(toFile: report, atomically: true, encoding: .utf8)
         }
-        // Known problems the label mover leaves (no spot beside the label's own curve is clear), each
-        // listed so that any other fails, and each still expected, so that a fix removes it.
+        // Known problems the renderer leaves (a label no clear spot fits, a badge on a neighbouring
+        // arrow), each listed so that any other fails, and each still expected, so a fix removes it.
         let known = problems.filter { problem in
             Self.knownInOutput.contains { problem.hasPrefix($0.file + ":") && problem.contains($0.text) }
         }
