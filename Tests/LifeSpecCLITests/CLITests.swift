@@ -249,6 +249,18 @@ struct SyntheticDiagramTests {
         #expect(text.contains("<svg") && text.contains("State 49"))
     }
 
+    /// Graphviz writes its warnings straight to fd 2; a render must leave none there. Checked in a
+    /// child process: inside the test process, fd 2 is shared with the test runner's own output.
+    @Test("rendering a diagram prints nothing on stderr", arguments: ["svg", "png"])
+    func renderingIsQuiet(_ format: String) throws {
+        let folder = try Scratch.folder("lifespec-quiet")
+        let file = folder.appendingPathComponent("d.\(format)").path
+        let result = try CLI.run(["diagram", "Spec/ios-app-lifecycle.yaml", "--format", format, "-o", file])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
+
     /// DOT is not laid out, so no layout budget applies to it: it is written at the detail asked
     /// for, with a note, while SVG is refused with advice.
     @Test func dotOfAMachineTooLargeToLayOutIsStillWritten() throws {

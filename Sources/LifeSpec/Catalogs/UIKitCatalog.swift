@@ -96,7 +96,7 @@ enum UIKitCatalog {
             objc: "application:didDiscardSceneSessions:"
             owner: UIApplicationDelegate
             url: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:diddiscardscenesessions:)"
-          # UIViewController: creation, view life cycle, containment, memory, state restoration
+          # UIViewController: creation, view life cycle, layout, safe area and margins, containment, memory, state restoration
           - swift: "init(nibName:bundle:)"
             objc: "initWithNibName:bundle:"
             owner: UIViewController
@@ -129,6 +129,14 @@ enum UIKitCatalog {
             objc: "viewDidLayoutSubviews"
             owner: UIViewController
             url: "https://developer.apple.com/documentation/uikit/uiviewcontroller/viewdidlayoutsubviews()"
+          - swift: "viewSafeAreaInsetsDidChange()"
+            objc: "viewSafeAreaInsetsDidChange"
+            owner: UIViewController
+            url: "https://developer.apple.com/documentation/uikit/uiviewcontroller/viewsafeareainsetsdidchange()"
+          - swift: "viewLayoutMarginsDidChange()"
+            objc: "viewLayoutMarginsDidChange"
+            owner: UIViewController
+            url: "https://developer.apple.com/documentation/uikit/uiviewcontroller/viewlayoutmarginsdidchange()"
           - swift: "viewDidAppear(_:)"
             objc: "viewDidAppear:"
             owner: UIViewController
@@ -165,6 +173,11 @@ enum UIKitCatalog {
             objc: "applicationFinishedRestoringState"
             owner: UIViewController
             url: "https://developer.apple.com/documentation/uikit/uiviewcontroller/applicationfinishedrestoringstate()"
+          # UIContentContainer (adopted by UIViewController and UIPresentationController): size changes
+          - swift: "viewWillTransition(to:with:)"
+            objc: "viewWillTransitionToSize:withTransitionCoordinator:"
+            owner: UIContentContainer
+            url: "https://developer.apple.com/documentation/uikit/uicontentcontainer/viewwilltransition(to:with:)"
           # NSObject (UINibLoadingAdditions): nib loading
           - swift: "awakeFromNib()"
             objc: "awakeFromNib"

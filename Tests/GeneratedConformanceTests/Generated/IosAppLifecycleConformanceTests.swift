@@ -28,682 +28,770 @@ enum IosAppLifecycleConformance: ConformanceSuite {
     static let specID = "ios-app-lifecycle"
     static let specPath = "Spec/ios-app-lifecycle.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:coldLaunch",
-            kind: .scenario,
-            summary: "Scenario: Cold launch from the Home Screen",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:pressHome",
-            kind: .scenario,
-            summary: "Scenario: Press Home",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:pressHomeWithBackgroundWork",
-            kind: .scenario,
-            summary: "Scenario: Press Home with a background task running",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("background"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:returnFromSuspended",
-            kind: .scenario,
-            summary: "Scenario: Return to a suspended app",
-            start: "suspended",
-            flags: [:],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:returnFromBackground",
-            kind: .scenario,
-            summary: "Scenario: Return to an app running in the background",
-            start: "background",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:incomingCallDeclined",
-            kind: .scenario,
-            summary: "Scenario: Incoming call, declined",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("interrupt"),
-                .send("endInterruption"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:incomingCallAccepted",
-            kind: .scenario,
-            summary: "Scenario: Incoming call, accepted",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("interrupt"),
-                .send("acceptCall"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:controlCenterThenHome",
-            kind: .scenario,
-            summary: "Scenario: Open Control Center, then go Home",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("interrupt"),
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:lockAndUnlock",
-            kind: .scenario,
-            summary: "Scenario: Lock and unlock the device",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("lockScreen"),
-                .send("unlockScreen"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:appSwitcherAndBack",
-            kind: .scenario,
-            summary: "Scenario: Open the app switcher and come back",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("openSwitcher"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:appSwitcherToAnotherApp",
-            kind: .scenario,
-            summary: "Scenario: Switch to another app from the app switcher",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("openSwitcher"),
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:killFromSwitcher",
-            kind: .scenario,
-            summary: "Scenario: Swipe the frontmost app away in the app switcher",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("openSwitcher"),
-                .send("swipeAway"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
-                .state("notRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:killSuspendedFromSwitcher",
-            kind: .scenario,
-            summary: "Scenario: Swipe a suspended app away",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-                .send("swipeAway"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("notRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:memoryWarning",
-            kind: .scenario,
-            summary: "Scenario: Memory warning while active",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:memoryWarningInBackground",
-            kind: .scenario,
-            summary: "Scenario: Memory warning while running in the background",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")]),
-                .state("background"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:backgroundLaunch",
-            kind: .scenario,
-            summary: "Scenario: Launch into the background, then suspension",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("launchInBackground"),
-                .send("backgroundWorkEnds"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:openAfterBackgroundLaunch",
-            kind: .scenario,
-            summary: "Scenario: Open an app that was launched in the background",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("launchInBackground"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:resumeInBackground",
-            kind: .scenario,
-            summary: "Scenario: Resume a suspended app in the background",
-            start: "suspended",
-            flags: [:],
-            steps: [
-                .send("launchInBackground"),
-                .send("backgroundWorkEnds"),
-            ],
-            checks: [
-                .trace([.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:purgeWhileSuspended",
-            kind: .scenario,
-            summary: "Scenario: Purged while suspended, then relaunched",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-                .send("purge"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:terminatedWhileRunningInBackground",
-            kind: .scenario,
-            summary: "Scenario: Terminated by the system while running in the background",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-                .send("terminate"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
-                .state("notRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:killRunningInBackground",
-            kind: .scenario,
-            summary: "Scenario: Swipe away an app running in the background",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-                .send("swipeAway"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
-                .state("notRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:exitsOnSuspend",
-            kind: .scenario,
-            summary: "Scenario: Legacy: an app that opts out of background execution (iOS 4.0–13.0)",
-            start: "notRunning",
-            flags: ["exitsOnSuspend": true],
-            steps: [
-                .send("tapIcon"),
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
-                .state("notRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:legacyLaunch",
-            kind: .scenario,
-            summary: "Scenario: Legacy launch: applicationDidFinishLaunching(_:) only",
-            start: "notRunning",
-            flags: ["legacyLaunchOnly": true],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:backgroundTaskExpiry",
-            kind: .scenario,
-            summary: "Scenario: Background time runs out, then suspension",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-                .send("backgroundTaskExpired"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("expirationHandler")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:backgroundTaskNotEnded",
-            kind: .scenario,
-            summary: "Scenario: Expiration handler that does not end the task",
-            start: "active",
-            flags: ["backgroundWork": true, "endsTaskInHandler": false],
-            steps: [
-                .send("pressHome"),
-                .send("backgroundTaskExpired"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("expirationHandler")]),
-                .state("notRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:backgroundWorkFinished",
-            kind: .scenario,
-            summary: "Scenario: Background work finished in time",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-                .send("backgroundWorkEnds"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 4: 34 events from 'notRunning', first to take 26 transitions",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("interrupt", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("pressHome", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-                .send("launchInBackground", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("unlockScreen", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("lockScreen", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
-                .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-                .send("swipeAway", expect: [], state: "notRunning"),
-                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("backgroundWorkEnds", expect: [], state: "suspended"),
-                .send("purge", expect: [], state: "notRunning"),
-                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "suspended"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("endInterruption", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("acceptCall", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("lockScreen", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 4: 4 events from 'notRunning' with legacyLaunchOnly=true, first to take 2 transitions",
-            start: "notRunning",
-            flags: ["legacyLaunchOnly": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-                .send("swipeAway", expect: [], state: "notRunning"),
-                .send("launchInBackground", expect: [.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:3",
-            kind: .coverage,
-            summary: "Coverage path 3 of 4: 2 events from 'notRunning' with endsTaskInHandler=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["endsTaskInHandler": false],
-            steps: [
-                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
-                .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "notRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:4",
-            kind: .coverage,
-            summary: "Coverage path 4 of 4: 11 events from 'notRunning' with exitsOnSuspend=true, first to take 4 transitions",
-            start: "notRunning",
-            flags: ["exitsOnSuspend": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("pressHome", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("acceptCall", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("lockScreen", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:notRunning",
-            kind: .rejection,
-            summary: "In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, interrupt, endInterruption, acceptCall, lockScreen, unlockScreen, memoryWarning, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .reject("pressHome"),
-                .reject("openSwitcher"),
-                .reject("swipeAway"),
-                .reject("interrupt"),
-                .reject("endInterruption"),
-                .reject("acceptCall"),
-                .reject("lockScreen"),
-                .reject("unlockScreen"),
-                .reject("memoryWarning"),
-                .reject("purge"),
-                .reject("terminate"),
-                .reject("backgroundWorkEnds"),
-                .reject("backgroundTaskExpired"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:inactive",
-            kind: .rejection,
-            summary: "In 'inactive', unhandled events are rejected and change nothing: launchInBackground, openSwitcher, interrupt, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
-            start: "inactive",
-            flags: [:],
-            steps: [
-                .reject("launchInBackground"),
-                .reject("openSwitcher"),
-                .reject("interrupt"),
-                .reject("unlockScreen"),
-                .reject("purge"),
-                .reject("terminate"),
-                .reject("backgroundWorkEnds"),
-                .reject("backgroundTaskExpired"),
-                .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:active",
-            kind: .rejection,
-            summary: "In 'active', unhandled events are rejected and change nothing: tapIcon, launchInBackground, swipeAway, endInterruption, acceptCall, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
-            start: "active",
-            flags: [:],
-            steps: [
-                .reject("tapIcon"),
-                .reject("launchInBackground"),
-                .reject("swipeAway"),
-                .reject("endInterruption"),
-                .reject("acceptCall"),
-                .reject("unlockScreen"),
-                .reject("purge"),
-                .reject("terminate"),
-                .reject("backgroundWorkEnds"),
-                .reject("backgroundTaskExpired"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:background",
-            kind: .rejection,
-            summary: "In 'background' with backgroundWork=true, unhandled events are rejected and change nothing: launchInBackground, pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, purge",
-            start: "background",
-            flags: ["backgroundWork": true],
-            steps: [
-                .reject("launchInBackground"),
-                .reject("pressHome"),
-                .reject("openSwitcher"),
-                .reject("interrupt"),
-                .reject("endInterruption"),
-                .reject("acceptCall"),
-                .reject("lockScreen"),
-                .reject("purge"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:suspended",
-            kind: .rejection,
-            summary: "In 'suspended', unhandled events are rejected and change nothing: pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, memoryWarning, terminate, backgroundWorkEnds, backgroundTaskExpired",
-            start: "suspended",
-            flags: [:],
-            steps: [
-                .reject("pressHome"),
-                .reject("openSwitcher"),
-                .reject("interrupt"),
-                .reject("endInterruption"),
-                .reject("acceptCall"),
-                .reject("lockScreen"),
-                .reject("memoryWarning"),
-                .reject("terminate"),
-                .reject("backgroundWorkEnds"),
-                .reject("backgroundTaskExpired"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:didFinishLaunching",
-            kind: .ordering,
-            summary: "'didFinishLaunchingNotification' is observed after 'didFinishLaunching'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-            ],
-            checks: [
-                .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didBecomeActive",
-            kind: .ordering,
-            summary: "'didBecomeActiveNotification' is observed after 'didBecomeActive'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-            ],
-            checks: [
-                .order(callback: "didBecomeActive", notification: "didBecomeActiveNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willResignActive",
-            kind: .ordering,
-            summary: "'willResignActiveNotification' is observed after 'willResignActive'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-                .send("pressHome", state: "suspended"),
-            ],
-            checks: [
-                .order(callback: "willResignActive", notification: "willResignActiveNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didEnterBackground",
-            kind: .ordering,
-            summary: "'didEnterBackgroundNotification' is observed after 'didEnterBackground'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("launchInBackground", state: "background"),
-            ],
-            checks: [
-                .order(callback: "didEnterBackground", notification: "didEnterBackgroundNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willEnterForeground",
-            kind: .ordering,
-            summary: "'willEnterForegroundNotification' is observed before 'willEnterForeground'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("launchInBackground", state: "background"),
-                .send("tapIcon", state: "active"),
-            ],
-            checks: [
-                .order(callback: "willEnterForeground", notification: "willEnterForegroundNotification", .before),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willTerminate",
-            kind: .ordering,
-            summary: "'willTerminateNotification' is observed after 'willTerminate'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("launchInBackground", state: "background"),
-                .send("swipeAway", state: "notRunning"),
-            ],
-            checks: [
-                .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didReceiveMemoryWarning",
-            kind: .ordering,
-            summary: "'didReceiveMemoryWarningNotification' is observed after 'didReceiveMemoryWarning'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-                .send("memoryWarning", state: "active"),
-            ],
-            checks: [
-                .order(callback: "didReceiveMemoryWarning", notification: "didReceiveMemoryWarningNotification", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:coldLaunch",
+                kind: .scenario,
+                summary: "Scenario: Cold launch from the Home Screen",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:pressHome",
+                kind: .scenario,
+                summary: "Scenario: Press Home",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:pressHomeWithBackgroundWork",
+                kind: .scenario,
+                summary: "Scenario: Press Home with a background task running",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("background"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:returnFromSuspended",
+                kind: .scenario,
+                summary: "Scenario: Return to a suspended app",
+                start: "suspended",
+                flags: [:],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:returnFromBackground",
+                kind: .scenario,
+                summary: "Scenario: Return to an app running in the background",
+                start: "background",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:incomingCallDeclined",
+                kind: .scenario,
+                summary: "Scenario: Incoming call, declined",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("interrupt"),
+                    .send("endInterruption"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:incomingCallAccepted",
+                kind: .scenario,
+                summary: "Scenario: Incoming call, accepted",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("interrupt"),
+                    .send("acceptCall"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:controlCenterThenHome",
+                kind: .scenario,
+                summary: "Scenario: Open Control Center, then go Home",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("interrupt"),
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:lockAndUnlock",
+                kind: .scenario,
+                summary: "Scenario: Lock and unlock the device",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("lockScreen"),
+                    .send("unlockScreen"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:appSwitcherAndBack",
+                kind: .scenario,
+                summary: "Scenario: Open the app switcher and come back",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("openSwitcher"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:appSwitcherToAnotherApp",
+                kind: .scenario,
+                summary: "Scenario: Switch to another app from the app switcher",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("openSwitcher"),
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:killFromSwitcher",
+                kind: .scenario,
+                summary: "Scenario: Swipe the frontmost app away in the app switcher",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("openSwitcher"),
+                    .send("swipeAway"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
+                    .state("notRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:killSuspendedFromSwitcher",
+                kind: .scenario,
+                summary: "Scenario: Swipe a suspended app away",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                    .send("swipeAway"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("notRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:memoryWarning",
+                kind: .scenario,
+                summary: "Scenario: Memory warning while active",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:memoryWarningInBackground",
+                kind: .scenario,
+                summary: "Scenario: Memory warning while running in the background",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")]),
+                    .state("background"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:backgroundLaunch",
+                kind: .scenario,
+                summary: "Scenario: Launch into the background, then suspension",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground"),
+                    .send("backgroundWorkEnds"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:openAfterBackgroundLaunch",
+                kind: .scenario,
+                summary: "Scenario: Open an app that was launched in the background",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:resumeInBackground",
+                kind: .scenario,
+                summary: "Scenario: Resume a suspended app in the background",
+                start: "suspended",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground"),
+                    .send("backgroundWorkEnds"),
+                ],
+                checks: [
+                    .trace([.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:purgeWhileSuspended",
+                kind: .scenario,
+                summary: "Scenario: Purged while suspended, then relaunched",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                    .send("purge"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:terminatedWhileRunningInBackground",
+                kind: .scenario,
+                summary: "Scenario: Terminated by the system while running in the background",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("terminate"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
+                    .state("notRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:killRunningInBackground",
+                kind: .scenario,
+                summary: "Scenario: Swipe away an app running in the background",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("swipeAway"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
+                    .state("notRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:exitsOnSuspend",
+                kind: .scenario,
+                summary: "Scenario: Legacy: an app that opts out of background execution (iOS 4.0–13.0)",
+                start: "notRunning",
+                flags: ["exitsOnSuspend": true],
+                steps: [
+                    .send("tapIcon"),
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification"), .callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification")]),
+                    .state("notRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:legacyLaunch",
+                kind: .scenario,
+                summary: "Scenario: Legacy launch: applicationDidFinishLaunching(_:) only",
+                start: "notRunning",
+                flags: ["legacyLaunchOnly": true],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:backgroundTaskExpiry",
+                kind: .scenario,
+                summary: "Scenario: Background time runs out, then suspension",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("backgroundTaskExpired"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("expirationHandler")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:backgroundTaskNotEnded",
+                kind: .scenario,
+                summary: "Scenario: Expiration handler that does not end the task",
+                start: "active",
+                flags: ["backgroundWork": true, "endsTaskInHandler": false],
+                steps: [
+                    .send("pressHome"),
+                    .send("backgroundTaskExpired"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("expirationHandler")]),
+                    .state("notRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:backgroundWorkFinished",
+                kind: .scenario,
+                summary: "Scenario: Background work finished in time",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("backgroundWorkEnds"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 4: 34 events from 'notRunning', first to take 26 transitions",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("interrupt", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("pressHome", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                    .send("launchInBackground", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                    .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                    .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                    .send("unlockScreen", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("lockScreen", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
+                    .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                    .send("swipeAway", expect: [], state: "notRunning"),
+                    .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                    .send("backgroundWorkEnds", expect: [], state: "suspended"),
+                    .send("purge", expect: [], state: "notRunning"),
+                    .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                    .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "suspended"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("endInterruption", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("acceptCall", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("lockScreen", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 4: 4 events from 'notRunning' with legacyLaunchOnly=true, first to take 2 transitions",
+                start: "notRunning",
+                flags: ["legacyLaunchOnly": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                    .send("swipeAway", expect: [], state: "notRunning"),
+                    .send("launchInBackground", expect: [.callback("legacyDidFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:3",
+                kind: .coverage,
+                summary: "Coverage path 3 of 4: 2 events from 'notRunning' with endsTaskInHandler=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["endsTaskInHandler": false],
+                steps: [
+                    .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "background"),
+                    .send("backgroundTaskExpired", expect: [.callback("expirationHandler")], state: "notRunning"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:4",
+                kind: .coverage,
+                summary: "Coverage path 4 of 4: 11 events from 'notRunning' with exitsOnSuspend=true, first to take 4 transitions",
+                start: "notRunning",
+                flags: ["exitsOnSuspend": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("pressHome", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("acceptCall", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("lockScreen", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:notRunning",
+                kind: .rejection,
+                summary: "In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, interrupt, endInterruption, acceptCall, lockScreen, unlockScreen, memoryWarning, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("openSwitcher"),
+                    .reject("swipeAway"),
+                    .reject("interrupt"),
+                    .reject("endInterruption"),
+                    .reject("acceptCall"),
+                    .reject("lockScreen"),
+                    .reject("unlockScreen"),
+                    .reject("memoryWarning"),
+                    .reject("purge"),
+                    .reject("terminate"),
+                    .reject("backgroundWorkEnds"),
+                    .reject("backgroundTaskExpired"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:inactive",
+                kind: .rejection,
+                summary: "In 'inactive', unhandled events are rejected and change nothing: launchInBackground, openSwitcher, interrupt, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
+                start: "inactive",
+                flags: [:],
+                steps: [
+                    .reject("launchInBackground"),
+                    .reject("openSwitcher"),
+                    .reject("interrupt"),
+                    .reject("unlockScreen"),
+                    .reject("purge"),
+                    .reject("terminate"),
+                    .reject("backgroundWorkEnds"),
+                    .reject("backgroundTaskExpired"),
+                    .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:active",
+                kind: .rejection,
+                summary: "In 'active', unhandled events are rejected and change nothing: tapIcon, launchInBackground, swipeAway, endInterruption, acceptCall, unlockScreen, purge, terminate, backgroundWorkEnds, backgroundTaskExpired",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .reject("tapIcon"),
+                    .reject("launchInBackground"),
+                    .reject("swipeAway"),
+                    .reject("endInterruption"),
+                    .reject("acceptCall"),
+                    .reject("unlockScreen"),
+                    .reject("purge"),
+                    .reject("terminate"),
+                    .reject("backgroundWorkEnds"),
+                    .reject("backgroundTaskExpired"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:background",
+                kind: .rejection,
+                summary: "In 'background' with backgroundWork=true, unhandled events are rejected and change nothing: launchInBackground, pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, purge",
+                start: "background",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .reject("launchInBackground"),
+                    .reject("pressHome"),
+                    .reject("openSwitcher"),
+                    .reject("interrupt"),
+                    .reject("endInterruption"),
+                    .reject("acceptCall"),
+                    .reject("lockScreen"),
+                    .reject("purge"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:suspended",
+                kind: .rejection,
+                summary: "In 'suspended', unhandled events are rejected and change nothing: pressHome, openSwitcher, interrupt, endInterruption, acceptCall, lockScreen, memoryWarning, terminate, backgroundWorkEnds, backgroundTaskExpired",
+                start: "suspended",
+                flags: [:],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("openSwitcher"),
+                    .reject("interrupt"),
+                    .reject("endInterruption"),
+                    .reject("acceptCall"),
+                    .reject("lockScreen"),
+                    .reject("memoryWarning"),
+                    .reject("terminate"),
+                    .reject("backgroundWorkEnds"),
+                    .reject("backgroundTaskExpired"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didFinishLaunching",
+                kind: .ordering,
+                summary: "'didFinishLaunchingNotification' is observed after 'didFinishLaunching'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didBecomeActive",
+                kind: .ordering,
+                summary: "'didBecomeActiveNotification' is observed after 'didBecomeActive'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "didBecomeActive", notification: "didBecomeActiveNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willResignActive",
+                kind: .ordering,
+                summary: "'willResignActiveNotification' is observed after 'willResignActive'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                    .send("pressHome", state: "suspended"),
+                ],
+                checks: [
+                    .order(callback: "willResignActive", notification: "willResignActiveNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didEnterBackground",
+                kind: .ordering,
+                summary: "'didEnterBackgroundNotification' is observed after 'didEnterBackground'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground", state: "background"),
+                ],
+                checks: [
+                    .order(callback: "didEnterBackground", notification: "didEnterBackgroundNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willEnterForeground",
+                kind: .ordering,
+                summary: "'willEnterForegroundNotification' is observed before 'willEnterForeground'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground", state: "background"),
+                    .send("tapIcon", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "willEnterForeground", notification: "willEnterForegroundNotification", .before),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willTerminate",
+                kind: .ordering,
+                summary: "'willTerminateNotification' is observed after 'willTerminate'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground", state: "background"),
+                    .send("swipeAway", state: "notRunning"),
+                ],
+                checks: [
+                    .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didReceiveMemoryWarning",
+                kind: .ordering,
+                summary: "'didReceiveMemoryWarningNotification' is observed after 'didReceiveMemoryWarning'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                    .send("memoryWarning", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "didReceiveMemoryWarning", notification: "didReceiveMemoryWarningNotification", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: iOS app life cycle (UIKit, app delegate)")

@@ -28,551 +28,625 @@ enum IosSceneLifecycleConformance: ConformanceSuite {
     static let specID = "ios-scene-lifecycle"
     static let specPath = "Spec/ios-scene-lifecycle.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:coldLaunch",
-            kind: .scenario,
-            summary: "Scenario: Cold launch of a scene-based app",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:pressHome",
-            kind: .scenario,
-            summary: "Scenario: Go to the Home Screen",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:returnFromSuspended",
-            kind: .scenario,
-            summary: "Scenario: Return to a suspended scene",
-            start: "suspended",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:interruption",
-            kind: .scenario,
-            summary: "Scenario: Temporary interruption",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("interrupt"),
-                .send("endInterruption"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:appSwitcherAndBack",
-            kind: .scenario,
-            summary: "Scenario: Open the app switcher and come back",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("openSwitcher"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:disconnectedThenReopened",
-            kind: .scenario,
-            summary: "Scenario: Disconnected in the background, then reopened",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("disconnect"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:purgedThenRelaunched",
-            kind: .scenario,
-            summary: "Scenario: Purged while suspended, then relaunched",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("purge"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:closedWhileSuspended",
-            kind: .scenario,
-            summary: "Scenario: Scene closed in the app switcher while suspended, then reopened",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("swipeAway"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:closedFromSwitcherWhileRunning",
-            kind: .scenario,
-            summary: "Scenario: Scene closed from the app switcher while running",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("openSwitcher"),
-                .send("swipeAway"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("didDiscardSceneSessions")]),
-                .state("unattached"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:stateSavedThenRestoredAfterPurge",
-            kind: .scenario,
-            summary: "Scenario: State saved on the way to the background, restored after a purge",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "savesState": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("purge"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:closingTheSceneDeletesItsState",
-            kind: .scenario,
-            summary: "Scenario: State saved, then the scene is closed in the app switcher",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "savesState": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("swipeAway"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:memoryWarning",
-            kind: .scenario,
-            summary: "Scenario: Memory warning in a scene-based app",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:backgroundWorkThenSuspension",
-            kind: .scenario,
-            summary: "Scenario: Background work, then suspension",
-            start: "foregroundActive",
-            flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("backgroundTaskExpired"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:terminatedInBackgroundThenRelaunched",
-            kind: .scenario,
-            summary: "Scenario: Terminated while running in the background, then relaunched",
-            start: "foregroundActive",
-            flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
-            steps: [
-                .send("pressHome"),
-                .send("terminate"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:launchedInBackgroundThenOpened",
-            kind: .scenario,
-            summary: "Scenario: Launched in the background, then opened",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("launchInBackground"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
-                .state("foregroundActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 6: 21 events from 'unattached', first to take 21 transitions",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
-                .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
-                .send("tapIcon", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("openSwitcher", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
-                .send("pressHome", expect: [.callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
-                .send("swipeAway", expect: [], state: "unattached"),
-                .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
-                .send("tapIcon", expect: [.callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
-                .send("disconnect", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification")], state: "unattached"),
-                .send("tapIcon", expect: [.callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
-                .send("purge", expect: [], state: "unattached"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
-                .send("endInterruption", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
-                .send("swipeAway", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 6: 5 events from 'unattached' with savesState=true, first to take 2 transitions",
-            start: "unattached",
-            flags: ["savesState": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity")], state: "suspended"),
-                .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
-                .send("pressHome", expect: [.callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:3",
-            kind: .coverage,
-            summary: "Coverage path 3 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
-            start: "unattached",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
-                .send("swipeAway", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:4",
-            kind: .coverage,
-            summary: "Coverage path 4 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
-            start: "unattached",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
-                .send("backgroundTaskExpired", expect: [], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:5",
-            kind: .coverage,
-            summary: "Coverage path 5 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
-            start: "unattached",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
-                .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "unattached"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:6",
-            kind: .coverage,
-            summary: "Coverage path 6 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
-            start: "unattached",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
-                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:unattached",
-            kind: .rejection,
-            summary: "In 'unattached', unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, memoryWarning",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .reject("pressHome"),
-                .reject("interrupt"),
-                .reject("endInterruption"),
-                .reject("openSwitcher"),
-                .reject("swipeAway"),
-                .reject("backgroundTaskExpired"),
-                .reject("disconnect"),
-                .reject("purge"),
-                .reject("terminate"),
-                .reject("memoryWarning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:foregroundInactive",
-            kind: .rejection,
-            summary: "In 'foregroundInactive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: interrupt, openSwitcher, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground",
-            start: "foregroundInactive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .reject("interrupt"),
-                .reject("openSwitcher"),
-                .reject("backgroundTaskExpired"),
-                .reject("disconnect"),
-                .reject("purge"),
-                .reject("terminate"),
-                .reject("launchInBackground"),
-                .send("tapIcon", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:foregroundActive",
-            kind: .rejection,
-            summary: "In 'foregroundActive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: tapIcon, endInterruption, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground",
-            start: "foregroundActive",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .reject("tapIcon"),
-                .reject("endInterruption"),
-                .reject("swipeAway"),
-                .reject("backgroundTaskExpired"),
-                .reject("disconnect"),
-                .reject("purge"),
-                .reject("terminate"),
-                .reject("launchInBackground"),
-                .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:background",
-            kind: .rejection,
-            summary: "In 'background' with backgroundWork=true, processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, purge, launchInBackground",
-            start: "background",
-            flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("interrupt"),
-                .reject("endInterruption"),
-                .reject("openSwitcher"),
-                .reject("purge"),
-                .reject("launchInBackground"),
-                .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:suspended",
-            kind: .rejection,
-            summary: "In 'suspended' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, backgroundTaskExpired, terminate, launchInBackground, memoryWarning",
-            start: "suspended",
-            flags: ["processRunning": true, "sessionExists": true],
-            steps: [
-                .reject("pressHome"),
-                .reject("interrupt"),
-                .reject("endInterruption"),
-                .reject("openSwitcher"),
-                .reject("backgroundTaskExpired"),
-                .reject("terminate"),
-                .reject("launchInBackground"),
-                .reject("memoryWarning"),
-                .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:didFinishLaunching",
-            kind: .ordering,
-            summary: "'didFinishLaunchingNotification' is observed after 'didFinishLaunching'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-            ],
-            checks: [
-                .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willTerminate",
-            kind: .ordering,
-            summary: "'willTerminateNotification' is observed after 'willTerminate'",
-            start: "unattached",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-                .send("pressHome", state: "background"),
-                .send("terminate", state: "unattached"),
-            ],
-            checks: [
-                .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didReceiveMemoryWarning",
-            kind: .ordering,
-            summary: "'didReceiveMemoryWarningNotification' is observed after 'didReceiveMemoryWarning'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-                .send("memoryWarning", state: "foregroundActive"),
-            ],
-            checks: [
-                .order(callback: "didReceiveMemoryWarning", notification: "didReceiveMemoryWarningNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:sceneWillConnect",
-            kind: .ordering,
-            summary: "'sceneWillConnectNotification' is observed after 'sceneWillConnect'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-            ],
-            checks: [
-                .order(callback: "sceneWillConnect", notification: "sceneWillConnectNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:sceneDidDisconnect",
-            kind: .ordering,
-            summary: "'sceneDidDisconnectNotification' is observed after 'sceneDidDisconnect'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-                .send("pressHome", state: "suspended"),
-                .send("disconnect", state: "unattached"),
-            ],
-            checks: [
-                .order(callback: "sceneDidDisconnect", notification: "sceneDidDisconnectNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:sceneWillEnterForeground",
-            kind: .ordering,
-            summary: "'sceneWillEnterForegroundNotification' is observed after 'sceneWillEnterForeground'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-            ],
-            checks: [
-                .order(callback: "sceneWillEnterForeground", notification: "sceneWillEnterForegroundNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:sceneDidBecomeActive",
-            kind: .ordering,
-            summary: "'sceneDidActivateNotification' is observed after 'sceneDidBecomeActive'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-            ],
-            checks: [
-                .order(callback: "sceneDidBecomeActive", notification: "sceneDidActivateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:sceneWillResignActive",
-            kind: .ordering,
-            summary: "'sceneWillDeactivateNotification' is observed after 'sceneWillResignActive'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-                .send("pressHome", state: "suspended"),
-            ],
-            checks: [
-                .order(callback: "sceneWillResignActive", notification: "sceneWillDeactivateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:sceneDidEnterBackground",
-            kind: .ordering,
-            summary: "'sceneDidEnterBackgroundNotification' is observed after 'sceneDidEnterBackground'",
-            start: "unattached",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "foregroundActive"),
-                .send("pressHome", state: "suspended"),
-            ],
-            checks: [
-                .order(callback: "sceneDidEnterBackground", notification: "sceneDidEnterBackgroundNotification", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:coldLaunch",
+                kind: .scenario,
+                summary: "Scenario: Cold launch of a scene-based app",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:pressHome",
+                kind: .scenario,
+                summary: "Scenario: Go to the Home Screen",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:returnFromSuspended",
+                kind: .scenario,
+                summary: "Scenario: Return to a suspended scene",
+                start: "suspended",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:interruption",
+                kind: .scenario,
+                summary: "Scenario: Temporary interruption",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("interrupt"),
+                    .send("endInterruption"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:appSwitcherAndBack",
+                kind: .scenario,
+                summary: "Scenario: Open the app switcher and come back",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("openSwitcher"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:disconnectedThenReopened",
+                kind: .scenario,
+                summary: "Scenario: Disconnected in the background, then reopened",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("disconnect"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:purgedThenRelaunched",
+                kind: .scenario,
+                summary: "Scenario: Purged while suspended, then relaunched",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("purge"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:closedWhileSuspended",
+                kind: .scenario,
+                summary: "Scenario: Scene closed in the app switcher while suspended, then reopened",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("swipeAway"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:closedFromSwitcherWhileRunning",
+                kind: .scenario,
+                summary: "Scenario: Scene closed from the app switcher while running",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("openSwitcher"),
+                    .send("swipeAway"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("didDiscardSceneSessions")]),
+                    .state("unattached"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:stateSavedThenRestoredAfterPurge",
+                kind: .scenario,
+                summary: "Scenario: State saved on the way to the background, restored after a purge",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "savesState": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("purge"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:closingTheSceneDeletesItsState",
+                kind: .scenario,
+                summary: "Scenario: State saved, then the scene is closed in the app switcher",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "savesState": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("swipeAway"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:memoryWarning",
+                kind: .scenario,
+                summary: "Scenario: Memory warning in a scene-based app",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:backgroundWorkThenSuspension",
+                kind: .scenario,
+                summary: "Scenario: Background work, then suspension",
+                start: "foregroundActive",
+                flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("backgroundTaskExpired"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:terminatedInBackgroundThenRelaunched",
+                kind: .scenario,
+                summary: "Scenario: Terminated while running in the background, then relaunched",
+                start: "foregroundActive",
+                flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("terminate"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("willTerminate"), .notification("willTerminateNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:launchedInBackgroundThenOpened",
+                kind: .scenario,
+                summary: "Scenario: Launched in the background, then opened",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("launchInBackground"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")]),
+                    .state("foregroundActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 6: 21 events from 'unattached', first to take 21 transitions",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
+                    .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
+                    .send("tapIcon", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("openSwitcher", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
+                    .send("pressHome", expect: [.callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
+                    .send("swipeAway", expect: [], state: "unattached"),
+                    .send("launchInBackground", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
+                    .send("tapIcon", expect: [.callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
+                    .send("disconnect", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification")], state: "unattached"),
+                    .send("tapIcon", expect: [.callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
+                    .send("purge", expect: [], state: "unattached"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
+                    .send("endInterruption", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
+                    .send("swipeAway", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 6: 5 events from 'unattached' with savesState=true, first to take 2 transitions",
+                start: "unattached",
+                flags: ["savesState": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity")], state: "suspended"),
+                    .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("interrupt", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification")], state: "foregroundInactive"),
+                    .send("pressHome", expect: [.callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification"), .callback("stateRestorationActivity")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:3",
+                kind: .coverage,
+                summary: "Coverage path 3 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+                start: "unattached",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
+                    .send("swipeAway", expect: [.callback("sceneDidDisconnect"), .notification("sceneDidDisconnectNotification"), .callback("didDiscardSceneSessions")], state: "unattached"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:4",
+                kind: .coverage,
+                summary: "Coverage path 4 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+                start: "unattached",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
+                    .send("backgroundTaskExpired", expect: [], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:5",
+                kind: .coverage,
+                summary: "Coverage path 5 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+                start: "unattached",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
+                    .send("terminate", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "unattached"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:6",
+                kind: .coverage,
+                summary: "Coverage path 6 of 6: 3 events from 'unattached' with backgroundWork=true, first to take 1 transition",
+                start: "unattached",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "background"),
+                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification")], state: "background"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:unattached",
+                kind: .rejection,
+                summary: "In 'unattached', unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, memoryWarning",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("interrupt"),
+                    .reject("endInterruption"),
+                    .reject("openSwitcher"),
+                    .reject("swipeAway"),
+                    .reject("backgroundTaskExpired"),
+                    .reject("disconnect"),
+                    .reject("purge"),
+                    .reject("terminate"),
+                    .reject("memoryWarning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("configurationForConnecting"), .callback("sceneWillConnect"), .notification("sceneWillConnectNotification"), .callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:foregroundInactive",
+                kind: .rejection,
+                summary: "In 'foregroundInactive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: interrupt, openSwitcher, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground",
+                start: "foregroundInactive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .reject("interrupt"),
+                    .reject("openSwitcher"),
+                    .reject("backgroundTaskExpired"),
+                    .reject("disconnect"),
+                    .reject("purge"),
+                    .reject("terminate"),
+                    .reject("launchInBackground"),
+                    .send("tapIcon", expect: [.callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:foregroundActive",
+                kind: .rejection,
+                summary: "In 'foregroundActive' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: tapIcon, endInterruption, swipeAway, backgroundTaskExpired, disconnect, purge, terminate, launchInBackground",
+                start: "foregroundActive",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .reject("tapIcon"),
+                    .reject("endInterruption"),
+                    .reject("swipeAway"),
+                    .reject("backgroundTaskExpired"),
+                    .reject("disconnect"),
+                    .reject("purge"),
+                    .reject("terminate"),
+                    .reject("launchInBackground"),
+                    .send("pressHome", expect: [.callback("sceneWillResignActive"), .notification("sceneWillDeactivateNotification"), .callback("sceneDidEnterBackground"), .notification("sceneDidEnterBackgroundNotification")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:background",
+                kind: .rejection,
+                summary: "In 'background' with backgroundWork=true, processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, purge, launchInBackground",
+                start: "background",
+                flags: ["backgroundWork": true, "processRunning": true, "sessionExists": true],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("interrupt"),
+                    .reject("endInterruption"),
+                    .reject("openSwitcher"),
+                    .reject("purge"),
+                    .reject("launchInBackground"),
+                    .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:suspended",
+                kind: .rejection,
+                summary: "In 'suspended' with processRunning=true, sessionExists=true, unhandled events are rejected and change nothing: pressHome, interrupt, endInterruption, openSwitcher, backgroundTaskExpired, terminate, launchInBackground, memoryWarning",
+                start: "suspended",
+                flags: ["processRunning": true, "sessionExists": true],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("interrupt"),
+                    .reject("endInterruption"),
+                    .reject("openSwitcher"),
+                    .reject("backgroundTaskExpired"),
+                    .reject("terminate"),
+                    .reject("launchInBackground"),
+                    .reject("memoryWarning"),
+                    .send("tapIcon", expect: [.callback("sceneWillEnterForeground"), .notification("sceneWillEnterForegroundNotification"), .callback("sceneDidBecomeActive"), .notification("sceneDidActivateNotification")], state: "foregroundActive"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didFinishLaunching",
+                kind: .ordering,
+                summary: "'didFinishLaunchingNotification' is observed after 'didFinishLaunching'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                ],
+                checks: [
+                    .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willTerminate",
+                kind: .ordering,
+                summary: "'willTerminateNotification' is observed after 'willTerminate'",
+                start: "unattached",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                    .send("pressHome", state: "background"),
+                    .send("terminate", state: "unattached"),
+                ],
+                checks: [
+                    .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didReceiveMemoryWarning",
+                kind: .ordering,
+                summary: "'didReceiveMemoryWarningNotification' is observed after 'didReceiveMemoryWarning'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                    .send("memoryWarning", state: "foregroundActive"),
+                ],
+                checks: [
+                    .order(callback: "didReceiveMemoryWarning", notification: "didReceiveMemoryWarningNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:sceneWillConnect",
+                kind: .ordering,
+                summary: "'sceneWillConnectNotification' is observed after 'sceneWillConnect'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                ],
+                checks: [
+                    .order(callback: "sceneWillConnect", notification: "sceneWillConnectNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:sceneDidDisconnect",
+                kind: .ordering,
+                summary: "'sceneDidDisconnectNotification' is observed after 'sceneDidDisconnect'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                    .send("pressHome", state: "suspended"),
+                    .send("disconnect", state: "unattached"),
+                ],
+                checks: [
+                    .order(callback: "sceneDidDisconnect", notification: "sceneDidDisconnectNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:sceneWillEnterForeground",
+                kind: .ordering,
+                summary: "'sceneWillEnterForegroundNotification' is observed after 'sceneWillEnterForeground'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                ],
+                checks: [
+                    .order(callback: "sceneWillEnterForeground", notification: "sceneWillEnterForegroundNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:sceneDidBecomeActive",
+                kind: .ordering,
+                summary: "'sceneDidActivateNotification' is observed after 'sceneDidBecomeActive'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                ],
+                checks: [
+                    .order(callback: "sceneDidBecomeActive", notification: "sceneDidActivateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:sceneWillResignActive",
+                kind: .ordering,
+                summary: "'sceneWillDeactivateNotification' is observed after 'sceneWillResignActive'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                    .send("pressHome", state: "suspended"),
+                ],
+                checks: [
+                    .order(callback: "sceneWillResignActive", notification: "sceneWillDeactivateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:sceneDidEnterBackground",
+                kind: .ordering,
+                summary: "'sceneDidEnterBackgroundNotification' is observed after 'sceneDidEnterBackground'",
+                start: "unattached",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "foregroundActive"),
+                    .send("pressHome", state: "suspended"),
+                ],
+                checks: [
+                    .order(callback: "sceneDidEnterBackground", notification: "sceneDidEnterBackgroundNotification", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: iOS scene life cycle (UIKit, scene delegate)")

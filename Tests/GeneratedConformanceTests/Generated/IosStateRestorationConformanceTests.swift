@@ -30,491 +30,563 @@ enum IosStateRestorationConformance: ConformanceSuite {
     static let specID = "ios-state-restoration"
     static let specPath = "Spec/ios-state-restoration.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:firstLaunch",
-            kind: .scenario,
-            summary: "Scenario: First launch, no archive",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:preserveOnHome",
-            kind: .scenario,
-            summary: "Scenario: Preservation on the way to the background",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:purgedThenRestored",
-            kind: .scenario,
-            summary: "Scenario: Purged while suspended, restored on the next launch",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-                .send("purge"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController"), .callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:resumeWithoutRestoration",
-            kind: .scenario,
-            summary: "Scenario: Resumed from suspension",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController"), .notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:restorationRefused",
-            kind: .scenario,
-            summary: "Scenario: Archive present, restoration refused",
-            start: "notRunning",
-            flags: ["archiveExists": true, "optedInToRestore": false],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:saveRefused",
-            kind: .scenario,
-            summary: "Scenario: Preservation refused, then purged",
-            start: "active",
-            flags: ["optedInToSave": false],
-            steps: [
-                .send("pressHome"),
-                .send("purge"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:forceQuitDeletesState",
-            kind: .scenario,
-            summary: "Scenario: Force-quit from the app switcher after preservation",
-            start: "active",
-            flags: [:],
-            steps: [
-                .send("pressHome"),
-                .send("swipeAway"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:forceQuitWhileInSwitcher",
-            kind: .scenario,
-            summary: "Scenario: Force-quit while the app is still running in the switcher",
-            start: "active",
-            flags: ["archiveExists": true],
-            steps: [
-                .send("openSwitcher"),
-                .send("swipeAway"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:preserveWithBackgroundWork",
-            kind: .scenario,
-            summary: "Scenario: Preservation while background work continues",
-            start: "active",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("pressHome"),
-                .send("backgroundTaskExpired"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")]),
-                .state("suspended"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:launchWithArchive",
-            kind: .scenario,
-            summary: "Scenario: Launch with an archive from an earlier run",
-            start: "notRunning",
-            flags: ["archiveExists": true],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:restoredFromStoryboard",
-            kind: .scenario,
-            summary: "Scenario: Restored without the app delegate's help",
-            start: "notRunning",
-            flags: ["archiveExists": true, "delegateProvidesViewController": false, "viewLoadedDuringRestoration": false],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:legacyOptInMethods",
-            kind: .scenario,
-            summary: "Scenario: An app with only the pre-iOS 13.2 opt-in methods",
-            start: "active",
-            flags: ["secureRestoration": false],
-            steps: [
-                .send("pressHome"),
-                .send("purge"),
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveLegacy"), .callback("willEncode"), .callback("encodeViewController"), .callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:legacyRestorationRefused",
-            kind: .scenario,
-            summary: "Scenario: Pre-iOS 13.2 opt-in, restoration refused",
-            start: "notRunning",
-            flags: ["archiveExists": true, "optedInToRestore": false, "secureRestoration": false],
-            steps: [
-                .send("tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
-                .state("active"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 10: 16 events from 'notRunning', first to take 17 transitions",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
-                .send("swipeAway", expect: [], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
-                .send("purge", expect: [], state: "notRunning"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("pressHome", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
-                .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 10: 1 event from 'notRunning' with archiveExists=true, viewLoadedDuringRestoration=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["archiveExists": true, "viewLoadedDuringRestoration": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:3",
-            kind: .coverage,
-            summary: "Coverage path 3 of 10: 1 event from 'notRunning' with archiveExists=true, delegateProvidesViewController=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["archiveExists": true, "delegateProvidesViewController": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:4",
-            kind: .coverage,
-            summary: "Coverage path 4 of 10: 2 events from 'notRunning' with archiveExists=true, secureRestoration=false, first to take 2 transitions",
-            start: "notRunning",
-            flags: ["archiveExists": true, "secureRestoration": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveLegacy"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:5",
-            kind: .coverage,
-            summary: "Coverage path 5 of 10: 1 event from 'notRunning' with archiveExists=true, optedInToRestore=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["archiveExists": true, "optedInToRestore": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:6",
-            kind: .coverage,
-            summary: "Coverage path 6 of 10: 1 event from 'notRunning' with archiveExists=true, optedInToRestore=false, secureRestoration=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["archiveExists": true, "optedInToRestore": false, "secureRestoration": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:7",
-            kind: .coverage,
-            summary: "Coverage path 7 of 10: 2 events from 'notRunning' with optedInToSave=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["optedInToSave": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:8",
-            kind: .coverage,
-            summary: "Coverage path 8 of 10: 2 events from 'notRunning' with optedInToSave=false, secureRestoration=false, first to take 1 transition",
-            start: "notRunning",
-            flags: ["optedInToSave": false, "secureRestoration": false],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveLegacy")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:9",
-            kind: .coverage,
-            summary: "Coverage path 9 of 10: 3 events from 'notRunning' with backgroundWork=true, first to take 1 transition",
-            start: "notRunning",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "background"),
-                .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:10",
-            kind: .coverage,
-            summary: "Coverage path 10 of 10: 3 events from 'notRunning' with backgroundWork=true, first to take 1 transition",
-            start: "notRunning",
-            flags: ["backgroundWork": true],
-            steps: [
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "background"),
-                .send("backgroundTaskExpired", expect: [], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:notRunning",
-            kind: .rejection,
-            summary: "In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, purge, backgroundTaskExpired",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .reject("pressHome"),
-                .reject("openSwitcher"),
-                .reject("swipeAway"),
-                .reject("purge"),
-                .reject("backgroundTaskExpired"),
-                .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:inactive",
-            kind: .rejection,
-            summary: "In 'inactive', unhandled events are rejected and change nothing: openSwitcher, purge, backgroundTaskExpired",
-            start: "inactive",
-            flags: [:],
-            steps: [
-                .reject("openSwitcher"),
-                .reject("purge"),
-                .reject("backgroundTaskExpired"),
-                .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:active",
-            kind: .rejection,
-            summary: "In 'active', unhandled events are rejected and change nothing: tapIcon, swipeAway, purge, backgroundTaskExpired",
-            start: "active",
-            flags: [:],
-            steps: [
-                .reject("tapIcon"),
-                .reject("swipeAway"),
-                .reject("purge"),
-                .reject("backgroundTaskExpired"),
-                .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:background",
-            kind: .rejection,
-            summary: "In 'background' with backgroundWork=true, optedInToSave=false, unhandled events are rejected and change nothing: pressHome, openSwitcher, purge",
-            start: "background",
-            flags: ["backgroundWork": true, "optedInToSave": false],
-            steps: [
-                .reject("pressHome"),
-                .reject("openSwitcher"),
-                .reject("purge"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:suspended",
-            kind: .rejection,
-            summary: "In 'suspended' with optedInToSave=false, unhandled events are rejected and change nothing: pressHome, openSwitcher, backgroundTaskExpired",
-            start: "suspended",
-            flags: ["optedInToSave": false],
-            steps: [
-                .reject("pressHome"),
-                .reject("openSwitcher"),
-                .reject("backgroundTaskExpired"),
-                .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:didFinishLaunching",
-            kind: .ordering,
-            summary: "'didFinishLaunchingNotification' is observed after 'didFinishLaunching'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-            ],
-            checks: [
-                .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didBecomeActive",
-            kind: .ordering,
-            summary: "'didBecomeActiveNotification' is observed after 'didBecomeActive'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-            ],
-            checks: [
-                .order(callback: "didBecomeActive", notification: "didBecomeActiveNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willResignActive",
-            kind: .ordering,
-            summary: "'willResignActiveNotification' is observed after 'willResignActive'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-                .send("pressHome", state: "suspended"),
-            ],
-            checks: [
-                .order(callback: "willResignActive", notification: "willResignActiveNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didEnterBackground",
-            kind: .ordering,
-            summary: "'didEnterBackgroundNotification' is observed after 'didEnterBackground'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-                .send("pressHome", state: "suspended"),
-            ],
-            checks: [
-                .order(callback: "didEnterBackground", notification: "didEnterBackgroundNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willEnterForeground",
-            kind: .ordering,
-            summary: "'willEnterForegroundNotification' is observed before 'willEnterForeground'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-                .send("pressHome", state: "suspended"),
-                .send("tapIcon", state: "active"),
-            ],
-            checks: [
-                .order(callback: "willEnterForeground", notification: "willEnterForegroundNotification", .before),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willTerminate",
-            kind: .ordering,
-            summary: "'willTerminateNotification' is observed after 'willTerminate'",
-            start: "notRunning",
-            flags: [:],
-            steps: [
-                .send("tapIcon", state: "active"),
-                .send("openSwitcher", state: "inactive"),
-                .send("swipeAway", state: "notRunning"),
-            ],
-            checks: [
-                .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:firstLaunch",
+                kind: .scenario,
+                summary: "Scenario: First launch, no archive",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:preserveOnHome",
+                kind: .scenario,
+                summary: "Scenario: Preservation on the way to the background",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:purgedThenRestored",
+                kind: .scenario,
+                summary: "Scenario: Purged while suspended, restored on the next launch",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                    .send("purge"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController"), .callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:resumeWithoutRestoration",
+                kind: .scenario,
+                summary: "Scenario: Resumed from suspension",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController"), .notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:restorationRefused",
+                kind: .scenario,
+                summary: "Scenario: Archive present, restoration refused",
+                start: "notRunning",
+                flags: ["archiveExists": true, "optedInToRestore": false],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:saveRefused",
+                kind: .scenario,
+                summary: "Scenario: Preservation refused, then purged",
+                start: "active",
+                flags: ["optedInToSave": false],
+                steps: [
+                    .send("pressHome"),
+                    .send("purge"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:forceQuitDeletesState",
+                kind: .scenario,
+                summary: "Scenario: Force-quit from the app switcher after preservation",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .send("pressHome"),
+                    .send("swipeAway"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:forceQuitWhileInSwitcher",
+                kind: .scenario,
+                summary: "Scenario: Force-quit while the app is still running in the switcher",
+                start: "active",
+                flags: ["archiveExists": true],
+                steps: [
+                    .send("openSwitcher"),
+                    .send("swipeAway"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("willTerminate"), .notification("willTerminateNotification"), .callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:preserveWithBackgroundWork",
+                kind: .scenario,
+                summary: "Scenario: Preservation while background work continues",
+                start: "active",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("pressHome"),
+                    .send("backgroundTaskExpired"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")]),
+                    .state("suspended"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:launchWithArchive",
+                kind: .scenario,
+                summary: "Scenario: Launch with an archive from an earlier run",
+                start: "notRunning",
+                flags: ["archiveExists": true],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:restoredFromStoryboard",
+                kind: .scenario,
+                summary: "Scenario: Restored without the app delegate's help",
+                start: "notRunning",
+                flags: ["archiveExists": true, "delegateProvidesViewController": false, "viewLoadedDuringRestoration": false],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:legacyOptInMethods",
+                kind: .scenario,
+                summary: "Scenario: An app with only the pre-iOS 13.2 opt-in methods",
+                start: "active",
+                flags: ["secureRestoration": false],
+                steps: [
+                    .send("pressHome"),
+                    .send("purge"),
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveLegacy"), .callback("willEncode"), .callback("encodeViewController"), .callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:legacyRestorationRefused",
+                kind: .scenario,
+                summary: "Scenario: Pre-iOS 13.2 opt-in, restoration refused",
+                start: "notRunning",
+                flags: ["archiveExists": true, "optedInToRestore": false, "secureRestoration": false],
+                steps: [
+                    .send("tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")]),
+                    .state("active"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 10: 16 events from 'notRunning', first to take 17 transitions",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
+                    .send("swipeAway", expect: [], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
+                    .send("purge", expect: [], state: "notRunning"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("pressHome", expect: [.callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("openSwitcher", expect: [.callback("willResignActive"), .notification("willResignActiveNotification")], state: "inactive"),
+                    .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 10: 1 event from 'notRunning' with archiveExists=true, viewLoadedDuringRestoration=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["archiveExists": true, "viewLoadedDuringRestoration": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewControllerForPath"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:3",
+                kind: .coverage,
+                summary: "Coverage path 3 of 10: 1 event from 'notRunning' with archiveExists=true, delegateProvidesViewController=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["archiveExists": true, "delegateProvidesViewController": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:4",
+                kind: .coverage,
+                summary: "Coverage path 4 of 10: 2 events from 'notRunning' with archiveExists=true, secureRestoration=false, first to take 2 transitions",
+                start: "notRunning",
+                flags: ["archiveExists": true, "secureRestoration": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("viewControllerForPath"), .callback("viewDidLoad"), .callback("decodeViewController"), .callback("didDecode"), .callback("finishedRestoring"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveLegacy"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:5",
+                kind: .coverage,
+                summary: "Coverage path 5 of 10: 1 event from 'notRunning' with archiveExists=true, optedInToRestore=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["archiveExists": true, "optedInToRestore": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreSecure"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:6",
+                kind: .coverage,
+                summary: "Coverage path 6 of 10: 1 event from 'notRunning' with archiveExists=true, optedInToRestore=false, secureRestoration=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["archiveExists": true, "optedInToRestore": false, "secureRestoration": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("shouldRestoreLegacy"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:7",
+                kind: .coverage,
+                summary: "Coverage path 7 of 10: 2 events from 'notRunning' with optedInToSave=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["optedInToSave": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:8",
+                kind: .coverage,
+                summary: "Coverage path 8 of 10: 2 events from 'notRunning' with optedInToSave=false, secureRestoration=false, first to take 1 transition",
+                start: "notRunning",
+                flags: ["optedInToSave": false, "secureRestoration": false],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveLegacy")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:9",
+                kind: .coverage,
+                summary: "Coverage path 9 of 10: 3 events from 'notRunning' with backgroundWork=true, first to take 1 transition",
+                start: "notRunning",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "background"),
+                    .send("swipeAway", expect: [.callback("willTerminate"), .notification("willTerminateNotification")], state: "notRunning"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:10",
+                kind: .coverage,
+                summary: "Coverage path 10 of 10: 3 events from 'notRunning' with backgroundWork=true, first to take 1 transition",
+                start: "notRunning",
+                flags: ["backgroundWork": true],
+                steps: [
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "background"),
+                    .send("backgroundTaskExpired", expect: [], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:notRunning",
+                kind: .rejection,
+                summary: "In 'notRunning', unhandled events are rejected and change nothing: pressHome, openSwitcher, swipeAway, purge, backgroundTaskExpired",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("openSwitcher"),
+                    .reject("swipeAway"),
+                    .reject("purge"),
+                    .reject("backgroundTaskExpired"),
+                    .send("tapIcon", expect: [.callback("willFinishLaunching"), .callback("didFinishLaunching"), .notification("didFinishLaunchingNotification"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:inactive",
+                kind: .rejection,
+                summary: "In 'inactive', unhandled events are rejected and change nothing: openSwitcher, purge, backgroundTaskExpired",
+                start: "inactive",
+                flags: [:],
+                steps: [
+                    .reject("openSwitcher"),
+                    .reject("purge"),
+                    .reject("backgroundTaskExpired"),
+                    .send("tapIcon", expect: [.callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:active",
+                kind: .rejection,
+                summary: "In 'active', unhandled events are rejected and change nothing: tapIcon, swipeAway, purge, backgroundTaskExpired",
+                start: "active",
+                flags: [:],
+                steps: [
+                    .reject("tapIcon"),
+                    .reject("swipeAway"),
+                    .reject("purge"),
+                    .reject("backgroundTaskExpired"),
+                    .send("pressHome", expect: [.callback("willResignActive"), .notification("willResignActiveNotification"), .callback("didEnterBackground"), .notification("didEnterBackgroundNotification"), .callback("shouldSaveSecure"), .callback("willEncode"), .callback("encodeViewController")], state: "suspended"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:background",
+                kind: .rejection,
+                summary: "In 'background' with backgroundWork=true, optedInToSave=false, unhandled events are rejected and change nothing: pressHome, openSwitcher, purge",
+                start: "background",
+                flags: ["backgroundWork": true, "optedInToSave": false],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("openSwitcher"),
+                    .reject("purge"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:suspended",
+                kind: .rejection,
+                summary: "In 'suspended' with optedInToSave=false, unhandled events are rejected and change nothing: pressHome, openSwitcher, backgroundTaskExpired",
+                start: "suspended",
+                flags: ["optedInToSave": false],
+                steps: [
+                    .reject("pressHome"),
+                    .reject("openSwitcher"),
+                    .reject("backgroundTaskExpired"),
+                    .send("tapIcon", expect: [.notification("willEnterForegroundNotification"), .callback("willEnterForeground"), .callback("didBecomeActive"), .notification("didBecomeActiveNotification")], state: "active"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didFinishLaunching",
+                kind: .ordering,
+                summary: "'didFinishLaunchingNotification' is observed after 'didFinishLaunching'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "didFinishLaunching", notification: "didFinishLaunchingNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didBecomeActive",
+                kind: .ordering,
+                summary: "'didBecomeActiveNotification' is observed after 'didBecomeActive'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "didBecomeActive", notification: "didBecomeActiveNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willResignActive",
+                kind: .ordering,
+                summary: "'willResignActiveNotification' is observed after 'willResignActive'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                    .send("pressHome", state: "suspended"),
+                ],
+                checks: [
+                    .order(callback: "willResignActive", notification: "willResignActiveNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didEnterBackground",
+                kind: .ordering,
+                summary: "'didEnterBackgroundNotification' is observed after 'didEnterBackground'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                    .send("pressHome", state: "suspended"),
+                ],
+                checks: [
+                    .order(callback: "didEnterBackground", notification: "didEnterBackgroundNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willEnterForeground",
+                kind: .ordering,
+                summary: "'willEnterForegroundNotification' is observed before 'willEnterForeground'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                    .send("pressHome", state: "suspended"),
+                    .send("tapIcon", state: "active"),
+                ],
+                checks: [
+                    .order(callback: "willEnterForeground", notification: "willEnterForegroundNotification", .before),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willTerminate",
+                kind: .ordering,
+                summary: "'willTerminateNotification' is observed after 'willTerminate'",
+                start: "notRunning",
+                flags: [:],
+                steps: [
+                    .send("tapIcon", state: "active"),
+                    .send("openSwitcher", state: "inactive"),
+                    .send("swipeAway", state: "notRunning"),
+                ],
+                checks: [
+                    .order(callback: "willTerminate", notification: "willTerminateNotification", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: iOS state preservation and restoration (UIKit, app delegate)")

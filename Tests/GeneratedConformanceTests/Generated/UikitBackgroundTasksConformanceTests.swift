@@ -28,652 +28,722 @@ enum UikitBackgroundTasksConformance: ConformanceSuite {
     static let specID = "uikit-background-tasks"
     static let specPath = "Spec/uikit-background-tasks.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:taskEndsInTheBackground",
-            kind: .scenario,
-            summary: "Scenario: Begin a task, go Home, end the task",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon"),
-                .send("beginTask"),
-                .send("S.pressHome"),
-                .send("endTask"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification"), .callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")]),
-                .state("S.suspended+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:taskTimeRunsOut",
-            kind: .scenario,
-            summary: "Scenario: Begin a task, go Home, the time runs out",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon"),
-                .send("beginTask"),
-                .send("S.pressHome"),
-                .send("taskTimeRunsOut"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification"), .callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("expirationHandler")]),
-                .state("S.suspended+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:scheduledTaskLaunch",
-            kind: .scenario,
-            summary: "Scenario: The system launches the app for a BGTask",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.launchInBackground"),
-                .send("completeTask"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler")]),
-                .state("S.unattached+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:scheduledTaskExpires",
-            kind: .scenario,
-            summary: "Scenario: A BGTask's time runs out",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.launchInBackground"),
-                .send("scheduledTaskTimeRunsOut"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler"), .callback("taskExpirationHandler")]),
-                .state("S.unattached+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:scheduledTaskThenOpened",
-            kind: .scenario,
-            summary: "Scenario: Launched for a BGTask, then opened by the person",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.launchInBackground"),
-                .send("completeTask"),
-                .send("S.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")]),
-                .state("S.foregroundActive+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:terminatedDuringTask",
-            kind: .scenario,
-            summary: "Scenario: Begin a task, go Home, the system terminates the app",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon"),
-                .send("beginTask"),
-                .send("S.pressHome"),
-                .send("S.terminate"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification"), .callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.willTerminate"), .notification("S.willTerminateNotification")]),
-                .state("S.unattached+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:taskEndedInTheForeground",
-            kind: .scenario,
-            summary: "Scenario: Begin and end a task without leaving the app",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon"),
-                .send("beginTask"),
-                .send("endTask"),
-            ],
-            checks: [
-                .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")]),
-                .state("S.foregroundActive+noWork"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 2: 47 events from 'S.unattached+noWork', first to take 33 transitions",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-                .send("endTask", expect: [], state: "S.foregroundActive+noWork"),
-                .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.openSwitcher", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
-                .send("S.swipeAway", expect: [], state: "S.unattached+noWork"),
-                .send("S.launchInBackground", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler"), .callback("S.didDiscardSceneSessions")], state: "S.unattached+scheduledTask"),
-                .send("completeTask", expect: [], state: "S.unattached+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.memoryWarning", expect: [.callback("S.didReceiveMemoryWarning"), .notification("S.didReceiveMemoryWarningNotification")], state: "S.foregroundActive+noWork"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-                .send("S.terminate", expect: [], state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+noWork"),
-                .send("S.swipeAway", expect: [.callback("S.sceneDidDisconnect"), .notification("S.sceneDidDisconnectNotification"), .callback("S.didDiscardSceneSessions")], state: "S.unattached+noWork"),
-                .send("S.launchInBackground", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler")], state: "S.unattached+scheduledTask"),
-                .send("scheduledTaskTimeRunsOut", expect: [.callback("taskExpirationHandler")], state: "S.unattached+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
-                .send("S.disconnect", expect: [.callback("S.sceneDidDisconnect"), .notification("S.sceneDidDisconnectNotification")], state: "S.unattached+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
-                .send("S.purge", expect: [], state: "S.unattached+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
-                .send("S.endInterruption", expect: [.callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
-                .send("S.swipeAway", expect: [.callback("S.sceneDidDisconnect"), .notification("S.sceneDidDisconnectNotification"), .callback("S.didDiscardSceneSessions")], state: "S.unattached+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
-                .send("endTask", expect: [], state: "S.suspended+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
-                .send("taskTimeRunsOut", expect: [.callback("expirationHandler")], state: "S.suspended+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
-                .send("S.terminate", expect: [.callback("S.willTerminate"), .notification("S.willTerminateNotification")], state: "S.unattached+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
-                .send("S.memoryWarning", expect: [.callback("S.didReceiveMemoryWarning"), .notification("S.didReceiveMemoryWarningNotification")], state: "S.background+backgroundTask"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 2: 5 events from 'S.unattached+noWork' with S.savesState=true, first to take 2 transitions",
-            start: "S.unattached+noWork",
-            flags: ["S.savesState": true],
-            steps: [
-                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.stateRestorationActivity")], state: "S.suspended+noWork"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-                .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
-                .send("S.pressHome", expect: [.callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.stateRestorationActivity")], state: "S.suspended+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.unattached+noWork",
-            kind: .rejection,
-            summary: "In 'S.unattached+noWork', unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.memoryWarning",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.swipeAway"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.terminate"),
-                .reject("S.memoryWarning"),
-                .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.foregroundActive+noWork",
-            kind: .rejection,
-            summary: "In 'S.foregroundActive+noWork' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.tapIcon, S.endInterruption, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
-            start: "S.foregroundActive+noWork",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.tapIcon"),
-                .reject("S.endInterruption"),
-                .reject("S.swipeAway"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.terminate"),
-                .reject("S.launchInBackground"),
-                .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.unattached+scheduledTask",
-            kind: .rejection,
-            summary: "In 'S.unattached+scheduledTask', unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.memoryWarning",
-            start: "S.unattached+scheduledTask",
-            flags: [:],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.swipeAway"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.terminate"),
-                .reject("S.memoryWarning"),
-                .send("completeTask", expect: [], state: "S.unattached+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.foregroundActive+backgroundTask",
-            kind: .rejection,
-            summary: "In 'S.foregroundActive+backgroundTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.tapIcon, S.endInterruption, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.launchInBackground",
-            start: "S.foregroundActive+backgroundTask",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.tapIcon"),
-                .reject("S.endInterruption"),
-                .reject("S.swipeAway"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.launchInBackground"),
-                .send("endTask", expect: [], state: "S.foregroundActive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.suspended+noWork",
-            kind: .rejection,
-            summary: "In 'S.suspended+noWork' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.backgroundTaskExpired, S.terminate, S.launchInBackground, S.memoryWarning",
-            start: "S.suspended+noWork",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.terminate"),
-                .reject("S.launchInBackground"),
-                .reject("S.memoryWarning"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.foregroundInactive+noWork",
-            kind: .rejection,
-            summary: "In 'S.foregroundInactive+noWork' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.interrupt, S.openSwitcher, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
-            start: "S.foregroundInactive+noWork",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.interrupt"),
-                .reject("S.openSwitcher"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.terminate"),
-                .reject("S.launchInBackground"),
-                .send("beginTask", expect: [], state: "S.foregroundInactive+backgroundTask"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.foregroundActive+scheduledTask",
-            kind: .rejection,
-            summary: "In 'S.foregroundActive+scheduledTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.tapIcon, S.endInterruption, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
-            start: "S.foregroundActive+scheduledTask",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("S.tapIcon"),
-                .reject("S.endInterruption"),
-                .reject("S.swipeAway"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.terminate"),
-                .reject("S.launchInBackground"),
-                .send("completeTask", expect: [], state: "S.foregroundActive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.background+noWork",
-            kind: .rejection,
-            summary: "In 'S.background+noWork' with S.backgroundWork=true, S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.purge, S.launchInBackground",
-            start: "S.background+noWork",
-            flags: ["S.backgroundWork": true, "S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.purge"),
-                .reject("S.launchInBackground"),
-                .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.background+backgroundTask",
-            kind: .rejection,
-            summary: "In 'S.background+backgroundTask' with S.backgroundWork=true, S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.purge, S.launchInBackground",
-            start: "S.background+backgroundTask",
-            flags: ["S.backgroundWork": true, "S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.purge"),
-                .reject("S.launchInBackground"),
-                .send("endTask", expect: [], state: "S.suspended+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.foregroundInactive+backgroundTask",
-            kind: .rejection,
-            summary: "In 'S.foregroundInactive+backgroundTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.interrupt, S.openSwitcher, S.backgroundTaskExpired, S.disconnect, S.purge, S.launchInBackground",
-            start: "S.foregroundInactive+backgroundTask",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.interrupt"),
-                .reject("S.openSwitcher"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.launchInBackground"),
-                .send("endTask", expect: [], state: "S.foregroundInactive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.suspended+scheduledTask",
-            kind: .rejection,
-            summary: "In 'S.suspended+scheduledTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.backgroundTaskExpired, S.terminate, S.launchInBackground, S.memoryWarning",
-            start: "S.suspended+scheduledTask",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.terminate"),
-                .reject("S.launchInBackground"),
-                .reject("S.memoryWarning"),
-                .send("completeTask", expect: [], state: "S.suspended+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.foregroundInactive+scheduledTask",
-            kind: .rejection,
-            summary: "In 'S.foregroundInactive+scheduledTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.interrupt, S.openSwitcher, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
-            start: "S.foregroundInactive+scheduledTask",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("S.interrupt"),
-                .reject("S.openSwitcher"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.terminate"),
-                .reject("S.launchInBackground"),
-                .send("completeTask", expect: [], state: "S.foregroundInactive+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.background+scheduledTask",
-            kind: .rejection,
-            summary: "In 'S.background+scheduledTask' with S.backgroundWork=true, S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.purge, S.launchInBackground",
-            start: "S.background+scheduledTask",
-            flags: ["S.backgroundWork": true, "S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("endTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.purge"),
-                .reject("S.launchInBackground"),
-                .send("completeTask", expect: [], state: "S.background+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.unattached+backgroundTask",
-            kind: .rejection,
-            summary: "In 'S.unattached+backgroundTask', unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.memoryWarning",
-            start: "S.unattached+backgroundTask",
-            flags: [:],
-            steps: [
-                .reject("beginTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.swipeAway"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.disconnect"),
-                .reject("S.purge"),
-                .reject("S.memoryWarning"),
-                .send("endTask", expect: [], state: "S.unattached+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:S.suspended+backgroundTask",
-            kind: .rejection,
-            summary: "In 'S.suspended+backgroundTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.backgroundTaskExpired, S.launchInBackground, S.memoryWarning",
-            start: "S.suspended+backgroundTask",
-            flags: ["S.processRunning": true, "S.sessionExists": true],
-            steps: [
-                .reject("beginTask"),
-                .reject("taskTimeRunsOut"),
-                .reject("completeTask"),
-                .reject("scheduledTaskTimeRunsOut"),
-                .reject("S.pressHome"),
-                .reject("S.interrupt"),
-                .reject("S.endInterruption"),
-                .reject("S.openSwitcher"),
-                .reject("S.backgroundTaskExpired"),
-                .reject("S.launchInBackground"),
-                .reject("S.memoryWarning"),
-                .send("endTask", expect: [], state: "S.suspended+noWork"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:S.didFinishLaunching",
-            kind: .ordering,
-            summary: "'S.didFinishLaunchingNotification' is observed after 'S.didFinishLaunching'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.didFinishLaunching", notification: "S.didFinishLaunchingNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.willTerminate",
-            kind: .ordering,
-            summary: "'S.willTerminateNotification' is observed after 'S.willTerminate'",
-            start: "S.unattached+noWork",
-            flags: ["S.backgroundWork": true],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", state: "S.background+noWork"),
-                .send("S.terminate", state: "S.unattached+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.willTerminate", notification: "S.willTerminateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.didReceiveMemoryWarning",
-            kind: .ordering,
-            summary: "'S.didReceiveMemoryWarningNotification' is observed after 'S.didReceiveMemoryWarning'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-                .send("S.memoryWarning", state: "S.foregroundActive+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.didReceiveMemoryWarning", notification: "S.didReceiveMemoryWarningNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.sceneWillConnect",
-            kind: .ordering,
-            summary: "'S.sceneWillConnectNotification' is observed after 'S.sceneWillConnect'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.sceneWillConnect", notification: "S.sceneWillConnectNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.sceneDidDisconnect",
-            kind: .ordering,
-            summary: "'S.sceneDidDisconnectNotification' is observed after 'S.sceneDidDisconnect'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", state: "S.suspended+noWork"),
-                .send("S.disconnect", state: "S.unattached+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.sceneDidDisconnect", notification: "S.sceneDidDisconnectNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.sceneWillEnterForeground",
-            kind: .ordering,
-            summary: "'S.sceneWillEnterForegroundNotification' is observed after 'S.sceneWillEnterForeground'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.sceneWillEnterForeground", notification: "S.sceneWillEnterForegroundNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.sceneDidBecomeActive",
-            kind: .ordering,
-            summary: "'S.sceneDidActivateNotification' is observed after 'S.sceneDidBecomeActive'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.sceneDidBecomeActive", notification: "S.sceneDidActivateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.sceneWillResignActive",
-            kind: .ordering,
-            summary: "'S.sceneWillDeactivateNotification' is observed after 'S.sceneWillResignActive'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", state: "S.suspended+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.sceneWillResignActive", notification: "S.sceneWillDeactivateNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:S.sceneDidEnterBackground",
-            kind: .ordering,
-            summary: "'S.sceneDidEnterBackgroundNotification' is observed after 'S.sceneDidEnterBackground'",
-            start: "S.unattached+noWork",
-            flags: [:],
-            steps: [
-                .send("S.tapIcon", state: "S.foregroundActive+noWork"),
-                .send("S.pressHome", state: "S.suspended+noWork"),
-            ],
-            checks: [
-                .order(callback: "S.sceneDidEnterBackground", notification: "S.sceneDidEnterBackgroundNotification", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:taskEndsInTheBackground",
+                kind: .scenario,
+                summary: "Scenario: Begin a task, go Home, end the task",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon"),
+                    .send("beginTask"),
+                    .send("S.pressHome"),
+                    .send("endTask"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification"), .callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")]),
+                    .state("S.suspended+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:taskTimeRunsOut",
+                kind: .scenario,
+                summary: "Scenario: Begin a task, go Home, the time runs out",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon"),
+                    .send("beginTask"),
+                    .send("S.pressHome"),
+                    .send("taskTimeRunsOut"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification"), .callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("expirationHandler")]),
+                    .state("S.suspended+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:scheduledTaskLaunch",
+                kind: .scenario,
+                summary: "Scenario: The system launches the app for a BGTask",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.launchInBackground"),
+                    .send("completeTask"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler")]),
+                    .state("S.unattached+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:scheduledTaskExpires",
+                kind: .scenario,
+                summary: "Scenario: A BGTask's time runs out",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.launchInBackground"),
+                    .send("scheduledTaskTimeRunsOut"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler"), .callback("taskExpirationHandler")]),
+                    .state("S.unattached+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:scheduledTaskThenOpened",
+                kind: .scenario,
+                summary: "Scenario: Launched for a BGTask, then opened by the person",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.launchInBackground"),
+                    .send("completeTask"),
+                    .send("S.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")]),
+                    .state("S.foregroundActive+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:terminatedDuringTask",
+                kind: .scenario,
+                summary: "Scenario: Begin a task, go Home, the system terminates the app",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon"),
+                    .send("beginTask"),
+                    .send("S.pressHome"),
+                    .send("S.terminate"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification"), .callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.willTerminate"), .notification("S.willTerminateNotification")]),
+                    .state("S.unattached+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:taskEndedInTheForeground",
+                kind: .scenario,
+                summary: "Scenario: Begin and end a task without leaving the app",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon"),
+                    .send("beginTask"),
+                    .send("endTask"),
+                ],
+                checks: [
+                    .trace([.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")]),
+                    .state("S.foregroundActive+noWork"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 2: 47 events from 'S.unattached+noWork', first to take 33 transitions",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                    .send("endTask", expect: [], state: "S.foregroundActive+noWork"),
+                    .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.openSwitcher", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
+                    .send("S.swipeAway", expect: [], state: "S.unattached+noWork"),
+                    .send("S.launchInBackground", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler"), .callback("S.didDiscardSceneSessions")], state: "S.unattached+scheduledTask"),
+                    .send("completeTask", expect: [], state: "S.unattached+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.memoryWarning", expect: [.callback("S.didReceiveMemoryWarning"), .notification("S.didReceiveMemoryWarningNotification")], state: "S.foregroundActive+noWork"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                    .send("S.terminate", expect: [], state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+noWork"),
+                    .send("S.swipeAway", expect: [.callback("S.sceneDidDisconnect"), .notification("S.sceneDidDisconnectNotification"), .callback("S.didDiscardSceneSessions")], state: "S.unattached+noWork"),
+                    .send("S.launchInBackground", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("launchHandler")], state: "S.unattached+scheduledTask"),
+                    .send("scheduledTaskTimeRunsOut", expect: [.callback("taskExpirationHandler")], state: "S.unattached+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
+                    .send("S.disconnect", expect: [.callback("S.sceneDidDisconnect"), .notification("S.sceneDidDisconnectNotification")], state: "S.unattached+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.suspended+noWork"),
+                    .send("S.purge", expect: [], state: "S.unattached+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
+                    .send("S.endInterruption", expect: [.callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
+                    .send("S.swipeAway", expect: [.callback("S.sceneDidDisconnect"), .notification("S.sceneDidDisconnectNotification"), .callback("S.didDiscardSceneSessions")], state: "S.unattached+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
+                    .send("endTask", expect: [], state: "S.suspended+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
+                    .send("taskTimeRunsOut", expect: [.callback("expirationHandler")], state: "S.suspended+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
+                    .send("S.terminate", expect: [.callback("S.willTerminate"), .notification("S.willTerminateNotification")], state: "S.unattached+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification")], state: "S.background+backgroundTask"),
+                    .send("S.memoryWarning", expect: [.callback("S.didReceiveMemoryWarning"), .notification("S.didReceiveMemoryWarningNotification")], state: "S.background+backgroundTask"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 2: 5 events from 'S.unattached+noWork' with S.savesState=true, first to take 2 transitions",
+                start: "S.unattached+noWork",
+                flags: ["S.savesState": true],
+                steps: [
+                    .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification"), .callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.stateRestorationActivity")], state: "S.suspended+noWork"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                    .send("S.interrupt", expect: [.callback("S.sceneWillResignActive"), .notification("S.sceneWillDeactivateNotification")], state: "S.foregroundInactive+noWork"),
+                    .send("S.pressHome", expect: [.callback("S.sceneDidEnterBackground"), .notification("S.sceneDidEnterBackgroundNotification"), .callback("S.stateRestorationActivity")], state: "S.suspended+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.unattached+noWork",
+                kind: .rejection,
+                summary: "In 'S.unattached+noWork', unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.memoryWarning",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.swipeAway"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.terminate"),
+                    .reject("S.memoryWarning"),
+                    .send("S.tapIcon", expect: [.callback("S.willFinishLaunching"), .callback("S.didFinishLaunching"), .notification("S.didFinishLaunchingNotification"), .callback("S.configurationForConnecting"), .callback("S.sceneWillConnect"), .notification("S.sceneWillConnectNotification"), .callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.foregroundActive+noWork",
+                kind: .rejection,
+                summary: "In 'S.foregroundActive+noWork' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.tapIcon, S.endInterruption, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
+                start: "S.foregroundActive+noWork",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.tapIcon"),
+                    .reject("S.endInterruption"),
+                    .reject("S.swipeAway"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.terminate"),
+                    .reject("S.launchInBackground"),
+                    .send("beginTask", expect: [], state: "S.foregroundActive+backgroundTask"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.unattached+scheduledTask",
+                kind: .rejection,
+                summary: "In 'S.unattached+scheduledTask', unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.memoryWarning",
+                start: "S.unattached+scheduledTask",
+                flags: [:],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.swipeAway"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.terminate"),
+                    .reject("S.memoryWarning"),
+                    .send("completeTask", expect: [], state: "S.unattached+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.foregroundActive+backgroundTask",
+                kind: .rejection,
+                summary: "In 'S.foregroundActive+backgroundTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.tapIcon, S.endInterruption, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.launchInBackground",
+                start: "S.foregroundActive+backgroundTask",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.tapIcon"),
+                    .reject("S.endInterruption"),
+                    .reject("S.swipeAway"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.launchInBackground"),
+                    .send("endTask", expect: [], state: "S.foregroundActive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.suspended+noWork",
+                kind: .rejection,
+                summary: "In 'S.suspended+noWork' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.backgroundTaskExpired, S.terminate, S.launchInBackground, S.memoryWarning",
+                start: "S.suspended+noWork",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.terminate"),
+                    .reject("S.launchInBackground"),
+                    .reject("S.memoryWarning"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.foregroundInactive+noWork",
+                kind: .rejection,
+                summary: "In 'S.foregroundInactive+noWork' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.interrupt, S.openSwitcher, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
+                start: "S.foregroundInactive+noWork",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.interrupt"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.terminate"),
+                    .reject("S.launchInBackground"),
+                    .send("beginTask", expect: [], state: "S.foregroundInactive+backgroundTask"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.foregroundActive+scheduledTask",
+                kind: .rejection,
+                summary: "In 'S.foregroundActive+scheduledTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.tapIcon, S.endInterruption, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
+                start: "S.foregroundActive+scheduledTask",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("S.tapIcon"),
+                    .reject("S.endInterruption"),
+                    .reject("S.swipeAway"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.terminate"),
+                    .reject("S.launchInBackground"),
+                    .send("completeTask", expect: [], state: "S.foregroundActive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.background+noWork",
+                kind: .rejection,
+                summary: "In 'S.background+noWork' with S.backgroundWork=true, S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.purge, S.launchInBackground",
+                start: "S.background+noWork",
+                flags: ["S.backgroundWork": true, "S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.purge"),
+                    .reject("S.launchInBackground"),
+                    .send("S.tapIcon", expect: [.callback("S.sceneWillEnterForeground"), .notification("S.sceneWillEnterForegroundNotification"), .callback("S.sceneDidBecomeActive"), .notification("S.sceneDidActivateNotification")], state: "S.foregroundActive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.background+backgroundTask",
+                kind: .rejection,
+                summary: "In 'S.background+backgroundTask' with S.backgroundWork=true, S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.purge, S.launchInBackground",
+                start: "S.background+backgroundTask",
+                flags: ["S.backgroundWork": true, "S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.purge"),
+                    .reject("S.launchInBackground"),
+                    .send("endTask", expect: [], state: "S.suspended+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.foregroundInactive+backgroundTask",
+                kind: .rejection,
+                summary: "In 'S.foregroundInactive+backgroundTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.interrupt, S.openSwitcher, S.backgroundTaskExpired, S.disconnect, S.purge, S.launchInBackground",
+                start: "S.foregroundInactive+backgroundTask",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.interrupt"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.launchInBackground"),
+                    .send("endTask", expect: [], state: "S.foregroundInactive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.suspended+scheduledTask",
+                kind: .rejection,
+                summary: "In 'S.suspended+scheduledTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.backgroundTaskExpired, S.terminate, S.launchInBackground, S.memoryWarning",
+                start: "S.suspended+scheduledTask",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.terminate"),
+                    .reject("S.launchInBackground"),
+                    .reject("S.memoryWarning"),
+                    .send("completeTask", expect: [], state: "S.suspended+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.foregroundInactive+scheduledTask",
+                kind: .rejection,
+                summary: "In 'S.foregroundInactive+scheduledTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.interrupt, S.openSwitcher, S.backgroundTaskExpired, S.disconnect, S.purge, S.terminate, S.launchInBackground",
+                start: "S.foregroundInactive+scheduledTask",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("S.interrupt"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.terminate"),
+                    .reject("S.launchInBackground"),
+                    .send("completeTask", expect: [], state: "S.foregroundInactive+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.background+scheduledTask",
+                kind: .rejection,
+                summary: "In 'S.background+scheduledTask' with S.backgroundWork=true, S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, endTask, taskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.purge, S.launchInBackground",
+                start: "S.background+scheduledTask",
+                flags: ["S.backgroundWork": true, "S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("endTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.purge"),
+                    .reject("S.launchInBackground"),
+                    .send("completeTask", expect: [], state: "S.background+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.unattached+backgroundTask",
+                kind: .rejection,
+                summary: "In 'S.unattached+backgroundTask', unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.swipeAway, S.backgroundTaskExpired, S.disconnect, S.purge, S.memoryWarning",
+                start: "S.unattached+backgroundTask",
+                flags: [:],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.swipeAway"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.disconnect"),
+                    .reject("S.purge"),
+                    .reject("S.memoryWarning"),
+                    .send("endTask", expect: [], state: "S.unattached+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:S.suspended+backgroundTask",
+                kind: .rejection,
+                summary: "In 'S.suspended+backgroundTask' with S.processRunning=true, S.sessionExists=true, unhandled events are rejected and change nothing: beginTask, taskTimeRunsOut, completeTask, scheduledTaskTimeRunsOut, S.pressHome, S.interrupt, S.endInterruption, S.openSwitcher, S.backgroundTaskExpired, S.launchInBackground, S.memoryWarning",
+                start: "S.suspended+backgroundTask",
+                flags: ["S.processRunning": true, "S.sessionExists": true],
+                steps: [
+                    .reject("beginTask"),
+                    .reject("taskTimeRunsOut"),
+                    .reject("completeTask"),
+                    .reject("scheduledTaskTimeRunsOut"),
+                    .reject("S.pressHome"),
+                    .reject("S.interrupt"),
+                    .reject("S.endInterruption"),
+                    .reject("S.openSwitcher"),
+                    .reject("S.backgroundTaskExpired"),
+                    .reject("S.launchInBackground"),
+                    .reject("S.memoryWarning"),
+                    .send("endTask", expect: [], state: "S.suspended+noWork"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.didFinishLaunching",
+                kind: .ordering,
+                summary: "'S.didFinishLaunchingNotification' is observed after 'S.didFinishLaunching'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.didFinishLaunching", notification: "S.didFinishLaunchingNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.willTerminate",
+                kind: .ordering,
+                summary: "'S.willTerminateNotification' is observed after 'S.willTerminate'",
+                start: "S.unattached+noWork",
+                flags: ["S.backgroundWork": true],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", state: "S.background+noWork"),
+                    .send("S.terminate", state: "S.unattached+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.willTerminate", notification: "S.willTerminateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.didReceiveMemoryWarning",
+                kind: .ordering,
+                summary: "'S.didReceiveMemoryWarningNotification' is observed after 'S.didReceiveMemoryWarning'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                    .send("S.memoryWarning", state: "S.foregroundActive+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.didReceiveMemoryWarning", notification: "S.didReceiveMemoryWarningNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.sceneWillConnect",
+                kind: .ordering,
+                summary: "'S.sceneWillConnectNotification' is observed after 'S.sceneWillConnect'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.sceneWillConnect", notification: "S.sceneWillConnectNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.sceneDidDisconnect",
+                kind: .ordering,
+                summary: "'S.sceneDidDisconnectNotification' is observed after 'S.sceneDidDisconnect'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", state: "S.suspended+noWork"),
+                    .send("S.disconnect", state: "S.unattached+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.sceneDidDisconnect", notification: "S.sceneDidDisconnectNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.sceneWillEnterForeground",
+                kind: .ordering,
+                summary: "'S.sceneWillEnterForegroundNotification' is observed after 'S.sceneWillEnterForeground'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.sceneWillEnterForeground", notification: "S.sceneWillEnterForegroundNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.sceneDidBecomeActive",
+                kind: .ordering,
+                summary: "'S.sceneDidActivateNotification' is observed after 'S.sceneDidBecomeActive'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.sceneDidBecomeActive", notification: "S.sceneDidActivateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.sceneWillResignActive",
+                kind: .ordering,
+                summary: "'S.sceneWillDeactivateNotification' is observed after 'S.sceneWillResignActive'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", state: "S.suspended+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.sceneWillResignActive", notification: "S.sceneWillDeactivateNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:S.sceneDidEnterBackground",
+                kind: .ordering,
+                summary: "'S.sceneDidEnterBackgroundNotification' is observed after 'S.sceneDidEnterBackground'",
+                start: "S.unattached+noWork",
+                flags: [:],
+                steps: [
+                    .send("S.tapIcon", state: "S.foregroundActive+noWork"),
+                    .send("S.pressHome", state: "S.suspended+noWork"),
+                ],
+                checks: [
+                    .order(callback: "S.sceneDidEnterBackground", notification: "S.sceneDidEnterBackgroundNotification", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Background tasks in a scene-based app (UIKit, BackgroundTasks)")

@@ -165,78 +165,90 @@ enum UikitMemoryWarningConformance: ConformanceSuite {
     static let specID = "uikit-memory-warning"
     static let specPath = "Spec/uikit-memory-warning.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:warningWithTwoLoadedControllers",
-            kind: .scenario,
-            summary: "Scenario: Warning with A covered by B",
-            start: "App.active+A.notCreated+B.notCreated+idle",
-            flags: [:],
-            steps: [
-                .send("A.instantiateFromStoryboard"),
-                .send("A.showAsRoot"),
-                .send("B.instantiateInCode"),
-                .send("B.accessView"),
-                .send("A.pushOnTop"),
-                .send("B.push"),
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear"), .callback("B.initNibName"), .callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("A.viewDidDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear"), .callback("App.didReceiveMemoryWarning"), .notification("App.didReceiveMemoryWarningNotification"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning")]),
-                .state("App.active+A.disappeared+B.appeared+idle"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:warningWithUnloadedController",
-            kind: .scenario,
-            summary: "Scenario: Warning while B exists but its view is not loaded",
-            start: "App.active+A.notCreated+B.notCreated+idle",
-            flags: [:],
-            steps: [
-                .send("A.instantiateFromStoryboard"),
-                .send("A.showAsRoot"),
-                .send("B.instantiateInCode"),
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear"), .callback("B.initNibName"), .callback("App.didReceiveMemoryWarning"), .notification("App.didReceiveMemoryWarningNotification"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning")]),
-                .state("App.active+A.appeared+B.viewNotLoaded+idle"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:warningInTheBackground",
-            kind: .scenario,
-            summary: "Scenario: Warning while running in the background",
-            start: "App.active+A.notCreated+B.notCreated+idle",
-            flags: ["App.backgroundWork": true],
-            steps: [
-                .send("A.instantiateFromStoryboard"),
-                .send("A.showAsRoot"),
-                .send("App.pressHome"),
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear"), .callback("App.willResignActive"), .notification("App.willResignActiveNotification"), .callback("App.didEnterBackground"), .notification("App.didEnterBackgroundNotification"), .callback("App.didReceiveMemoryWarning"), .notification("App.didReceiveMemoryWarningNotification"), .callback("A.didReceiveMemoryWarning")]),
-                .state("App.background+A.appeared+B.notCreated+idle"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:suspendedAppIsNotWarned",
-            kind: .scenario,
-            summary: "Scenario: A suspended app is not warned",
-            start: "App.active+A.notCreated+B.notCreated+idle",
-            flags: [:],
-            steps: [
-                .send("A.instantiateFromStoryboard"),
-                .send("App.pressHome"),
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("App.willResignActive"), .notification("App.willResignActiveNotification"), .callback("App.didEnterBackground"), .notification("App.didEnterBackgroundNotification")]),
-                .state("App.suspended+A.viewNotLoaded+B.notCreated+idle"),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:warningWithTwoLoadedControllers",
+                kind: .scenario,
+                summary: "Scenario: Warning with A covered by B",
+                start: "App.active+A.notCreated+B.notCreated+idle",
+                flags: [:],
+                steps: [
+                    .send("A.instantiateFromStoryboard"),
+                    .send("A.showAsRoot"),
+                    .send("B.instantiateInCode"),
+                    .send("B.accessView"),
+                    .send("A.pushOnTop"),
+                    .send("B.push"),
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear"), .callback("B.initNibName"), .callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("A.viewDidDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear"), .callback("App.didReceiveMemoryWarning"), .notification("App.didReceiveMemoryWarningNotification"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning")]),
+                    .state("App.active+A.disappeared+B.appeared+idle"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:warningWithUnloadedController",
+                kind: .scenario,
+                summary: "Scenario: Warning while B exists but its view is not loaded",
+                start: "App.active+A.notCreated+B.notCreated+idle",
+                flags: [:],
+                steps: [
+                    .send("A.instantiateFromStoryboard"),
+                    .send("A.showAsRoot"),
+                    .send("B.instantiateInCode"),
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear"), .callback("B.initNibName"), .callback("App.didReceiveMemoryWarning"), .notification("App.didReceiveMemoryWarningNotification"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning")]),
+                    .state("App.active+A.appeared+B.viewNotLoaded+idle"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:warningInTheBackground",
+                kind: .scenario,
+                summary: "Scenario: Warning while running in the background",
+                start: "App.active+A.notCreated+B.notCreated+idle",
+                flags: ["App.backgroundWork": true],
+                steps: [
+                    .send("A.instantiateFromStoryboard"),
+                    .send("A.showAsRoot"),
+                    .send("App.pressHome"),
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear"), .callback("App.willResignActive"), .notification("App.willResignActiveNotification"), .callback("App.didEnterBackground"), .notification("App.didEnterBackgroundNotification"), .callback("App.didReceiveMemoryWarning"), .notification("App.didReceiveMemoryWarningNotification"), .callback("A.didReceiveMemoryWarning")]),
+                    .state("App.background+A.appeared+B.notCreated+idle"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:suspendedAppIsNotWarned",
+                kind: .scenario,
+                summary: "Scenario: A suspended app is not warned",
+                start: "App.active+A.notCreated+B.notCreated+idle",
+                flags: [:],
+                steps: [
+                    .send("A.instantiateFromStoryboard"),
+                    .send("App.pressHome"),
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("A.initCoder"), .callback("A.awakeFromNib"), .callback("App.willResignActive"), .notification("App.willResignActiveNotification"), .callback("App.didEnterBackground"), .notification("App.didEnterBackgroundNotification")]),
+                    .state("App.suspended+A.viewNotLoaded+B.notCreated+idle"),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Low-memory warning across the app (UIKit)")

@@ -28,100 +28,118 @@ enum UikitProtectedDataConformance: ConformanceSuite {
     static let specID = "uikit-protected-data"
     static let specPath = "Spec/uikit-protected-data.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:lockedWhileRunning",
-            kind: .scenario,
-            summary: "Scenario: The device stays locked",
-            start: "available",
-            flags: [:],
-            steps: [
-                .send("lockDevice"),
-            ],
-            checks: [
-                .trace([.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification")]),
-                .state("unavailable"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:lockAndUnlock",
-            kind: .scenario,
-            summary: "Scenario: Lock and unlock the device",
-            start: "available",
-            flags: [:],
-            steps: [
-                .send("lockDevice"),
-                .send("unlockDevice"),
-            ],
-            checks: [
-                .trace([.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification"), .callback("didBecomeAvailable"), .notification("protectedDataDidBecomeAvailableNotification")]),
-                .state("available"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 1: 2 events from 'available', first to take 2 transitions",
-            start: "available",
-            flags: [:],
-            steps: [
-                .send("lockDevice", expect: [.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification")], state: "unavailable"),
-                .send("unlockDevice", expect: [.callback("didBecomeAvailable"), .notification("protectedDataDidBecomeAvailableNotification")], state: "available"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:available",
-            kind: .rejection,
-            summary: "In 'available', unhandled events are rejected and change nothing: unlockDevice",
-            start: "available",
-            flags: [:],
-            steps: [
-                .reject("unlockDevice"),
-                .send("lockDevice", expect: [.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification")], state: "unavailable"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:unavailable",
-            kind: .rejection,
-            summary: "In 'unavailable', unhandled events are rejected and change nothing: lockDevice",
-            start: "unavailable",
-            flags: [:],
-            steps: [
-                .reject("lockDevice"),
-                .send("unlockDevice", expect: [.callback("didBecomeAvailable"), .notification("protectedDataDidBecomeAvailableNotification")], state: "available"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:willBecomeUnavailable",
-            kind: .ordering,
-            summary: "'protectedDataWillBecomeUnavailableNotification' is observed after 'willBecomeUnavailable'",
-            start: "available",
-            flags: [:],
-            steps: [
-                .send("lockDevice", state: "unavailable"),
-            ],
-            checks: [
-                .order(callback: "willBecomeUnavailable", notification: "protectedDataWillBecomeUnavailableNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didBecomeAvailable",
-            kind: .ordering,
-            summary: "'protectedDataDidBecomeAvailableNotification' is observed after 'didBecomeAvailable'",
-            start: "available",
-            flags: [:],
-            steps: [
-                .send("lockDevice", state: "unavailable"),
-                .send("unlockDevice", state: "available"),
-            ],
-            checks: [
-                .order(callback: "didBecomeAvailable", notification: "protectedDataDidBecomeAvailableNotification", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:lockedWhileRunning",
+                kind: .scenario,
+                summary: "Scenario: The device stays locked",
+                start: "available",
+                flags: [:],
+                steps: [
+                    .send("lockDevice"),
+                ],
+                checks: [
+                    .trace([.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification")]),
+                    .state("unavailable"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:lockAndUnlock",
+                kind: .scenario,
+                summary: "Scenario: Lock and unlock the device",
+                start: "available",
+                flags: [:],
+                steps: [
+                    .send("lockDevice"),
+                    .send("unlockDevice"),
+                ],
+                checks: [
+                    .trace([.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification"), .callback("didBecomeAvailable"), .notification("protectedDataDidBecomeAvailableNotification")]),
+                    .state("available"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 1: 2 events from 'available', first to take 2 transitions",
+                start: "available",
+                flags: [:],
+                steps: [
+                    .send("lockDevice", expect: [.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification")], state: "unavailable"),
+                    .send("unlockDevice", expect: [.callback("didBecomeAvailable"), .notification("protectedDataDidBecomeAvailableNotification")], state: "available"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:available",
+                kind: .rejection,
+                summary: "In 'available', unhandled events are rejected and change nothing: unlockDevice",
+                start: "available",
+                flags: [:],
+                steps: [
+                    .reject("unlockDevice"),
+                    .send("lockDevice", expect: [.callback("willBecomeUnavailable"), .notification("protectedDataWillBecomeUnavailableNotification")], state: "unavailable"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:unavailable",
+                kind: .rejection,
+                summary: "In 'unavailable', unhandled events are rejected and change nothing: lockDevice",
+                start: "unavailable",
+                flags: [:],
+                steps: [
+                    .reject("lockDevice"),
+                    .send("unlockDevice", expect: [.callback("didBecomeAvailable"), .notification("protectedDataDidBecomeAvailableNotification")], state: "available"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willBecomeUnavailable",
+                kind: .ordering,
+                summary: "'protectedDataWillBecomeUnavailableNotification' is observed after 'willBecomeUnavailable'",
+                start: "available",
+                flags: [:],
+                steps: [
+                    .send("lockDevice", state: "unavailable"),
+                ],
+                checks: [
+                    .order(callback: "willBecomeUnavailable", notification: "protectedDataWillBecomeUnavailableNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didBecomeAvailable",
+                kind: .ordering,
+                summary: "'protectedDataDidBecomeAvailableNotification' is observed after 'didBecomeAvailable'",
+                start: "available",
+                flags: [:],
+                steps: [
+                    .send("lockDevice", state: "unavailable"),
+                    .send("unlockDevice", state: "available"),
+                ],
+                checks: [
+                    .order(callback: "didBecomeAvailable", notification: "protectedDataDidBecomeAvailableNotification", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Protected data when the device locks and unlocks (UIKit, app delegate)")

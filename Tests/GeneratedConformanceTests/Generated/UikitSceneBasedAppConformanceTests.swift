@@ -120,151 +120,173 @@ enum UikitSceneBasedAppConformance: ConformanceSuite {
     static let specID = "uikit-scene-based-app"
     static let specPath = "Spec/uikit-scene-based-app.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:launch",
-            kind: .scenario,
-            summary: "Scenario: Launch (iPhone, one scene)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
-                .state("S1.foregroundActive+S2.unattached+appActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:homeAndReturn",
-            kind: .scenario,
-            summary: "Scenario: Launch, Home, return (iPhone)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S1.pressHome"),
-                .send("S1.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
-                .state("S1.foregroundActive+S2.unattached+appActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:swipeAwayFromSwitcher",
-            kind: .scenario,
-            summary: "Scenario: Launch, open the app switcher, swipe the app away (iPhone)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S1.openSwitcher"),
-                .send("S1.swipeAway"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidDisconnect"), .notification("S1.sceneDidDisconnectNotification"), .callback("S1.didDiscardSceneSessions")]),
-                .state("S1.unattached+S2.unattached+appNotRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:swipeAwayWhileSuspendedThenRelaunch",
-            kind: .scenario,
-            summary: "Scenario: Home, swipe the suspended app away, launch again (iPhone)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S1.pressHome"),
-                .send("S1.swipeAway"),
-                .send("S1.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.didDiscardSceneSessions"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
-                .state("S1.foregroundActive+S2.unattached+appActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:purgedThenRelaunched",
-            kind: .scenario,
-            summary: "Scenario: Home, the system purges the suspended app, launch again (iPhone)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S1.pressHome"),
-                .send("S1.purge"),
-                .send("S1.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
-                .state("S1.foregroundActive+S2.unattached+appActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:terminatedInBackground",
-            kind: .scenario,
-            summary: "Scenario: Home with background work, the system terminates the app (iPhone)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: ["S1.backgroundWork": true],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S1.pressHome"),
-                .send("S1.terminate"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willTerminate"), .notification("S1.willTerminateNotification")]),
-                .state("S1.unattached+S2.unattached+appNotRunning"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:launchedInBackgroundThenOpened",
-            kind: .scenario,
-            summary: "Scenario: Launched in the background, then opened (iPhone)",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.launchInBackground"),
-                .send("S1.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
-                .state("S1.foregroundActive+S2.unattached+appActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:iPadSecondWindow",
-            kind: .scenario,
-            summary: "Scenario: iPad, open a second window beside the first",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S2.tapIcon"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")]),
-                .state("S1.foregroundActive+S2.foregroundActive+appActive"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:iPadHomeAndReturn",
-            kind: .scenario,
-            summary: "Scenario: iPad, two windows, Home and return",
-            start: "S1.unattached+S2.unattached+appNotRunning",
-            flags: [:],
-            steps: [
-                .send("S1.tapIcon"),
-                .send("S2.tapIcon"),
-                .send("pressHome"),
-                .send("returnToApp"),
-            ],
-            checks: [
-                .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")]),
-                .state("S1.foregroundActive+S2.foregroundActive+appActive"),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:launch",
+                kind: .scenario,
+                summary: "Scenario: Launch (iPhone, one scene)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                    .state("S1.foregroundActive+S2.unattached+appActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:homeAndReturn",
+                kind: .scenario,
+                summary: "Scenario: Launch, Home, return (iPhone)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S1.pressHome"),
+                    .send("S1.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                    .state("S1.foregroundActive+S2.unattached+appActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:swipeAwayFromSwitcher",
+                kind: .scenario,
+                summary: "Scenario: Launch, open the app switcher, swipe the app away (iPhone)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S1.openSwitcher"),
+                    .send("S1.swipeAway"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidDisconnect"), .notification("S1.sceneDidDisconnectNotification"), .callback("S1.didDiscardSceneSessions")]),
+                    .state("S1.unattached+S2.unattached+appNotRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:swipeAwayWhileSuspendedThenRelaunch",
+                kind: .scenario,
+                summary: "Scenario: Home, swipe the suspended app away, launch again (iPhone)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S1.pressHome"),
+                    .send("S1.swipeAway"),
+                    .send("S1.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.didDiscardSceneSessions"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                    .state("S1.foregroundActive+S2.unattached+appActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:purgedThenRelaunched",
+                kind: .scenario,
+                summary: "Scenario: Home, the system purges the suspended app, launch again (iPhone)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S1.pressHome"),
+                    .send("S1.purge"),
+                    .send("S1.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                    .state("S1.foregroundActive+S2.unattached+appActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:terminatedInBackground",
+                kind: .scenario,
+                summary: "Scenario: Home with background work, the system terminates the app (iPhone)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: ["S1.backgroundWork": true],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S1.pressHome"),
+                    .send("S1.terminate"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.willTerminate"), .notification("S1.willTerminateNotification")]),
+                    .state("S1.unattached+S2.unattached+appNotRunning"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:launchedInBackgroundThenOpened",
+                kind: .scenario,
+                summary: "Scenario: Launched in the background, then opened (iPhone)",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.launchInBackground"),
+                    .send("S1.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification")]),
+                    .state("S1.foregroundActive+S2.unattached+appActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:iPadSecondWindow",
+                kind: .scenario,
+                summary: "Scenario: iPad, open a second window beside the first",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S2.tapIcon"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")]),
+                    .state("S1.foregroundActive+S2.foregroundActive+appActive"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:iPadHomeAndReturn",
+                kind: .scenario,
+                summary: "Scenario: iPad, two windows, Home and return",
+                start: "S1.unattached+S2.unattached+appNotRunning",
+                flags: [:],
+                steps: [
+                    .send("S1.tapIcon"),
+                    .send("S2.tapIcon"),
+                    .send("pressHome"),
+                    .send("returnToApp"),
+                ],
+                checks: [
+                    .trace([.callback("S1.willFinishLaunching"), .callback("S1.didFinishLaunching"), .notification("S1.didFinishLaunchingNotification"), .callback("S1.configurationForConnecting"), .callback("S1.sceneWillConnect"), .notification("S1.sceneWillConnectNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.configurationForConnecting"), .callback("S2.sceneWillConnect"), .notification("S2.sceneWillConnectNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification"), .callback("S1.sceneWillResignActive"), .notification("S1.sceneWillDeactivateNotification"), .callback("S2.sceneWillResignActive"), .notification("S2.sceneWillDeactivateNotification"), .notification("willResignActiveNotification"), .callback("S1.sceneDidEnterBackground"), .notification("S1.sceneDidEnterBackgroundNotification"), .callback("S2.sceneDidEnterBackground"), .notification("S2.sceneDidEnterBackgroundNotification"), .notification("didEnterBackgroundNotification"), .callback("S1.sceneWillEnterForeground"), .notification("S1.sceneWillEnterForegroundNotification"), .notification("willEnterForegroundNotification"), .callback("S2.sceneWillEnterForeground"), .notification("S2.sceneWillEnterForegroundNotification"), .callback("S1.sceneDidBecomeActive"), .notification("S1.sceneDidActivateNotification"), .notification("didBecomeActiveNotification"), .callback("S2.sceneDidBecomeActive"), .notification("S2.sceneDidActivateNotification")]),
+                    .state("S1.foregroundActive+S2.foregroundActive+appActive"),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Scene-based app with its scenes (UIKit, app and scene delegates)")

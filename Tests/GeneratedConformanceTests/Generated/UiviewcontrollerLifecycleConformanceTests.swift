@@ -28,526 +28,582 @@ enum UiviewcontrollerLifecycleConformance: ConformanceSuite {
     static let specID = "uiviewcontroller-lifecycle"
     static let specPath = "Spec/uiviewcontroller-lifecycle.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:pushCreatedInCode",
-            kind: .scenario,
-            summary: "Scenario: Create in code and push",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateInCode"),
-                .send("push"),
-            ],
-            checks: [
-                .trace([.callback("initNibName"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:storyboardRoot",
-            kind: .scenario,
-            summary: "Scenario: Initial view controller of the main storyboard",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateFromStoryboard"),
-                .send("showAsRoot"),
-            ],
-            checks: [
-                .trace([.callback("initCoder"), .callback("awakeFromNib"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:loadBeforeShowing",
-            kind: .scenario,
-            summary: "Scenario: View loaded before it is shown",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateInCode"),
-                .send("accessView"),
-                .send("present"),
-            ],
-            checks: [
-                .trace([.callback("initNibName"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:coveredByPushAndBack",
-            kind: .scenario,
-            summary: "Scenario: Another view controller pushed on top, then popped",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("pushOnTop"),
-                .send("popToThis"),
-            ],
-            checks: [
-                .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:popped",
-            kind: .scenario,
-            summary: "Scenario: Popped with the back button",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("pop"),
-            ],
-            checks: [
-                .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear")]),
-                .state("disappeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:presentedAndDismissed",
-            kind: .scenario,
-            summary: "Scenario: Presented modally, then dismissed",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateInCode"),
-                .send("present"),
-                .send("dismiss"),
-            ],
-            checks: [
-                .trace([.callback("initNibName"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear"), .callback("viewWillDisappear"), .callback("viewDidDisappear")]),
-                .state("disappeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:fullScreenPresentationOver",
-            kind: .scenario,
-            summary: "Scenario: A full-screen view controller presented over it",
-            start: "appeared",
-            flags: ["fullScreenCover": true],
-            steps: [
-                .send("presentOnTop"),
-                .send("dismissOnTop"),
-            ],
-            checks: [
-                .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:sheetPresentationOver",
-            kind: .scenario,
-            summary: "Scenario: A sheet presented over it",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("presentOnTop"),
-                .send("dismissOnTop"),
-            ],
-            checks: [
-                .trace([]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:swipeBackCancelled",
-            kind: .scenario,
-            summary: "Scenario: Interactive swipe back, cancelled (top view controller)",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("swipeBackBegin"),
-                .send("swipeBackCancel"),
-            ],
-            checks: [
-                .trace([.callback("viewWillDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:swipeBackCompleted",
-            kind: .scenario,
-            summary: "Scenario: Interactive swipe back, completed (top view controller)",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("swipeBackBegin"),
-                .send("swipeBackComplete"),
-            ],
-            checks: [
-                .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear")]),
-                .state("disappeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:swipeBackCancelledBelow",
-            kind: .scenario,
-            summary: "Scenario: Interactive swipe back, cancelled (view controller below)",
-            start: "disappeared",
-            flags: [:],
-            steps: [
-                .send("swipeBackBegin"),
-                .send("swipeBackCancel"),
-            ],
-            checks: [
-                .trace([.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillDisappear"), .callback("viewDidDisappear")]),
-                .state("disappeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:appToBackgroundWhileVisible",
-            kind: .scenario,
-            summary: "Scenario: The app goes to the background and back while the view controller is visible",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("appEntersBackground"),
-                .send("appEntersForeground"),
-            ],
-            checks: [
-                .trace([]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:embeddedInVisibleContainer",
-            kind: .scenario,
-            summary: "Scenario: Embedded as the child of a container on screen",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateInCode"),
-                .send("addToParent"),
-                .send("accessView"),
-                .send("beginAppearing"),
-                .send("finishAppearanceTransition"),
-                .send("finishAddingToParent"),
-            ],
-            checks: [
-                .trace([.callback("initNibName"), .callback("willMoveToParent"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear"), .callback("didMoveToParent")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:rotationWhileVisible",
-            kind: .scenario,
-            summary: "Scenario: Rotation while visible",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("sizeChange"),
-            ],
-            checks: [
-                .trace([.callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:rotationWhileCovered",
-            kind: .scenario,
-            summary: "Scenario: Rotation while covered, then back",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("pushOnTop"),
-                .send("sizeChange"),
-                .send("popToThis"),
-            ],
-            checks: [
-                .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:memoryWarningWhileVisible",
-            kind: .scenario,
-            summary: "Scenario: Memory warning while visible",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("memoryWarning"),
-            ],
-            checks: [
-                .trace([.callback("didReceiveMemoryWarning")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:preservedWhileVisible",
-            kind: .scenario,
-            summary: "Scenario: State preserved while visible",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("encodeState"),
-            ],
-            checks: [
-                .trace([.callback("encodeRestorableState")]),
-                .state("appeared"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:purgedWhileVisible",
-            kind: .scenario,
-            summary: "Scenario: Process purged while the view controller was visible",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .send("processEnds"),
-            ],
-            checks: [
-                .trace([]),
-                .state("notCreated"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 2: 62 events from 'notCreated', first to take 55 transitions",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
-                .send("showAsRoot", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("showAsRoot", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-                .send("dismiss", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("push", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-                .send("pushOnTop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("present", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-                .send("presentOnTop", expect: [], state: "appeared"),
-                .send("dismissOnTop", expect: [], state: "appeared"),
-                .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
-                .send("swipeBackCancel", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-                .send("addToParent", expect: [.callback("willMoveToParent")], state: "appeared"),
-                .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "appeared"),
-                .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "appeared"),
-                .send("completeRemovalFromParent", expect: [.callback("didMoveToParent")], state: "appeared"),
-                .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
-                .send("swipeBackComplete", expect: [.callback("viewDidDisappear")], state: "disappeared"),
-                .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-                .send("sizeChange", expect: [.callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appeared"),
-                .send("appEntersBackground", expect: [], state: "appeared"),
-                .send("appEntersForeground", expect: [], state: "appeared"),
-                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "appeared"),
-                .send("encodeState", expect: [.callback("encodeRestorableState")], state: "appeared"),
-                .send("decodeState", expect: [.callback("decodeRestorableState")], state: "appeared"),
-                .send("finishRestoring", expect: [.callback("applicationFinishedRestoringState")], state: "appeared"),
-                .send("processEnds", expect: [], state: "notCreated"),
-                .send("instantiateFromStoryboard", expect: [.callback("initCoder"), .callback("awakeFromNib")], state: "viewNotLoaded"),
-                .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
-                .send("dismissOnTop", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
-                .send("swipeBackCancel", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
-                .send("swipeBackComplete", expect: [.callback("viewDidAppear")], state: "appeared"),
-                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-                .send("sizeChange", expect: [], state: "disappeared"),
-                .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appearing"),
-                .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
-                .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
-                .send("finishAppearanceTransition", expect: [.callback("viewDidAppear")], state: "appeared"),
-                .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
-                .send("finishAppearanceTransition", expect: [.callback("viewDidDisappear")], state: "disappeared"),
-                .send("processEnds", expect: [], state: "notCreated"),
-                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
-                .send("push", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-                .send("processEnds", expect: [], state: "notCreated"),
-                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
-                .send("present", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-                .send("processEnds", expect: [], state: "notCreated"),
-                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
-                .send("addToParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
-                .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
-                .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
-                .send("completeRemovalFromParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
-                .send("appEntersBackground", expect: [], state: "viewNotLoaded"),
-                .send("appEntersForeground", expect: [], state: "viewNotLoaded"),
-                .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "viewNotLoaded"),
-                .send("encodeState", expect: [.callback("encodeRestorableState")], state: "viewNotLoaded"),
-                .send("decodeState", expect: [.callback("decodeRestorableState")], state: "viewNotLoaded"),
-                .send("finishRestoring", expect: [.callback("applicationFinishedRestoringState")], state: "viewNotLoaded"),
-                .send("processEnds", expect: [], state: "notCreated"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 2: 3 events from 'notCreated' with fullScreenCover=true, first to take 1 transition",
-            start: "notCreated",
-            flags: ["fullScreenCover": true],
-            steps: [
-                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
-                .send("showAsRoot", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
-                .send("presentOnTop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:notCreated",
-            kind: .rejection,
-            summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, completeRemovalFromParent, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
-            start: "notCreated",
-            flags: [:],
-            steps: [
-                .reject("accessView"),
-                .reject("showAsRoot"),
-                .reject("push"),
-                .reject("present"),
-                .reject("pop"),
-                .reject("dismiss"),
-                .reject("pushOnTop"),
-                .reject("popToThis"),
-                .reject("presentOnTop"),
-                .reject("dismissOnTop"),
-                .reject("swipeBackBegin"),
-                .reject("swipeBackCancel"),
-                .reject("swipeBackComplete"),
-                .reject("addToParent"),
-                .reject("finishAddingToParent"),
-                .reject("prepareRemovalFromParent"),
-                .reject("completeRemovalFromParent"),
-                .reject("beginAppearing"),
-                .reject("beginDisappearing"),
-                .reject("finishAppearanceTransition"),
-                .reject("sizeChange"),
-                .reject("appEntersBackground"),
-                .reject("appEntersForeground"),
-                .reject("memoryWarning"),
-                .reject("encodeState"),
-                .reject("decodeState"),
-                .reject("finishRestoring"),
-                .reject("processEnds"),
-                .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:viewNotLoaded",
-            kind: .rejection,
-            summary: "In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange",
-            start: "viewNotLoaded",
-            flags: [:],
-            steps: [
-                .reject("instantiateInCode"),
-                .reject("instantiateFromStoryboard"),
-                .reject("pop"),
-                .reject("dismiss"),
-                .reject("pushOnTop"),
-                .reject("popToThis"),
-                .reject("presentOnTop"),
-                .reject("dismissOnTop"),
-                .reject("swipeBackBegin"),
-                .reject("swipeBackCancel"),
-                .reject("swipeBackComplete"),
-                .reject("beginAppearing"),
-                .reject("beginDisappearing"),
-                .reject("finishAppearanceTransition"),
-                .reject("sizeChange"),
-                .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:disappeared",
-            kind: .rejection,
-            summary: "In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, finishAppearanceTransition",
-            start: "disappeared",
-            flags: [:],
-            steps: [
-                .reject("instantiateInCode"),
-                .reject("instantiateFromStoryboard"),
-                .reject("accessView"),
-                .reject("pop"),
-                .reject("dismiss"),
-                .reject("pushOnTop"),
-                .reject("presentOnTop"),
-                .reject("swipeBackCancel"),
-                .reject("swipeBackComplete"),
-                .reject("beginDisappearing"),
-                .reject("finishAppearanceTransition"),
-                .send("showAsRoot", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:appearing",
-            kind: .rejection,
-            summary: "In 'appearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginAppearing, sizeChange",
-            start: "appearing",
-            flags: [:],
-            steps: [
-                .reject("instantiateInCode"),
-                .reject("instantiateFromStoryboard"),
-                .reject("accessView"),
-                .reject("showAsRoot"),
-                .reject("push"),
-                .reject("present"),
-                .reject("pop"),
-                .reject("dismiss"),
-                .reject("pushOnTop"),
-                .reject("popToThis"),
-                .reject("presentOnTop"),
-                .reject("dismissOnTop"),
-                .reject("swipeBackBegin"),
-                .reject("beginAppearing"),
-                .reject("sizeChange"),
-                .send("swipeBackCancel", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:appeared",
-            kind: .rejection,
-            summary: "In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, finishAppearanceTransition",
-            start: "appeared",
-            flags: [:],
-            steps: [
-                .reject("instantiateInCode"),
-                .reject("instantiateFromStoryboard"),
-                .reject("accessView"),
-                .reject("showAsRoot"),
-                .reject("push"),
-                .reject("present"),
-                .reject("popToThis"),
-                .reject("swipeBackCancel"),
-                .reject("swipeBackComplete"),
-                .reject("beginAppearing"),
-                .reject("finishAppearanceTransition"),
-                .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:disappearing",
-            kind: .rejection,
-            summary: "In 'disappearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginDisappearing, sizeChange",
-            start: "disappearing",
-            flags: [:],
-            steps: [
-                .reject("instantiateInCode"),
-                .reject("instantiateFromStoryboard"),
-                .reject("accessView"),
-                .reject("showAsRoot"),
-                .reject("push"),
-                .reject("present"),
-                .reject("pop"),
-                .reject("dismiss"),
-                .reject("pushOnTop"),
-                .reject("popToThis"),
-                .reject("presentOnTop"),
-                .reject("dismissOnTop"),
-                .reject("swipeBackBegin"),
-                .reject("beginDisappearing"),
-                .reject("sizeChange"),
-                .send("swipeBackCancel", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
-            ],
-            checks: []
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:pushCreatedInCode",
+                kind: .scenario,
+                summary: "Scenario: Create in code and push",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .send("instantiateInCode"),
+                    .send("push"),
+                ],
+                checks: [
+                    .trace([.callback("initNibName"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:storyboardRoot",
+                kind: .scenario,
+                summary: "Scenario: Initial view controller of the main storyboard",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .send("instantiateFromStoryboard"),
+                    .send("showAsRoot"),
+                ],
+                checks: [
+                    .trace([.callback("initCoder"), .callback("awakeFromNib"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:loadBeforeShowing",
+                kind: .scenario,
+                summary: "Scenario: View loaded before it is shown",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .send("instantiateInCode"),
+                    .send("accessView"),
+                    .send("present"),
+                ],
+                checks: [
+                    .trace([.callback("initNibName"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:coveredByPushAndBack",
+                kind: .scenario,
+                summary: "Scenario: Another view controller pushed on top, then popped",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("pushOnTop"),
+                    .send("popToThis"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:popped",
+                kind: .scenario,
+                summary: "Scenario: Popped with the back button",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("pop"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear")]),
+                    .state("disappeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:presentedAndDismissed",
+                kind: .scenario,
+                summary: "Scenario: Presented modally, then dismissed",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .send("instantiateInCode"),
+                    .send("present"),
+                    .send("dismiss"),
+                ],
+                checks: [
+                    .trace([.callback("initNibName"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear"), .callback("viewWillDisappear"), .callback("viewDidDisappear")]),
+                    .state("disappeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:fullScreenPresentationOver",
+                kind: .scenario,
+                summary: "Scenario: A full-screen view controller presented over it",
+                start: "appeared",
+                flags: ["fullScreenCover": true],
+                steps: [
+                    .send("presentOnTop"),
+                    .send("dismissOnTop"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:sheetPresentationOver",
+                kind: .scenario,
+                summary: "Scenario: A sheet presented over it",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("presentOnTop"),
+                    .send("dismissOnTop"),
+                ],
+                checks: [
+                    .trace([]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:swipeBackCancelled",
+                kind: .scenario,
+                summary: "Scenario: Interactive swipe back, cancelled (top view controller)",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("swipeBackBegin"),
+                    .send("swipeBackCancel"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:swipeBackCompleted",
+                kind: .scenario,
+                summary: "Scenario: Interactive swipe back, completed (top view controller)",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("swipeBackBegin"),
+                    .send("swipeBackComplete"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear")]),
+                    .state("disappeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:swipeBackCancelledBelow",
+                kind: .scenario,
+                summary: "Scenario: Interactive swipe back, cancelled (view controller below)",
+                start: "disappeared",
+                flags: [:],
+                steps: [
+                    .send("swipeBackBegin"),
+                    .send("swipeBackCancel"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillDisappear"), .callback("viewDidDisappear")]),
+                    .state("disappeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:appToBackgroundWhileVisible",
+                kind: .scenario,
+                summary: "Scenario: The app goes to the background and back while the view controller is visible",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("appEntersBackground"),
+                    .send("appEntersForeground"),
+                ],
+                checks: [
+                    .trace([]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:embeddedInVisibleContainer",
+                kind: .scenario,
+                summary: "Scenario: Embedded as the child of a container on screen",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .send("instantiateInCode"),
+                    .send("addToParent"),
+                    .send("accessView"),
+                    .send("beginAppearing"),
+                    .send("finishAppearanceTransition"),
+                    .send("finishAddingToParent"),
+                ],
+                checks: [
+                    .trace([.callback("initNibName"), .callback("willMoveToParent"), .callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear"), .callback("didMoveToParent")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:rotationWhileVisible",
+                kind: .scenario,
+                summary: "Scenario: Rotation while visible",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("sizeChange"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:rotationWhileCovered",
+                kind: .scenario,
+                summary: "Scenario: Rotation while covered, then back",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("pushOnTop"),
+                    .send("sizeChange"),
+                    .send("popToThis"),
+                ],
+                checks: [
+                    .trace([.callback("viewWillDisappear"), .callback("viewDidDisappear"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:memoryWarningWhileVisible",
+                kind: .scenario,
+                summary: "Scenario: Memory warning while visible",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("memoryWarning"),
+                ],
+                checks: [
+                    .trace([.callback("didReceiveMemoryWarning")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:preservedWhileVisible",
+                kind: .scenario,
+                summary: "Scenario: State preserved while visible",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("encodeState"),
+                ],
+                checks: [
+                    .trace([.callback("encodeRestorableState")]),
+                    .state("appeared"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:purgedWhileVisible",
+                kind: .scenario,
+                summary: "Scenario: Process purged while the view controller was visible",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .send("processEnds"),
+                ],
+                checks: [
+                    .trace([]),
+                    .state("notCreated"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 2: 62 events from 'notCreated', first to take 55 transitions",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                    .send("showAsRoot", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                    .send("showAsRoot", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("dismiss", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                    .send("push", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("pushOnTop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                    .send("present", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("presentOnTop", expect: [], state: "appeared"),
+                    .send("dismissOnTop", expect: [], state: "appeared"),
+                    .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
+                    .send("swipeBackCancel", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("addToParent", expect: [.callback("willMoveToParent")], state: "appeared"),
+                    .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "appeared"),
+                    .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "appeared"),
+                    .send("completeRemovalFromParent", expect: [.callback("didMoveToParent")], state: "appeared"),
+                    .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
+                    .send("swipeBackComplete", expect: [.callback("viewDidDisappear")], state: "disappeared"),
+                    .send("popToThis", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("sizeChange", expect: [.callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appeared"),
+                    .send("appEntersBackground", expect: [], state: "appeared"),
+                    .send("appEntersForeground", expect: [], state: "appeared"),
+                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "appeared"),
+                    .send("encodeState", expect: [.callback("encodeRestorableState")], state: "appeared"),
+                    .send("decodeState", expect: [.callback("decodeRestorableState")], state: "appeared"),
+                    .send("finishRestoring", expect: [.callback("applicationFinishedRestoringState")], state: "appeared"),
+                    .send("processEnds", expect: [], state: "notCreated"),
+                    .send("instantiateFromStoryboard", expect: [.callback("initCoder"), .callback("awakeFromNib")], state: "viewNotLoaded"),
+                    .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
+                    .send("dismissOnTop", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                    .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
+                    .send("swipeBackCancel", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                    .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
+                    .send("swipeBackComplete", expect: [.callback("viewDidAppear")], state: "appeared"),
+                    .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                    .send("sizeChange", expect: [], state: "disappeared"),
+                    .send("swipeBackBegin", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews")], state: "appearing"),
+                    .send("beginDisappearing", expect: [.callback("viewWillDisappear")], state: "disappearing"),
+                    .send("beginAppearing", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing")], state: "appearing"),
+                    .send("finishAppearanceTransition", expect: [.callback("viewDidAppear")], state: "appeared"),
+                    .send("swipeBackBegin", expect: [.callback("viewWillDisappear")], state: "disappearing"),
+                    .send("finishAppearanceTransition", expect: [.callback("viewDidDisappear")], state: "disappeared"),
+                    .send("processEnds", expect: [], state: "notCreated"),
+                    .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                    .send("push", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("processEnds", expect: [], state: "notCreated"),
+                    .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                    .send("present", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("processEnds", expect: [], state: "notCreated"),
+                    .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                    .send("addToParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
+                    .send("finishAddingToParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
+                    .send("prepareRemovalFromParent", expect: [.callback("willMoveToParent")], state: "viewNotLoaded"),
+                    .send("completeRemovalFromParent", expect: [.callback("didMoveToParent")], state: "viewNotLoaded"),
+                    .send("appEntersBackground", expect: [], state: "viewNotLoaded"),
+                    .send("appEntersForeground", expect: [], state: "viewNotLoaded"),
+                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning")], state: "viewNotLoaded"),
+                    .send("encodeState", expect: [.callback("encodeRestorableState")], state: "viewNotLoaded"),
+                    .send("decodeState", expect: [.callback("decodeRestorableState")], state: "viewNotLoaded"),
+                    .send("finishRestoring", expect: [.callback("applicationFinishedRestoringState")], state: "viewNotLoaded"),
+                    .send("processEnds", expect: [], state: "notCreated"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 2: 3 events from 'notCreated' with fullScreenCover=true, first to take 1 transition",
+                start: "notCreated",
+                flags: ["fullScreenCover": true],
+                steps: [
+                    .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                    .send("showAsRoot", expect: [.callback("loadView"), .callback("viewDidLoad"), .callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewWillLayoutSubviews"), .callback("viewDidLayoutSubviews"), .callback("viewDidAppear")], state: "appeared"),
+                    .send("presentOnTop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:notCreated",
+                kind: .rejection,
+                summary: "In 'notCreated', unhandled events are rejected and change nothing: accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, addToParent, finishAddingToParent, prepareRemovalFromParent, completeRemovalFromParent, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange, appEntersBackground, appEntersForeground, memoryWarning, encodeState, decodeState, finishRestoring, processEnds",
+                start: "notCreated",
+                flags: [:],
+                steps: [
+                    .reject("accessView"),
+                    .reject("showAsRoot"),
+                    .reject("push"),
+                    .reject("present"),
+                    .reject("pop"),
+                    .reject("dismiss"),
+                    .reject("pushOnTop"),
+                    .reject("popToThis"),
+                    .reject("presentOnTop"),
+                    .reject("dismissOnTop"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackCancel"),
+                    .reject("swipeBackComplete"),
+                    .reject("addToParent"),
+                    .reject("finishAddingToParent"),
+                    .reject("prepareRemovalFromParent"),
+                    .reject("completeRemovalFromParent"),
+                    .reject("beginAppearing"),
+                    .reject("beginDisappearing"),
+                    .reject("finishAppearanceTransition"),
+                    .reject("sizeChange"),
+                    .reject("appEntersBackground"),
+                    .reject("appEntersForeground"),
+                    .reject("memoryWarning"),
+                    .reject("encodeState"),
+                    .reject("decodeState"),
+                    .reject("finishRestoring"),
+                    .reject("processEnds"),
+                    .send("instantiateInCode", expect: [.callback("initNibName")], state: "viewNotLoaded"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:viewNotLoaded",
+                kind: .rejection,
+                summary: "In 'viewNotLoaded', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, swipeBackCancel, swipeBackComplete, beginAppearing, beginDisappearing, finishAppearanceTransition, sizeChange",
+                start: "viewNotLoaded",
+                flags: [:],
+                steps: [
+                    .reject("instantiateInCode"),
+                    .reject("instantiateFromStoryboard"),
+                    .reject("pop"),
+                    .reject("dismiss"),
+                    .reject("pushOnTop"),
+                    .reject("popToThis"),
+                    .reject("presentOnTop"),
+                    .reject("dismissOnTop"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackCancel"),
+                    .reject("swipeBackComplete"),
+                    .reject("beginAppearing"),
+                    .reject("beginDisappearing"),
+                    .reject("finishAppearanceTransition"),
+                    .reject("sizeChange"),
+                    .send("accessView", expect: [.callback("loadView"), .callback("viewDidLoad")], state: "disappeared"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:disappeared",
+                kind: .rejection,
+                summary: "In 'disappeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, pop, dismiss, pushOnTop, presentOnTop, swipeBackCancel, swipeBackComplete, beginDisappearing, finishAppearanceTransition",
+                start: "disappeared",
+                flags: [:],
+                steps: [
+                    .reject("instantiateInCode"),
+                    .reject("instantiateFromStoryboard"),
+                    .reject("accessView"),
+                    .reject("pop"),
+                    .reject("dismiss"),
+                    .reject("pushOnTop"),
+                    .reject("presentOnTop"),
+                    .reject("swipeBackCancel"),
+                    .reject("swipeBackComplete"),
+                    .reject("beginDisappearing"),
+                    .reject("finishAppearanceTransition"),
+                    .send("showAsRoot", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:appearing",
+                kind: .rejection,
+                summary: "In 'appearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginAppearing, sizeChange",
+                start: "appearing",
+                flags: [:],
+                steps: [
+                    .reject("instantiateInCode"),
+                    .reject("instantiateFromStoryboard"),
+                    .reject("accessView"),
+                    .reject("showAsRoot"),
+                    .reject("push"),
+                    .reject("present"),
+                    .reject("pop"),
+                    .reject("dismiss"),
+                    .reject("pushOnTop"),
+                    .reject("popToThis"),
+                    .reject("presentOnTop"),
+                    .reject("dismissOnTop"),
+                    .reject("swipeBackBegin"),
+                    .reject("beginAppearing"),
+                    .reject("sizeChange"),
+                    .send("swipeBackCancel", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:appeared",
+                kind: .rejection,
+                summary: "In 'appeared', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, popToThis, swipeBackCancel, swipeBackComplete, beginAppearing, finishAppearanceTransition",
+                start: "appeared",
+                flags: [:],
+                steps: [
+                    .reject("instantiateInCode"),
+                    .reject("instantiateFromStoryboard"),
+                    .reject("accessView"),
+                    .reject("showAsRoot"),
+                    .reject("push"),
+                    .reject("present"),
+                    .reject("popToThis"),
+                    .reject("swipeBackCancel"),
+                    .reject("swipeBackComplete"),
+                    .reject("beginAppearing"),
+                    .reject("finishAppearanceTransition"),
+                    .send("pop", expect: [.callback("viewWillDisappear"), .callback("viewDidDisappear")], state: "disappeared"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:disappearing",
+                kind: .rejection,
+                summary: "In 'disappearing', unhandled events are rejected and change nothing: instantiateInCode, instantiateFromStoryboard, accessView, showAsRoot, push, present, pop, dismiss, pushOnTop, popToThis, presentOnTop, dismissOnTop, swipeBackBegin, beginDisappearing, sizeChange",
+                start: "disappearing",
+                flags: [:],
+                steps: [
+                    .reject("instantiateInCode"),
+                    .reject("instantiateFromStoryboard"),
+                    .reject("accessView"),
+                    .reject("showAsRoot"),
+                    .reject("push"),
+                    .reject("present"),
+                    .reject("pop"),
+                    .reject("dismiss"),
+                    .reject("pushOnTop"),
+                    .reject("popToThis"),
+                    .reject("presentOnTop"),
+                    .reject("dismissOnTop"),
+                    .reject("swipeBackBegin"),
+                    .reject("beginDisappearing"),
+                    .reject("sizeChange"),
+                    .send("swipeBackCancel", expect: [.callback("viewWillAppear"), .callback("viewIsAppearing"), .callback("viewDidAppear")], state: "appeared"),
+                ],
+                checks: []
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: UIViewController view life cycle (UIKit)")

@@ -28,177 +28,205 @@ enum MediaPlayerConformance: ConformanceSuite {
     static let specID = "media-player"
     static let specPath = "docs/examples/media-player.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:playToTheEnd",
-            kind: .scenario,
-            summary: "Scenario: Load, play, reach the end",
-            start: "idle",
-            flags: [:],
-            steps: [
-                .send("load"),
-                .send("play"),
-                .send("reachEnd"),
-            ],
-            checks: [
-                .trace([.callback("didStart"), .notification("startNotification"), .notification("finishNotification"), .callback("didFinish")]),
-                .state("finished"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:autoplay",
-            kind: .scenario,
-            summary: "Scenario: autoplay",
-            start: "idle",
-            flags: ["autoplay": true],
-            steps: [
-                .send("load"),
-            ],
-            checks: [
-                .trace([.callback("didStart"), .notification("startNotification")]),
-                .state("playing"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:failWhilePlaying",
-            kind: .scenario,
-            summary: "Scenario: failWhilePlaying",
-            start: "playing",
-            flags: [:],
-            steps: [
-                .send("fail"),
-            ],
-            checks: [
-                .trace([.callback("didFail")]),
-                .state("idle"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 3: 7 events from 'idle', first to take 6 transitions",
-            start: "idle",
-            flags: [:],
-            steps: [
-                .send("load", expect: [], state: "paused"),
-                .send("fail", expect: [.callback("didFail")], state: "idle"),
-                .send("load", expect: [], state: "paused"),
-                .send("play", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
-                .send("pause", expect: [.callback("didPause")], state: "paused"),
-                .send("play", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
-                .send("reachEnd", expect: [.notification("finishNotification"), .callback("didFinish")], state: "finished"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 3: 2 events from 'idle' with autoplay=true, first to take 2 transitions",
-            start: "idle",
-            flags: ["autoplay": true],
-            steps: [
-                .send("load", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
-                .send("reachEnd", expect: [.notification("finishNotification"), .callback("didFinish")], state: "idle"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:3",
-            kind: .coverage,
-            summary: "Coverage path 3 of 3: 2 events from 'idle' with autoplay=true, loop=true, first to take 1 transition",
-            start: "idle",
-            flags: ["autoplay": true, "loop": true],
-            steps: [
-                .send("load", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
-                .send("reachEnd", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:idle",
-            kind: .rejection,
-            summary: "In 'idle', unhandled events are rejected and change nothing: play, pause, reachEnd, fail",
-            start: "idle",
-            flags: [:],
-            steps: [
-                .reject("play"),
-                .reject("pause"),
-                .reject("reachEnd"),
-                .reject("fail"),
-                .send("load", expect: [], state: "paused"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:paused",
-            kind: .rejection,
-            summary: "In 'paused', unhandled events are rejected and change nothing: load, pause, reachEnd",
-            start: "paused",
-            flags: [:],
-            steps: [
-                .reject("load"),
-                .reject("pause"),
-                .reject("reachEnd"),
-                .send("play", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:playing",
-            kind: .rejection,
-            summary: "In 'playing', unhandled events are rejected and change nothing: load, play",
-            start: "playing",
-            flags: [:],
-            steps: [
-                .reject("load"),
-                .reject("play"),
-                .send("pause", expect: [.callback("didPause")], state: "paused"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:finished",
-            kind: .rejection,
-            summary: "In 'finished', unhandled events are rejected and change nothing: load, play, pause, reachEnd, fail",
-            start: "finished",
-            flags: [:],
-            steps: [
-                .reject("load"),
-                .reject("play"),
-                .reject("pause"),
-                .reject("reachEnd"),
-                .reject("fail"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:didStart",
-            kind: .ordering,
-            summary: "'startNotification' is observed after 'didStart'",
-            start: "idle",
-            flags: ["autoplay": true],
-            steps: [
-                .send("load", state: "playing"),
-            ],
-            checks: [
-                .order(callback: "didStart", notification: "startNotification", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:didFinish",
-            kind: .ordering,
-            summary: "'finishNotification' is observed before 'didFinish'",
-            start: "idle",
-            flags: ["autoplay": true],
-            steps: [
-                .send("load", state: "playing"),
-                .send("reachEnd", state: "idle"),
-            ],
-            checks: [
-                .order(callback: "didFinish", notification: "finishNotification", .before),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:playToTheEnd",
+                kind: .scenario,
+                summary: "Scenario: Load, play, reach the end",
+                start: "idle",
+                flags: [:],
+                steps: [
+                    .send("load"),
+                    .send("play"),
+                    .send("reachEnd"),
+                ],
+                checks: [
+                    .trace([.callback("didStart"), .notification("startNotification"), .notification("finishNotification"), .callback("didFinish")]),
+                    .state("finished"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:autoplay",
+                kind: .scenario,
+                summary: "Scenario: autoplay",
+                start: "idle",
+                flags: ["autoplay": true],
+                steps: [
+                    .send("load"),
+                ],
+                checks: [
+                    .trace([.callback("didStart"), .notification("startNotification")]),
+                    .state("playing"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:failWhilePlaying",
+                kind: .scenario,
+                summary: "Scenario: failWhilePlaying",
+                start: "playing",
+                flags: [:],
+                steps: [
+                    .send("fail"),
+                ],
+                checks: [
+                    .trace([.callback("didFail")]),
+                    .state("idle"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 3: 7 events from 'idle', first to take 6 transitions",
+                start: "idle",
+                flags: [:],
+                steps: [
+                    .send("load", expect: [], state: "paused"),
+                    .send("fail", expect: [.callback("didFail")], state: "idle"),
+                    .send("load", expect: [], state: "paused"),
+                    .send("play", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
+                    .send("pause", expect: [.callback("didPause")], state: "paused"),
+                    .send("play", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
+                    .send("reachEnd", expect: [.notification("finishNotification"), .callback("didFinish")], state: "finished"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 3: 2 events from 'idle' with autoplay=true, first to take 2 transitions",
+                start: "idle",
+                flags: ["autoplay": true],
+                steps: [
+                    .send("load", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
+                    .send("reachEnd", expect: [.notification("finishNotification"), .callback("didFinish")], state: "idle"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:3",
+                kind: .coverage,
+                summary: "Coverage path 3 of 3: 2 events from 'idle' with autoplay=true, loop=true, first to take 1 transition",
+                start: "idle",
+                flags: ["autoplay": true, "loop": true],
+                steps: [
+                    .send("load", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
+                    .send("reachEnd", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:idle",
+                kind: .rejection,
+                summary: "In 'idle', unhandled events are rejected and change nothing: play, pause, reachEnd, fail",
+                start: "idle",
+                flags: [:],
+                steps: [
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("reachEnd"),
+                    .reject("fail"),
+                    .send("load", expect: [], state: "paused"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:paused",
+                kind: .rejection,
+                summary: "In 'paused', unhandled events are rejected and change nothing: load, pause, reachEnd",
+                start: "paused",
+                flags: [:],
+                steps: [
+                    .reject("load"),
+                    .reject("pause"),
+                    .reject("reachEnd"),
+                    .send("play", expect: [.callback("didStart"), .notification("startNotification")], state: "playing"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:playing",
+                kind: .rejection,
+                summary: "In 'playing', unhandled events are rejected and change nothing: load, play",
+                start: "playing",
+                flags: [:],
+                steps: [
+                    .reject("load"),
+                    .reject("play"),
+                    .send("pause", expect: [.callback("didPause")], state: "paused"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:finished",
+                kind: .rejection,
+                summary: "In 'finished', unhandled events are rejected and change nothing: load, play, pause, reachEnd, fail",
+                start: "finished",
+                flags: [:],
+                steps: [
+                    .reject("load"),
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("reachEnd"),
+                    .reject("fail"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didStart",
+                kind: .ordering,
+                summary: "'startNotification' is observed after 'didStart'",
+                start: "idle",
+                flags: ["autoplay": true],
+                steps: [
+                    .send("load", state: "playing"),
+                ],
+                checks: [
+                    .order(callback: "didStart", notification: "startNotification", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didFinish",
+                kind: .ordering,
+                summary: "'finishNotification' is observed before 'didFinish'",
+                start: "idle",
+                flags: ["autoplay": true],
+                steps: [
+                    .send("load", state: "playing"),
+                    .send("reachEnd", state: "idle"),
+                ],
+                checks: [
+                    .order(callback: "didFinish", notification: "finishNotification", .before),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Media player")

@@ -28,72 +28,86 @@ enum SwiftSuiteDoorConformance: ConformanceSuite {
     static let specID = "swift-suite-door"
     static let specPath = "Tests/Fixtures/SwiftSuite/Specs/door.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:in-and-out",
-            kind: .scenario,
-            summary: "Scenario: Walk through",
-            start: "closed",
-            flags: [:],
-            steps: [
-                .send("push"),
-                .send("pull"),
-            ],
-            checks: [
-                .trace([.callback("didOpen"), .notification("opened"), .callback("didClose")]),
-                .state("closed"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 1: 2 events from 'closed', first to take 2 transitions",
-            start: "closed",
-            flags: [:],
-            steps: [
-                .send("push", expect: [.callback("didOpen"), .notification("opened")], state: "open"),
-                .send("pull", expect: [.callback("didClose")], state: "closed"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:closed",
-            kind: .rejection,
-            summary: "In 'closed', unhandled events are rejected and change nothing: pull",
-            start: "closed",
-            flags: [:],
-            steps: [
-                .reject("pull"),
-                .send("push", expect: [.callback("didOpen"), .notification("opened")], state: "open"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:open",
-            kind: .rejection,
-            summary: "In 'open', unhandled events are rejected and change nothing: push",
-            start: "open",
-            flags: [:],
-            steps: [
-                .reject("push"),
-                .send("pull", expect: [.callback("didClose")], state: "closed"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:didOpen",
-            kind: .ordering,
-            summary: "'opened' is observed after 'didOpen'",
-            start: "closed",
-            flags: [:],
-            steps: [
-                .send("push", state: "open"),
-            ],
-            checks: [
-                .order(callback: "didOpen", notification: "opened", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:in-and-out",
+                kind: .scenario,
+                summary: "Scenario: Walk through",
+                start: "closed",
+                flags: [:],
+                steps: [
+                    .send("push"),
+                    .send("pull"),
+                ],
+                checks: [
+                    .trace([.callback("didOpen"), .notification("opened"), .callback("didClose")]),
+                    .state("closed"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 1: 2 events from 'closed', first to take 2 transitions",
+                start: "closed",
+                flags: [:],
+                steps: [
+                    .send("push", expect: [.callback("didOpen"), .notification("opened")], state: "open"),
+                    .send("pull", expect: [.callback("didClose")], state: "closed"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:closed",
+                kind: .rejection,
+                summary: "In 'closed', unhandled events are rejected and change nothing: pull",
+                start: "closed",
+                flags: [:],
+                steps: [
+                    .reject("pull"),
+                    .send("push", expect: [.callback("didOpen"), .notification("opened")], state: "open"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:open",
+                kind: .rejection,
+                summary: "In 'open', unhandled events are rejected and change nothing: push",
+                start: "open",
+                flags: [:],
+                steps: [
+                    .reject("push"),
+                    .send("pull", expect: [.callback("didClose")], state: "closed"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didOpen",
+                kind: .ordering,
+                summary: "'opened' is observed after 'didOpen'",
+                start: "closed",
+                flags: [:],
+                steps: [
+                    .send("push", state: "open"),
+                ],
+                checks: [
+                    .order(callback: "didOpen", notification: "opened", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 final class SwiftSuiteDoorConformanceTests: XCTestCase {

@@ -30,153 +30,177 @@ enum Spec7HostileIdsU00FCNU00EFCodeConformance: ConformanceSuite {
     static let specID = "7-hostile ids/ünï\"code"
     static let specPath = "Tests/GeneratedConformanceTests/Host/HostileIDsFixture.swift"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:1 \"quoted\" \\(scenario)",
-            kind: .scenario,
-            summary: "Scenario: */\"\"\"\\(fatalError())\n",
-            start: "0-start",
-            flags: [:],
-            steps: [
-                .send("1go"),
-                .send("ñ"),
-                .send("\"\"\""),
-            ],
-            checks: [
-                .trace([.callback("did\"Quote"), .notification("note\n\\(x)"), .notification("note\n\\(x)"), .callback("did\"Quote"), .notification("note\n\\(x)")]),
-                .state("*/ /*"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:ünï",
-            kind: .scenario,
-            summary: "Scenario: ünï",
-            start: "état",
-            flags: ["1flag": true],
-            steps: [
-                .send("ñ"),
-                .send("class"),
-            ],
-            checks: [
-                .trace([.notification("\u{202E}rtl"), .callback("🚀launch"), .notification("\u{202E}rtl"), .callback("🚀launch")]),
-                .state("0-start"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 1: 7 events from '0-start', first to take 8 transitions",
-            start: "0-start",
-            flags: [:],
-            steps: [
-                .send("1go", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "état"),
-                .send("ñ", expect: [.notification("note\n\\(x)")], state: "x\\(y)"),
-                .send("\"\"\"", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "*/ /*"),
-                .send("class", expect: [], state: "0-start"),
-                .send("1go", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "état"),
-                .send("ñ", expect: [.notification("\u{202E}rtl"), .callback("🚀launch")], state: "a\"b"),
-                .send("class", expect: [.notification("\u{202E}rtl"), .callback("🚀launch")], state: "0-start"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:0-start",
-            kind: .rejection,
-            summary: "In '0-start', unhandled events are rejected and change nothing: ñ, \"\"\", class",
-            start: "0-start",
-            flags: [:],
-            steps: [
-                .reject("ñ"),
-                .reject("\"\"\""),
-                .reject("class"),
-                .send("1go", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "état"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:état",
-            kind: .rejection,
-            summary: "In 'état', unhandled events are rejected and change nothing: 1go, \"\"\", class",
-            start: "état",
-            flags: [:],
-            steps: [
-                .reject("1go"),
-                .reject("\"\"\""),
-                .reject("class"),
-                .send("ñ", expect: [.notification("note\n\\(x)")], state: "x\\(y)"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:a\"b",
-            kind: .rejection,
-            summary: "In 'a\"b' with 1flag=true, unhandled events are rejected and change nothing: 1go, ñ, \"\"\"",
-            start: "a\"b",
-            flags: ["1flag": true],
-            steps: [
-                .reject("1go"),
-                .reject("ñ"),
-                .reject("\"\"\""),
-                .send("class", expect: [.notification("\u{202E}rtl"), .callback("🚀launch")], state: "0-start"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:x\\(y)",
-            kind: .rejection,
-            summary: "In 'x\\(y)' with 1flag=true, unhandled events are rejected and change nothing: 1go, ñ, class",
-            start: "x\\(y)",
-            flags: ["1flag": true],
-            steps: [
-                .reject("1go"),
-                .reject("ñ"),
-                .reject("class"),
-                .send("\"\"\"", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "*/ /*"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:*/ /*",
-            kind: .rejection,
-            summary: "In '*/ /*' with 1flag=true, unhandled events are rejected and change nothing: 1go, ñ, \"\"\"",
-            start: "*/ /*",
-            flags: ["1flag": true],
-            steps: [
-                .reject("1go"),
-                .reject("ñ"),
-                .reject("\"\"\""),
-                .send("class", expect: [], state: "0-start"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:did\"Quote",
-            kind: .ordering,
-            summary: "'note\n\\(x)' is observed after 'did\"Quote'",
-            start: "0-start",
-            flags: [:],
-            steps: [
-                .send("1go", state: "état"),
-            ],
-            checks: [
-                .order(callback: "did\"Quote", notification: "note\n\\(x)", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:🚀launch",
-            kind: .ordering,
-            summary: "'\u{202E}rtl' is observed before '🚀launch'",
-            start: "0-start",
-            flags: ["1flag": true],
-            steps: [
-                .send("1go", state: "état"),
-                .send("ñ", state: "a\"b"),
-            ],
-            checks: [
-                .order(callback: "🚀launch", notification: "\u{202E}rtl", .before),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:1 \"quoted\" \\(scenario)",
+                kind: .scenario,
+                summary: "Scenario: */\"\"\"\\(fatalError())\n",
+                start: "0-start",
+                flags: [:],
+                steps: [
+                    .send("1go"),
+                    .send("ñ"),
+                    .send("\"\"\""),
+                ],
+                checks: [
+                    .trace([.callback("did\"Quote"), .notification("note\n\\(x)"), .notification("note\n\\(x)"), .callback("did\"Quote"), .notification("note\n\\(x)")]),
+                    .state("*/ /*"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:ünï",
+                kind: .scenario,
+                summary: "Scenario: ünï",
+                start: "état",
+                flags: ["1flag": true],
+                steps: [
+                    .send("ñ"),
+                    .send("class"),
+                ],
+                checks: [
+                    .trace([.notification("\u{202E}rtl"), .callback("🚀launch"), .notification("\u{202E}rtl"), .callback("🚀launch")]),
+                    .state("0-start"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 1: 7 events from '0-start', first to take 8 transitions",
+                start: "0-start",
+                flags: [:],
+                steps: [
+                    .send("1go", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "état"),
+                    .send("ñ", expect: [.notification("note\n\\(x)")], state: "x\\(y)"),
+                    .send("\"\"\"", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "*/ /*"),
+                    .send("class", expect: [], state: "0-start"),
+                    .send("1go", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "état"),
+                    .send("ñ", expect: [.notification("\u{202E}rtl"), .callback("🚀launch")], state: "a\"b"),
+                    .send("class", expect: [.notification("\u{202E}rtl"), .callback("🚀launch")], state: "0-start"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:0-start",
+                kind: .rejection,
+                summary: "In '0-start', unhandled events are rejected and change nothing: ñ, \"\"\", class",
+                start: "0-start",
+                flags: [:],
+                steps: [
+                    .reject("ñ"),
+                    .reject("\"\"\""),
+                    .reject("class"),
+                    .send("1go", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "état"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:état",
+                kind: .rejection,
+                summary: "In 'état', unhandled events are rejected and change nothing: 1go, \"\"\", class",
+                start: "état",
+                flags: [:],
+                steps: [
+                    .reject("1go"),
+                    .reject("\"\"\""),
+                    .reject("class"),
+                    .send("ñ", expect: [.notification("note\n\\(x)")], state: "x\\(y)"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:a\"b",
+                kind: .rejection,
+                summary: "In 'a\"b' with 1flag=true, unhandled events are rejected and change nothing: 1go, ñ, \"\"\"",
+                start: "a\"b",
+                flags: ["1flag": true],
+                steps: [
+                    .reject("1go"),
+                    .reject("ñ"),
+                    .reject("\"\"\""),
+                    .send("class", expect: [.notification("\u{202E}rtl"), .callback("🚀launch")], state: "0-start"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:x\\(y)",
+                kind: .rejection,
+                summary: "In 'x\\(y)' with 1flag=true, unhandled events are rejected and change nothing: 1go, ñ, class",
+                start: "x\\(y)",
+                flags: ["1flag": true],
+                steps: [
+                    .reject("1go"),
+                    .reject("ñ"),
+                    .reject("class"),
+                    .send("\"\"\"", expect: [.callback("did\"Quote"), .notification("note\n\\(x)")], state: "*/ /*"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:*/ /*",
+                kind: .rejection,
+                summary: "In '*/ /*' with 1flag=true, unhandled events are rejected and change nothing: 1go, ñ, \"\"\"",
+                start: "*/ /*",
+                flags: ["1flag": true],
+                steps: [
+                    .reject("1go"),
+                    .reject("ñ"),
+                    .reject("\"\"\""),
+                    .send("class", expect: [], state: "0-start"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:did\"Quote",
+                kind: .ordering,
+                summary: "'note\n\\(x)' is observed after 'did\"Quote'",
+                start: "0-start",
+                flags: [:],
+                steps: [
+                    .send("1go", state: "état"),
+                ],
+                checks: [
+                    .order(callback: "did\"Quote", notification: "note\n\\(x)", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:🚀launch",
+                kind: .ordering,
+                summary: "'\u{202E}rtl' is observed before '🚀launch'",
+                start: "0-start",
+                flags: ["1flag": true],
+                steps: [
+                    .send("1go", state: "état"),
+                    .send("ñ", state: "a\"b"),
+                ],
+                checks: [
+                    .order(callback: "🚀launch", notification: "\u{202E}rtl", .before),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: ids \"\"\" \\(boom) */ #\"x\"#\nsecond line")

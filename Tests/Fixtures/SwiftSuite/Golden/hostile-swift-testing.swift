@@ -30,188 +30,216 @@ enum SwiftSuiteHostileConformance: ConformanceSuite {
     static let specID = "swift-suite-hostile"
     static let specPath = "Tests/Fixtures/SwiftSuite/Specs/hostile.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:class",
-            kind: .scenario,
-            summary: "Scenario: \"), #expect(Bool(false)) // \\(fatalError(\"boom\")) \"\"\"#",
-            start: "class",
-            flags: [:],
-            steps: [
-                .send("protocol"),
-                .send("is"),
-            ],
-            checks: [
-                .trace([.notification("Self"), .callback("func"), .callback("var"), .notification("Self")]),
-                .state("a_b"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:class-",
-            kind: .scenario,
-            summary: "Scenario: */ fatalError() /*   😀 é\u{0301} zh: 生命周期",
-            start: "a_b",
-            flags: [:],
-            steps: [
-                .send("return"),
-                .send("_"),
-            ],
-            checks: [
-                .trace([.callback("var")]),
-                .state("class"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:class_",
-            kind: .scenario,
-            summary: "Scenario: #\"\"\"#\n\\#(fatalError())",
-            start: "default",
-            flags: ["nil": true, "super": false],
-            steps: [
-                .send("in"),
-            ],
-            checks: [
-                .trace([.notification("Self"), .callback("func"), .callback("let"), .notification("deinit")]),
-                .state("default"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 1: 11 events from 'class', first to take 9 transitions",
-            start: "class",
-            flags: [:],
-            steps: [
-                .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
-                .send("is", expect: [.callback("var"), .notification("Self")], state: "a_b"),
-                .send("return", expect: [.callback("var")], state: "self"),
-                .send("_", expect: [], state: "class"),
-                .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
-                .send("is", expect: [.callback("let"), .notification("deinit")], state: "a-b"),
-                .send("return", expect: [.callback("var")], state: "self"),
-                .send("_", expect: [], state: "class"),
-                .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
-                .send("in", expect: [], state: "default"),
-                .send("in", expect: [.notification("Self"), .callback("func"), .callback("let"), .notification("deinit")], state: "default"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:class",
-            kind: .rejection,
-            summary: "In 'class', unhandled events are rejected and change nothing: is, in, return, _",
-            start: "class",
-            flags: [:],
-            steps: [
-                .reject("is"),
-                .reject("in"),
-                .reject("return"),
-                .reject("_"),
-                .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:self",
-            kind: .rejection,
-            summary: "In 'self' with nil=true, unhandled events are rejected and change nothing: protocol, is, in, return",
-            start: "self",
-            flags: ["nil": true],
-            steps: [
-                .reject("protocol"),
-                .reject("is"),
-                .reject("in"),
-                .reject("return"),
-                .send("_", expect: [], state: "class"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:init",
-            kind: .rejection,
-            summary: "In 'init', unhandled events are rejected and change nothing: protocol, return, _",
-            start: "init",
-            flags: [:],
-            steps: [
-                .reject("protocol"),
-                .reject("return"),
-                .reject("_"),
-                .send("is", expect: [.callback("var"), .notification("Self")], state: "a_b"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:default",
-            kind: .rejection,
-            summary: "In 'default', unhandled events are rejected and change nothing: protocol, return, _",
-            start: "default",
-            flags: [:],
-            steps: [
-                .reject("protocol"),
-                .reject("return"),
-                .reject("_"),
-                .send("is", expect: [.callback("var"), .notification("Self")], state: "a_b"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:a-b",
-            kind: .rejection,
-            summary: "In 'a-b' with nil=true, unhandled events are rejected and change nothing: protocol, is, in, _",
-            start: "a-b",
-            flags: ["nil": true],
-            steps: [
-                .reject("protocol"),
-                .reject("is"),
-                .reject("in"),
-                .reject("_"),
-                .send("return", expect: [.callback("var")], state: "self"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:a_b",
-            kind: .rejection,
-            summary: "In 'a_b', unhandled events are rejected and change nothing: protocol, is, in, _",
-            start: "a_b",
-            flags: [:],
-            steps: [
-                .reject("protocol"),
-                .reject("is"),
-                .reject("in"),
-                .reject("_"),
-                .send("return", expect: [.callback("var")], state: "self"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:func",
-            kind: .ordering,
-            summary: "'Self' is observed before 'func'",
-            start: "class",
-            flags: [:],
-            steps: [
-                .send("protocol", state: "init"),
-            ],
-            checks: [
-                .order(callback: "func", notification: "Self", .before),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:let",
-            kind: .ordering,
-            summary: "'deinit' is observed after 'let'",
-            start: "class",
-            flags: ["nil": true],
-            steps: [
-                .send("protocol", state: "init"),
-                .send("is", state: "a-b"),
-            ],
-            checks: [
-                .order(callback: "let", notification: "deinit", .after),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:class",
+                kind: .scenario,
+                summary: "Scenario: \"), #expect(Bool(false)) // \\(fatalError(\"boom\")) \"\"\"#",
+                start: "class",
+                flags: [:],
+                steps: [
+                    .send("protocol"),
+                    .send("is"),
+                ],
+                checks: [
+                    .trace([.notification("Self"), .callback("func"), .callback("var"), .notification("Self")]),
+                    .state("a_b"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:class-",
+                kind: .scenario,
+                summary: "Scenario: */ fatalError() /*   😀 é\u{0301} zh: 生命周期",
+                start: "a_b",
+                flags: [:],
+                steps: [
+                    .send("return"),
+                    .send("_"),
+                ],
+                checks: [
+                    .trace([.callback("var")]),
+                    .state("class"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:class_",
+                kind: .scenario,
+                summary: "Scenario: #\"\"\"#\n\\#(fatalError())",
+                start: "default",
+                flags: ["nil": true, "super": false],
+                steps: [
+                    .send("in"),
+                ],
+                checks: [
+                    .trace([.notification("Self"), .callback("func"), .callback("let"), .notification("deinit")]),
+                    .state("default"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 1: 11 events from 'class', first to take 9 transitions",
+                start: "class",
+                flags: [:],
+                steps: [
+                    .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
+                    .send("is", expect: [.callback("var"), .notification("Self")], state: "a_b"),
+                    .send("return", expect: [.callback("var")], state: "self"),
+                    .send("_", expect: [], state: "class"),
+                    .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
+                    .send("is", expect: [.callback("let"), .notification("deinit")], state: "a-b"),
+                    .send("return", expect: [.callback("var")], state: "self"),
+                    .send("_", expect: [], state: "class"),
+                    .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
+                    .send("in", expect: [], state: "default"),
+                    .send("in", expect: [.notification("Self"), .callback("func"), .callback("let"), .notification("deinit")], state: "default"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:class",
+                kind: .rejection,
+                summary: "In 'class', unhandled events are rejected and change nothing: is, in, return, _",
+                start: "class",
+                flags: [:],
+                steps: [
+                    .reject("is"),
+                    .reject("in"),
+                    .reject("return"),
+                    .reject("_"),
+                    .send("protocol", expect: [.notification("Self"), .callback("func")], state: "init"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:self",
+                kind: .rejection,
+                summary: "In 'self' with nil=true, unhandled events are rejected and change nothing: protocol, is, in, return",
+                start: "self",
+                flags: ["nil": true],
+                steps: [
+                    .reject("protocol"),
+                    .reject("is"),
+                    .reject("in"),
+                    .reject("return"),
+                    .send("_", expect: [], state: "class"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:init",
+                kind: .rejection,
+                summary: "In 'init', unhandled events are rejected and change nothing: protocol, return, _",
+                start: "init",
+                flags: [:],
+                steps: [
+                    .reject("protocol"),
+                    .reject("return"),
+                    .reject("_"),
+                    .send("is", expect: [.callback("var"), .notification("Self")], state: "a_b"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:default",
+                kind: .rejection,
+                summary: "In 'default', unhandled events are rejected and change nothing: protocol, return, _",
+                start: "default",
+                flags: [:],
+                steps: [
+                    .reject("protocol"),
+                    .reject("return"),
+                    .reject("_"),
+                    .send("is", expect: [.callback("var"), .notification("Self")], state: "a_b"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:a-b",
+                kind: .rejection,
+                summary: "In 'a-b' with nil=true, unhandled events are rejected and change nothing: protocol, is, in, _",
+                start: "a-b",
+                flags: ["nil": true],
+                steps: [
+                    .reject("protocol"),
+                    .reject("is"),
+                    .reject("in"),
+                    .reject("_"),
+                    .send("return", expect: [.callback("var")], state: "self"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:a_b",
+                kind: .rejection,
+                summary: "In 'a_b', unhandled events are rejected and change nothing: protocol, is, in, _",
+                start: "a_b",
+                flags: [:],
+                steps: [
+                    .reject("protocol"),
+                    .reject("is"),
+                    .reject("in"),
+                    .reject("_"),
+                    .send("return", expect: [.callback("var")], state: "self"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:func",
+                kind: .ordering,
+                summary: "'Self' is observed before 'func'",
+                start: "class",
+                flags: [:],
+                steps: [
+                    .send("protocol", state: "init"),
+                ],
+                checks: [
+                    .order(callback: "func", notification: "Self", .before),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:let",
+                kind: .ordering,
+                summary: "'deinit' is observed after 'let'",
+                start: "class",
+                flags: ["nil": true],
+                steps: [
+                    .send("protocol", state: "init"),
+                    .send("is", state: "a-b"),
+                ],
+                checks: [
+                    .order(callback: "let", notification: "deinit", .after),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Evil \"\"\" suite \\(fatalError()) */ /* #\"raw\"# \\ evil\u{200B}\nline\ttab\nnew line\n) } // done")

@@ -33,242 +33,272 @@ enum SwiftSuiteMiniPairsConformance: ConformanceSuite {
     static let specID = "swift-suite-mini"
     static let specPath = "Tests/Fixtures/SwiftSuite/Specs/mini.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:listen",
-            kind: .scenario,
-            summary: "Scenario: Power on, play until the battery runs out",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power"),
-                .send("play"),
-                .send("tick"),
-            ],
-            checks: [
-                .trace([.callback("didPowerOn"), .notification("poweredOn"), .notification("willPlayNote"), .callback("willPlay"), .callback("onTick"), .callback("didStop")]),
-                .state("off"),
-            ]
-        ),
-        ConformanceCase(
-            id: "scenario:stop-and-rewind",
-            kind: .scenario,
-            summary: "Scenario: Stop rewinds",
-            start: "paused",
-            flags: [:],
-            steps: [
-                .send("stop"),
-            ],
-            checks: [
-                .trace([.callback("didStop"), .notification("rewound")]),
-                .state("idle"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 2: 8 events from 'off', first to take 8 transitions",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("pause", expect: [.notification("rewound")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("tick", expect: [.callback("onTick"), .callback("didStop")], state: "off"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 2: 8 events from 'off', first to take 4 transitions",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("pause", expect: [], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:pairs-1",
-            kind: .coverage,
-            summary: "Pair path 1 of 3: 27 events from 'off', first to take 13 transition pairs",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("pause", expect: [.notification("rewound")], state: "idle"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("pause", expect: [.notification("rewound")], state: "idle"),
-                .send("pause", expect: [.notification("rewound")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("tick", expect: [.callback("onTick"), .callback("didStop")], state: "off"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:pairs-2",
-            kind: .coverage,
-            summary: "Pair path 2 of 3: 9 events from 'off', first to take 4 transition pairs",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("pause", expect: [], state: "playing"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("pause", expect: [], state: "playing"),
-                .send("tick", expect: [.callback("onTick"), .callback("didStop")], state: "off"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:pairs-3",
-            kind: .coverage,
-            summary: "Pair path 3 of 3: 23 events from 'off', first to take 5 transition pairs",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("pause", expect: [], state: "playing"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
-                .send("pause", expect: [], state: "paused"),
-                .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
-                .send("pause", expect: [.notification("rewound")], state: "idle"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:off",
-            kind: .rejection,
-            summary: "In 'off', unhandled events are rejected and change nothing: play, pause, stop, tick",
-            start: "off",
-            flags: [:],
-            steps: [
-                .reject("play"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("tick"),
-                .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:idle",
-            kind: .rejection,
-            summary: "In 'idle', unhandled events are rejected and change nothing: stop, tick",
-            start: "idle",
-            flags: [:],
-            steps: [
-                .reject("stop"),
-                .reject("tick"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:playing",
-            kind: .rejection,
-            summary: "In 'playing', unhandled events are rejected and change nothing: play",
-            start: "playing",
-            flags: [:],
-            steps: [
-                .reject("play"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:paused",
-            kind: .rejection,
-            summary: "In 'paused', unhandled events are rejected and change nothing: tick",
-            start: "paused",
-            flags: [:],
-            steps: [
-                .reject("tick"),
-                .send("power", expect: [.callback("didStop")], state: "off"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:didPowerOn",
-            kind: .ordering,
-            summary: "'poweredOn' is observed after 'didPowerOn'",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", state: "idle"),
-            ],
-            checks: [
-                .order(callback: "didPowerOn", notification: "poweredOn", .after),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:willPlay",
-            kind: .ordering,
-            summary: "'willPlayNote' is observed before 'willPlay'",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", state: "idle"),
-                .send("play", state: "playing"),
-            ],
-            checks: [
-                .order(callback: "willPlay", notification: "willPlayNote", .before),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:listen",
+                kind: .scenario,
+                summary: "Scenario: Power on, play until the battery runs out",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power"),
+                    .send("play"),
+                    .send("tick"),
+                ],
+                checks: [
+                    .trace([.callback("didPowerOn"), .notification("poweredOn"), .notification("willPlayNote"), .callback("willPlay"), .callback("onTick"), .callback("didStop")]),
+                    .state("off"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "scenario:stop-and-rewind",
+                kind: .scenario,
+                summary: "Scenario: Stop rewinds",
+                start: "paused",
+                flags: [:],
+                steps: [
+                    .send("stop"),
+                ],
+                checks: [
+                    .trace([.callback("didStop"), .notification("rewound")]),
+                    .state("idle"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 2: 8 events from 'off', first to take 8 transitions",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("pause", expect: [.notification("rewound")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("tick", expect: [.callback("onTick"), .callback("didStop")], state: "off"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 2: 8 events from 'off', first to take 4 transitions",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("pause", expect: [], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:pairs-1",
+                kind: .coverage,
+                summary: "Pair path 1 of 3: 27 events from 'off', first to take 13 transition pairs",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("pause", expect: [.notification("rewound")], state: "idle"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("pause", expect: [.notification("rewound")], state: "idle"),
+                    .send("pause", expect: [.notification("rewound")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("tick", expect: [.callback("onTick"), .callback("didStop")], state: "off"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:pairs-2",
+                kind: .coverage,
+                summary: "Pair path 2 of 3: 9 events from 'off', first to take 4 transition pairs",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("pause", expect: [], state: "playing"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("pause", expect: [], state: "playing"),
+                    .send("tick", expect: [.callback("onTick"), .callback("didStop")], state: "off"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:pairs-3",
+                kind: .coverage,
+                summary: "Pair path 3 of 3: 23 events from 'off', first to take 5 transition pairs",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("pause", expect: [], state: "playing"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("play", expect: [.notification("willPlayNote"), .callback("willPlay")], state: "playing"),
+                    .send("pause", expect: [], state: "paused"),
+                    .send("stop", expect: [.callback("didStop"), .notification("rewound")], state: "idle"),
+                    .send("pause", expect: [.notification("rewound")], state: "idle"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:off",
+                kind: .rejection,
+                summary: "In 'off', unhandled events are rejected and change nothing: play, pause, stop, tick",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("tick"),
+                    .send("power", expect: [.callback("didPowerOn"), .notification("poweredOn")], state: "idle"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:idle",
+                kind: .rejection,
+                summary: "In 'idle', unhandled events are rejected and change nothing: stop, tick",
+                start: "idle",
+                flags: [:],
+                steps: [
+                    .reject("stop"),
+                    .reject("tick"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:playing",
+                kind: .rejection,
+                summary: "In 'playing', unhandled events are rejected and change nothing: play",
+                start: "playing",
+                flags: [:],
+                steps: [
+                    .reject("play"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:paused",
+                kind: .rejection,
+                summary: "In 'paused', unhandled events are rejected and change nothing: tick",
+                start: "paused",
+                flags: [:],
+                steps: [
+                    .reject("tick"),
+                    .send("power", expect: [.callback("didStop")], state: "off"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:didPowerOn",
+                kind: .ordering,
+                summary: "'poweredOn' is observed after 'didPowerOn'",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", state: "idle"),
+                ],
+                checks: [
+                    .order(callback: "didPowerOn", notification: "poweredOn", .after),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:willPlay",
+                kind: .ordering,
+                summary: "'willPlayNote' is observed before 'willPlay'",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", state: "idle"),
+                    .send("play", state: "playing"),
+                ],
+                checks: [
+                    .order(callback: "willPlay", notification: "willPlayNote", .before),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Mini player")

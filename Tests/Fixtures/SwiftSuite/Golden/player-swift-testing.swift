@@ -28,306 +28,344 @@ enum PlayerConformance: ConformanceSuite {
     static let specID = "player"
     static let specPath = "Tests/Fixtures/Statechart/player.yaml"
 
-    static let cases: [ConformanceCase] = [
-        ConformanceCase(
-            id: "scenario:resumeAfterPowerOff",
-            kind: .scenario,
-            summary: "Scenario: Playback resumes after power off",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power"),
-                .send("play"),
-                .send("mute"),
-                .send("powerOff"),
-                .send("power"),
-            ],
-            checks: [
-                .trace([.callback("powerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("powerDown"), .callback("powerOn"), .callback("startAudio")]),
-                .state("playing+normal"),
-            ]
-        ),
-        ConformanceCase(
-            id: "coverage:1",
-            kind: .coverage,
-            summary: "Coverage path 1 of 2: 9 events from 'off', first to take 10 transitions",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-                .send("end", expect: [.callback("stopAudio"), .callback("finishPlayback")], state: "finished+normal"),
-                .send("mute", expect: [], state: "finished+muted"),
-                .send("unmute", expect: [], state: "finished+normal"),
-                .send("powerOff", expect: [.callback("powerDown")], state: "off"),
-                .send("powerMuted", expect: [.callback("powerOn"), .callback("finishPlayback")], state: "finished+muted"),
-                .send("powerOff", expect: [.callback("powerDown")], state: "off"),
-                .send("unplug", expect: [], state: "unplugged"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "coverage:2",
-            kind: .coverage,
-            summary: "Coverage path 2 of 2: 9 events from 'off', first to take 5 transitions",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-                .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-                .send("stop", expect: [.callback("stopAudio")], state: "stopped+normal"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-                .send("seek", expect: [.callback("seekAudio")], state: "playing+normal"),
-                .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
-                .send("stop", expect: [], state: "stopped+normal"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:off",
-            kind: .rejection,
-            summary: "In 'off', unhandled events are rejected and change nothing: play, pause, stop, end, seek, mute, unmute, powerOff",
-            start: "off",
-            flags: [:],
-            steps: [
-                .reject("play"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("mute"),
-                .reject("unmute"),
-                .reject("powerOff"),
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:stopped+normal",
-            kind: .rejection,
-            summary: "In 'stopped+normal', unhandled events are rejected and change nothing: power, powerMuted, pause, stop, end, seek, unmute, unplug",
-            start: "stopped+normal",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("unmute"),
-                .reject("unplug"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:stopped+muted",
-            kind: .rejection,
-            summary: "In 'stopped+muted', unhandled events are rejected and change nothing: power, powerMuted, pause, stop, end, seek, mute, unplug",
-            start: "stopped+muted",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("mute"),
-                .reject("unplug"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+muted"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:unplugged",
-            kind: .rejection,
-            summary: "In 'unplugged', unhandled events are rejected and change nothing: power, powerMuted, play, pause, stop, end, seek, mute, unmute, powerOff, unplug",
-            start: "unplugged",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("play"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("mute"),
-                .reject("unmute"),
-                .reject("powerOff"),
-                .reject("unplug"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:playing+normal",
-            kind: .rejection,
-            summary: "In 'playing+normal', unhandled events are rejected and change nothing: power, powerMuted, play, unmute, unplug",
-            start: "playing+normal",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("play"),
-                .reject("unmute"),
-                .reject("unplug"),
-                .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:playing+muted",
-            kind: .rejection,
-            summary: "In 'playing+muted', unhandled events are rejected and change nothing: power, powerMuted, play, mute, unplug",
-            start: "playing+muted",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("play"),
-                .reject("mute"),
-                .reject("unplug"),
-                .send("pause", expect: [.callback("stopAudio")], state: "paused+muted"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:paused+normal",
-            kind: .rejection,
-            summary: "In 'paused+normal', unhandled events are rejected and change nothing: power, powerMuted, pause, end, seek, unmute, unplug",
-            start: "paused+normal",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("pause"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("unmute"),
-                .reject("unplug"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:finished+normal",
-            kind: .rejection,
-            summary: "In 'finished+normal', unhandled events are rejected and change nothing: power, powerMuted, play, pause, stop, end, seek, unmute, unplug",
-            start: "finished+normal",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("play"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("unmute"),
-                .reject("unplug"),
-                .send("mute", expect: [], state: "finished+muted"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:paused+muted",
-            kind: .rejection,
-            summary: "In 'paused+muted', unhandled events are rejected and change nothing: power, powerMuted, pause, end, seek, mute, unplug",
-            start: "paused+muted",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("pause"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("mute"),
-                .reject("unplug"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+muted"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "rejection:finished+muted",
-            kind: .rejection,
-            summary: "In 'finished+muted', unhandled events are rejected and change nothing: power, powerMuted, play, pause, stop, end, seek, mute, unplug",
-            start: "finished+muted",
-            flags: [:],
-            steps: [
-                .reject("power"),
-                .reject("powerMuted"),
-                .reject("play"),
-                .reject("pause"),
-                .reject("stop"),
-                .reject("end"),
-                .reject("seek"),
-                .reject("mute"),
-                .reject("unplug"),
-                .send("unmute", expect: [], state: "finished+normal"),
-            ],
-            checks: []
-        ),
-        ConformanceCase(
-            id: "ordering:entry:on",
-            kind: .ordering,
-            summary: "The entry actions of 'on' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-            ],
-            checks: [
-                .trace([.callback("powerOn")]),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:exit:on",
-            kind: .ordering,
-            summary: "The exit actions of 'on' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-                .send("powerOff", expect: [.callback("powerDown")], state: "off"),
-            ],
-            checks: [
-                .trace([.callback("powerOn"), .callback("powerDown")]),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:entry:playing",
-            kind: .ordering,
-            summary: "The entry actions of 'playing' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-            ],
-            checks: [
-                .trace([.callback("powerOn"), .callback("startAudio")]),
-            ]
-        ),
-        ConformanceCase(
-            id: "ordering:exit:playing",
-            kind: .ordering,
-            summary: "The exit actions of 'playing' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
-            start: "off",
-            flags: [:],
-            steps: [
-                .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
-                .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
-                .send("end", expect: [.callback("stopAudio"), .callback("finishPlayback")], state: "finished+normal"),
-            ],
-            checks: [
-                .trace([.callback("powerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("finishPlayback")]),
-            ]
-        ),
-    ]
+    static let cases: [ConformanceCase] = makeCases()
+
+    private static func makeCases() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        cases.append(
+            ConformanceCase(
+                id: "scenario:resumeAfterPowerOff",
+                kind: .scenario,
+                summary: "Scenario: Playback resumes after power off",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power"),
+                    .send("play"),
+                    .send("mute"),
+                    .send("powerOff"),
+                    .send("power"),
+                ],
+                checks: [
+                    .trace([.callback("powerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("powerDown"), .callback("powerOn"), .callback("startAudio")]),
+                    .state("playing+normal"),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:1",
+                kind: .coverage,
+                summary: "Coverage path 1 of 2: 9 events from 'off', first to take 10 transitions",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                    .send("end", expect: [.callback("stopAudio"), .callback("finishPlayback")], state: "finished+normal"),
+                    .send("mute", expect: [], state: "finished+muted"),
+                    .send("unmute", expect: [], state: "finished+normal"),
+                    .send("powerOff", expect: [.callback("powerDown")], state: "off"),
+                    .send("powerMuted", expect: [.callback("powerOn"), .callback("finishPlayback")], state: "finished+muted"),
+                    .send("powerOff", expect: [.callback("powerDown")], state: "off"),
+                    .send("unplug", expect: [], state: "unplugged"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "coverage:2",
+                kind: .coverage,
+                summary: "Coverage path 2 of 2: 9 events from 'off', first to take 5 transitions",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                    .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                    .send("stop", expect: [.callback("stopAudio")], state: "stopped+normal"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                    .send("seek", expect: [.callback("seekAudio")], state: "playing+normal"),
+                    .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
+                    .send("stop", expect: [], state: "stopped+normal"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:off",
+                kind: .rejection,
+                summary: "In 'off', unhandled events are rejected and change nothing: play, pause, stop, end, seek, mute, unmute, powerOff",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("mute"),
+                    .reject("unmute"),
+                    .reject("powerOff"),
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:stopped+normal",
+                kind: .rejection,
+                summary: "In 'stopped+normal', unhandled events are rejected and change nothing: power, powerMuted, pause, stop, end, seek, unmute, unplug",
+                start: "stopped+normal",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("unmute"),
+                    .reject("unplug"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:stopped+muted",
+                kind: .rejection,
+                summary: "In 'stopped+muted', unhandled events are rejected and change nothing: power, powerMuted, pause, stop, end, seek, mute, unplug",
+                start: "stopped+muted",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("mute"),
+                    .reject("unplug"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+muted"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:unplugged",
+                kind: .rejection,
+                summary: "In 'unplugged', unhandled events are rejected and change nothing: power, powerMuted, play, pause, stop, end, seek, mute, unmute, powerOff, unplug",
+                start: "unplugged",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("mute"),
+                    .reject("unmute"),
+                    .reject("powerOff"),
+                    .reject("unplug"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:playing+normal",
+                kind: .rejection,
+                summary: "In 'playing+normal', unhandled events are rejected and change nothing: power, powerMuted, play, unmute, unplug",
+                start: "playing+normal",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("play"),
+                    .reject("unmute"),
+                    .reject("unplug"),
+                    .send("pause", expect: [.callback("stopAudio")], state: "paused+normal"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:playing+muted",
+                kind: .rejection,
+                summary: "In 'playing+muted', unhandled events are rejected and change nothing: power, powerMuted, play, mute, unplug",
+                start: "playing+muted",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("play"),
+                    .reject("mute"),
+                    .reject("unplug"),
+                    .send("pause", expect: [.callback("stopAudio")], state: "paused+muted"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:paused+normal",
+                kind: .rejection,
+                summary: "In 'paused+normal', unhandled events are rejected and change nothing: power, powerMuted, pause, end, seek, unmute, unplug",
+                start: "paused+normal",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("pause"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("unmute"),
+                    .reject("unplug"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:finished+normal",
+                kind: .rejection,
+                summary: "In 'finished+normal', unhandled events are rejected and change nothing: power, powerMuted, play, pause, stop, end, seek, unmute, unplug",
+                start: "finished+normal",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("unmute"),
+                    .reject("unplug"),
+                    .send("mute", expect: [], state: "finished+muted"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:paused+muted",
+                kind: .rejection,
+                summary: "In 'paused+muted', unhandled events are rejected and change nothing: power, powerMuted, pause, end, seek, mute, unplug",
+                start: "paused+muted",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("pause"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("mute"),
+                    .reject("unplug"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+muted"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:finished+muted",
+                kind: .rejection,
+                summary: "In 'finished+muted', unhandled events are rejected and change nothing: power, powerMuted, play, pause, stop, end, seek, mute, unplug",
+                start: "finished+muted",
+                flags: [:],
+                steps: [
+                    .reject("power"),
+                    .reject("powerMuted"),
+                    .reject("play"),
+                    .reject("pause"),
+                    .reject("stop"),
+                    .reject("end"),
+                    .reject("seek"),
+                    .reject("mute"),
+                    .reject("unplug"),
+                    .send("unmute", expect: [], state: "finished+normal"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:entry:on",
+                kind: .ordering,
+                summary: "The entry actions of 'on' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                ],
+                checks: [
+                    .trace([.callback("powerOn")]),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:exit:on",
+                kind: .ordering,
+                summary: "The exit actions of 'on' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                    .send("powerOff", expect: [.callback("powerDown")], state: "off"),
+                ],
+                checks: [
+                    .trace([.callback("powerOn"), .callback("powerDown")]),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:entry:playing",
+                kind: .ordering,
+                summary: "The entry actions of 'playing' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                ],
+                checks: [
+                    .trace([.callback("powerOn"), .callback("startAudio")]),
+                ]
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:exit:playing",
+                kind: .ordering,
+                summary: "The exit actions of 'playing' run in the engine's order: exits (innermost first), then the transition's actions, then entries (outermost first)",
+                start: "off",
+                flags: [:],
+                steps: [
+                    .send("power", expect: [.callback("powerOn")], state: "stopped+normal"),
+                    .send("play", expect: [.callback("startAudio")], state: "playing+normal"),
+                    .send("end", expect: [.callback("stopAudio"), .callback("finishPlayback")], state: "finished+normal"),
+                ],
+                checks: [
+                    .trace([.callback("powerOn"), .callback("startAudio"), .callback("stopAudio"), .callback("finishPlayback")]),
+                ]
+            )
+        )
+        return cases
+    }
 }
 
 @Suite("Conformance: Media player")
