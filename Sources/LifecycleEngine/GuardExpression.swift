@@ -49,7 +49,6 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         return result
     }
 
-    /// Canonical text with minimal parentheses; parsing it gives back the same expression.
     /// The same expression with its flags and `in()` states renamed (a part's guard in a system).
     public func renamed(flag renameFlag: (String) -> String, state renameState: (String) -> String) -> GuardExpression {
         switch self {
@@ -64,6 +63,7 @@ public indirect enum GuardExpression: Sendable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// Canonical text with minimal parentheses; parsing it gives back the same expression.
     public var description: String { render(precedence: 0) }
 
     private func render(precedence: Int) -> String {

@@ -272,6 +272,34 @@ extension SCXMLReader.Builder {
                     "<assign location=\"\(flag)\"> sets no <data> of this chart\(Suggestion.didYouMean(flag, among: flagIDs.sorted()))",
                     at: location))
         }
+        // Variables the chart's LifeSpec metadata names flags for (an exported system's `A$needsLayout`
+        // is its flag `A.needsLayout`): the flags, conditions and assignments take the flag's name.
+        let renamed = metadata.flagNames
+        for (variable, name) in renamed.sorted(by: { $0.key < $1.key }) where !flagIDs.contains(variable) {
+            diagnostics.append(
+                .error(
+                    .unknownFlag, "<lifespec:flag var=\"\(variable)\"> names no <data> of this chart",
+                    at: name.location))
+        }
+        if !renamed.isEmpty {
+            func rename(_ flag: String) -> String { renamed[flag]?.id ?? flag }
+            func rename(_ content: [SCXMLDocument.Content]) -> [SCXMLDocument.Content] {
+                content.map { item in
+                    if case .assign(let flag, let value) = item { return .assign(flag: rename(flag), value: value) }
+                    return item
+                }
+            }
+            flags = flags.map { LifecycleFlag(id: rename($0.id), defaultValue: $0.defaultValue) }
+            for index in states.indices {
+                states[index].entry = rename(states[index].entry)
+                states[index].exit = rename(states[index].exit)
+                states[index].initialContent = rename(states[index].initialContent)
+            }
+            for index in transitions.indices {
+                transitions[index].content = rename(transitions[index].content)
+                transitions[index].condition = transitions[index].condition?.renamed(flag: rename, state: { $0 })
+            }
+        }
         var document = SCXMLDocument(
             path: path, name: name, initial: rootInitial, states: states, transitions: transitions,
             rootLocation: rootLocation)

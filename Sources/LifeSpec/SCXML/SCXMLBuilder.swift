@@ -65,6 +65,16 @@ extension SCXMLReader {
                 }
                 metadata.notifications.append(
                     LifecycleNotification(id: id, swiftName: value("swift"), objcName: value("objc")))
+            case "flag":
+                guard let id = value("id"), let variable = value("var") else {
+                    error(.missingKey, "<lifespec:flag> needs an 'id' and a 'var'", at: location)
+                    return
+                }
+                guard metadata.flagNames[variable] == nil else {
+                    error(.duplicateID, "<lifespec:flag var=\"\(variable)\"> is listed twice", at: location)
+                    return
+                }
+                metadata.flagNames[variable] = SCXMLDocument.FlagName(id: id, location: location)
             default:
                 error(.unsupportedSCXML, "<lifespec:\(element)> is not an element LifeSpec writes", at: location)
             }

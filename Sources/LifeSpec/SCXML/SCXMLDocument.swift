@@ -38,6 +38,15 @@ package struct SCXMLDocument: Sendable, Hashable {
         package var notifications: [LifecycleNotification] = []
         /// `<lifespec:yaml>`: the spec's own YAML (titles, descriptions, scenarios and the rest).
         package var yaml: CarriedYAML?
+        /// `<lifespec:flag id var>`: the flag a `<data>` variable stands for, where they differ (a
+        /// system's `A.needsLayout` is the variable `A$needsLayout`), with where the chart says so.
+        package var flagNames: [String: FlagName] = [:]
+    }
+
+    /// A flag's id for a `<data>` variable, and where the chart names it.
+    package struct FlagName: Sendable, Hashable {
+        package var id: String
+        package var location: SourceLocation
     }
 
     /// The YAML text of the spec a chart was exported from, and where the chart carries it.

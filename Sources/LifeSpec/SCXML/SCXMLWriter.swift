@@ -12,12 +12,7 @@ package enum SCXMLWriter {
 
     package static func scxml(for loaded: LoadedSpec) throws(Failure) -> String {
         let machine = loaded.machine
-        for flag in machine.flags where !isECMAScriptIdentifier(flag.id) {
-            throw Failure(
-                message:
-                    "flag '\(flag.id)' cannot be an ECMAScript variable in SCXML's datamodel; rename it (letters, digits, '_' and '$', not starting with a digit)"
-            )
-        }
+        let variables = try variables(for: machine.flags)
         for state in machine.states
         where state.isFinal && (!state.children.isEmpty || !machine.transitions(declaredOn: state.id).isEmpty) {
             throw Failure(
@@ -65,19 +60,29 @@ package enum SCXMLWriter {
                 to: &output)
             output.write("/>\n")
         }
+        // A system's flag is named by its part (`A.needsLayout`); its variable (`A$needsLayout`) is
+        // listed so that import gives it its name back.
+        for flag in machine.flags where variables[flag.id] != flag.id {
+            output.startLine()
+            output.write("<lifespec:flag")
+            attribute("id", flag.id, to: &output)
+            attribute("var", variables[flag.id] ?? flag.id, to: &output)
+            output.write("/>\n")
+        }
         if !machine.flags.isEmpty {
             output.line("<datamodel>")
             output.indentation += 2
             for flag in machine.flags {
                 output.startLine()
                 output.write("<data")
-                attribute("id", flag.id, to: &output)
+                attribute("id", variables[flag.id] ?? flag.id, to: &output)
                 output.write(" expr=\"\(flag.defaultValue)\"/>\n")
             }
             output.indentation -= 2
             output.line("</datamodel>")
         }
-        for state in machine.topLevelStates { write(state, machine: machine, to: &output) }
+        let writer = StateWriter(machine: machine, variables: variables)
+        for state in machine.topLevelStates { writer.write(state, to: &output) }
         output.indentation = 0
         output.line("</scxml>")
         return output.text
@@ -108,7 +113,7 @@ package enum SCXMLWriter {
     }
 
     /// ` name="value"`, the value escaped.
-    private static func attribute(_ name: String, _ value: String, to output: inout TextOutput) {
+    fileprivate static func attribute(_ name: String, _ value: String, to output: inout TextOutput) {
         output.write(byte: UInt8(ascii: " "))
         output.write(name)
         output.write("=\"")
@@ -116,7 +121,34 @@ package enum SCXMLWriter {
         output.write(byte: UInt8(ascii: "\""))
     }
 
-    private static func write(_ state: StateNode, machine: Machine, to output: inout TextOutput) {
+    /// Each flag's ECMAScript variable: its id, or for a system's part flag the id with `$` for
+    /// the `.` (`$` is no part of a LifeSpec id, so no two flags get one variable).
+    static func variables(for flags: [LifecycleFlag]) throws(Failure) -> [String: String] {
+        var result: [String: String] = [:]
+        for flag in flags {
+            let variable = flag.id.replacingOccurrences(of: ".", with: "$")
+            guard isECMAScriptIdentifier(variable), !result.values.contains(variable) else {
+                throw Failure(
+                    message:
+                        "flag '\(flag.id)' cannot be an ECMAScript variable in SCXML's datamodel; rename it (letters, digits, '_' and '$', not starting with a digit)"
+                )
+            }
+            result[flag.id] = variable
+        }
+        return result
+    }
+}
+
+/// The states, transitions and executable content, with flags named by their variables.
+private struct StateWriter {
+    let machine: Machine
+    let variables: [String: String]
+
+    private func attribute(_ name: String, _ value: String, to output: inout TextOutput) {
+        SCXMLWriter.attribute(name, value, to: &output)
+    }
+
+    func write(_ state: StateNode, to output: inout TextOutput) {
         if let depth = state.history {
             output.startLine()
             output.write("<history")
@@ -124,7 +156,7 @@ package enum SCXMLWriter {
             output.write(" type=\"\(depth.rawValue)\">\n")
             output.indentation += 2
             for transition in machine.transitions(declaredOn: state.id) {
-                write(transition, machine: machine, to: &output)
+                write(transition, to: &output)
             }
             output.indentation -= 2
             output.line("</history>")
@@ -161,19 +193,21 @@ package enum SCXMLWriter {
             output.indentation -= 2
             output.line("</\(name)>")
         }
-        for transition in machine.transitions(declaredOn: state.id) { write(transition, machine: machine, to: &output) }
+        for transition in machine.transitions(declaredOn: state.id) { write(transition, to: &output) }
         for child in state.children {
-            if let node = machine.state(child) { write(node, machine: machine, to: &output) }
+            if let node = machine.state(child) { write(node, to: &output) }
         }
         output.indentation -= 2
         output.line("</\(element)>")
     }
 
-    private static func write(_ transition: Transition, machine: Machine, to output: inout TextOutput) {
+    private func write(_ transition: Transition, to output: inout TextOutput) {
         output.startLine()
         output.write("<transition")
         if !transition.events.isEmpty { attribute("event", transition.events.joined(separator: " "), to: &output) }
-        if let condition = transition.guardExpression { attribute("cond", ecmascript(condition), to: &output) }
+        if let condition = transition.guardExpression {
+            attribute("cond", SCXMLWriter.ecmascript(condition, variables: variables), to: &output)
+        }
         if !transition.targets.isEmpty { attribute("target", transition.targets.joined(separator: " "), to: &output) }
         if transition.type == .internal { output.write(" type=\"internal\"") }
         // Its place in the spec (import restores the order, and one transition for several sources).
@@ -190,22 +224,22 @@ package enum SCXMLWriter {
     }
 
     /// Executable content in the engine's order.
-    private static func content(_ effects: [Effect], to output: inout TextOutput) {
+    private func content(_ effects: [Effect], to output: inout TextOutput) {
         for effect in effects {
             output.startLine()
             switch effect {
             case .callback(let id):
                 output.write("<log label=\"callback\"")
-                attribute("expr", javaScriptString(id), to: &output)
+                attribute("expr", SCXMLWriter.javaScriptString(id), to: &output)
                 output.write("/>\n")
             case .notification(let id, let byCallback):
                 output.write("<log label=\"notification\"")
-                attribute("expr", javaScriptString(id), to: &output)
+                attribute("expr", SCXMLWriter.javaScriptString(id), to: &output)
                 // A notification a callback posts is marked: the callback's metadata emits it on import.
                 output.write(byCallback ? " lifespec:posted=\"true\"/>\n" : "/>\n")
             case .assignment(let assignment):
                 output.write("<assign")
-                attribute("location", assignment.flag, to: &output)
+                attribute("location", variables[assignment.flag] ?? assignment.flag, to: &output)
                 output.write(" expr=\"\(assignment.value)\"/>\n")
             case .raise(let event):
                 output.write("<raise")
@@ -215,11 +249,15 @@ package enum SCXMLWriter {
         }
     }
 
-    /// A guard as an ECMAScript condition: flags are the datamodel's variables, `in(s)` is `In('s')`.
-    package static func ecmascript(_ expression: GuardExpression) -> String {
+}
+
+extension SCXMLWriter {
+    /// A guard as an ECMAScript condition: flags are the datamodel's variables (`variables`, by
+    /// flag id, else the id itself), `in(s)` is `In('s')`.
+    package static func ecmascript(_ expression: GuardExpression, variables: [String: String] = [:]) -> String {
         func render(_ expression: GuardExpression, _ precedence: Int) -> String {
             switch expression {
-            case .flag(let id): return id
+            case .flag(let id): return variables[id] ?? id
             case .constant(let value): return value ? "true" : "false"
             case .inState(let id): return "In(\(javaScriptString(id)))"
             case .not(let inner): return "!" + render(inner, 3)
