@@ -1303,12 +1303,32 @@ static inline int lifespec_compare_spot_keys(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/// The innermost group of `g` (searched down from it) that holds both `a` and `b`; `g` itself when
+/// no group inside it holds both.
+static inline Agraph_t *lifespec_common_cluster(Agraph_t *g, Agnode_t *a, Agnode_t *b) {
+    for (int i = 1; i <= GD_n_cluster(g); i++) {
+        Agraph_t *c = GD_clust(g)[i];
+        if (agsubnode(c, a, 0) != NULL && agsubnode(c, b, 0) != NULL) return lifespec_common_cluster(c, a, b);
+    }
+    return g;
+}
+
+/// Whether a box of `size` centred at `at` lies inside group `c`'s border, `inset` points in from it.
+static inline int lifespec_inside_cluster(Agraph_t *c, pointf at, pointf size, double inset) {
+    boxf bb = GD_bb(c);
+    return at.x - size.x / 2 >= bb.LL.x + inset && at.x + size.x / 2 <= bb.UR.x - inset
+        && at.y - size.y / 2 >= bb.LL.y + inset && at.y + size.y / 2 <= bb.UR.y - inset;
+}
+
 /// dot places an arrow's label beside a virtual node on the arrow's middle rank, and the curve it
 /// then draws can bend away from it, toward a neighbouring arrow: the label reads as the
 /// neighbour's (the flagship's "Become active" beside the arrow drawn back). Such a label moves to
 /// the nearest spot beside its own curve (2 points off it, on any side) where its own arrow is the
 /// nearest, runs through none of its text, and it covers no state, label or group title; the
-/// drawing grows to hold it. A label no spot fits stays where dot put it. Returns how many labels moved.
+/// drawing grows to hold it. A label no spot fits stays where dot put it. The same goes for a label
+/// dot set outside the innermost group holding both ends of its arrow (it read as the group's
+/// neighbour's, or crossed the group's border: swiftui-scene-phase's "This scene"); a label of an
+/// arrow inside a group only moves to spots inside it. Returns how many labels moved.
 static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
     int moved = 0;
     const double gap = 2, margin = 1;
@@ -1328,7 +1348,8 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
         /* Distances are measured from the label's box and from its text alone (dot pads a
            label by up to 16 x 8 points): its own curve must be the nearest to both. */
         pointf boxes[2] = { size, { size.x > 16 ? size.x - 16 : size.x, size.y > 8 ? size.y - 8 : size.y } };
-        int astray = 0, near = -1;
+        Agraph_t *home = lifespec_common_cluster(graph, agtail(e), aghead(e));
+        int astray = home != graph && !lifespec_inside_cluster(home, label->pos, boxes[1], 0), near = -1;
         for (int b = 0; b < 2 && !astray; b++)
             if (lifespec_other_edge_within(
                     &index, own, label->pos, boxes[b], lifespec_own_edge_distance(&index, own, label->pos, boxes[b], INFINITY) + margin,
@@ -1392,6 +1413,7 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
                 if (lifespec_other_edge_within(&index, own, at, boxes[b], mine + margin, &near)) fits = 0;
             }
             if (!fits || (!clear && touching >= 0)) continue;
+            if (home != graph && !lifespec_inside_cluster(home, at, boxes[1], 1)) continue;
             if (lifespec_obstacles_hit(&obstacles, e, at, size) || lifespec_hits_cluster_title(graph, at, size)) continue;
             if (clear) chosen = i;
             else touching = i;

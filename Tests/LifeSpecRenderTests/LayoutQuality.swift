@@ -5,7 +5,9 @@ import Foundation
 /// The layout-quality measure of issue #31, read from a drawing's SVG geometry:
 ///   (a) no text box overlaps another text box, or a node it does not belong to (a cluster's
 ///       title is a text of the cluster);
-///   (b) every edge label is nearer to its own edge than to any other edge.
+///   (b) every edge label is nearer to its own edge than to any other edge;
+///   (c) the label of an edge whose two ends lie in a cluster lies inside that cluster (the
+///       innermost one holding both), not across its border or beside the neighbouring cluster.
 ///
 /// Graphviz's SVG gives a text's anchor, baseline, font and size but not its width. The boxes are
 /// measured with the metrics Graphviz itself laid the drawing out with (`DrawingTextMetrics`,
@@ -21,6 +23,12 @@ struct LayoutQuality {
         func overlaps(_ other: Box, by slack: Double = 0.25) -> Bool {
             min(maxX, other.maxX) - max(minX, other.minX) > slack
                 && min(maxY, other.maxY) - max(minY, other.minY) > slack
+        }
+        var area: Double { (maxX - minX) * (maxY - minY) }
+        /// Whether `other` lies inside this box (up to `slack` over its border).
+        func holds(_ other: Box, slack: Double = 0) -> Bool {
+            other.minX >= minX - slack && other.maxX <= maxX + slack && other.minY >= minY - slack
+                && other.maxY <= maxY + slack
         }
         func union(_ other: Box) -> Box {
             Box(
@@ -136,12 +144,18 @@ struct LayoutQuality {
                 case .edge:
                     // The curve and its arrowheads; a filled path is an overlay's background (a step badge).
                     if name != "path" || attributes["fill"] == "none" { objects[owner].polyline.append(points) }
-                case .cluster, .graph: break
+                case .cluster:
+                    let box = Self.bounds(points)
+                    objects[owner].shape = objects[owner].shape.map { $0.union(box) } ?? box
+                case .graph: break
                 }
             default: break
             }
         }
     }
+
+    /// Whether a problem is of kind (c): a label outside the cluster that holds its edge.
+    static func isOutsideItsCluster(_ problem: String) -> Bool { problem.contains(" is not inside cluster ") }
 
     /// One problem, naming both things and their boxes.
     static func describe(_ a: (text: String, box: Box), _ b: String, _ box: Box) -> String {
@@ -202,6 +216,27 @@ struct LayoutQuality {
         for object in objects where object.kind == .node && object.name.hasPrefix("t") && !object.texts.isEmpty {
             let arrow = "a" + object.name.dropFirst() + "_from->a" + object.name.dropFirst() + "_to"
             if let edge = edges.first(where: { objects[$0].name == arrow }) { labels.append((edge, object.texts)) }
+        }
+        // (c) an edge's label inside the innermost cluster holding both its ends.
+        var nodeShapes: [String: Box] = [:]
+        for object in objects where object.kind == .node {
+            if let shape = object.shape { nodeShapes[object.name] = shape }
+        }
+        let clusters = objects.filter { $0.kind == .cluster && $0.shape != nil }
+        for (edge, label) in labels {
+            let ends = objects[edge].name.components(separatedBy: "->")
+            guard ends.count == 2, let tail = nodeShapes[ends[0]], let head = nodeShapes[ends[1]] else { continue }
+            let holding = clusters.filter { $0.shape!.holds(tail) && $0.shape!.holds(head) }
+            guard let home = holding.min(by: { $0.shape!.area < $1.shape!.area }), let border = home.shape else {
+                continue
+            }
+            let box = label.dropFirst().reduce(label[0].box) { $0.union($1.box) }
+            if !border.holds(box, slack: 0.5) {
+                found.append(
+                    "\(file): the label “\(label.map(\.text).joined(separator: " / "))” \(box) of edge "
+                        + "\(objects[edge].name) is not inside cluster \(home.name) \(border), which holds both its ends"
+                )
+            }
         }
         for (edge, label) in labels {
             let box = label.dropFirst().reduce(label[0].box) { $0.union($1.box) }

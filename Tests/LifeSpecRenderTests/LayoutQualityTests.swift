@@ -41,6 +41,43 @@ struct LayoutQualityTests {
         #expect(found.count == 3, "\(found)")
     }
 
+    @Test("the checker rejects the label of an arrow inside a cluster drawn outside it, and only that one")
+    func rejectsALabelOutsideItsCluster() {
+        // Cluster g holds a and b; c is outside it. a->b's label lies left of g's border, b->c's
+        // (whose ends no cluster holds both of) may lie anywhere.
+        let svg = """
+            <svg><g id="graph0" class="graph">
+            <g id="clust1" class="cluster"><title>cluster_g</title>
+            <polygon fill="none" stroke="black" points="100,0 300,0 300,-200 100,-200 100,0"/>
+            </g>
+            <g id="node1" class="node"><title>a</title>
+            <polygon fill="none" stroke="black" points="150,-150 250,-150 250,-180 150,-180 150,-150"/>
+            </g>
+            <g id="node2" class="node"><title>b</title>
+            <polygon fill="none" stroke="black" points="150,-20 250,-20 250,-50 150,-50 150,-20"/>
+            </g>
+            <g id="node3" class="node"><title>c</title>
+            <polygon fill="none" stroke="black" points="400,-20 500,-20 500,-50 400,-50 400,-20"/>
+            </g>
+            <g id="e1" class="edge"><title>a&#45;&gt;b</title>
+            <path fill="none" stroke="black" d="M150,-165C120,-120 120,-80 150,-35"/>
+            <text text-anchor="end" x="118" y="-100" font-family="Helvetica,sans-Serif" font-size="12.00">Interrupt</text>
+            </g>
+            <g id="e2" class="edge"><title>b&#45;&gt;c</title>
+            <path fill="none" stroke="black" d="M250,-35C300,-35 350,-35 400,-35"/>
+            <text text-anchor="middle" x="325" y="-60" font-family="Helvetica,sans-Serif" font-size="12.00">Move</text>
+            </g>
+            </g></svg>
+            """
+        let found = LayoutQuality(svg: svg).violations(file: "clusters.svg")
+        #expect(
+            found
+                == found.filter {
+                    $0.contains("of edge a->b is not inside cluster cluster_g [100.0,-200.0 – 300.0,0.0]")
+                }
+                && found.count == 1, "\(found)")
+    }
+
     @Test("a drawing whose texts keep apart passes")
     func acceptsSeparateTexts() {
         let svg = """
@@ -97,10 +134,25 @@ struct LayoutQualityTests {
             if file.hasPrefix("sequences/") { sequences += found } else { drawings += found }
         }
         #expect(sequences.isEmpty, "\(sequences.count) problems:\n\(sequences.joined(separator: "\n"))")
+        let outside = drawings.filter(LayoutQuality.isOutsideItsCluster)
+        drawings.removeAll(where: LayoutQuality.isOutsideItsCluster)
         #expect(
             drawings.count <= Self.residual[states, default: 0],
             "\(drawings.count) problems:\n\(drawings.joined(separator: "\n"))")
+        #expect(
+            outside.count <= Self.residualOutside[states, default: 0],
+            "\(outside.count) labels outside their cluster:\n\(outside.joined(separator: "\n"))")
     }
+
+    /// Labels of an arrow inside a group that the renderer leaves outside the group, (c): the label
+    /// mover takes one in only to a spot beside its curve inside the group where nothing else is,
+    /// and a long label in a narrow group has none. Ceilings, as `residual`.
+    static let residualOutside: [Int: Int] = [12: 4, 20: 20, 30: 9]
+
+    /// The same in Output/, counted over every committed drawing (before the mover took labels
+    /// into their groups: 365; most are in scenario drawings, which have the full diagram's long
+    /// labels). Checked both ways, so the figure follows the renderer: lower it when it drops.
+    static let knownOutsideInOutput = 188
 
     /// Labels in Output/ that the renderer leaves nearer a neighbouring arrow (#34's specs; see
     /// README, layout quality): in the background-task system's Chinese drawings the scene's
@@ -149,6 +201,16 @@ struct LayoutQualityTests {
                 "\(entry.file) no longer has its known problem: remove it from knownInOutput")
         }
         problems.removeAll { known.contains($0) }
+        let outside = problems.filter(LayoutQuality.isOutsideItsCluster)
+        problems.removeAll(where: LayoutQuality.isOutsideItsCluster)
+        #expect(
+            outside.count <= Self.knownOutsideInOutput,
+            "\(outside.count) labels outside their cluster, more than the \(Self.knownOutsideInOutput) known:\n\(outside.joined(separator: "\n"))"
+        )
+        #expect(
+            outside.count >= Self.knownOutsideInOutput,
+            "only \(outside.count) labels are outside their cluster now: lower knownOutsideInOutput to \(outside.count)"
+        )
         let drawings = Set(problems.map { $0.prefix { $0 != ":" } })
         #expect(
             problems.isEmpty,

@@ -13,7 +13,7 @@ package struct DrawingSource: Sendable, Hashable, CustomStringConvertible {
 
     /// Bump when LifeSpec draws the same DOT differently (a new overlay style, a new device):
     /// every drawing is then stale once.
-    static let recipe = "lifespec drawing 3"
+    static let recipe = "lifespec drawing 4"
 
     /// The zlib level CLibPNG's encoder deflates bitmaps at, and the size of the stripes it cuts
     /// the image data into (`lifespec_png_deflate_stripe`), named in every PNG's source;
