@@ -16,7 +16,7 @@
 // and currentState names the active leaf state. The engine itself is
 // EngineLifecycleSystem(machine:). The cases are data checked by ConformanceCase.run(on:).
 //
-// Cases: 6 scenarios, 2 coverage paths, 250 rejection tests, 0 ordering tests; 258 in all.
+// Cases: 6 scenarios, 2 coverage paths, 250 rejection tests, 1 ordering test; 259 in all.
 // Transition coverage: 48 of 48 transitions (100%), eventless and internal ones included, one per source state and target,
 // in 2 paths of 45 events in all; lower bound 17 events
 // (one per covered transition that only a sent event can trigger).
@@ -111,7 +111,7 @@ enum UikitNavigationStackOperationsConformance: ConformanceSuite {
                     .send("memoryWarning"),
                 ],
                 checks: [
-                    .trace([.callback("A.viewWillDisappear"), .callback("C.viewWillAppear"), .callback("A.viewDidDisappear"), .callback("C.viewDidAppear"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")]),
+                    .trace([.callback("A.viewWillDisappear"), .callback("C.viewWillAppear"), .callback("A.viewDidDisappear"), .callback("C.viewDidAppear"), .callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")]),
                     .state("A.belowTop+B.belowTop+C.appeared+threeStacked"),
                 ]
             )
@@ -141,39 +141,39 @@ enum UikitNavigationStackOperationsConformance: ConformanceSuite {
                 start: "A.notInStack+B.notInStack+C.notInStack+rootOnly",
                 flags: [:],
                 steps: [
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.notInStack+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.notInStack+C.notInStack+rootOnly"),
                     .send("setSameStack", expect: [], state: "A.notInStack+B.notInStack+C.notInStack+rootOnly"),
                     .send("A.enterBelow", expect: [], state: "A.belowTop+B.notInStack+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.belowTop+B.notInStack+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.belowTop+B.notInStack+C.notInStack+rootOnly"),
                     .send("A.leaveFromBelow", expect: [], state: "A.notInStack+B.notInStack+C.notInStack+rootOnly"),
                     .send("A.beginAppearing", expect: [.callback("A.viewWillAppear")], state: "A.appearing+B.notInStack+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appearing+B.notInStack+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appearing+B.notInStack+C.notInStack+rootOnly"),
                     .send("A.finishAppearing", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.notInStack+C.notInStack+rootOnly"),
                     .send("setToABC", expect: [.callback("A.viewWillDisappear"), .callback("C.viewWillAppear"), .callback("A.viewDidDisappear"), .callback("C.viewDidAppear")], state: "A.belowTop+B.belowTop+C.appeared+threeStacked"),
                     .send("setToA", expect: [.callback("C.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("C.viewDidDisappear"), .callback("A.viewDidAppear")], state: "A.appeared+B.notInStack+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.notInStack+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.notInStack+C.notInStack+rootOnly"),
                     .send("B.beginAppearing", expect: [.callback("B.viewWillAppear")], state: "A.appeared+B.appearing+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.appearing+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.appearing+C.notInStack+rootOnly"),
                     .send("B.finishAppearing", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.appeared+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.appeared+C.notInStack+rootOnly"),
                     .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.disappearing+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.disappearing+C.notInStack+rootOnly"),
                     .send("B.finishCovered", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.belowTop+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.belowTop+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.belowTop+C.notInStack+rootOnly"),
                     .send("B.beginAppearing", expect: [.callback("B.viewWillAppear")], state: "A.appeared+B.appearing+C.notInStack+rootOnly"),
                     .send("C.enterBelow", expect: [], state: "A.appeared+B.appearing+C.belowTop+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.appearing+C.belowTop+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.appeared+B.appearing+C.belowTop+rootOnly"),
                     .send("C.leaveFromBelow", expect: [], state: "A.appeared+B.appearing+C.notInStack+rootOnly"),
                     .send("A.beginDisappearing", expect: [.callback("A.viewWillDisappear")], state: "A.disappearing+B.appearing+C.notInStack+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.disappearing+B.appearing+C.notInStack+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.disappearing+B.appearing+C.notInStack+rootOnly"),
                     .send("A.finishRemoved", expect: [.callback("A.viewDidDisappear")], state: "A.notInStack+B.appearing+C.notInStack+rootOnly"),
                     .send("C.enterBelow", expect: [], state: "A.notInStack+B.appearing+C.belowTop+rootOnly"),
                     .send("C.beginAppearing", expect: [.callback("C.viewWillAppear")], state: "A.notInStack+B.appearing+C.appearing+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.appearing+C.appearing+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.appearing+C.appearing+rootOnly"),
                     .send("C.finishAppearing", expect: [.callback("C.viewDidAppear")], state: "A.notInStack+B.appearing+C.appeared+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.appearing+C.appeared+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.appearing+C.appeared+rootOnly"),
                     .send("C.beginDisappearing", expect: [.callback("C.viewWillDisappear")], state: "A.notInStack+B.appearing+C.disappearing+rootOnly"),
-                    .send("memoryWarning", expect: [.callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.appearing+C.disappearing+rootOnly"),
+                    .send("memoryWarning", expect: [.callback("appDidReceiveMemoryWarning"), .notification("didReceiveMemoryWarningNotification"), .callback("didReceiveMemoryWarning"), .callback("A.didReceiveMemoryWarning"), .callback("B.didReceiveMemoryWarning"), .callback("C.didReceiveMemoryWarning")], state: "A.notInStack+B.appearing+C.disappearing+rootOnly"),
                     .send("C.finishCovered", expect: [.callback("C.viewDidDisappear")], state: "A.notInStack+B.appearing+C.belowTop+rootOnly"),
                     .send("B.finishAppearing", expect: [.callback("B.viewDidAppear")], state: "A.notInStack+B.appeared+C.belowTop+rootOnly"),
                     .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.notInStack+B.disappearing+C.belowTop+rootOnly"),
@@ -8249,6 +8249,21 @@ enum UikitNavigationStackOperationsConformance: ConformanceSuite {
                 checks: []
             )
         )
+        cases.append(
+            ConformanceCase(
+                id: "ordering:appDidReceiveMemoryWarning",
+                kind: .ordering,
+                summary: "'didReceiveMemoryWarningNotification' is observed after 'appDidReceiveMemoryWarning'",
+                start: "A.notInStack+B.notInStack+C.notInStack+rootOnly",
+                flags: [:],
+                steps: [
+                    .send("memoryWarning", state: "A.notInStack+B.notInStack+C.notInStack+rootOnly"),
+                ],
+                checks: [
+                    .order(callback: "appDidReceiveMemoryWarning", notification: "didReceiveMemoryWarningNotification", .after),
+                ]
+            )
+        )
         return cases
     }
 }
@@ -9800,6 +9815,12 @@ struct UikitNavigationStackOperationsConformanceTests {
     @Test("In 'A.disappearing+B.disappearing+C.appearing+threeStacked', unhandled events are rejected and change nothing: setToABC, setToA, popToRoot, A.enterBelow, A.leaveFromBelow, A.beginAppearing, A.finishAppearing, A.beginDisappearing, B.enterBelow, B.leaveFromBelow, B.beginAppearing, B.finishAppearing, B.beginDisappearing, C.enterBelow, C.leaveFromBelow, C.beginAppearing, C.beginDisappearing, C.finishCovered, C.finishRemoved")
     func rejections_in_A_disappearing_B_disappearing_C_appearing_threeStacked() throws {
         let failures = try UikitNavigationStackOperationsConformance.run("rejection:A.disappearing+B.disappearing+C.appearing+threeStacked")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("'didReceiveMemoryWarningNotification' is observed after 'appDidReceiveMemoryWarning'")
+    func ordering_of_appDidReceiveMemoryWarning() throws {
+        let failures = try UikitNavigationStackOperationsConformance.run("ordering:appDidReceiveMemoryWarning")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 }
