@@ -79,11 +79,11 @@ import Testing
     /// `<lifespec:flag id var>` gives a `<data>` variable its flag's name back: in the datamodel, in
     /// conditions and in assignments; a listed variable no `<data>` declares is an error there.
     @Test func flagNamesComeBackFromTheirVariables() throws {
-        func chart(_ listed: String) -> String {
+        func chart(_ listed: String, id: String = "A.ready", data: String = "") -> String {
             """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:lifespec="urn:lifespec:scxml:1" version="1.0" datamodel="ecmascript" initial="a">
-              <lifespec:flag id="A.ready" var="\(listed)"/>
-              <datamodel><data id="A$ready" expr="false"/></datamodel>
+              <lifespec:flag id="\(id)" var="\(listed)"/>
+              <datamodel><data id="A$ready" expr="false"/>\(data)</datamodel>
               <state id="a">
                 <transition event="prepare"><assign location="A$ready" expr="true"/></transition>
                 <transition event="go" cond="A$ready &amp;&amp; In('a')" target="b"/>
@@ -108,6 +108,16 @@ import Testing
             stray.diagnostics.contains {
                 $0.code == .unknownFlag && $0.location.line == 2 && $0.message.contains("var=\"B$ready\"")
             }, "\(stray.diagnostics.map(\.description))")
+        // The name it gives must be a flag id, and no other <data>'s.
+        for (id, data, code) in [
+            ("bad id!", "", DiagnosticCode.invalidValue), ("ready", #"<data id="ready" expr="true"/>"#, .duplicateID),
+        ] {
+            let wrong = SpecLoader.load(data: Data(chart("A$ready", id: id, data: data).utf8), path: "wrong.scxml")
+            #expect(wrong.spec == nil)
+            #expect(
+                wrong.diagnostics.contains { $0.code == code && $0.location.line == 2 && $0.message.contains(id) },
+                "\(wrong.diagnostics.map(\.description))")
+        }
     }
 
     @Test func exportedTextIsEscaped() throws {

@@ -275,11 +275,26 @@ extension SCXMLReader.Builder {
         // Variables the chart's LifeSpec metadata names flags for (an exported system's `A$needsLayout`
         // is its flag `A.needsLayout`): the flags, conditions and assignments take the flag's name.
         let renamed = metadata.flagNames
-        for (variable, name) in renamed.sorted(by: { $0.key < $1.key }) where !flagIDs.contains(variable) {
-            diagnostics.append(
-                .error(
-                    .unknownFlag, "<lifespec:flag var=\"\(variable)\"> names no <data> of this chart",
-                    at: name.location))
+        // Each flag named once: by its own <data> or by one <lifespec:flag>, never by both or by two.
+        var named = Set(flagIDs.filter { renamed[$0] == nil })
+        for (variable, name) in renamed.sorted(by: { $0.value.location < $1.value.location }) {
+            if !flagIDs.contains(variable) {
+                diagnostics.append(
+                    .error(
+                        .unknownFlag, "<lifespec:flag var=\"\(variable)\"> names no <data> of this chart",
+                        at: name.location))
+            } else if !SpecParser.isValidElementID(name.id) {
+                diagnostics.append(
+                    .error(
+                        .invalidValue,
+                        "<lifespec:flag id=\"\(name.id)\"> is not a flag id (letters, digits, '_', '-' and '.')",
+                        at: name.location))
+            } else if !named.insert(name.id).inserted {
+                diagnostics.append(
+                    .error(
+                        .duplicateID, "<lifespec:flag id=\"\(name.id)\"> names a flag another <data> already has",
+                        at: name.location))
+            }
         }
         if !renamed.isEmpty {
             func rename(_ flag: String) -> String { renamed[flag]?.id ?? flag }

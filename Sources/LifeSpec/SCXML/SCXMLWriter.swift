@@ -248,7 +248,6 @@ private struct StateWriter {
             }
         }
     }
-
 }
 
 extension SCXMLWriter {
