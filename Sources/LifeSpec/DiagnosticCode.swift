@@ -79,4 +79,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable {
     case partBoundary = "LS194"
     // Rendering
     case renderFailed = "LS200"
+    // Traces (`check-trace`)
+    /// A log line names no callback or notification of the spec.
+    case unknownTraceName = "LS210"
+    /// A log line names a callback or notification outside the set `--observe` declares.
+    case unobservedTraceName = "LS211"
+    /// A log line the spec does not allow where it comes: the log does not conform.
+    case traceDeviation = "LS212"
 }

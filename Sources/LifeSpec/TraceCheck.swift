@@ -113,12 +113,12 @@ package struct TraceCheck {
             }
             guard let index = nameIndex[token] else {
                 return fails(
-                    "\(location()): error: '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n"
+                    "\(location()): error: [\(DiagnosticCode.unknownTraceName.rawValue)] '\(TraceText.shown(token))' is not a callback or notification of this spec\(Suggestion.didYouMean(String(token), among: vocabulary.knownNames))\n"
                 )
             }
             if let declared, !declared.contains(meanings[index][0]) {
                 return fails(
-                    "\(location()): error: '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n"
+                    "\(location()): error: [\(DiagnosticCode.unobservedTraceName.rawValue)] '\(TraceText.shown(token))' is in the log but not in the observed set (--observe \(observe.joined(separator: " --observe ")))\n"
                 )
             }
             judge.feed(index, meanings[index], token: token, location: location)
@@ -179,7 +179,7 @@ package struct TraceCheck {
             named.count > 1
             ? "either of \(named.map(name(of:)).joined(separator: " and "))" : name(of: deviation.observation)
         var message =
-            "\(report.location): error: '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(what) here\n"
+            "\(report.location): error: [\(DiagnosticCode.traceDeviation.rawValue)] '\(TraceText.shown(Substring(report.token)))' does not conform: the spec does not allow \(what) here\n"
         // In a system spec, whose object it is: the part's role and the spec that documents it.
         let observed =
             switch deviation.observation {

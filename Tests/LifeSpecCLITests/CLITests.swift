@@ -138,7 +138,7 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
-                "skips-did-finish-launching.log:2:1: error: 'applicationDidBecomeActive(_:)' does not conform"))
+                "skips-did-finish-launching.log:2:1: error: [LS212] 'applicationDidBecomeActive(_:)' does not conform"))
         #expect(result.stderr.contains("the spec allows next: application(_:didFinishLaunchingWithOptions:)"))
     }
 
@@ -203,7 +203,7 @@ struct CheckTraceTests {
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
-                "typo.log:2:1: error: 'UIApplicationDidBeconmeActiveNotification' is not a callback or notification of this spec; did you mean 'UIApplicationDidBecomeActiveNotification'?"
+                "typo.log:2:1: error: [LS210] 'UIApplicationDidBeconmeActiveNotification' is not a callback or notification of this spec; did you mean 'UIApplicationDidBecomeActiveNotification'?"
             ))
     }
 

@@ -39,7 +39,7 @@ struct CheckTraceReceiversTests {
         #expect(all.status == 1)
         #expect(
             all.stderr.contains(
-                "delegate.log:4:1: error: 'application(_:didDecodeRestorableStateWith:)' does not conform"))
+                "delegate.log:4:1: error: [LS212] 'application(_:didDecodeRestorableStateWith:)' does not conform"))
         #expect(
             all.stderr.contains("the spec allows next: decodeRestorableState(with:), viewDidLoad()\n"), "\(all.stderr)")
     }
@@ -52,7 +52,7 @@ struct CheckTraceReceiversTests {
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
-                "swapped.log:5:1: error: 'applicationDidBecomeActive(_:)' does not conform: the spec does not allow applicationDidBecomeActive(_:) here\n"
+                "swapped.log:5:1: error: [LS212] 'applicationDidBecomeActive(_:)' does not conform: the spec does not allow applicationDidBecomeActive(_:) here\n"
             ), "\(result.stderr)")
         #expect(
             result.stderr.contains("the spec allows next: application(_:didFinishLaunchingWithOptions:)\n"),
@@ -70,7 +70,7 @@ struct CheckTraceReceiversTests {
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
-                "mixed.log:5:1: error: 'application(_:didDecodeRestorableStateWith:)' does not conform"),
+                "mixed.log:5:1: error: [LS212] 'application(_:didDecodeRestorableStateWith:)' does not conform"),
             "\(result.stderr)")
         #expect(result.stderr.contains("the spec allows next: decodeRestorableState(with:)\n"))
         #expect(
@@ -109,7 +109,7 @@ struct CheckTraceReceiversTests {
         let wrong = try CLI.run(["check-trace", system, log, "--from", from])
         #expect(wrong.status == 1)
         #expect(
-            wrong.stderr.contains("part-reversed.log:1:1: error: 'A.viewDidDisappear(_:)' does not conform"),
+            wrong.stderr.contains("part-reversed.log:1:1: error: [LS212] 'A.viewDidDisappear(_:)' does not conform"),
             "\(wrong.stderr)")
         #expect(wrong.stderr.contains("    judged on: A's callbacks (the receivers"))
     }
@@ -122,7 +122,8 @@ struct CheckTraceReceiversTests {
         let result = try CLI.run(["check-trace", Self.restoration, try Self.write(lines, "notified.log")])
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("notified.log:6:1: error: 'applicationDidBecomeActive(_:)' does not conform"),
+            result.stderr.contains(
+                "notified.log:6:1: error: [LS212] 'applicationDidBecomeActive(_:)' does not conform"),
             "\(result.stderr)")
         #expect(result.stderr.contains("the spec allows next: UIApplication.didFinishLaunchingNotification\n"))
         #expect(result.stderr.contains("    judged on: AppDelegate's callbacks and notifications (the receivers"))

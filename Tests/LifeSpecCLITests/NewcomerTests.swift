@@ -124,7 +124,7 @@ struct NewcomerTests {
         let opted = try CLI.run(["check-trace", Self.flagship, log, "--set", "exitsOnSuspend=true"])
         #expect(opted.status == 1)
         #expect(
-            opted.stderr.contains("home.log:5:1: error: 'applicationDidEnterBackground(_:)' does not conform"),
+            opted.stderr.contains("home.log:5:1: error: [LS212] 'applicationDidEnterBackground(_:)' does not conform"),
             "\(opted.stderr)")
         let typo = try CLI.run(["check-trace", Self.flagship, log, "--set", "exitsOnSuspnd=true"])
         #expect(typo.status == 64)
@@ -146,7 +146,8 @@ struct NewcomerTests {
             in: folder)
         let bad = try CLI.run(["check-trace", Self.flagship, skipped])
         #expect(bad.status == 1)
-        #expect(bad.stderr.contains("skipped.log:2:1: error: 'applicationDidBecomeActive(_:)' does not conform"))
+        #expect(
+            bad.stderr.contains("skipped.log:2:1: error: [LS212] 'applicationDidBecomeActive(_:)' does not conform"))
         #expect(bad.stderr.contains("the spec allows next: application(_:didFinishLaunchingWithOptions:)\n"))
         // Declared as recording everything, the same log misses a notification at line 3.
         let all = try CLI.run(["check-trace", Self.flagship, log, "--observe", "all"])
@@ -169,7 +170,7 @@ struct NewcomerTests {
         #expect(outside.status == 1)
         #expect(
             outside.stderr.contains(
-                "some.log:2:1: error: 'UIApplication.didBecomeActiveNotification' is in the log but not in the observed set"
+                "some.log:2:1: error: [LS211] 'UIApplication.didBecomeActiveNotification' is in the log but not in the observed set"
             ))
         let typo = try CLI.run(["check-trace", Self.flagship, log, "--observe", "calbacks"])
         #expect(typo.status == 64)

@@ -25,7 +25,7 @@ struct SystemCLITests {
         // viewWillDisappear(_:) comes where only B's viewIsAppearing(_:) may.
         #expect(
             result.stderr.contains(
-                "two-controllers-push-swapped.log:14:14: error: 'A.viewWillDisappear(_:)' does not conform: the spec does not allow A.viewWillDisappear(_:) here"
+                "two-controllers-push-swapped.log:14:14: error: [LS212] 'A.viewWillDisappear(_:)' does not conform: the spec does not allow A.viewWillDisappear(_:) here"
             ), "\(result.stderr)")
         #expect(result.stderr.contains("the call is part A's (Root view controller, spec uiviewcontroller-lifecycle)"))
         #expect(result.stderr.contains("the spec allows next: B.viewIsAppearing(_:)"))

@@ -32,11 +32,13 @@ struct LoaderTests {
             covered.formUnion(header.diagnostics.map(\.code))
         }
         // Rendering failures come from renderers, not from loading; `related:` is checked across
-        // specs by SpecRelations (RelationsTests); an unwritable output file is the CLI's (CLI tests).
+        // specs by SpecRelations (RelationsTests); an unwritable output file is the CLI's, and a log
+        // line check-trace refuses is the log's (CLI tests).
         let loaderCodes = Set(DiagnosticCode.allCases.map(\.rawValue))
             .subtracting([
                 DiagnosticCode.renderFailed.rawValue, DiagnosticCode.unknownRelatedSpec.rawValue,
-                DiagnosticCode.unwritableFile.rawValue,
+                DiagnosticCode.unwritableFile.rawValue, DiagnosticCode.unknownTraceName.rawValue,
+                DiagnosticCode.unobservedTraceName.rawValue, DiagnosticCode.traceDeviation.rawValue,
             ])
         #expect(loaderCodes.subtracting(covered).sorted() == [])
     }
