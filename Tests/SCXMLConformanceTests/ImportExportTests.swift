@@ -77,7 +77,8 @@ import Testing
     }
 
     /// `<lifespec:flag id var>` gives a `<data>` variable its flag's name back: in the datamodel, in
-    /// conditions and in assignments; a listed variable no `<data>` declares is an error there.
+    /// conditions and in assignments. A listed variable no `<data>` declares, an id that is not a
+    /// flag id, and an id another `<data>` has are each an error at the element.
     @Test func flagNamesComeBackFromTheirVariables() throws {
         func chart(_ listed: String, id: String = "A.ready", data: String = "") -> String {
             """
