@@ -222,19 +222,21 @@ struct LayoutQuality {
         for object in objects where object.kind == .node {
             if let shape = object.shape { nodeShapes[object.name] = shape }
         }
-        let clusters = objects.filter { $0.kind == .cluster && $0.shape != nil }
+        let clusters = objects.compactMap { object in
+            object.kind == .cluster ? object.shape.map { (object.name, $0) } : nil
+        }
         for (edge, label) in labels {
             let ends = objects[edge].name.components(separatedBy: "->")
-            guard ends.count == 2, let tail = nodeShapes[ends[0]], let head = nodeShapes[ends[1]] else { continue }
-            let holding = clusters.filter { $0.shape!.holds(tail) && $0.shape!.holds(head) }
-            guard let home = holding.min(by: { $0.shape!.area < $1.shape!.area }), let border = home.shape else {
-                continue
-            }
+            guard ends.count == 2, let tail = nodeShapes[ends[0]], let head = nodeShapes[ends[1]],
+                let (home, border) = clusters.filter({ $0.1.holds(tail) && $0.1.holds(head) }).min(by: {
+                    $0.1.area < $1.1.area
+                })
+            else { continue }
             let box = label.dropFirst().reduce(label[0].box) { $0.union($1.box) }
             if !border.holds(box, slack: 0.5) {
                 found.append(
                     "\(file): the label “\(label.map(\.text).joined(separator: " / "))” \(box) of edge "
-                        + "\(objects[edge].name) is not inside cluster \(home.name) \(border), which holds both its ends"
+                        + "\(objects[edge].name) is not inside cluster \(home) \(border), which holds both its ends"
                 )
             }
         }
