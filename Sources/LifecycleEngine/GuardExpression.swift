@@ -230,12 +230,16 @@ private struct GuardParser {
 
     private mutating func enter() throws(GuardParseError) {
         depth += 1
-        if depth > GuardExpression.maximumDepth {
-            throw GuardParseError(
-                offset: position,
-                message: "guard expression nests deeper than \(GuardExpression.maximumDepth) levels of '(' and '!'",
-                isLimit: true)
-        }
+        try check(
+            depth, within: GuardExpression.maximumDepth, at: position, "nests deeper than", "levels of '(' and '!'")
+    }
+
+    /// A limit error when `count` passes `maximum`: "guard expression <verb> <maximum> <noun>".
+    private func check(
+        _ count: Int, within maximum: Int, at offset: Int, _ verb: String, _ noun: String
+    ) throws(GuardParseError) {
+        guard count > maximum else { return }
+        throw GuardParseError(offset: offset, message: "guard expression \(verb) \(maximum) \(noun)", isLimit: true)
     }
 
     mutating func parseAll() throws(GuardParseError) -> GuardExpression {
@@ -313,12 +317,7 @@ private struct GuardParser {
             throw syntax(start, "expected a flag name, found '\(characters[start])'")
         }
         terms += 1
-        if terms > GuardExpression.maximumTerms {
-            throw GuardParseError(
-                offset: start,
-                message: "guard expression names more than \(GuardExpression.maximumTerms) flags and constants",
-                isLimit: true)
-        }
+        try check(terms, within: GuardExpression.maximumTerms, at: start, "names more than", "flags and constants")
         let name = String(characters[start..<position])
         if case .scxml(let flags) = dialect {
             switch name {

@@ -949,12 +949,12 @@ struct StepTrace: StepRecording {
     mutating func emit(_ emitted: [Step]) { steps += emitted }
 }
 
-/// `StepTrace`, and the states exited and entered (the walkthroughs' "leaves … enters …").
-struct StateChangeTrace: StepRecording {
-    var steps = StepTrace()
-    var exitedStates: [Int] = []
-    var enteredStates: [Int] = []
+/// A trace that keeps `StepTrace`'s steps and records more beside them.
+protocol StepTraceExtending: StepRecording {
+    var steps: StepTrace { get set }
+}
 
+extension StepTraceExtending {
     var unknownEventName: String? {
         get { steps.unknownEventName }
         set { steps.unknownEventName = newValue }
@@ -963,7 +963,16 @@ struct StateChangeTrace: StepRecording {
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         steps.took(transition, event: event, from: from, to: to, in: machine)
     }
+
     mutating func emit(_ emitted: [Step]) { steps.emit(emitted) }
+}
+
+/// `StepTrace`, and the states exited and entered (the walkthroughs' "leaves … enters …").
+struct StateChangeTrace: StepTraceExtending {
+    var steps = StepTrace()
+    var exitedStates: [Int] = []
+    var enteredStates: [Int] = []
+
     mutating func entered(_ state: Int) { enteredStates.append(state) }
     mutating func exited(_ state: Int) { exitedStates.append(state) }
 }

@@ -261,21 +261,15 @@ struct CoverageTracker {
 
 /// The steps `send` returns, and what coverage needs of them: each transition taken with the
 /// atomic state whose walk up found it, and each state entered.
-struct CoveringTrace: StepRecording {
+struct CoveringTrace: StepTraceExtending {
     var steps = StepTrace()
     var taken: [(transition: Int, from: Int)] = []
     var entered: [Int] = []
-
-    var unknownEventName: String? {
-        get { steps.unknownEventName }
-        set { steps.unknownEventName = newValue }
-    }
 
     mutating func took(_ transition: Int, event: Int, from: Int, to: Int, in machine: Machine) {
         steps.took(transition, event: event, from: from, to: to, in: machine)
         taken.append((transition, from))
     }
-    mutating func emit(_ emitted: [Step]) { steps.emit(emitted) }
     mutating func entered(_ state: Int) { entered.append(state) }
 
     /// The bits of what this trace took and entered, less what happened in regions the check does
