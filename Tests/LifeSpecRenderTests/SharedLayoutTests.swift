@@ -159,7 +159,7 @@ struct SharedLayoutTests {
             try width("<B>" + String(repeating: "m", count: 40) + "</B>") > width(String(repeating: "m", count: 40)))
     }
 
-    /// Both implementations: the CPU's SHA extensions (CSHA256) where it has them, and Swift's.
+    /// Both compressions: the CPU's SHA extensions where it has them, and the portable one.
     @Test("SHA-256 matches the standard's test vectors", arguments: [true, false])
     func sha256(accelerated: Bool) {
         func hex(_ bytes: [UInt8]) -> String {
@@ -178,8 +178,9 @@ struct SharedLayoutTests {
     }
 
     /// Lengths around the block and padding boundaries, fed whole and in uneven pieces (a buffered
-    /// partial block, then whole blocks from inside a slice): the SHA extensions and Swift agree.
-    @Test("SHA-256 with the SHA extensions equals the Swift implementation")
+    /// partial block, then whole blocks from inside a slice): the SHA extensions and the portable
+    /// compression agree.
+    @Test("SHA-256 with the SHA extensions equals the portable compression")
     func sha256Accelerated() {
         for length in [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 4096, 65_537] {
             // Scrambled by a multiplicative hash, so no block repeats another.

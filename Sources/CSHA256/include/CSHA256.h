@@ -11,4 +11,7 @@ int lifespec_sha256_accelerated(void);
 /// `state` (FIPS 180-4) with the SHA extensions. Only call it when lifespec_sha256_accelerated().
 void lifespec_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
 
+/// The same compression in portable C, for any CPU.
+void lifespec_sha256_blocks_portable(uint32_t state[8], const uint8_t *data, size_t blocks);
+
 #endif
