@@ -1433,6 +1433,18 @@ static inline int lifespec_keep_labels_by_their_edges(Agraph_t *graph) {
     return moved;
 }
 
+/// A black HTML-like label of edge `e`, laid out by Graphviz (so `dimen` is its size); NULL when
+/// Graphviz refuses it. The caller frees it with the library's free function.
+static inline textlabel_t *lifespec_make_html_label(
+    Agraph_t *graph, Agedge_t *e, lifespec_make_label_fn make, const char *html, double fontsize, const char *fontname) {
+    char *text = agstrdup_html(graph, (char *)html);
+    char *font = agstrdup(graph, (char *)fontname);
+    char *color = agstrdup(graph, (char *)"black");
+    textlabel_t *label = make(e, text, LIFESPEC_LT_HTML, fontsize, font, color);
+    agstrfree(graph, text);
+    return label;
+}
+
 /// Places `html` (an HTML-like label) over edge `e` as an overlay: to the left of the top line
 /// of the edge's label when it has one, else centred on the middle of its curve. The drawing grows
 /// to hold it. Returns 0 on success; lifespec_remove_overlay takes it away again.
@@ -1441,11 +1453,7 @@ static inline int lifespec_place_overlay(Agraph_t *graph, Agedge_t *e, const cha
     lifespec_free_label_fn release;
     if (!lifespec_label_functions(&make, &release)) return 1;
     if (ED_xlabel(e) != NULL) return 1;
-    char *text = agstrdup_html(graph, (char *)html);
-    char *font = agstrdup(graph, (char *)fontname);
-    char *color = agstrdup(graph, (char *)"black");
-    textlabel_t *overlay = make(e, text, LIFESPEC_LT_HTML, fontsize, font, color);
-    agstrfree(graph, text);
+    textlabel_t *overlay = lifespec_make_html_label(graph, e, make, html, fontsize, fontname);
     if (overlay == NULL) return 1;
     textlabel_t *label = ED_label(e);
     pointf at;
@@ -1498,11 +1506,7 @@ static inline int lifespec_measure_html(
         fontsize = label->fontsize;
         fontname = label->fontname;
     }
-    char *text = agstrdup_html(graph, (char *)html);
-    char *font = agstrdup(graph, (char *)fontname);
-    char *color = agstrdup(graph, (char *)"black");
-    textlabel_t *measured = make(e, text, LIFESPEC_LT_HTML, fontsize, font, color);
-    agstrfree(graph, text);
+    textlabel_t *measured = lifespec_make_html_label(graph, e, make, html, fontsize, fontname);
     if (measured == NULL) return 1;
     *width = measured->dimen.x;
     *height = measured->dimen.y;
