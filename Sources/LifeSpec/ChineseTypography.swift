@@ -37,20 +37,26 @@ package enum ChineseTypography {
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
     }
 
-    package static func findings(in text: String) -> [Finding] {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.contains(where: isCJK) else { return [] }
-        var exempt = Array(repeating: false, count: scalars.count)
-        // Code spans.
+    /// Per scalar, whether it is inside a code span (between two backticks, both included); an
+    /// unpaired backtick opens nothing.
+    private static func inCodeSpan(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        var code = Array(repeating: false, count: scalars.count)
         var open: Int?
         for (index, scalar) in scalars.enumerated() where scalar == "`" {
             if let start = open {
-                for position in start...index { exempt[position] = true }
+                for position in start...index { code[position] = true }
                 open = nil
             } else {
                 open = index
             }
         }
+        return code
+    }
+
+    package static func findings(in text: String) -> [Finding] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: isCJK) else { return [] }
+        var exempt = inCodeSpan(scalars)
         // API names: `identifier(…)` with only ASCII, no spaces, inside balanced parentheses.
         var index = 0
         while index < scalars.count {
@@ -161,16 +167,7 @@ extension ChineseTypography {
     /// Every match of `pairings` in `text`, outside code spans, in text order.
     package static func misuses(in text: String, pairings: [Pairing]) -> [Misuse] {
         let scalars = Array(text.unicodeScalars)
-        var code = Array(repeating: false, count: scalars.count)
-        var open: Int?
-        for (index, scalar) in scalars.enumerated() where scalar == "`" {
-            if let start = open {
-                for position in start...index { code[position] = true }
-                open = nil
-            } else {
-                open = index
-            }
-        }
+        let code = inCodeSpan(scalars)
         func isLatin(_ position: Int) -> Bool {
             position >= 0 && position < scalars.count && scalars[position].isASCII
                 && (scalars[position].properties.isAlphabetic || ("0"..."9").contains(scalars[position]))

@@ -39,13 +39,16 @@ enum SpecComposer {
         var usable = true
         for var part in system.parts {
             let specID = part.spec.value
-            guard SpecParser.isValidSpecID(specID) else {
-                diagnostics.append(
-                    .error(
-                        .unknownPartSpec,
-                        "part '\(part.name.value)' names '\(specID)', which is not a spec id; write the id of a spec beside this file (Spec/<id>.yaml)",
-                        at: part.spec.location))
+            // A part that cannot be used: reported at the spec it names.
+            func refuse(_ code: DiagnosticCode, _ message: String) {
+                diagnostics.append(.error(code, message, at: part.spec.location))
                 usable = false
+            }
+            guard SpecParser.isValidSpecID(specID) else {
+                refuse(
+                    .unknownPartSpec,
+                    "part '\(part.name.value)' names '\(specID)', which is not a spec id; write the id of a spec beside this file (Spec/<id>.yaml)"
+                )
                 continue
             }
             if loaded[specID] == nil {
@@ -54,30 +57,24 @@ enum SpecComposer {
             let candidate = loaded[specID]!
             if candidate.result == nil, candidate.raw == nil, candidate.problem == nil {
                 let siblings = siblingSpecIDs(in: folder, excluding: system.path)
-                diagnostics.append(
-                    .error(
-                        .unknownPartSpec,
-                        "part '\(part.name.value)': there is no spec '\(specID)' beside this file (\(candidate.path))\(Suggestion.didYouMean(specID, among: siblings))",
-                        at: part.spec.location))
-                usable = false
+                refuse(
+                    .unknownPartSpec,
+                    "part '\(part.name.value)': there is no spec '\(specID)' beside this file (\(candidate.path))\(Suggestion.didYouMean(specID, among: siblings))"
+                )
                 continue
             }
             if let problem = candidate.problem {
-                diagnostics.append(
-                    .error(candidate.problemCode, "part '\(part.name.value)': \(problem)", at: part.spec.location))
-                usable = false
+                refuse(candidate.problemCode, "part '\(part.name.value)': \(problem)")
                 continue
             }
             if let result = candidate.result, result.hasErrors {
                 let errors = result.diagnostics.filter { $0.severity == .error }
-                diagnostics.append(
-                    .error(
-                        .invalidPart,
-                        "part '\(part.name.value)': spec '\(specID)' (\(candidate.path)) has \(errors.count) error\(errors.count == 1 ? "; fix it" : "s; fix them") first",
-                        at: part.spec.location))
+                refuse(
+                    .invalidPart,
+                    "part '\(part.name.value)': spec '\(specID)' (\(candidate.path)) has \(errors.count) error\(errors.count == 1 ? "; fix it" : "s; fix them") first"
+                )
                 // The part's own problems, where they are; once even if several parts use the file.
                 if reportedFiles.insert(candidate.path).inserted { diagnostics += errors }
-                usable = false
                 continue
             }
             part.specID = candidate.raw?.id?.value ?? specID

@@ -451,6 +451,24 @@ struct SpecParser {
         return facts
     }
 
+    /// `{flag: true, …}`: each flag with its value, in the order written; a value that is not a
+    /// boolean is reported (as `valueWhat(flag)`) and left out.
+    private func flagValues(
+        _ node: Node, what: String, valueWhat: (String) -> String
+    ) -> [(flag: Located<String>, value: Bool)] {
+        (reader.mapping(node, what: what, allowedKeys: nil) ?? []).compactMap { flag, value in
+            reader.bool(value, what: valueWhat(flag.value)).map { (flag, $0.value) }
+        }
+    }
+
+    /// The fields of an element written `id: {…}`; none for a bare `id:`, which leaves them all out.
+    private func fields(of body: Node, _ kind: String, _ id: Located<String>, allowedKeys: [String]) -> [(
+        key: Located<String>, value: Node
+    )] {
+        guard !YAMLReader.isNull(body) else { return [] }
+        return reader.mapping(body, what: "\(kind) '\(id.value)'", allowedKeys: allowedKeys) ?? []
+    }
+
     private mutating func parseEvents(_ node: Node) {
         for (id, body) in entries(node, what: "'events'") {
             guard checkElementID(id, kind: "event") else { continue }
@@ -458,28 +476,24 @@ struct SpecParser {
             var description: LocalizedText?
             var source: Located<String>?
             var kind = LifecycleEvent.Kind.system
-            if !YAMLReader.isNull(body),
-                let pairs = reader.mapping(body, what: "event '\(id.value)'", allowedKeys: Self.eventKeys)
-            {
-                for (key, value) in pairs {
-                    switch key.value {
-                    case "title": title = text(value, what: "the title of event '\(id.value)'")
-                    case "description": description = text(value, what: "the description of event '\(id.value)'")
-                    case "source": source = sourceRef(value)
-                    case "kind":
-                        guard let text = reader.string(value, what: "'kind'") else { continue }
-                        if let parsed = LifecycleEvent.Kind(rawValue: text.value) {
-                            kind = parsed
-                        } else {
-                            let options = LifecycleEvent.Kind.allCases.map(\.rawValue)
-                            reader.report(
-                                .error(
-                                    .invalidValue,
-                                    "event kind '\(text.value)' must be one of \(options.joined(separator: ", "))\(Suggestion.didYouMean(text.value, among: options))",
-                                    at: text.location))
-                        }
-                    default: break
+            for (key, value) in fields(of: body, "event", id, allowedKeys: Self.eventKeys) {
+                switch key.value {
+                case "title": title = text(value, what: "the title of event '\(id.value)'")
+                case "description": description = text(value, what: "the description of event '\(id.value)'")
+                case "source": source = sourceRef(value)
+                case "kind":
+                    guard let text = reader.string(value, what: "'kind'") else { continue }
+                    if let parsed = LifecycleEvent.Kind(rawValue: text.value) {
+                        kind = parsed
+                    } else {
+                        let options = LifecycleEvent.Kind.allCases.map(\.rawValue)
+                        reader.report(
+                            .error(
+                                .invalidValue,
+                                "event kind '\(text.value)' must be one of \(options.joined(separator: ", "))\(Suggestion.didYouMean(text.value, among: options))",
+                                at: text.location))
                     }
+                default: break
                 }
             }
             raw.events.append(
@@ -503,18 +517,14 @@ struct SpecParser {
             var defaultValue = false
             var description: LocalizedText?
             var source: Located<String>?
-            if !YAMLReader.isNull(body),
-                let pairs = reader.mapping(body, what: "flag '\(id.value)'", allowedKeys: Self.flagKeys)
-            {
-                for (key, value) in pairs {
-                    switch key.value {
-                    case "title": title = text(value, what: "the title of flag '\(id.value)'")
-                    case "default":
-                        defaultValue = reader.bool(value, what: "the default of flag '\(id.value)'")?.value ?? false
-                    case "description": description = text(value, what: "the description of flag '\(id.value)'")
-                    case "source": source = sourceRef(value)
-                    default: break
-                    }
+            for (key, value) in fields(of: body, "flag", id, allowedKeys: Self.flagKeys) {
+                switch key.value {
+                case "title": title = text(value, what: "the title of flag '\(id.value)'")
+                case "default":
+                    defaultValue = reader.bool(value, what: "the default of flag '\(id.value)'")?.value ?? false
+                case "description": description = text(value, what: "the description of flag '\(id.value)'")
+                case "source": source = sourceRef(value)
+                default: break
                 }
             }
             raw.flags.append(
@@ -528,18 +538,14 @@ struct SpecParser {
         for (id, body) in entries(node, what: "'notifications'") {
             guard checkElementID(id, kind: "notification") else { continue }
             var notification = RawSpec.Notification(id: id)
-            if !YAMLReader.isNull(body),
-                let pairs = reader.mapping(body, what: "notification '\(id.value)'", allowedKeys: Self.notificationKeys)
-            {
-                for (key, value) in pairs {
-                    switch key.value {
-                    case "swift": notification.swift = reader.string(value, what: "'swift'")
-                    case "objc": notification.objc = reader.string(value, what: "'objc'")
-                    case "description":
-                        notification.description = text(value, what: "the description of notification '\(id.value)'")
-                    case "source": notification.source = sourceRef(value)
-                    default: break
-                    }
+            for (key, value) in fields(of: body, "notification", id, allowedKeys: Self.notificationKeys) {
+                switch key.value {
+                case "swift": notification.swift = reader.string(value, what: "'swift'")
+                case "objc": notification.objc = reader.string(value, what: "'objc'")
+                case "description":
+                    notification.description = text(value, what: "the description of notification '\(id.value)'")
+                case "source": notification.source = sourceRef(value)
+                default: break
                 }
             }
             raw.notifications.append(notification)
@@ -550,59 +556,55 @@ struct SpecParser {
         for (id, body) in entries(node, what: "'callbacks'") {
             guard checkElementID(id, kind: "callback") else { continue }
             var callback = RawSpec.Callback(id: id)
-            if !YAMLReader.isNull(body),
-                let pairs = reader.mapping(body, what: "callback '\(id.value)'", allowedKeys: Self.callbackKeys)
-            {
-                for (key, value) in pairs {
-                    switch key.value {
-                    case "kind":
-                        guard let kind = reader.string(value, what: "'kind'") else { continue }
-                        if let parsed = SpecDocument.CallbackKind(rawValue: kind.value) {
-                            callback.kind = parsed
-                            callback.kindLocation = kind.location
-                        } else {
-                            let known = SpecDocument.CallbackKind.allCases.map(\.rawValue)
-                            reader.report(
-                                .error(
-                                    .invalidValue,
-                                    "callback kind '\(kind.value)' must be one of \(known.joined(separator: ", "))\(Suggestion.didYouMean(kind.value, among: known))",
-                                    at: kind.location))
-                        }
-                    case "passedTo": callback.passedTo = reader.string(value, what: "'passedTo'")
-                    case "receiver":
-                        guard let receiver = reader.string(value, what: "'receiver'") else { continue }
-                        // It prefixes the call's names in traces (`PresentationDelegate.…`): a Swift identifier.
-                        if Self.isReceiverName(receiver.value) {
-                            callback.receiver = receiver
-                        } else {
-                            reader.report(
-                                .error(
-                                    .invalidValue,
-                                    "receiver '\(receiver.value)' must be an object's name: an ASCII letter or '_', then ASCII letters, digits or '_' (such as 'PresentationDelegate')",
-                                    at: receiver.location))
-                        }
-                    case "swift": callback.swift = reader.string(value, what: "'swift'")
-                    case "objc": callback.objc = reader.string(value, what: "'objc'")
-                    case "returns": callback.returns = reader.string(value, what: "'returns'")?.value
-                    case "description":
-                        callback.description = text(value, what: "the description of callback '\(id.value)'")
-                    case "usage": callback.usage = text(value, what: "the usage of callback '\(id.value)'")
-                    case "posts": callback.posts = parsePosts(value)
-                    case "deprecated": callback.deprecated = parseDeprecation(value, callback: id.value)
-                    case "timeLimit":
-                        guard let limit = reader.string(value, what: "'timeLimit'") else { continue }
-                        if Self.isDuration(limit.value) {
-                            callback.timeLimit = limit.value
-                        } else {
-                            reader.report(
-                                .error(
-                                    .invalidValue,
-                                    "time limit '\(limit.value)' must be a duration such as '5s', '500ms' or '2min'",
-                                    at: limit.location))
-                        }
-                    case "source": callback.source = sourceRef(value)
-                    default: break
+            for (key, value) in fields(of: body, "callback", id, allowedKeys: Self.callbackKeys) {
+                switch key.value {
+                case "kind":
+                    guard let kind = reader.string(value, what: "'kind'") else { continue }
+                    if let parsed = SpecDocument.CallbackKind(rawValue: kind.value) {
+                        callback.kind = parsed
+                        callback.kindLocation = kind.location
+                    } else {
+                        let known = SpecDocument.CallbackKind.allCases.map(\.rawValue)
+                        reader.report(
+                            .error(
+                                .invalidValue,
+                                "callback kind '\(kind.value)' must be one of \(known.joined(separator: ", "))\(Suggestion.didYouMean(kind.value, among: known))",
+                                at: kind.location))
                     }
+                case "passedTo": callback.passedTo = reader.string(value, what: "'passedTo'")
+                case "receiver":
+                    guard let receiver = reader.string(value, what: "'receiver'") else { continue }
+                    // It prefixes the call's names in traces (`PresentationDelegate.…`): a Swift identifier.
+                    if Self.isReceiverName(receiver.value) {
+                        callback.receiver = receiver
+                    } else {
+                        reader.report(
+                            .error(
+                                .invalidValue,
+                                "receiver '\(receiver.value)' must be an object's name: an ASCII letter or '_', then ASCII letters, digits or '_' (such as 'PresentationDelegate')",
+                                at: receiver.location))
+                    }
+                case "swift": callback.swift = reader.string(value, what: "'swift'")
+                case "objc": callback.objc = reader.string(value, what: "'objc'")
+                case "returns": callback.returns = reader.string(value, what: "'returns'")?.value
+                case "description":
+                    callback.description = text(value, what: "the description of callback '\(id.value)'")
+                case "usage": callback.usage = text(value, what: "the usage of callback '\(id.value)'")
+                case "posts": callback.posts = parsePosts(value)
+                case "deprecated": callback.deprecated = parseDeprecation(value, callback: id.value)
+                case "timeLimit":
+                    guard let limit = reader.string(value, what: "'timeLimit'") else { continue }
+                    if Self.isDuration(limit.value) {
+                        callback.timeLimit = limit.value
+                    } else {
+                        reader.report(
+                            .error(
+                                .invalidValue,
+                                "time limit '\(limit.value)' must be a duration such as '5s', '500ms' or '2min'",
+                                at: limit.location))
+                    }
+                case "source": callback.source = sourceRef(value)
+                default: break
                 }
             }
             if callback.kind == .closure, callback.passedTo == nil {
@@ -628,15 +630,11 @@ struct SpecParser {
             guard checkElementID(id, kind: "fact") else { continue }
             var title: LocalizedText?
             var description: LocalizedText?
-            if !YAMLReader.isNull(body),
-                let pairs = reader.mapping(body, what: "fact '\(id.value)'", allowedKeys: Self.factKeys)
-            {
-                for (key, value) in pairs {
-                    switch key.value {
-                    case "title": title = text(value, what: "the title of fact '\(id.value)'")
-                    case "description": description = text(value, what: "the description of fact '\(id.value)'")
-                    default: break
-                    }
+            for (key, value) in fields(of: body, "fact", id, allowedKeys: Self.factKeys) {
+                switch key.value {
+                case "title": title = text(value, what: "the title of fact '\(id.value)'")
+                case "description": description = text(value, what: "the description of fact '\(id.value)'")
+                default: break
                 }
             }
             raw.facts.append(.init(id: id.value, title: title, description: description, location: id.location))
@@ -765,13 +763,7 @@ struct SpecParser {
                     }
                 case "to": transition.to = reader.oneOrMany(value).compactMap { reader.string($0, what: "'to'") }
                 case "do": transition.actions = parseActions(value)
-                case "set":
-                    guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
-                    for (flag, flagValue) in setPairs {
-                        if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") {
-                            transition.set.append((flag, bool.value))
-                        }
-                    }
+                case "set": transition.set += flagValues(value, what: "'set'") { "the value set for '\($0)'" }
                 case "raise":
                     transition.raise = reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
                 case "description": transition.description = text(value, what: "the description of a transition")
@@ -834,13 +826,7 @@ struct SpecParser {
                 else { continue }
                 for (key, value) in pairs {
                     switch key.value {
-                    case "set":
-                        guard let setPairs = reader.mapping(value, what: "'set'", allowedKeys: nil) else { continue }
-                        for (flag, flagValue) in setPairs {
-                            if let bool = reader.bool(flagValue, what: "the value set for '\(flag.value)'") {
-                                block.set.append((flag, bool.value))
-                            }
-                        }
+                    case "set": block.set += flagValues(value, what: "'set'") { "the value set for '\($0)'" }
                     case "raise":
                         block.raise += reader.oneOrMany(value).compactMap { reader.string($0, what: "a raised event") }
                     default:
@@ -923,13 +909,7 @@ struct SpecParser {
                 case "description":
                     scenario.description = text(value, what: "the description of scenario '\(id.value)'")
                 case "from": scenario.from = reader.string(value, what: "'from'")
-                case "flags":
-                    guard let flagPairs = reader.mapping(value, what: "'flags'", allowedKeys: nil) else { continue }
-                    for (flag, flagValue) in flagPairs {
-                        if let bool = reader.bool(flagValue, what: "the value of flag '\(flag.value)'") {
-                            scenario.flags.append((flag, bool.value))
-                        }
-                    }
+                case "flags": scenario.flags += flagValues(value, what: "'flags'") { "the value of flag '\($0)'" }
                 case "events":
                     scenario.events = reader.oneOrMany(value).compactMap { reader.string($0, what: "an event") }
                 case "expect":

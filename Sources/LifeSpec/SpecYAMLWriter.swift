@@ -88,20 +88,16 @@ private struct Writer {
         output.newline()
         let done = Set(Machine.doneEvents(for: machine.states))
         let declared = machine.events.filter { !done.contains($0.id) }
-        if !declared.isEmpty {
-            output.line("events:")
-            for event in declared {
+        // `events:` and `flags:` map an id to one field each.
+        for (key, entries) in [
+            ("events", declared.map { ($0.id, "kind: \($0.kind.rawValue)") }),
+            ("flags", machine.flags.map { ($0.id, "default: \($0.defaultValue)") }),
+        ] where !entries.isEmpty {
+            output.line("\(key):")
+            for (id, field) in entries {
                 output.write("  ")
-                quoted(event.id)
-                output.write(": {kind: \(event.kind.rawValue)}\n")
-            }
-        }
-        if !machine.flags.isEmpty {
-            output.line("flags:")
-            for flag in machine.flags {
-                output.write("  ")
-                quoted(flag.id)
-                output.write(": {default: \(flag.defaultValue)}\n")
+                quoted(id)
+                output.write(": {\(field)}\n")
             }
         }
         if !machine.callbacks.isEmpty {

@@ -14,6 +14,12 @@ extension SCXMLReader {
         static let maximumAttributes = 64
         static let maximumNamespaceDeclarations = 256
 
+        /// Comments, CDATA sections, processing instructions and declarations, by how each opens
+        /// and ends, in the order tried.
+        static let notTags: [(open: String, end: String)] = [
+            ("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">"),
+        ]
+
         static func scan(_ text: String, path: String) -> TagScanner {
             var result = TagScanner()
             var namespaces = 0
@@ -47,20 +53,8 @@ extension SCXMLReader {
                     advance()
                     continue
                 }
-                if starts(with: "<!--") {
-                    skip(past: "-->")
-                    continue
-                }
-                if starts(with: "<![CDATA[") {
-                    skip(past: "]]>")
-                    continue
-                }
-                if starts(with: "<?") {
-                    skip(past: "?>")
-                    continue
-                }
-                if starts(with: "<!") {
-                    skip(past: ">")
+                if let (_, end) = Self.notTags.first(where: { starts(with: $0.open) }) {
+                    skip(past: end)
                     continue
                 }
                 let isStart = index + 1 < scalars.count && scalars[index + 1] != "/"
