@@ -31,7 +31,8 @@ package struct TraceCoverageReport: Sendable {
         package var standing: String { logs > 0 ? "exercised" : possibleLogs > 0 ? "possibly" : "never" }
     }
 
-    package struct StateRow: Sendable {
+    /// A state or a scenario: named by its id and title.
+    package struct NamedRow: Sendable {
         package let id: String
         package let title: String?
         package let count: Count
@@ -48,12 +49,6 @@ package struct TraceCoverageReport: Sendable {
         package let count: Count
     }
 
-    package struct ScenarioRow: Sendable {
-        package let id: String
-        package let title: String?
-        package let count: Count
-    }
-
     /// The totals of one kind: items exercised for certain by some log, only possibly, all.
     package struct Total: Sendable, Hashable {
         package let exercised: Int
@@ -65,9 +60,9 @@ package struct TraceCoverageReport: Sendable {
     package let specTitle: String?
     package let logs: [Log]
     /// Every state but history pseudo-states, in document order.
-    package let states: [StateRow]
+    package let states: [NamedRow]
     package let transitions: [TransitionRow]
-    package let scenarios: [ScenarioRow]
+    package let scenarios: [NamedRow]
 
     package init(machine: Machine, document: SpecDocument, logs: [Log]) {
         specID = document.id
@@ -88,7 +83,7 @@ package struct TraceCoverageReport: Sendable {
             return result
         }
         states = machine.states.filter { !$0.isHistory }.map { state in
-            StateRow(
+            NamedRow(
                 id: state.id, title: document.text(document.state(state.id)?.title),
                 count: count({ $0.states.contains(state.id) }, { $0.possibleStates.contains(state.id) }))
         }
@@ -101,7 +96,7 @@ package struct TraceCoverageReport: Sendable {
                 count: count({ $0.transitions.contains(unit.use) }, { $0.possibleTransitions.contains(unit.use) }))
         }
         scenarios = document.scenarios.enumerated().map { position, scenario in
-            ScenarioRow(
+            NamedRow(
                 id: scenario.id, title: document.text(scenario.title),
                 count: count({ $0.scenarios.contains(position) }, { $0.possibleScenarios.contains(position) }))
         }

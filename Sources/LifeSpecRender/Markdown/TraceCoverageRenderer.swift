@@ -57,9 +57,10 @@ package enum TraceCoverageRenderer {
         out.line(table.output.text)
         out.line()
 
-        section(
-            "States", report.states, header: ["state", "title"], into: &out,
-            cells: { [code($0.id), $0.title.map(MarkdownText.singleLine) ?? ""] }, count: \.count)
+        let named = { (row: TraceCoverageReport.NamedRow) in
+            [code(row.id), row.title.map(MarkdownText.singleLine) ?? ""]
+        }
+        section("States", report.states, header: ["state", "title"], into: &out, cells: named, count: \.count)
         section(
             "Transitions", report.transitions, header: ["#", "from", "event", "to"], into: &out,
             cells: { row in
@@ -68,9 +69,7 @@ package enum TraceCoverageRenderer {
                 let targets = row.targets.isEmpty ? "(internal)" : row.targets.map(code).joined(separator: ", ")
                 return ["\(row.index)", code(row.source), event + guardText, targets]
             }, count: \.count)
-        section(
-            "Scenarios", report.scenarios, header: ["scenario", "title"], into: &out,
-            cells: { [code($0.id), $0.title.map(MarkdownText.singleLine) ?? ""] }, count: \.count)
+        section("Scenarios", report.scenarios, header: ["scenario", "title"], into: &out, cells: named, count: \.count)
         return out.text
     }
 
@@ -148,14 +147,9 @@ package enum TraceCoverageRenderer {
                 "    \"\(name)\": {\"exercised\": \(total.exercised), \"possibly\": \(total.possibly), \"total\": \(total.total)}"
             )
         }
-        out.write("\n  },\n  \"states\": [")
-        for (position, row) in report.states.enumerated() {
-            out.write(position == 0 ? "\n    {\"id\": " : ",\n    {\"id\": ")
-            JSONText.writeString(row.id, to: &out)
-            writeTitle(row.title, to: &out)
-            writeCount(row.count, to: &out)
-        }
-        out.write(report.states.isEmpty ? "],\n" : "\n  ],\n")
+        out.write("\n  },\n")
+        writeRows("states", report.states, to: &out)
+        out.write(",\n")
         out.write("  \"transitions\": [")
         for (position, row) in report.transitions.enumerated() {
             out.write(
@@ -175,15 +169,21 @@ package enum TraceCoverageRenderer {
             writeCount(row.count, to: &out)
         }
         out.write(report.transitions.isEmpty ? "],\n" : "\n  ],\n")
-        out.write("  \"scenarios\": [")
-        for (position, row) in report.scenarios.enumerated() {
+        writeRows("scenarios", report.scenarios, to: &out)
+        out.write("\n}\n")
+        return out.text
+    }
+
+    /// `  "name": [` the rows `]`, with no line break after the closing bracket.
+    private static func writeRows(_ name: String, _ rows: [TraceCoverageReport.NamedRow], to out: inout TextOutput) {
+        out.write("  \"\(name)\": [")
+        for (position, row) in rows.enumerated() {
             out.write(position == 0 ? "\n    {\"id\": " : ",\n    {\"id\": ")
             JSONText.writeString(row.id, to: &out)
             writeTitle(row.title, to: &out)
             writeCount(row.count, to: &out)
         }
-        out.write(report.scenarios.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-        return out.text
+        out.write(rows.isEmpty ? "]" : "\n  ]")
     }
 
     private static func writeTitle(_ title: String?, to out: inout TextOutput) {
