@@ -387,36 +387,10 @@ final class DocCArticleBuilder {
         return MarkdownBlocks(strings.transitionsIntro, table)
     }
 
-    private func matrix() -> MarkdownBlocks {
-        let matrix = EventStateMatrix(machine: machine, stateSpace: spec.stateSpace)
-        if matrix.columnsLeftOut > 0 {
-            return MarkdownBlocks(
-                strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)
-            )
-        }
-        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map(words.column))
-        for row in matrix.rows {
-            table.add(
-                [row.event.map(words.eventName) ?? strings.alwaysRow]
-                    + row.cells.map { words.cell($0, lineBreak: "; ") })
-        }
-        var intro = strings.matrixIntro
-        if matrix.rows.contains(where: { $0.event == nil }) {
-            intro += strings.sentenceSeparator + strings.alwaysRowNote
-        }
-        return MarkdownBlocks(intro, table)
-    }
+    private func matrix() -> MarkdownBlocks { words.matrixSection(stateSpace: spec.stateSpace, lineBreak: "; ") }
 
     /// The choices the spec makes where Apple leaves room (as the Markdown page).
-    private func modelling() -> MarkdownBlocks {
-        guard !document.modelling.isEmpty else { return MarkdownBlocks() }
-        let items = document.modelling.map { note -> String in
-            let text = (text(note.text).map(MarkdownText.singleLine) ?? "") + sourceMark(note.source)
-            return "- " + strings.modellingItem(about: words.modellingLead(note), note: text)
-        }
-        return MarkdownBlocks(strings.modellingIntro, lines: items)
-    }
+    private func modelling() -> MarkdownBlocks { words.modellingSection(sourceMark: sourceMark) }
 
     private func sources() -> MarkdownBlocks {
         guard !document.sources.isEmpty else { return MarkdownBlocks() }

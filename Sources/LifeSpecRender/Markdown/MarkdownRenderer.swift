@@ -492,9 +492,10 @@ final class MarkdownPageBuilder {
     }
 
     private func notificationsSection() -> MarkdownBlocks {
-        guard machine.notifications.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.notificationColumn, strings.postedColumn, strings.descriptionColumn])
-        for notification in machine.notifications where shows(notification.id) {
+        referenceSection(
+            machine.notifications, id: \.id, intro: strings.notificationsIntro,
+            columns: [strings.notificationColumn, strings.postedColumn, strings.descriptionColumn]
+        ) { notification in
             let info = lookup.notification(notification.id)
             var name = code(info?.swift ?? notification.swiftName)
             if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objc(code(objc)) }
@@ -503,13 +504,25 @@ final class MarkdownPageBuilder {
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
             }
             posted += words.calledWhen(posters[notification.id] ?? []).map(strings.postedDirectly)
-            table.add([
+            return [
                 name,
                 posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "<br/>"),
                 described(info?.description, source: info?.source),
-            ])
+            ]
         }
-        return MarkdownBlocks(strings.notificationsIntro, table)
+    }
+
+    /// A reference table of the elements this page lists (see `shows`), a row each, after its
+    /// intro; nothing when the page lists none of them.
+    private func referenceSection<Element>(
+        _ elements: [Element], id: (Element) -> String, intro: String, columns: [String],
+        row: (Element) -> [String]
+    ) -> MarkdownBlocks {
+        let shown = elements.filter { shows(id($0)) }
+        guard !shown.isEmpty else { return MarkdownBlocks() }
+        var table = MarkdownTable(columns)
+        for element in shown { table.add(row(element)) }
+        return MarkdownBlocks(intro, table)
     }
 
     /// Walkthroughs name the states each event leaves and enters when that says more than its
@@ -644,27 +657,25 @@ final class MarkdownPageBuilder {
     }
 
     private func eventsSection() -> MarkdownBlocks {
-        guard machine.events.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.eventColumn, strings.kindColumn, strings.descriptionColumn])
-        for event in machine.events where shows(event.id) {
+        referenceSection(
+            machine.events, id: \.id, intro: strings.eventsIntro,
+            columns: [strings.eventColumn, strings.kindColumn, strings.descriptionColumn]
+        ) { event in
             let info = lookup.event(event.id)
             var label = code(event.id)
             if let title = text(info?.title) { label = "**\(MarkdownText.inline(title))**<br/>" + label }
-            table.add([label, strings.kind(event.kind), described(info?.description, source: info?.source)])
+            return [label, strings.kind(event.kind), described(info?.description, source: info?.source)]
         }
-        return MarkdownBlocks(strings.eventsIntro, table)
     }
 
     private func flagsSection() -> MarkdownBlocks {
-        guard machine.flags.contains(where: { shows($0.id) }) else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.flagColumn, strings.defaultColumn, strings.descriptionColumn])
-        for flag in machine.flags where shows(flag.id) {
+        referenceSection(
+            machine.flags, id: \.id, intro: strings.flagsIntro,
+            columns: [strings.flagColumn, strings.defaultColumn, strings.descriptionColumn]
+        ) { flag in
             let info = lookup.flag(flag.id)
-            table.add([
-                code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source),
-            ])
+            return [code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)]
         }
-        return MarkdownBlocks(strings.flagsIntro, table)
     }
 
     private func transitionsSection() -> MarkdownBlocks {
@@ -765,34 +776,7 @@ final class MarkdownPageBuilder {
         return MarkdownBlocks(strings.transitionsIntro, table)
     }
 
-    private func matrixSection() -> MarkdownBlocks {
-        let matrix = EventStateMatrix(machine: machine, stateSpace: stateSpace)
-        if matrix.columnsLeftOut > 0 {
-            return MarkdownBlocks(
-                strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)
-            )
-        }
-        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
-        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map(words.column))
-        for matrixRow in matrix.rows {
-            table.addRow { row in
-                row.cell(matrixRow.event.map(eventName) ?? strings.alwaysRow)
-                for branches in matrixRow.cells {
-                    // Most cells: not handled, whatever the flags, written straight into the table.
-                    if branches.count == 1, branches[0].steps == nil, case .always = branches[0].condition {
-                        row.cell(line: strings.none)
-                    } else {
-                        row.cell(words.cell(branches, lineBreak: "<br/>"))
-                    }
-                }
-            }
-        }
-        var intro = strings.matrixIntro
-        if matrix.rows.contains(where: { $0.event == nil }) {
-            intro += strings.sentenceSeparator + strings.alwaysRowNote
-        }
-        return MarkdownBlocks(intro, table)
-    }
+    private func matrixSection() -> MarkdownBlocks { words.matrixSection(stateSpace: stateSpace, lineBreak: "<br/>") }
 
     /// Whether a table of the page lists the element: a system page lists its own, and leaves each
     /// part's states, events, callbacks, flags and transitions to the part's page.
@@ -833,14 +817,7 @@ final class MarkdownPageBuilder {
     }
 
     /// The choices the spec makes where Apple leaves room, apart from what Apple says.
-    private func modellingSection() -> MarkdownBlocks {
-        guard !document.modelling.isEmpty else { return MarkdownBlocks() }
-        let items = document.modelling.map { note -> String in
-            let text = (text(note.text).map(MarkdownText.inline) ?? "") + sourceMark(note.source)
-            return "- " + strings.modellingItem(about: words.modellingLead(note), note: text)
-        }
-        return MarkdownBlocks(strings.modellingIntro, lines: items)
-    }
+    private func modellingSection() -> MarkdownBlocks { words.modellingSection(sourceMark: sourceMark) }
 
     /// The system specs that include this one as a part.
     private func usedBySection() -> MarkdownBlocks {

@@ -79,8 +79,19 @@ final class PageWords {
     }
 
     /// The lead of a modelling note: the elements it is about, or `nil` for a note about the whole.
-    func modellingLead(_ note: SpecDocument.ModellingNote) -> String? {
+    private func modellingLead(_ note: SpecDocument.ModellingNote) -> String? {
         note.about.isEmpty ? nil : note.about.map(elementName).joined(separator: strings.listSeparator)
+    }
+
+    /// The choices the spec makes where Apple leaves room, apart from what Apple says: the intro,
+    /// then a note an item, each with its source's mark (`sourceMark`, as the page numbers them).
+    func modellingSection(sourceMark: (String?) -> String) -> MarkdownBlocks {
+        guard !document.modelling.isEmpty else { return MarkdownBlocks() }
+        let items = document.modelling.map { note -> String in
+            let text = (text(note.text).map(escape) ?? "") + sourceMark(note.source)
+            return "- " + strings.modellingItem(about: modellingLead(note), note: text)
+        }
+        return MarkdownBlocks(strings.modellingIntro, lines: items)
     }
 
     /// A flag's value in words by its title (`having background work`, `not having …`), or as
@@ -203,6 +214,37 @@ final class PageWords {
 
     /// A matrix column's heading: its states by titles (` + ` between regions).
     func column(_ states: [String]) -> String { states.map(stateName).joined(separator: " + ") }
+
+    /// The events in each state: the intro, then a row an event and a column a state (or a
+    /// configuration), `lineBreak` between a cell's branches.
+    func matrixSection(stateSpace: StateSpace?, lineBreak: String) -> MarkdownBlocks {
+        let matrix = EventStateMatrix(machine: machine, stateSpace: stateSpace)
+        if matrix.columnsLeftOut > 0 {
+            return MarkdownBlocks(
+                strings.matrixLeftOut(configurations: matrix.columnsLeftOut, limit: EventStateMatrix.configurationLimit)
+            )
+        }
+        guard !matrix.rows.isEmpty, !matrix.leaves.isEmpty else { return MarkdownBlocks() }
+        var table = MarkdownTable([strings.eventColumn] + matrix.columns.map(column))
+        for matrixRow in matrix.rows {
+            table.addRow { row in
+                row.cell(matrixRow.event.map(eventName) ?? strings.alwaysRow)
+                for branches in matrixRow.cells {
+                    // Most cells: not handled, whatever the flags, written straight into the table.
+                    if branches.count == 1, branches[0].steps == nil, case .always = branches[0].condition {
+                        row.cell(line: strings.none)
+                    } else {
+                        row.cell(cell(branches, lineBreak: lineBreak))
+                    }
+                }
+            }
+        }
+        var intro = strings.matrixIntro
+        if matrix.rows.contains(where: { $0.event == nil }) {
+            intro += strings.sentenceSeparator + strings.alwaysRowNote
+        }
+        return MarkdownBlocks(intro, table)
+    }
 
     /// A matrix cell: each branch (`lineBreak` between them), a conditional one with its
     /// condition in words.
