@@ -193,9 +193,7 @@ private struct Comparison {
         var words: [String] = []
         words += Words.text("title", a.title, b.title, quoted: true)
         words += Words.text("summary", a.summary, b.summary)
-        if a.platform != b.platform {
-            words.append(Words.change("platform", a.platform ?? "none", b.platform ?? "none"))
-        }
+        words += Words.field("platform", a.platform, b.platform)
         if a.locales != b.locales {
             words.append(Words.change("locales", Words.list(a.locales), Words.list(b.locales)))
         }
@@ -211,10 +209,7 @@ private struct Comparison {
         compare(
             .state, old: m.states, new: n.states, id: \.id,
             behaviour: { a, b in
-                var details: [String] = []
-                if a.parent != b.parent {
-                    details.append(Words.change("parent", a.parent ?? "none", b.parent ?? "none"))
-                }
+                var details = Words.field("parent", a.parent, b.parent)
                 if Words.kind(of: a) != Words.kind(of: b) {
                     details.append(Words.change("kind", Words.kind(of: a), Words.kind(of: b)))
                 }
@@ -244,10 +239,7 @@ private struct Comparison {
                 if facts(x) != facts(y) {
                     details.append(Words.change("facts", Words.list(facts(x)), Words.list(facts(y))))
                 }
-                if x?.source != y?.source {
-                    details.append(Words.change("source", x?.source ?? "none", y?.source ?? "none"))
-                }
-                return details
+                return details + Words.source(x?.source, y?.source)
             },
             describe: { state, _ in
                 (state.parent.map { ["in \($0)"] } ?? []) + (state.isLeaf ? [] : [Words.kind(of: state)])
@@ -262,12 +254,7 @@ private struct Comparison {
         compare(
             .event, old: declared(old), new: declared(new), id: \.id,
             behaviour: { a, b in a.kind == b.kind ? [] : [Words.change("kind", a.kind.rawValue, b.kind.rawValue)] },
-            text: { a, b in
-                let (x, y) = (old.document.event(a.id), new.document.event(b.id))
-                return Words.text("title", x?.title, y?.title, quoted: true)
-                    + Words.text("description", x?.description, y?.description)
-                    + Words.source(x?.source, y?.source)
-            },
+            text: { a, b in Words.described(old.document.event(a.id), new.document.event(b.id)) },
             describe: { event, _ in ["kind: \(event.kind.rawValue)"] })
     }
 
@@ -280,12 +267,7 @@ private struct Comparison {
                 a.defaultValue == b.defaultValue
                     ? [] : [Words.change("default", "\(a.defaultValue)", "\(b.defaultValue)")]
             },
-            text: { a, b in
-                let (x, y) = (old.document.flag(a.id), new.document.flag(b.id))
-                return Words.text("title", x?.title, y?.title, quoted: true)
-                    + Words.text("description", x?.description, y?.description)
-                    + Words.source(x?.source, y?.source)
-            },
+            text: { a, b in Words.described(old.document.flag(a.id), new.document.flag(b.id)) },
             describe: { flag, _ in ["default: \(flag.defaultValue)"] })
     }
 
@@ -306,33 +288,18 @@ private struct Comparison {
         compare(
             .callback, old: old.machine.callbacks, new: new.machine.callbacks, id: \.id,
             behaviour: { a, b in
-                var details: [String] = []
-                if a.swiftName != b.swiftName { details.append(Words.change("swift", a.swiftName, b.swiftName)) }
-                if a.objcName != b.objcName {
-                    details.append(Words.change("objc", a.objcName ?? "none", b.objcName ?? "none"))
-                }
-                if a.posts != b.posts {
-                    details.append(Words.change("posts", Words.posts(a.posts), Words.posts(b.posts)))
-                }
                 let (x, y) = (old.document.callback(a.id), new.document.callback(b.id))
-                if x?.kind != y?.kind {
-                    details.append(Words.change("kind", x?.kind.rawValue ?? "none", y?.kind.rawValue ?? "none"))
-                }
-                if x?.passedTo != y?.passedTo {
-                    details.append(Words.change("passedTo", x?.passedTo ?? "none", y?.passedTo ?? "none"))
-                }
-                return details
+                return Words.field("swift", a.swiftName, b.swiftName) + Words.field("objc", a.objcName, b.objcName)
+                    + (a.posts == b.posts ? [] : [Words.change("posts", Words.posts(a.posts), Words.posts(b.posts))])
+                    + Words.field("kind", x?.kind.rawValue, y?.kind.rawValue)
+                    + Words.field("passedTo", x?.passedTo, y?.passedTo)
             },
             text: { a, b in
                 let (x, y) = (old.document.callback(a.id), new.document.callback(b.id))
                 var details = Words.text("description", x?.description, y?.description)
                 details += Words.text("usage", x?.usage, y?.usage)
-                if x?.returns != y?.returns {
-                    details.append(Words.change("returns", x?.returns ?? "none", y?.returns ?? "none"))
-                }
-                if x?.timeLimit != y?.timeLimit {
-                    details.append(Words.change("timeLimit", x?.timeLimit ?? "none", y?.timeLimit ?? "none"))
-                }
+                details += Words.field("returns", x?.returns, y?.returns)
+                details += Words.field("timeLimit", x?.timeLimit, y?.timeLimit)
                 let deprecation = { (info: SpecDocument.CallbackInfo?) in
                     info?.deprecated.map {
                         [$0.since ?? "", $0.replacement ?? ""]
@@ -353,12 +320,7 @@ private struct Comparison {
         compare(
             .notification, old: old.machine.notifications, new: new.machine.notifications, id: \.id,
             behaviour: { a, b in
-                var details: [String] = []
-                if a.swiftName != b.swiftName { details.append(Words.change("swift", a.swiftName, b.swiftName)) }
-                if a.objcName != b.objcName {
-                    details.append(Words.change("objc", a.objcName ?? "none", b.objcName ?? "none"))
-                }
-                return details
+                Words.field("swift", a.swiftName, b.swiftName) + Words.field("objc", a.objcName, b.objcName)
             },
             text: { a, b in
                 let (x, y) = (old.document.notification(a.id), new.document.notification(b.id))
@@ -417,10 +379,7 @@ private struct Comparison {
         let before = Dictionary(a.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for scenario in b {
             guard let previous = before[scenario.id] else { continue }
-            let details =
-                Words.text("title", previous.title, scenario.title, quoted: true)
-                + Words.text("description", previous.description, scenario.description)
-                + Words.source(previous.source, scenario.source)
+            let details = Words.described(previous, scenario)
             if !details.isEmpty {
                 textChanges.append(.init(kind: .scenario, id: scenario.id, change: .changed, details: details))
             }
@@ -532,7 +491,28 @@ enum Words {
         return normalized(text).map { $0.key.isEmpty ? $0.value : "\($0.key): \($0.value)" }.joined(separator: " / ")
     }
 
-    static func source(_ before: String?, _ after: String?) -> [String] {
-        before == after ? [] : [change("source", before ?? "none", after ?? "none")]
+    static func source(_ before: String?, _ after: String?) -> [String] { field("source", before, after) }
+
+    /// `name: before → after` when the field changed (`none` where it has no value), else nothing.
+    static func field(_ name: String, _ before: String?, _ after: String?) -> [String] {
+        before == after ? [] : [change(name, before ?? "none", after ?? "none")]
+    }
+
+    /// The changes of an element's title, description and cited source.
+    static func described<Element: DescribedElement>(_ before: Element?, _ after: Element?) -> [String] {
+        text("title", before?.title, after?.title, quoted: true)
+            + text("description", before?.description, after?.description)
+            + source(before?.source, after?.source)
     }
 }
+
+/// A spec element with a title, a description and a source, which a diff compares as text.
+protocol DescribedElement {
+    var title: LocalizedText? { get }
+    var description: LocalizedText? { get }
+    var source: String? { get }
+}
+
+extension SpecDocument.EventInfo: DescribedElement {}
+extension SpecDocument.FlagInfo: DescribedElement {}
+extension SpecDocument.ScenarioInfo: DescribedElement {}
