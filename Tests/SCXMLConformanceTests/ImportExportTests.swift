@@ -128,6 +128,13 @@ import Testing
         #expect(
             TextOutput.string { JSONText.writeString("a\"b\\c\u{1}\u{2028}", to: &$0) }
                 == "\"a\\\"b\\\\c\\u0001\\u2028\"")
+        // Inside a page's <script>: the markup characters as \u escapes too, and nothing else differs.
+        #expect(
+            TextOutput.string { JSONText.writeString("</script><!--&\u{1}", to: &$0, scriptSafe: true) }
+                == "\"\\u003c/script\\u003e\\u003c!--\\u0026\\u0001\"")
+        #expect(
+            TextOutput.string { HTMLText.write("<a href=\"x\">'&'</a>", to: &$0) }
+                == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         // A callback name that would break out of the expression and the attribute stays inside both.
         let yaml = """
             lifespec: 1

@@ -2,8 +2,8 @@ import Foundation
 
 /// A target's escaping, scalar by scalar: its table of replacements, and a rule for the scalars
 /// the table does not list (a `\u` escape, a replacement character) or `nil` to copy them. The
-/// escapers of the formats written character by character (JSON, XML, ECMAScript, YAML) are each
-/// one of these; DOT, HTML labels, Markdown, Mermaid and Swift literals escape on the bytes of
+/// escapers of the formats written character by character (JSON, XML, HTML, ECMAScript, YAML) are
+/// each one of these; DOT, HTML labels, Markdown, Mermaid and Swift literals escape on the bytes of
 /// their hot paths instead (`DOTEncoder`, `DOTHTML`, `MarkdownText`, `MermaidRenderer`,
 /// `SwiftSource`).
 package struct ScalarEscapes: Sendable {
@@ -34,16 +34,32 @@ package struct ScalarEscapes: Sendable {
 /// JSON string literals: the short escapes, every other control character and U+2028/U+2029
 /// (which end a line in JavaScript) as `\uXXXX`.
 package enum JSONText {
-    private static let escapes = ScalarEscapes(["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]) {
-        scalar in
+    private static let short: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    ]
+    private static func unicodeEscaped(_ scalar: Unicode.Scalar) -> String? {
         scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}" ? ScalarEscapes.unicodeEscape(scalar) : nil
     }
+    private static let escapes = ScalarEscapes(short, other: unicodeEscaped)
+    /// Also `<`, `>` and `&` as `\u` escapes, so that no string can close a `<script>` element or
+    /// open a comment inside it (they occur nowhere else in JSON text).
+    private static let scriptEscapes = ScalarEscapes(
+        short.merging(["<": "\\u003c", ">": "\\u003e", "&": "\\u0026"]) { $1 }, other: unicodeEscaped)
 
-    package static func writeString(_ text: String, to output: inout TextOutput) {
+    package static func writeString(_ text: String, to output: inout TextOutput, scriptSafe: Bool = false) {
         output.write(byte: UInt8(ascii: "\""))
-        escapes.write(text, to: &output)
+        (scriptSafe ? scriptEscapes : escapes).write(text, to: &output)
         output.write(byte: UInt8(ascii: "\""))
     }
+}
+
+/// HTML text and attribute values (always written between double quotes).
+package enum HTMLText {
+    private static let escapes = ScalarEscapes([
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]) { _ in nil }
+
+    package static func write(_ text: String, to output: inout TextOutput) { escapes.write(text, to: &output) }
 }
 
 /// XML text for SCXML: attribute values (always written between double quotes, so `'` stays as

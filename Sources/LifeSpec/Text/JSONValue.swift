@@ -10,9 +10,10 @@ package enum JSONValue {
 
     package var text: String { TextOutput.string { write(to: &$0) } }
 
-    package func write(to output: inout TextOutput) {
+    /// `scriptSafe`: fit to stand inside an HTML `<script>` element (see `JSONText`).
+    package func write(to output: inout TextOutput, scriptSafe: Bool = false) {
         switch self {
-        case .string(let value): JSONText.writeString(value, to: &output)
+        case .string(let value): JSONText.writeString(value, to: &output, scriptSafe: scriptSafe)
         case .int(let value): output.write(value)
         case .bool(let value): output.write(value ? "true" : "false")
         case .null: output.write("null")
@@ -20,16 +21,16 @@ package enum JSONValue {
             output.write(byte: UInt8(ascii: "["))
             for (offset, item) in items.enumerated() {
                 if offset > 0 { output.write(byte: UInt8(ascii: ",")) }
-                item.write(to: &output)
+                item.write(to: &output, scriptSafe: scriptSafe)
             }
             output.write(byte: UInt8(ascii: "]"))
         case .object(let pairs):
             output.write(byte: UInt8(ascii: "{"))
             for (offset, (key, value)) in pairs.enumerated() {
                 if offset > 0 { output.write(byte: UInt8(ascii: ",")) }
-                JSONText.writeString(key, to: &output)
+                JSONText.writeString(key, to: &output, scriptSafe: scriptSafe)
                 output.write(byte: UInt8(ascii: ":"))
-                value.write(to: &output)
+                value.write(to: &output, scriptSafe: scriptSafe)
             }
             output.write(byte: UInt8(ascii: "}"))
         }

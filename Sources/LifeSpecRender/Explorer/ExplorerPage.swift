@@ -121,7 +121,7 @@ package enum ExplorerPage {
             output.write("</template>\n")
         }
         output.write("<script id=\"lifespec-data\" type=\"application/json\">")
-        output.write(scriptSafe(data(spec: spec, graph: graph, locales: locales, opening: opening).text))
+        data(spec: spec, graph: graph, locales: locales, opening: opening).write(to: &output, scriptSafe: true)
         output.write("</script>\n<script>\n")
         output.write(ExplorerScript.script)
         output.write("</script>\n</body>\n</html>\n")
@@ -136,37 +136,8 @@ package enum ExplorerPage {
         return String(text[start.lowerBound...]).trimmingTrailingNewlines
     }
 
-    /// JSON inside `<script>`: `<`, `>` and `&` as `\u` escapes (they occur only inside strings),
-    /// so no spec string can close the script or open a comment; U+2028 and U+2029 are escaped by
-    /// `JSONText` already.
-    static func scriptSafe(_ json: String) -> String {
-        var output = TextOutput(capacity: json.utf8.count + 64)
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": output.write("\\u003c")
-            case ">": output.write("\\u003e")
-            case "&": output.write("\\u0026")
-            case "\u{2028}": output.write("\\u2028")
-            case "\u{2029}": output.write("\\u2029")
-            default: output.write(scalar)
-            }
-        }
-        return output.text
-    }
-
     /// HTML text and attribute values (always double-quoted).
-    static func html(_ text: String, to output: inout TextOutput) {
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output.write("&amp;")
-            case "<": output.write("&lt;")
-            case ">": output.write("&gt;")
-            case "\"": output.write("&quot;")
-            case "'": output.write("&#39;")
-            default: output.write(scalar)
-            }
-        }
-    }
+    static func html(_ text: String, to output: inout TextOutput) { HTMLText.write(text, to: &output) }
 
     /// Everything the script reads: texts per locale, the graph, the scenarios, the log vocabulary.
     static func data(spec: LoadedSpec, graph: ExplorerGraph, locales: [String?], opening: String?) -> JSONValue {
