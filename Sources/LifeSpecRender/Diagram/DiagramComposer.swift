@@ -406,15 +406,7 @@ struct DiagramComposer {
         var rows: [DOTHTMLRow] = [
             .cells([DOTHTMLCell(styled(.italic(.text(stateTitle)), color: DiagramStyle.secondary))])
         ]
-        if showsID(of: state, title: stateTitle) {
-            rows.append(
-                .cells([
-                    DOTHTMLCell(
-                        styled(
-                            .text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize,
-                            color: DiagramStyle.tertiary))
-                ]))
-        }
+        if showsID(of: state, title: stateTitle) { rows.append(idRow(state, faded: false)) }
         return DOTNode(
             DiagramTopology.outsideID(state.id),
             attributes: [
@@ -423,6 +415,16 @@ struct DiagramComposer {
                 "color": .string(visited ? DiagramStyle.accent : DiagramStyle.tertiary),
                 "id": .string("outside-" + state.id),
             ])
+    }
+
+    /// The state's id in small code type, the row beneath its title.
+    private func idRow(_ state: StateNode, faded: Bool, attributes: [String: String] = [:]) -> DOTHTMLRow {
+        let color = faded ? DiagramStyle.fadedText : DiagramStyle.tertiary
+        return .cells([
+            DOTHTMLCell(
+                styled(.text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize, color: color),
+                attributes: attributes)
+        ])
     }
 
     /// Title (with the id beneath when the title does not already say it), then the internal
@@ -438,17 +440,7 @@ struct DiagramComposer {
         var rows: [DOTHTMLRow] = titleLines.map {
             .cells([DOTHTMLCell(styled(.bold(.text($0)), size: titleSize), attributes: align)])
         }
-        if showsID(of: state, title: stateTitle) {
-            rows.append(
-                .cells([
-                    DOTHTMLCell(
-                        styled(
-                            .text(state.id), face: DiagramStyle.monoFont, size: DiagramStyle.idSize,
-                            color: faded ? DiagramStyle.fadedText : DiagramStyle.tertiary),
-                        attributes: align
-                    )
-                ]))
-        }
+        if showsID(of: state, title: stateTitle) { rows.append(idRow(state, faded: faded, attributes: align)) }
         if options.detail >= .events {
             let listed = topology.listed(on: state.id)
             if !listed.isEmpty {
