@@ -121,18 +121,6 @@ public struct SpecDocument: Sendable, Hashable {
         public let description: LocalizedText?
         public let source: String?
         public let location: SourceLocation
-
-        public init(
-            id: String, title: LocalizedText? = nil, defaultValue: Bool, description: LocalizedText?, source: String?,
-            location: SourceLocation
-        ) {
-            self.id = id
-            self.title = title
-            self.defaultValue = defaultValue
-            self.description = description
-            self.source = source
-            self.location = location
-        }
     }
 
     public struct Deprecation: Sendable, Hashable {

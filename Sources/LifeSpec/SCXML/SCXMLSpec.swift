@@ -62,7 +62,8 @@ extension SCXMLDocument {
         raw.carriedYAML = metadata.yaml
         raw.flags = flags.map {
             SpecDocument.FlagInfo(
-                id: $0.id, defaultValue: $0.defaultValue, description: nil, source: nil, location: rootLocation)
+                id: $0.id, title: nil, defaultValue: $0.defaultValue, description: nil, source: nil,
+                location: rootLocation)
         }
         raw.notifications = notificationNames.map { name in
             let known = metadata.notifications.first { $0.id == name }

@@ -4,34 +4,16 @@
 /// goes, and attributes written in a fixed (alphabetical) order, so equal graphs give equal bytes.
 package struct DOTGraph: Sendable, Hashable {
     package var id: String
-    package var isDirected: Bool
-    package var isStrict: Bool
+    package var isDirected = true
+    package var isStrict = false
     /// `graph [...]` defaults: layout, fonts, labels.
-    package var attributes: DOTAttributes
+    package var attributes: DOTAttributes = [:]
     /// `node [...]` defaults.
-    package var nodeDefaults: DOTAttributes
+    package var nodeDefaults: DOTAttributes = [:]
     /// `edge [...]` defaults.
-    package var edgeDefaults: DOTAttributes
+    package var edgeDefaults: DOTAttributes = [:]
     /// Nodes, edges and subgraphs, written in this order.
-    package var statements: [DOTStatement]
-
-    package init(
-        id: String,
-        isDirected: Bool = true,
-        isStrict: Bool = false,
-        attributes: DOTAttributes = [:],
-        nodeDefaults: DOTAttributes = [:],
-        edgeDefaults: DOTAttributes = [:],
-        statements: [DOTStatement] = []
-    ) {
-        self.id = id
-        self.isDirected = isDirected
-        self.isStrict = isStrict
-        self.attributes = attributes
-        self.nodeDefaults = nodeDefaults
-        self.edgeDefaults = edgeDefaults
-        self.statements = statements
-    }
+    package var statements: [DOTStatement] = []
 
     /// Every node declared anywhere in the graph, depth first, in statement order.
     package var allNodes: [DOTNode] { DOTStatement.nodes(in: statements) }
@@ -44,24 +26,10 @@ package struct DOTGraph: Sendable, Hashable {
 /// A `subgraph`; named `cluster…` it is drawn as a box around its nodes.
 package struct DOTSubgraph: Sendable, Hashable {
     package var id: String
-    package var attributes: DOTAttributes
-    package var nodeDefaults: DOTAttributes
-    package var edgeDefaults: DOTAttributes
-    package var statements: [DOTStatement]
-
-    package init(
-        id: String,
-        attributes: DOTAttributes = [:],
-        nodeDefaults: DOTAttributes = [:],
-        edgeDefaults: DOTAttributes = [:],
-        statements: [DOTStatement] = []
-    ) {
-        self.id = id
-        self.attributes = attributes
-        self.nodeDefaults = nodeDefaults
-        self.edgeDefaults = edgeDefaults
-        self.statements = statements
-    }
+    package var attributes: DOTAttributes = [:]
+    package var nodeDefaults: DOTAttributes = [:]
+    package var edgeDefaults: DOTAttributes = [:]
+    package var statements: [DOTStatement] = []
 
     /// Graphviz draws a subgraph as a cluster box only when its name starts with `cluster`.
     package var isCluster: Bool { id.hasPrefix("cluster") }
@@ -80,13 +48,7 @@ package struct DOTNode: Sendable, Hashable {
 package struct DOTEdge: Sendable, Hashable {
     package var from: String
     package var to: String
-    package var attributes: DOTAttributes
-
-    package init(from: String, to: String, attributes: DOTAttributes = [:]) {
-        self.from = from
-        self.to = to
-        self.attributes = attributes
-    }
+    package var attributes: DOTAttributes = [:]
 }
 
 package enum DOTStatement: Sendable, Hashable {

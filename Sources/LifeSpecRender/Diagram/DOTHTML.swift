@@ -32,23 +32,12 @@ package struct DOTHTMLFont: Sendable, Hashable {
     package var face: String?
     package var pointSize: Double?
     package var color: String?
-
-    package init(face: String? = nil, pointSize: Double? = nil, color: String? = nil) {
-        self.face = face
-        self.pointSize = pointSize
-        self.color = color
-    }
 }
 
 package struct DOTHTMLTable: Sendable, Hashable {
     /// `TABLE` attributes by name (`BORDER`, `CELLSPACING`, …), written sorted.
-    package var attributes: [String: String]
+    package var attributes: [String: String] = [:]
     package var rows: [DOTHTMLRow]
-
-    package init(attributes: [String: String] = [:], rows: [DOTHTMLRow]) {
-        self.attributes = attributes
-        self.rows = rows
-    }
 }
 
 package enum DOTHTMLRow: Sendable, Hashable {

@@ -41,11 +41,6 @@ package struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible
     /// Graphviz's own messages, one per line, without the `Error: ` prefix.
     package let message: String
 
-    package init(stage: Stage, message: String) {
-        self.stage = stage
-        self.message = message
-    }
-
     package var description: String { "Graphviz \(stage.rawValue) failed: \(message)" }
 }
 
@@ -91,22 +86,10 @@ package struct Overlay: Sendable, Hashable {
     /// The lines of the arrow's label above the one this overlay sits beside, as an HTML-like
     /// label laid out as the label lays them out (so it is as tall as they are); `nil` beside the
     /// first line.
-    package let linesAbove: String?
+    package var linesAbove: String? = nil
     /// Placed above the whole drawing at its left edge instead (a scenario's title), held by the
     /// arrow so it is drawn with it.
-    package let isHeading: Bool
-
-    package init(
-        edgeID: String, html: String, fontSize: Double, fontName: String, linesAbove: String? = nil,
-        isHeading: Bool = false
-    ) {
-        self.edgeID = edgeID
-        self.html = html
-        self.fontSize = fontSize
-        self.fontName = fontName
-        self.linesAbove = linesAbove
-        self.isHeading = isHeading
-    }
+    package var isHeading = false
 }
 
 /// One drawing made from a shared layout (see `GraphvizRenderer.render(layout:requests:)`).

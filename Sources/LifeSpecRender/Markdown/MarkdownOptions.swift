@@ -61,33 +61,18 @@ package struct RelatedPage: Sendable, Hashable {
     package var title: String
     /// Relative to this page, e.g. `../ios-app-lifecycle/README.md`.
     package var path: String
-
-    package init(title: String, path: String) {
-        self.title = title
-        self.path = path
-    }
 }
 
 /// A system spec that includes this one, and under which part names.
 package struct UsedBySystem: Sendable, Hashable {
     package var page: RelatedPage
     package var parts: [String]
-
-    package init(page: RelatedPage, parts: [String]) {
-        self.page = page
-        self.parts = parts
-    }
 }
 
 /// One locale variant of a page and the relative path it lives at.
 package struct LocaleLink: Sendable, Hashable {
     package var locale: String
     package var path: String
-
-    package init(locale: String, path: String) {
-        self.locale = locale
-        self.path = path
-    }
 }
 
 /// A rendered page and the file name it should be written to inside `Output/<spec-id>/`.
