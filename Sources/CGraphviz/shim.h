@@ -293,17 +293,19 @@ static inline double lifespec_advance(uint32_t c, int face, int mono) {
     if (lifespec_is_combining(c)) return 0;
     if (lifespec_is_east_asian_wide(c)) return LIFESPEC_SANS_UNITS_PER_EM;
     if (mono) return 0.6 * LIFESPEC_SANS_UNITS_PER_EM;
-    static const uint16_t *const *const faces[4] = {
-        lifespec_sans_regular, lifespec_sans_bold, lifespec_sans_italic, lifespec_sans_bold_italic,
-    };
+    /* Two stages (text_metrics.h): the face's block for the code point, then its place there. */
+    const uint16_t *blocks = lifespec_sans_blocks[face];
     for (int r = 0; r < LIFESPEC_METRIC_RANGE_COUNT; r++) {
         if (c >= lifespec_metric_range_first[r] && c < lifespec_metric_range_end[r]) {
-            uint16_t width = faces[face][r][c - lifespec_metric_range_first[r]];
+            uint32_t offset = c - lifespec_metric_range_first[r];
+            uint16_t block = blocks[lifespec_metric_range_block[r] + offset / LIFESPEC_METRIC_BLOCK];
+            uint16_t width = lifespec_metric_blocks[block][offset % LIFESPEC_METRIC_BLOCK];
             if (width != 0) return width;
             break;
         }
     }
-    if (c == '\t') return faces[face][0][0];
+    /* A tab is as wide as a space, the first code point of the first range. */
+    if (c == '\t') return lifespec_metric_blocks[blocks[0]][0];
     return 0.6 * LIFESPEC_SANS_UNITS_PER_EM;
 }
 
