@@ -97,14 +97,8 @@ struct SpecParser {
         }
         if let entry = byKey["id"] {
             if let id = reader.string(entry.value, what: "'id'") {
-                if Self.isValidSpecID(id.value) {
-                    raw.id = id
-                } else {
-                    reader.report(
-                        .error(
-                            .invalidValue,
-                            "spec id '\(id.value)' must be lowercase letters, digits and '-', starting with a letter (it names Output/<id>/)",
-                            at: id.location))
+                raw.id = valid(id, Self.isValidSpecID) {
+                    "spec id '\($0)' must be lowercase letters, digits and '-', starting with a letter (it names Output/<id>/)"
                 }
             }
         } else {
@@ -451,6 +445,16 @@ struct SpecParser {
         return facts
     }
 
+    /// `value` when `isValid` holds for it; otherwise an invalid-value error at it, worded by
+    /// `message` from the value, and `nil`.
+    private func valid(
+        _ value: Located<String>, _ isValid: (String) -> Bool, else message: (String) -> String
+    ) -> Located<String>? {
+        guard !isValid(value.value) else { return value }
+        reader.report(.error(.invalidValue, message(value.value), at: value.location))
+        return nil
+    }
+
     /// `{flag: true, …}`: each flag with its value, in the order written; a value that is not a
     /// boolean is reported (as `valueWhat(flag)`) and left out.
     private func flagValues(
@@ -575,14 +579,8 @@ struct SpecParser {
                 case "receiver":
                     guard let receiver = reader.string(value, what: "'receiver'") else { continue }
                     // It prefixes the call's names in traces (`PresentationDelegate.…`): a Swift identifier.
-                    if Self.isReceiverName(receiver.value) {
-                        callback.receiver = receiver
-                    } else {
-                        reader.report(
-                            .error(
-                                .invalidValue,
-                                "receiver '\(receiver.value)' must be an object's name: an ASCII letter or '_', then ASCII letters, digits or '_' (such as 'PresentationDelegate')",
-                                at: receiver.location))
+                    callback.receiver = valid(receiver, Self.isReceiverName) {
+                        "receiver '\($0)' must be an object's name: an ASCII letter or '_', then ASCII letters, digits or '_' (such as 'PresentationDelegate')"
                     }
                 case "swift": callback.swift = reader.string(value, what: "'swift'")
                 case "objc": callback.objc = reader.string(value, what: "'objc'")
@@ -594,15 +592,10 @@ struct SpecParser {
                 case "deprecated": callback.deprecated = parseDeprecation(value, callback: id.value)
                 case "timeLimit":
                     guard let limit = reader.string(value, what: "'timeLimit'") else { continue }
-                    if Self.isDuration(limit.value) {
-                        callback.timeLimit = limit.value
-                    } else {
-                        reader.report(
-                            .error(
-                                .invalidValue,
-                                "time limit '\(limit.value)' must be a duration such as '5s', '500ms' or '2min'",
-                                at: limit.location))
-                    }
+                    callback.timeLimit =
+                        valid(limit, Self.isDuration) {
+                            "time limit '\($0)' must be a duration such as '5s', '500ms' or '2min'"
+                        }?.value
                 case "source": callback.source = sourceRef(value)
                 default: break
                 }
