@@ -138,11 +138,13 @@ private struct Comparison {
     }
 
     /// Records the changes of an element matched by id on both sides, and those added or removed.
+    /// A kind without `behaviour` is text only: adding or removing one changes no behaviour either.
     mutating func compare<Item>(
         _ kind: SpecDiff.ElementKind, old oldItems: [Item], new newItems: [Item], id: (Item) -> String,
-        behaviour: (Item, Item) -> [String], text: (Item, Item) -> [String], textOnly: Bool = false,
+        behaviour: ((Item, Item) -> [String])? = nil, text: (Item, Item) -> [String],
         describe: (_ item: Item, _ isNew: Bool) -> [String] = { _, _ in [] }
     ) {
+        let textOnly = behaviour == nil
         let before = Dictionary(oldItems.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
         let after = Set(newItems.map(id))
         for item in newItems {
@@ -151,7 +153,7 @@ private struct Comparison {
                 record(kind, key, .added, describe(item, true), textOnly: textOnly)
                 continue
             }
-            let semantic = behaviour(previous, item)
+            let semantic = behaviour?(previous, item) ?? []
             if !semantic.isEmpty { changes.append(.init(kind: kind, id: key, change: .changed, details: semantic)) }
             let words = text(previous, item)
             if !words.isEmpty { textChanges.append(.init(kind: kind, id: key, change: .changed, details: words)) }
@@ -275,11 +277,11 @@ private struct Comparison {
         // The closures read the versions, not `self`, which `compare` changes.
         let (old, new) = (self.old, self.new)
         compare(
-            .fact, old: old.document.facts, new: new.document.facts, id: \.id, behaviour: { _, _ in [] },
+            .fact, old: old.document.facts, new: new.document.facts, id: \.id,
             text: { a, b in
                 Words.text("title", a.title, b.title, quoted: true)
                     + Words.text("description", a.description, b.description)
-            }, textOnly: true)
+            })
     }
 
     mutating func compareCallbacks() {
@@ -390,19 +392,16 @@ private struct Comparison {
         // The closures read the versions, not `self`, which `compare` changes.
         let (old, new) = (self.old, self.new)
         compare(
-            .source, old: old.document.sources, new: new.document.sources, id: \.id, behaviour: { _, _ in [] },
-            text: { a, b in
-                Words.text("title", a.title, b.title, quoted: true)
-                    + (a.url == b.url ? [] : [Words.change("url", a.url, b.url)])
-            }, textOnly: true)
+            .source, old: old.document.sources, new: new.document.sources, id: \.id,
+            text: { a, b in Words.text("title", a.title, b.title, quoted: true) + Words.field("url", a.url, b.url) })
     }
 
     mutating func compareRelated() {
         // The closures read the versions, not `self`, which `compare` changes.
         let (old, new) = (self.old, self.new)
         compare(
-            .related, old: old.document.related, new: new.document.related, id: \.id, behaviour: { _, _ in [] },
-            text: { a, b in Words.text("description", a.description, b.description) }, textOnly: true)
+            .related, old: old.document.related, new: new.document.related, id: \.id,
+            text: { a, b in Words.text("description", a.description, b.description) })
     }
 
     mutating func compareModelling() {
