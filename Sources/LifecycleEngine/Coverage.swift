@@ -266,31 +266,49 @@ package struct CoveragePlan: Sendable, Hashable {
         var uncovered = CoverageGraph.Targets(
             coverableSet.sorted().filter { !skipping.contains($0) }, transitionCount: graph.units.count)
         var search = graph.makeSearch()
+        let walks = greedyWalks(
+            graph: graph, starts: graph.orderedStarts, isDone: { uncovered.isEmpty },
+            route: { node, _ in graph.route(from: node, toAnyOf: uncovered, using: &search) },
+            take: { edge, _, newlyCovered in
+                for transition in graph.units(of: edge) where uncovered.remove(transition) {
+                    newlyCovered.append(transition)
+                }
+            })
+        return (walks, coverableSet)
+    }
+
+    /// The greedy walk of both kinds of coverage: from the start nearest to something still wanted,
+    /// leg after leg from where the last one ended while something wanted is in reach, then again
+    /// from a start. `route(node, lastEdge)` finds the next leg (`nil`: nothing wanted in reach);
+    /// `take(edge, previousEdge, &newlyCovered)` marks what taking the edge covers.
+    static func greedyWalks(
+        graph: CoverageGraph, starts: [Int], isDone: () -> Bool, route: (_ from: Int, _ after: Int?) -> [Int]?,
+        take: (_ edge: Int, _ previous: Int?, _ newlyCovered: inout [Int]) -> Void
+    ) -> [Walk] {
         var walks: [Walk] = []
-        while !uncovered.isEmpty {
-            // Restart from the starting configuration nearest to something uncovered.
+        while !isDone() {
             var best: (start: Int, route: [Int])?
-            for start in graph.orderedStarts {
-                guard let route = graph.route(from: start, toAnyOf: uncovered, using: &search) else { continue }
-                if best == nil || route.count < best!.route.count { best = (start, route) }
+            for start in starts {
+                guard let found = route(start, nil) else { continue }
+                if best == nil || found.count < best!.route.count { best = (start, found) }
             }
             guard let (start, firstRoute) = best else { break }
-            var edgeIndices: [Int] = []
+            var edges: [Int] = []
             var newlyCovered: [Int] = []
-            var route: [Int]? = firstRoute
-            while let leg = route {
-                for edge in leg {
-                    edgeIndices.append(edge)
-                    for transition in graph.units(of: edge) where uncovered.remove(transition) {
-                        newlyCovered.append(transition)
-                    }
+            var leg: [Int]? = firstRoute
+            while let legEdges = leg {
+                for edge in legEdges {
+                    take(edge, edges.last, &newlyCovered)
+                    edges.append(edge)
                 }
-                guard !uncovered.isEmpty, let last = leg.last else { break }
-                route = graph.route(from: graph.edgeTo[last], toAnyOf: uncovered, using: &search)
+                guard !isDone(), let last = edges.last else { break }
+                leg = route(graph.edgeTo[last], last)
             }
-            walks.append(Walk(start: start, edges: edgeIndices, newlyCovered: newlyCovered.sorted()))
+            // A route always ends on something it takes; this only guards against looping forever.
+            guard !newlyCovered.isEmpty else { break }
+            walks.append(Walk(start: start, edges: edges, newlyCovered: newlyCovered.sorted()))
         }
-        return (walks, coverableSet)
+        return walks
     }
 
     /// The transitions of `machine` that no sequence of events can take, with reasons (LS122).

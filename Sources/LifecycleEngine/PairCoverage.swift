@@ -151,37 +151,19 @@ package struct PairCoverage {
     func walks(covering targets: Set<Int>, from starts: [Int]? = nil) -> [CoveragePlan.Walk] {
         var pending = Pending(self, targets: targets.intersection(feasible))
         var search = Search(nodeCount: graph.nodeCount)
-        var walks: [CoveragePlan.Walk] = []
-        while pending.count > 0 {
-            var best: (start: Int, route: [Int])?
-            for start in starts ?? graph.orderedStarts {
-                guard let route = route(from: start, after: nil, pending: pending, using: &search) else { continue }
-                if best == nil || route.count < best!.route.count { best = (start, route) }
-            }
-            guard let (start, firstRoute) = best else { break }
-            var edges: [Int] = []
-            var newlyCovered: [Int] = []
-            var leg: [Int]? = firstRoute
-            while let route = leg {
-                for edge in route {
-                    if let previous = edges.last {
-                        for first in graph.units(of: previous) where first < unitCount {
-                            for second in graph.units(of: edge) where second < unitCount {
-                                let code = first * unitCount + second
-                                if pending.cover(code, in: self) { newlyCovered.append(code) }
-                            }
-                        }
+        let unitCount = unitCount
+        return CoveragePlan.greedyWalks(
+            graph: graph, starts: starts ?? graph.orderedStarts, isDone: { pending.count == 0 },
+            route: { node, last in route(from: node, after: last, pending: pending, using: &search) },
+            take: { edge, previous, newlyCovered in
+                guard let previous else { return }
+                for first in graph.units(of: previous) where first < unitCount {
+                    for second in graph.units(of: edge) where second < unitCount {
+                        let code = first * unitCount + second
+                        if pending.cover(code, in: self) { newlyCovered.append(code) }
                     }
-                    edges.append(edge)
                 }
-                guard pending.count > 0, let last = edges.last else { break }
-                leg = self.route(from: graph.edgeTo[last], after: last, pending: pending, using: &search)
-            }
-            // A route always ends on a pair it takes; this only guards against looping forever.
-            guard !newlyCovered.isEmpty else { break }
-            walks.append(CoveragePlan.Walk(start: start, edges: edges, newlyCovered: newlyCovered.sorted()))
-        }
-        return walks
+            })
     }
 
     /// The pairs a walk still looks for, indexed so that a search tells in constant time whether an
