@@ -136,16 +136,9 @@ struct SpecParser {
         if let entry = byKey["scenarios"] { parseScenarios(entry.value) }
         if let entry = byKey["related"] { parseRelated(entry.value) }
         if let entry = byKey["modelling"] { parseModelling(entry.value) }
-        if let entry = byKey["unhandled"], let policy = reader.string(entry.value, what: "'unhandled'") {
-            if let parsed = UnhandledEventPolicy(rawValue: policy.value) {
-                raw.unhandled = Located(parsed, at: policy.location)
-            } else {
-                let options = UnhandledEventPolicy.allCases.map(\.rawValue)
-                reader.report(
-                    .error(
-                        .invalidValue,
-                        "'unhandled' must be 'error' (an event no transition takes is a mistake) or 'ignore' (SCXML's rule)\(Suggestion.didYouMean(policy.value, among: options))",
-                        at: policy.location))
+        if let entry = byKey["unhandled"] {
+            raw.unhandled = oneOf(entry.value, what: "'unhandled'") { _, _ in
+                "'unhandled' must be 'error' (an event no transition takes is a mistake) or 'ignore' (SCXML's rule)"
             }
         }
         return raw
@@ -235,8 +228,9 @@ struct SpecParser {
     }
 
     /// An id → body mapping section, with duplicate ids reported at the second occurrence.
-    private func entries(_ node: Node, what: @autoclosure () -> String) -> [(key: Located<String>, value: Node)] {
-        reader.mapping(node, what: what(), allowedKeys: nil) ?? []
+    /// The elements a mapping declares (`id: body`), less those whose id is not valid (reported).
+    private func elements(_ node: Node, what: String, kind: String) -> [(key: Located<String>, value: Node)] {
+        (reader.mapping(node, what: what, allowedKeys: nil) ?? []).filter { checkElementID($0.key, kind: kind) }
     }
 
     /// `catalogs:` names built-in API catalogs (`uikit`) or catalog files, relative to the spec.
@@ -290,8 +284,7 @@ struct SpecParser {
 
     /// `parts:` maps a part name to a sibling spec id, or to `{spec, title, description}`.
     private mutating func parseParts(_ node: Node) {
-        for (name, body) in entries(node, what: "'parts'") {
-            guard checkElementID(name, kind: "part") else { continue }
+        for (name, body) in elements(node, what: "'parts'", kind: "part") {
             if name.value.contains(".") {
                 reader.report(
                     .error(
@@ -334,9 +327,8 @@ struct SpecParser {
     }
 
     private mutating func parseSources(_ node: Node) {
-        for (id, body) in entries(node, what: "'sources'") {
-            guard checkElementID(id, kind: "source"),
-                let pairs = reader.mapping(body, what: "source '\(id.value)'", allowedKeys: Self.sourceKeys)
+        for (id, body) in elements(node, what: "'sources'", kind: "source") {
+            guard let pairs = reader.mapping(body, what: "source '\(id.value)'", allowedKeys: Self.sourceKeys)
             else { continue }
             var title: LocalizedText?
             var url: Located<String>?
@@ -366,8 +358,7 @@ struct SpecParser {
     }
 
     private mutating func parseStates(_ node: Node, parent: String?) {
-        for (id, body) in entries(node, what: parent.map { "the states of '\($0)'" } ?? "'states'") {
-            guard checkElementID(id, kind: "state") else { continue }
+        for (id, body) in elements(node, what: parent.map { "the states of '\($0)'" } ?? "'states'", kind: "state") {
             var state = RawSpec.State(id: id, parent: parent)
             let stateIndex = raw.states.count
             raw.states.append(state)
@@ -445,6 +436,21 @@ struct SpecParser {
         return facts
     }
 
+    /// The case of `Value` the string `node` names; otherwise an invalid-value error (`message`
+    /// from the string and the cases' names, then a did-you-mean among them) and `nil`.
+    private func oneOf<Value: RawRepresentable & CaseIterable & Sendable & Hashable>(
+        _ node: Node, what: String, message: (_ found: String, _ cases: [String]) -> String
+    ) -> Located<Value>? where Value.RawValue == String {
+        guard let text = reader.string(node, what: what) else { return nil }
+        if let parsed = Value(rawValue: text.value) { return Located(parsed, at: text.location) }
+        let cases = Value.allCases.map(\.rawValue)
+        reader.report(
+            .error(
+                .invalidValue, message(text.value, cases) + Suggestion.didYouMean(text.value, among: cases),
+                at: text.location))
+        return nil
+    }
+
     /// `value` when `isValid` holds for it; otherwise an invalid-value error at it, worded by
     /// `message` from the value, and `nil`.
     private func valid(
@@ -474,8 +480,7 @@ struct SpecParser {
     }
 
     private mutating func parseEvents(_ node: Node) {
-        for (id, body) in entries(node, what: "'events'") {
-            guard checkElementID(id, kind: "event") else { continue }
+        for (id, body) in elements(node, what: "'events'", kind: "event") {
             var title: LocalizedText?
             var description: LocalizedText?
             var source: Located<String>?
@@ -486,17 +491,10 @@ struct SpecParser {
                 case "description": description = text(value, what: "the description of event '\(id.value)'")
                 case "source": source = sourceRef(value)
                 case "kind":
-                    guard let text = reader.string(value, what: "'kind'") else { continue }
-                    if let parsed = LifecycleEvent.Kind(rawValue: text.value) {
-                        kind = parsed
-                    } else {
-                        let options = LifecycleEvent.Kind.allCases.map(\.rawValue)
-                        reader.report(
-                            .error(
-                                .invalidValue,
-                                "event kind '\(text.value)' must be one of \(options.joined(separator: ", "))\(Suggestion.didYouMean(text.value, among: options))",
-                                at: text.location))
+                    let named: Located<LifecycleEvent.Kind>? = oneOf(value, what: "'kind'") {
+                        "event kind '\($0)' must be one of \($1.joined(separator: ", "))"
                     }
+                    kind = named?.value ?? kind
                 default: break
                 }
             }
@@ -508,8 +506,7 @@ struct SpecParser {
     }
 
     private mutating func parseFlags(_ node: Node) {
-        for (id, body) in entries(node, what: "'flags'") {
-            guard checkElementID(id, kind: "flag") else { continue }
+        for (id, body) in elements(node, what: "'flags'", kind: "flag") {
             if ["true", "false"].contains(id.value) {
                 reader.report(
                     .error(
@@ -539,8 +536,7 @@ struct SpecParser {
     }
 
     private mutating func parseNotifications(_ node: Node) {
-        for (id, body) in entries(node, what: "'notifications'") {
-            guard checkElementID(id, kind: "notification") else { continue }
+        for (id, body) in elements(node, what: "'notifications'", kind: "notification") {
             var notification = RawSpec.Notification(id: id)
             for (key, value) in fields(of: body, "notification", id, allowedKeys: Self.notificationKeys) {
                 switch key.value {
@@ -557,24 +553,17 @@ struct SpecParser {
     }
 
     private mutating func parseCallbacks(_ node: Node) {
-        for (id, body) in entries(node, what: "'callbacks'") {
-            guard checkElementID(id, kind: "callback") else { continue }
+        for (id, body) in elements(node, what: "'callbacks'", kind: "callback") {
             var callback = RawSpec.Callback(id: id)
             for (key, value) in fields(of: body, "callback", id, allowedKeys: Self.callbackKeys) {
                 switch key.value {
                 case "kind":
-                    guard let kind = reader.string(value, what: "'kind'") else { continue }
-                    if let parsed = SpecDocument.CallbackKind(rawValue: kind.value) {
-                        callback.kind = parsed
-                        callback.kindLocation = kind.location
-                    } else {
-                        let known = SpecDocument.CallbackKind.allCases.map(\.rawValue)
-                        reader.report(
-                            .error(
-                                .invalidValue,
-                                "callback kind '\(kind.value)' must be one of \(known.joined(separator: ", "))\(Suggestion.didYouMean(kind.value, among: known))",
-                                at: kind.location))
+                    let named: Located<SpecDocument.CallbackKind>? = oneOf(value, what: "'kind'") {
+                        "callback kind '\($0)' must be one of \($1.joined(separator: ", "))"
                     }
+                    guard let named else { continue }
+                    callback.kind = named.value
+                    callback.kindLocation = named.location
                 case "passedTo": callback.passedTo = reader.string(value, what: "'passedTo'")
                 case "receiver":
                     guard let receiver = reader.string(value, what: "'receiver'") else { continue }
@@ -619,8 +608,7 @@ struct SpecParser {
     /// `facts:` declares each fact states may state, with the title its column shows.
     private mutating func parseFactDeclarations(_ node: Node) {
         raw.declaresFacts = true
-        for (id, body) in entries(node, what: "'facts'") {
-            guard checkElementID(id, kind: "fact") else { continue }
+        for (id, body) in elements(node, what: "'facts'", kind: "fact") {
             var title: LocalizedText?
             var description: LocalizedText?
             for (key, value) in fields(of: body, "fact", id, allowedKeys: Self.factKeys) {
