@@ -259,16 +259,14 @@ private struct Writer {
     }
 
     mutating func write(_ action: Action) {
-        switch action {
-        case .callback(let id):
-            output.write("{callback: ")
-            quoted(id)
-            output.write("}")
-        case .notify(let id):
-            output.write("{notify: ")
-            quoted(id)
-            output.write("}")
-        }
+        let (key, id) =
+            switch action {
+            case .callback(let id): ("callback", id)
+            case .notify(let id): ("notify", id)
+            }
+        output.write("{\(key): ")
+        quoted(id)
+        output.write("}")
     }
 
     mutating func write(_ block: ActionBlock) {

@@ -345,14 +345,13 @@ private struct SuiteWriter {
         output.write(byte: UInt8(ascii: "["))
         for (offset, observation) in observations.enumerated() {
             if offset > 0 { output.write(", ") }
-            switch observation {
-            case .callback(let id):
-                output.write(".callback(")
-                literal(id)
-            case .notification(let id):
-                output.write(".notification(")
-                literal(id)
-            }
+            let (kind, id) =
+                switch observation {
+                case .callback(let id): (".callback(", id)
+                case .notification(let id): (".notification(", id)
+                }
+            output.write(kind)
+            literal(id)
             output.write(byte: UInt8(ascii: ")"))
         }
         output.write(byte: UInt8(ascii: "]"))
