@@ -58,33 +58,23 @@ package enum DocCRenderer {
     }
 }
 
-final class DocCArticleBuilder {
+final class DocCArticleBuilder: WordedPage {
     let spec: LoadedSpec
-    let document: SpecDocument
-    let machine: Machine
-    let locale: String?
-    let strings: Glossary
-    let lookup: DocumentIndex
     let specPath: String
     let resources: Set<String>
     let catalogued: Set<String>
     /// The words the article shares with the Markdown page.
-    private(set) var words: PageWords! = nil
+    let words: PageWords
 
     init(spec: LoadedSpec, locale: String?, specPath: String?, resources: Set<String>, catalogued: Set<String>) {
         self.spec = spec
-        document = spec.document
-        machine = spec.machine
-        self.locale = locale ?? spec.document.defaultLocale
-        strings = Glossary(locale: self.locale)
-        lookup = DocumentIndex(spec.document)
         let path = specPath ?? spec.document.path
         self.specPath = path.hasPrefix("/") ? String(path.split(separator: "/").last ?? "") : path
         self.resources = resources
         self.catalogued = catalogued
         words = PageWords(
-            document: document, machine: machine, lookup: lookup, locale: self.locale, strings: strings,
-            escape: MarkdownText.singleLine, code: { [unowned self] in self.code($0) })
+            spec: spec, locale: locale ?? spec.document.defaultLocale, escape: MarkdownText.singleLine,
+            code: { Self.code($0, inTable: true) })
     }
 
     func render() -> String {
@@ -422,8 +412,6 @@ final class DocCArticleBuilder {
 
     // MARK: Pieces
 
-    private func text(_ value: LocalizedText?) -> String? { document.shownText(value, locale: locale) }
-
     /// Description text and a link to the source it cites (`[n]`, its number under Sources), or "—".
     private func described(_ description: LocalizedText?, source: String?) -> String {
         strings.described(text(description).map(MarkdownText.singleLine), mark: sourceMark(source))
@@ -441,9 +429,11 @@ final class DocCArticleBuilder {
     /// Text with a backtick is written as plain escaped text instead: DocC reads every code span
     /// delimited by more than one backtick as a symbol link, and one backtick cannot hold one.
     /// Outside a table (`inTable: false`) a pipe stays as it is: there `\|` would show its backslash.
-    private func code(_ string: String) -> String { code(string, inTable: true) }
+    private func code(_ string: String) -> String { Self.code(string, inTable: true) }
 
-    private func code(_ string: String, inTable: Bool) -> String {
+    private func code(_ string: String, inTable: Bool) -> String { Self.code(string, inTable: inTable) }
+
+    private static func code(_ string: String, inTable: Bool) -> String {
         let flat = string.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard !flat.isEmpty else { return "" }
         if flat.contains("`") { return MarkdownText.singleLine(flat) }

@@ -86,23 +86,16 @@ package enum MarkdownRenderer {
 /// A class, not a struct: the sections pass its methods around as closures (`map(code)`,
 /// `map(stateName)`), and as a struct each such closure would copy the whole builder (document,
 /// machine, indexes). Everything in it is immutable but the timelines it keeps.
-final class MarkdownPageBuilder {
+final class MarkdownPageBuilder: WordedPage {
     let spec: LoadedSpec
-    let document: SpecDocument
-    let machine: Machine
     /// The loader's exploration, when it made one: the matrix of a parallel machine reads its
     /// configurations instead of exploring again.
     let stateSpace: StateSpace?
     let options: MarkdownOptions
-    let locale: String?
-    let strings: Glossary
     /// Source id → its 1-based number in the Sources list.
     let sourceNumbers: [String: Int]
     /// The sources the page lists: a system page leaves its parts' sources to the parts' pages.
     let sources: [SourceRef]
-    /// Built once per page: `SpecDocument`'s own lookups are linear scans, and the tables ask
-    /// for every state, callback and transition.
-    let lookup: DocumentIndex
     /// The transitions that call each callback, and that post each notification directly, in
     /// document order (filtering every transition per callback was quadratic).
     let callers: [String: [Transition]]
@@ -120,12 +113,11 @@ final class MarkdownPageBuilder {
 
     init(spec: LoadedSpec, options: MarkdownOptions) {
         self.spec = spec
-        document = spec.document
-        machine = spec.machine
         stateSpace = spec.stateSpace
         self.options = options
-        locale = options.locale ?? spec.document.defaultLocale
-        strings = Glossary(locale: locale)
+        words = PageWords(
+            spec: spec, locale: options.locale ?? spec.document.defaultLocale, escape: MarkdownText.inline,
+            code: { value in TextOutput.string { MarkdownText.writeCode(value, to: &$0) } })
         var numbers: [String: Int] = [:]
         // A part's sources keep the location in the part's file.
         let sources = spec.document.sources.filter { !spec.document.isSystem || $0.location.path == spec.document.path }
@@ -134,11 +126,6 @@ final class MarkdownPageBuilder {
             numbers[source.id] = offset + 1
         }
         sourceNumbers = numbers
-        lookup = DocumentIndex(spec.document)
-        words = PageWords(
-            document: spec.document, machine: spec.machine, lookup: lookup, locale: locale, strings: strings,
-            escape: MarkdownText.inline, code: { value in TextOutput.string { MarkdownText.writeCode(value, to: &$0) } }
-        )
         var callers: [String: [Transition]] = [:]
         var posters: [String: [Transition]] = [:]
         for transition in spec.machine.transitions {
@@ -866,8 +853,6 @@ final class MarkdownPageBuilder {
     }
 
     // MARK: Pieces
-
-    private func text(_ value: LocalizedText?) -> String? { document.shownText(value, locale: locale) }
 
     private func code(_ string: String) -> String { TextOutput.string { MarkdownText.writeCode(string, to: &$0) } }
 

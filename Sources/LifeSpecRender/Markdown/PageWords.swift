@@ -25,15 +25,15 @@ final class PageWords {
     private var stateNames: [String: String] = [:]
     private var eventNames: [String: String] = [:]
 
-    init(
-        document: SpecDocument, machine: Machine, lookup: DocumentIndex, locale: String?, strings: Glossary,
-        escape: @escaping (String) -> String, code: @escaping (String) -> String
-    ) {
-        self.document = document
-        self.machine = machine
-        self.lookup = lookup
+    /// `locale` is the page's (the spec's default when the caller names none).
+    init(spec: LoadedSpec, locale: String?, escape: @escaping (String) -> String, code: @escaping (String) -> String) {
+        document = spec.document
+        machine = spec.machine
+        // Built once per page: `SpecDocument`'s own lookups are linear scans, and the tables ask
+        // for every state, callback and transition.
+        lookup = DocumentIndex(spec.document)
         self.locale = locale
-        self.strings = strings
+        strings = Glossary(locale: locale)
         self.escape = escape
         self.code = code
     }
@@ -295,4 +295,20 @@ extension GuardExpression {
         case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.readsStates || rhs.readsStates
         }
     }
+}
+
+/// A page builder that says things through its `PageWords`: the document, machine, lookup, locale
+/// and glossary are the words', held once for the page.
+protocol WordedPage: AnyObject {
+    var words: PageWords { get }
+}
+
+extension WordedPage {
+    var document: SpecDocument { words.document }
+    var machine: Machine { words.machine }
+    var lookup: DocumentIndex { words.lookup }
+    var locale: String? { words.locale }
+    var strings: Glossary { words.strings }
+
+    func text(_ value: LocalizedText?) -> String? { words.text(value) }
 }
