@@ -153,25 +153,24 @@ extension SpecDiff {
     // MARK: JSON
 
     package var json: String {
-        let report = JSONReport(
-            old: old, new: new, behaviourDiffers: behaviourDiffers, headline: headline, changes: changes,
-            textChanges: textChanges, scenarios: scenarios, cases: cases, caseCounts: caseCounts)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(report)) ?? Data()
+        let data = (try? encoder.encode(JSONReport(diff: self))) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// The diff with the answers derived from it, as `--format json` writes it.
+    /// The diff with the answers derived from it, as `--format json` writes it: its own fields,
+    /// then in the same object whether behaviour differs and the headline.
     private struct JSONReport: Encodable {
-        let old: Side
-        let new: Side
-        let behaviourDiffers: Bool
-        let headline: String
-        let changes: [ElementChange]
-        let textChanges: [ElementChange]
-        let scenarios: [ScenarioChange]
-        let cases: [CaseChange]
-        let caseCounts: [Int]
+        let diff: SpecDiff
+
+        enum Answer: String, CodingKey { case behaviourDiffers, headline }
+
+        func encode(to encoder: any Encoder) throws {
+            try diff.encode(to: encoder)
+            var answers = encoder.container(keyedBy: Answer.self)
+            try answers.encode(diff.behaviourDiffers, forKey: .behaviourDiffers)
+            try answers.encode(diff.headline, forKey: .headline)
+        }
     }
 }
