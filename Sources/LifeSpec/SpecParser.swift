@@ -227,8 +227,8 @@ struct SpecParser {
         return id
     }
 
-    /// An id → body mapping section, with duplicate ids reported at the second occurrence.
-    /// The elements a mapping declares (`id: body`), less those whose id is not valid (reported).
+    /// The elements an `id: body` section declares, a duplicate id reported at its second
+    /// occurrence; an element whose id is not valid is reported and left out.
     private func elements(_ node: Node, what: String, kind: String) -> [(key: Located<String>, value: Node)] {
         (reader.mapping(node, what: what, allowedKeys: nil) ?? []).filter { checkElementID($0.key, kind: kind) }
     }
