@@ -94,9 +94,19 @@ enum SpecComposer {
 
         let anchor = system.parts.first?.name.location ?? system.rootLocation
         let systemTopLevel = system.states.filter { $0.parent == nil }.map(\.id)
+        // `initial:` may name part states too (`A.appeared`): that part's region starts there
+        // instead of at the part's own initial state, as SCXML's `initial` may list a state in each
+        // region of a parallel state. The rest is the coordinator's.
+        func part(of target: Located<String>) -> String? {
+            guard let dot = target.value.firstIndex(of: ".") else { return nil }
+            let name = String(target.value[..<dot])
+            return partNames.contains(name) ? name : nil
+        }
+        let partInitial = Dictionary(grouping: system.initial.filter { part(of: $0) != nil }) { part(of: $0)! }
+        let coordinatorInitial = system.initial.filter { part(of: $0) == nil }
         var regions = parts.map(\.name)
         if !systemTopLevel.isEmpty {
-            regions.append(Located(coordinatorRegion, at: system.initial.first?.location ?? anchor))
+            regions.append(Located(coordinatorRegion, at: coordinatorInitial.first?.location ?? anchor))
         }
         guard regions.count >= 2 else {
             diagnostics.append(
@@ -121,8 +131,13 @@ enum SpecComposer {
             region.title = part.title ?? partRaw.title
             region.description = part.description
             region.children = partRaw.states.filter { $0.parent == nil }.map { namespace.id($0.id) }
-            region.initial = partRaw.initial.map(namespace.id)
-            region.initialLocation = part.name.location
+            if let chosen = partInitial[part.name.value] {
+                region.initial = chosen
+                region.initialLocation = chosen.first?.location
+            } else {
+                region.initial = partRaw.initial.map(namespace.id)
+                region.initialLocation = part.name.location
+            }
             region.part = part.name.value
             states.append(region)
             for state in partRaw.states { states.append(namespace.state(state, region: part.name.value)) }
@@ -147,11 +162,11 @@ enum SpecComposer {
         }
         if !systemTopLevel.isEmpty {
             var coordinator = RawSpec.State(
-                id: Located(coordinatorRegion, at: system.initial.first?.location ?? anchor), parent: systemID)
+                id: Located(coordinatorRegion, at: coordinatorInitial.first?.location ?? anchor), parent: systemID)
             coordinator.title = coordinatorTitle(locales: system.locales.map(\.value))
             coordinator.children = systemTopLevel
-            coordinator.initial = system.initial
-            coordinator.initialLocation = system.initial.first?.location
+            coordinator.initial = coordinatorInitial
+            coordinator.initialLocation = coordinatorInitial.first?.location
             states.append(coordinator)
             states += system.states.map { state in
                 var state = state

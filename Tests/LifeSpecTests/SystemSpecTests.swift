@@ -125,6 +125,51 @@ struct SystemSpecTests {
         #expect(unknown.location.line == 12)
     }
 
+    /// `initial:` may name part states: that part's region starts there, the others at their own
+    /// initial states and the coordinator at the rest, as SCXML's `initial` may list a state in each
+    /// region of a parallel state.
+    @Test func initialMayNameWhereAPartStarts() throws {
+        let folder = try Folder([
+            "lamp.yaml": Self.lamp,
+            "system.yaml": Self.system(
+                """
+                states: {idle: {}, lit: {}}
+                initial: [idle, B.on]
+                events: {switch: {}}
+                transitions: [{from: idle, on: switch, to: lit}, {from: lit, on: switch, to: idle}]
+                """),
+            "parts-only.yaml": Self.system("initial: A.on").replacingOccurrences(
+                of: "id: system", with: "id: parts-only"),
+        ])
+        defer { folder.remove() }
+        for (name, expected) in [("system.yaml", ["A.off", "B.on", "idle"]), ("parts-only.yaml", ["A.on", "B.off"])] {
+            let result = folder.load(name)
+            let spec = try #require(result.spec, "\(name): \(result.diagnostics.map(\.description))")
+            let runner = try Runner(machine: spec.machine)
+            #expect(runner.states == expected, "\(name)")
+        }
+    }
+
+    /// A part state `initial:` names must exist, and one part region starts in one state.
+    @Test(arguments: [
+        (
+            "initial: [idle, B.dim]", DiagnosticCode.compoundWithoutInitial,
+            "'B.dim' of 'B' is not one of its child states"
+        ),
+        ("initial: [idle, B.on, B.off]", DiagnosticCode.invalidTargetSet, "B.off"),
+    ])
+    func initialPartStatesAreChecked(_ line: String, _ code: DiagnosticCode, _ named: String) throws {
+        let folder = try Folder(["lamp.yaml": Self.lamp, "system.yaml": Self.system("states: {idle: {}}\n" + line)])
+        defer { folder.remove() }
+        let result = folder.load()
+        #expect(result.spec == nil)
+        let error = try #require(
+            result.diagnostics.first { $0.code == code }, "\(result.diagnostics.map(\.description))")
+        #expect(error.message.contains(named), "\(error.message)")
+        #expect(error.location.path == folder.path("system.yaml"))
+        #expect(error.location.line == 8)
+    }
+
     /// `receiver:` names the object a call of the system's own region goes to (#34: a delegate
     /// whichever object the app assigns, a closure's holder): its names carry it, as
     /// `AppDelegate.` does, and it wins over what the parts or catalogs would say.
