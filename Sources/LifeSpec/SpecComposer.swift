@@ -102,8 +102,15 @@ enum SpecComposer {
             let name = String(target.value[..<dot])
             return partNames.contains(name) ? name : nil
         }
-        let partInitial = Dictionary(grouping: system.initial.filter { part(of: $0) != nil }) { part(of: $0)! }
-        let coordinatorInitial = system.initial.filter { part(of: $0) == nil }
+        var partInitial: [String: [Located<String>]] = [:]
+        var coordinatorInitial: [Located<String>] = []
+        for target in system.initial {
+            if let name = part(of: target) {
+                partInitial[name, default: []].append(target)
+            } else {
+                coordinatorInitial.append(target)
+            }
+        }
         var regions = parts.map(\.name)
         if !systemTopLevel.isEmpty {
             regions.append(Located(coordinatorRegion, at: coordinatorInitial.first?.location ?? anchor))
