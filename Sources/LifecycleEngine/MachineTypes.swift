@@ -105,7 +105,7 @@ public enum UnhandledEventPolicy: String, Sendable, Hashable, CaseIterable {
     case ignore
 }
 
-public struct LifecycleEvent: Sendable, Hashable {
+public struct LifecycleEvent: Sendable, Hashable, Identifiable {
     public enum Kind: String, Sendable, Hashable, CaseIterable { case user, system, `internal` }
     public let id: String
     public let kind: Kind
@@ -115,7 +115,7 @@ public struct LifecycleEvent: Sendable, Hashable {
     }
 }
 
-public struct LifecycleFlag: Sendable, Hashable {
+public struct LifecycleFlag: Sendable, Hashable, Identifiable {
     public let id: String
     public let defaultValue: Bool
     public init(id: String, defaultValue: Bool = false) {
@@ -124,7 +124,7 @@ public struct LifecycleFlag: Sendable, Hashable {
     }
 }
 
-public struct LifecycleCallback: Sendable, Hashable {
+public struct LifecycleCallback: Sendable, Hashable, Identifiable {
     public let id: String
     /// The Swift name, e.g. `applicationWillResignActive(_:)`.
     public let swiftName: String
@@ -151,7 +151,7 @@ public struct PostedNotification: Sendable, Hashable {
     }
 }
 
-public struct LifecycleNotification: Sendable, Hashable {
+public struct LifecycleNotification: Sendable, Hashable, Identifiable {
     public let id: String
     public let swiftName: String
     public let objcName: String?

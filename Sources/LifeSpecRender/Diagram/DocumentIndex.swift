@@ -76,3 +76,12 @@ struct DocumentIndex {
         transitions[index].map { document.transitions[$0] }
     }
 }
+
+/// A document entry with prose of its own: the description and cited source that a reference
+/// table's last column shows.
+protocol DocumentedElement {
+    var description: LocalizedText? { get }
+    var source: String? { get }
+}
+
+extension SpecDocument.NotificationInfo: DocumentedElement {}

@@ -249,28 +249,33 @@ private struct Comparison {
     }
 
     mutating func compareEvents() {
-        // The closures read the versions, not `self`, which `compare` changes.
-        let (old, new) = (self.old, self.new)
         // The engine's `done.state.*` events come with the states that raise them.
-        let declared = { (spec: LoadedSpec) in spec.machine.events.filter { spec.document.event($0.id) != nil } }
-        compare(
-            .event, old: declared(old), new: declared(new), id: \.id,
-            behaviour: { a, b in a.kind == b.kind ? [] : [Words.change("kind", a.kind.rawValue, b.kind.rawValue)] },
-            text: { a, b in Words.described(old.document.event(a.id), new.document.event(b.id)) },
-            describe: { event, _ in ["kind: \(event.kind.rawValue)"] })
+        compareValued(
+            .event, { spec in spec.machine.events.filter { spec.document.event($0.id) != nil } },
+            field: "kind", value: \.kind.rawValue, prose: { $0.document.event($1) })
     }
 
     mutating func compareFlags() {
+        compareValued(
+            .flag, \.machine.flags, field: "default", value: { "\($0.defaultValue)" },
+            prose: { $0.document.flag($1) })
+    }
+
+    /// Events and flags: machine elements whose behaviour is one value (an event's kind, a flag's
+    /// default), described in the document under the same id.
+    private mutating func compareValued<Element: Identifiable<String>, Info: DescribedElement>(
+        _ kind: SpecDiff.ElementKind, _ elements: (LoadedSpec) -> [Element], field: String,
+        value: @escaping (Element) -> String, prose: @escaping (LoadedSpec, String) -> Info?
+    ) {
         // The closures read the versions, not `self`, which `compare` changes.
         let (old, new) = (self.old, self.new)
         compare(
-            .flag, old: old.machine.flags, new: new.machine.flags, id: \.id,
+            kind, old: elements(old), new: elements(new), id: \.id,
             behaviour: { a, b in
-                a.defaultValue == b.defaultValue
-                    ? [] : [Words.change("default", "\(a.defaultValue)", "\(b.defaultValue)")]
+                value(a) == value(b) ? [] : [Words.change(field, value(a), value(b))]
             },
-            text: { a, b in Words.described(old.document.flag(a.id), new.document.flag(b.id)) },
-            describe: { flag, _ in ["default: \(flag.defaultValue)"] })
+            text: { a, b in Words.described(prose(old, a.id), prose(new, b.id)) },
+            describe: { element, _ in ["\(field): \(value(element))"] })
     }
 
     mutating func compareFacts() {
@@ -506,10 +511,8 @@ enum Words {
 }
 
 /// A spec element with a title, a description and a source, which a diff compares as text.
-protocol DescribedElement {
+protocol DescribedElement: DocumentedElement {
     var title: LocalizedText? { get }
-    var description: LocalizedText? { get }
-    var source: String? { get }
 }
 
 extension SpecDocument.EventInfo: DescribedElement {}

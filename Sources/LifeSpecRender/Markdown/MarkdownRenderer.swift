@@ -480,10 +480,9 @@ final class MarkdownPageBuilder: WordedPage {
 
     private func notificationsSection() -> MarkdownBlocks {
         referenceSection(
-            machine.notifications, id: \.id, intro: strings.notificationsIntro,
-            columns: [strings.notificationColumn, strings.postedColumn, strings.descriptionColumn]
-        ) { notification in
-            let info = lookup.notification(notification.id)
+            machine.notifications, info: lookup.notification, intro: strings.notificationsIntro,
+            columns: [strings.notificationColumn, strings.postedColumn]
+        ) { notification, info in
             var name = code(info?.swift ?? notification.swiftName)
             if let objc = info?.objc ?? notification.objcName { name += "<br/>" + strings.objc(code(objc)) }
             var posted: [String] = (postingCallbacks[notification.id] ?? []).compactMap { callback in
@@ -491,24 +490,24 @@ final class MarkdownPageBuilder: WordedPage {
                 return strings.postedWith(posts.order, callback: callbackName(callback.id))
             }
             posted += words.calledWhen(posters[notification.id] ?? []).map(strings.postedDirectly)
-            return [
-                name,
-                posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "<br/>"),
-                described(info?.description, source: info?.source),
-            ]
+            return [name, posted.isEmpty ? "*\(strings.neverPosted)*" : posted.joined(separator: "<br/>")]
         }
     }
 
     /// A reference table of the elements this page lists (see `shows`), a row each, after its
-    /// intro; nothing when the page lists none of them.
-    private func referenceSection<Element>(
-        _ elements: [Element], id: (Element) -> String, intro: String, columns: [String],
-        row: (Element) -> [String]
+    /// intro; nothing when the page lists none of them. The last column is each element's
+    /// description in the document, with its source.
+    private func referenceSection<Element: Identifiable<String>, Info: DocumentedElement>(
+        _ elements: [Element], info: (String) -> Info?, intro: String, columns: [String],
+        row: (Element, Info?) -> [String]
     ) -> MarkdownBlocks {
-        let shown = elements.filter { shows(id($0)) }
+        let shown = elements.filter { shows($0.id) }
         guard !shown.isEmpty else { return MarkdownBlocks() }
-        var table = MarkdownTable(columns)
-        for element in shown { table.add(row(element)) }
+        var table = MarkdownTable(columns + [strings.descriptionColumn])
+        for element in shown {
+            let info = info(element.id)
+            table.add(row(element, info) + [described(info?.description, source: info?.source)])
+        }
         return MarkdownBlocks(intro, table)
     }
 
@@ -645,23 +644,21 @@ final class MarkdownPageBuilder: WordedPage {
 
     private func eventsSection() -> MarkdownBlocks {
         referenceSection(
-            machine.events, id: \.id, intro: strings.eventsIntro,
-            columns: [strings.eventColumn, strings.kindColumn, strings.descriptionColumn]
-        ) { event in
-            let info = lookup.event(event.id)
+            machine.events, info: lookup.event, intro: strings.eventsIntro,
+            columns: [strings.eventColumn, strings.kindColumn]
+        ) { event, info in
             var label = code(event.id)
             if let title = text(info?.title) { label = "**\(MarkdownText.inline(title))**<br/>" + label }
-            return [label, strings.kind(event.kind), described(info?.description, source: info?.source)]
+            return [label, strings.kind(event.kind)]
         }
     }
 
     private func flagsSection() -> MarkdownBlocks {
         referenceSection(
-            machine.flags, id: \.id, intro: strings.flagsIntro,
-            columns: [strings.flagColumn, strings.defaultColumn, strings.descriptionColumn]
-        ) { flag in
-            let info = lookup.flag(flag.id)
-            return [code(flag.id), code(String(flag.defaultValue)), described(info?.description, source: info?.source)]
+            machine.flags, info: lookup.flag, intro: strings.flagsIntro,
+            columns: [strings.flagColumn, strings.defaultColumn]
+        ) { flag, _ in
+            [code(flag.id), code(String(flag.defaultValue))]
         }
     }
 
