@@ -118,10 +118,13 @@ struct DiagramCommand: ParsableCommand {
             try runSequence(sequence, of: loaded, format: format)
             return
         }
-        let options = DiagramOptions(
-            detail: detail, direction: layout == .lr ? .leftToRight : .topToBottom,
-            showNotifications: !hideNotifications, scenario: scenario, locale: locale, legend: !noLegend, group: group
-        )
+        var options = DiagramOptions(locale: locale)
+        options.detail = detail
+        options.direction = layout == .lr ? .leftToRight : .topToBottom
+        options.showNotifications = !hideNotifications
+        options.scenario = scenario
+        options.legend = !noLegend
+        options.group = group
         let bytes: [UInt8]
         do {
             if format == .mermaid {

@@ -44,8 +44,11 @@ struct DocsCommand: ParsableCommand {
         // The page links only the drawings written beside it: with -o, the overview and the whole
         // diagram in the page's locale, named as `generate` names them; on standard output, none
         // (the Mermaid block still draws the machine).
-        var options = MarkdownOptions(
-            specPath: input.spec, diagramPath: nil, mermaid: mermaid, scenarioDiagramPattern: nil)
+        var options = MarkdownOptions()
+        options.specPath = input.spec
+        options.mermaid = mermaid
+        options.diagramPath = nil
+        options.scenarioDiagramPattern = nil
         var drawings: [GeneratedFile] = []
         if destination.output != nil {
             drawings = try pageDrawings(loaded)
@@ -80,7 +83,7 @@ struct DocsCommand: ParsableCommand {
                         path: "diagram\(suffix).svg",
                         contents: try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
             }
-            var overview = DiagramOptions(detail: .overview, legend: false)
+            var overview = DiagramOptions.pageOverview
             overview.locale = locale
             let plan = DiagramBuilder.plan(for: loaded, options: overview)
             if !plan.isRefused, plan.effectiveDetail == .overview {

@@ -175,9 +175,12 @@ struct OutputStageTests {
         #expect(try page("README.zh-Hans.md").contains("state \"未运行\" as notRunning"))
         let mermaid = MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans"))
         // Its own drawings too: `diagram.zh-Hans.svg`, `scenarios/<id>.zh-Hans.svg` and `sequences/<id>.zh-Hans.svg`.
-        var markdown = MarkdownOptions(
-            specPath: spec.path, diagramPath: "diagram.zh-Hans.svg", mermaid: mermaid,
-            scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg", sequenceDiagramPattern: "sequences/{id}.zh-Hans.svg")
+        var markdown = MarkdownOptions()
+        markdown.specPath = spec.path
+        markdown.diagramPath = "diagram.zh-Hans.svg"
+        markdown.mermaid = mermaid
+        markdown.scenarioDiagramPattern = "scenarios/{id}.zh-Hans.svg"
+        markdown.sequenceDiagramPattern = "sequences/{id}.zh-Hans.svg"
         markdown.indexPath = "../"
         // The page shows its overview first, links to the full diagram and to its explorer page.
         markdown.overviewPath = "overview.zh-Hans.svg"

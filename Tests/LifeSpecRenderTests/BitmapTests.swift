@@ -99,7 +99,9 @@ struct BitmapTests {
 
     @Test("one layout rendered in several formats gives the bytes of separate renders")
     func severalFormatsFromOneLayout() throws {
-        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
+        let dot = try DiagramBuilder.build(
+            for: SpecFixtures.appLifecycle, options: with(DiagramOptions()) { $0.detail = .events }
+        ).dot
         let together = try GraphvizRenderer.shared.render(dot: dot, formats: [.svg, .png, .pdf])
         #expect(together.count == 3)
         #expect(together[0].data == (try GraphvizRenderer.shared.render(dot: dot, format: .svg)))
@@ -254,7 +256,9 @@ struct BitmapTests {
 
     @Test("the same diagram gives byte-identical PNG on every render")
     func deterministic() throws {
-        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
+        let dot = try DiagramBuilder.build(
+            for: SpecFixtures.appLifecycle, options: with(DiagramOptions()) { $0.detail = .states }
+        ).dot
         let first = try GraphvizRenderer.shared.render(dot: dot, format: .png)
         #expect(try GraphvizRenderer.shared.render(dot: dot, format: .png) == first)
     }

@@ -82,7 +82,9 @@ struct DeflateLevelTests {
 
     @Test("a PNG drawn now carries the header bits of the level its digest names")
     func aFreshPNGsHeaderNamesTheLevel() throws {
-        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
+        let dot = try DiagramBuilder.build(
+            for: SpecFixtures.appLifecycle, options: with(DiagramOptions()) { $0.detail = .states }
+        ).dot
         let stream = try Self.zlibStream(GraphvizRenderer.shared.render(dot: dot, format: .png))
         #expect(stream[1] >> 6 == Self.headerLevelClass(forLevel: DrawingSource.bitmapDeflateLevel))
         // The check tells the old level from the new one: zlib's default (6) has other bits.
@@ -93,7 +95,9 @@ struct DeflateLevelTests {
         "a PNG drawn now is exactly what zlib makes at the level its digest names, and no other level makes it",
         .enabled(if: hasPython, "python3 re-encodes the stream with the system's zlib"))
     func aFreshPNGReencodesAtTheLevel() throws {
-        let dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .states)).dot
+        let dot = try DiagramBuilder.build(
+            for: SpecFixtures.appLifecycle, options: with(DiagramOptions()) { $0.detail = .states }
+        ).dot
         let png = try GraphvizRenderer.shared.render(dot: dot, format: .png)
         let level = DrawingSource.bitmapDeflateLevel
         #expect(try Self.reencodes(png, atLevel: level))

@@ -13,14 +13,26 @@ struct DiagramBuilderTests {
         "DOT goldens",
         arguments: [
             ("app-lifecycle", "full-tb", DiagramOptions()),
-            ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
-            ("app-lifecycle", "states", DiagramOptions(detail: .states, legend: false)),
-            ("app-lifecycle", "no-notifications", DiagramOptions(showNotifications: false)),
+            (
+                "app-lifecycle", "events-lr",
+                with(DiagramOptions()) {
+                    $0.detail = .events
+                    $0.direction = .leftToRight
+                }
+            ),
+            (
+                "app-lifecycle", "states",
+                with(DiagramOptions()) {
+                    $0.detail = .states
+                    $0.legend = false
+                }
+            ),
+            ("app-lifecycle", "no-notifications", with(DiagramOptions()) { $0.showNotifications = false }),
             ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
-            ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
-            ("app-lifecycle", "scenario-backgroundLaunch", DiagramOptions(scenario: "backgroundLaunch")),
+            ("app-lifecycle", "scenario-coldLaunch", with(DiagramOptions()) { $0.scenario = "coldLaunch" }),
+            ("app-lifecycle", "scenario-backgroundLaunch", with(DiagramOptions()) { $0.scenario = "backgroundLaunch" }),
             ("hostile-labels", "full", DiagramOptions()),
-            ("hostile-labels", "scenario-walk", DiagramOptions(scenario: "walk")),
+            ("hostile-labels", "scenario-walk", with(DiagramOptions()) { $0.scenario = "walk" }),
         ])
     func dotGoldens(fixture: String, variation: String, options: DiagramOptions) throws {
         let spec = try SpecFixtures.load("Tests/Fixtures/Diagram/\(fixture).yaml")
@@ -33,7 +45,7 @@ struct DiagramBuilderTests {
         "flagship iOS app life cycle: DOT goldens",
         arguments: [
             ("full", DiagramOptions()),
-            ("scenario-\(flagshipScenario)", DiagramOptions(scenario: flagshipScenario)),
+            ("scenario-\(flagshipScenario)", with(DiagramOptions()) { $0.scenario = flagshipScenario }),
         ])
     func flagshipGoldens(variation: String, options: DiagramOptions) throws {
         let diagram = try DiagramBuilder.build(for: SpecFixtures.flagship, options: options)
@@ -176,11 +188,15 @@ struct DiagramBuilderTests {
     @Test("detail levels: states has no labels, events names events and guards, full adds callbacks")
     func detailLevels() throws {
         let spec = try SpecFixtures.appLifecycle
-        let states = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .states)).dot
-        let events = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events)).dot
-        let full = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .full)).dot
+        let states = try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.detail = .states }).dot
+        let events = try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.detail = .events }).dot
+        let full = try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.detail = .full }).dot
         let quiet = try DiagramBuilder.build(
-            for: spec, options: DiagramOptions(detail: .full, showNotifications: false)
+            for: spec,
+            options: with(DiagramOptions()) {
+                $0.detail = .full
+                $0.showNotifications = false
+            }
         ).dot
         for text in [states, events, full] { #expect(text.contains("Inactive")) }
         #expect(
@@ -195,14 +211,17 @@ struct DiagramBuilderTests {
         #expect(
             quiet.contains("applicationDidBecomeActive(_:)")
                 && !quiet.contains("UIApplication.didBecomeActiveNotification"))
-        let statesGraph = try DiagramBuilder.graph(for: spec, options: DiagramOptions(detail: .states))
+        let statesGraph = try DiagramBuilder.graph(for: spec, options: with(DiagramOptions()) { $0.detail = .states })
         #expect(statesGraph.allEdges.allSatisfy { $0.attributes["label"] == nil })
     }
 
     @Test("at states detail a scenario numbers its arrows with overlays, keeping the overview's layout")
     func statesDetailScenarioKeepsTheLayout() throws {
         let spec = try SpecFixtures.appLifecycle
-        let overview = DiagramOptions(detail: .states, legend: false)
+        let overview = with(DiagramOptions()) {
+            $0.detail = .states
+            $0.legend = false
+        }
         var scenario = overview
         scenario.scenario = "coldLaunch"
         let built = try DiagramBuilder.build(for: spec, options: scenario)
@@ -228,7 +247,7 @@ struct DiagramBuilderTests {
     @Test("direction, locale and legend options")
     func options() throws {
         let spec = try SpecFixtures.appLifecycle
-        let lr = try DiagramBuilder.graph(for: spec, options: DiagramOptions(direction: .leftToRight))
+        let lr = try DiagramBuilder.graph(for: spec, options: with(DiagramOptions()) { $0.direction = .leftToRight })
         #expect(lr.attributes["rankdir"] == "LR")
         let tb = try DiagramBuilder.graph(for: spec, options: DiagramOptions())
         #expect(tb.attributes["rankdir"] == "TB")
@@ -239,7 +258,7 @@ struct DiagramBuilderTests {
         #expect(!chinese.contains(">notRunning</FONT>"))
         let english = try DiagramBuilder.build(for: spec, options: DiagramOptions()).dot
         #expect(!english.contains(">notRunning</FONT>"))
-        let bare = try DiagramBuilder.graph(for: spec, options: DiagramOptions(legend: false))
+        let bare = try DiagramBuilder.graph(for: spec, options: with(DiagramOptions()) { $0.legend = false })
         #expect(bare.attributes["label"] == nil)
         #expect(tb.attributes["label"] != nil)
     }
@@ -248,7 +267,8 @@ struct DiagramBuilderTests {
         "a scenario's steps are numbered on the arrows it takes, in the engine's order, as overlays; the rest is faded")
     func scenarioPath() throws {
         let spec = try SpecFixtures.appLifecycle
-        let diagram = try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "coldLaunch"))
+        let diagram = try DiagramBuilder.build(
+            for: spec, options: with(DiagramOptions()) { $0.scenario = "coldLaunch" })
         let graph = diagram.graph
         // The scenario's title is held by its first arrow too.
         let overlays = Dictionary(
@@ -299,14 +319,14 @@ struct DiagramBuilderTests {
             throws: DiagramError.unknownScenario(
                 "nope", available: ["coldLaunch", "backgroundLaunch", "returnFromBackground"])
         ) {
-            try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "nope"))
+            try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.scenario = "nope" })
         }
     }
 
     @Test("one group drawn alone: its states, and dashed stand-ins for the states its transitions reach outside it")
     func groupRendering() throws {
         let spec = try SpecFixtures.appLifecycle
-        let diagram = try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "background"))
+        let diagram = try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.group = "background" })
         try assertDiagramGolden(diagram.dot, named: "app-lifecycle-group-background.dot")
         let graph = diagram.graph
         #expect(graph.allSubgraphs.map(\.id) == ["cluster_background"])
@@ -325,10 +345,10 @@ struct DiagramBuilderTests {
                 && diagram.dot.contains("taskFinished"))
         #expect(diagram.plan.size.clusters == 1)
         #expect(throws: DiagramError.unknownGroup("executing", available: ["running", "foreground", "background"])) {
-            try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "executing"))
+            try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.group = "executing" })
         }
         #expect(throws: DiagramError.unknownGroup("nope", available: ["running", "foreground", "background"])) {
-            try DiagramBuilder.build(for: spec, options: DiagramOptions(group: "nope"))
+            try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.group = "nope" })
         }
         let svg = try ParsedSVG(GraphvizRenderer.shared.render(dot: diagram.dot, format: .svg))
         #expect(try svg.drawnTexts.contains("Not Running"))
@@ -365,7 +385,7 @@ struct DiagramBuilderTests {
         #expect(!fallback.dot.contains("applicationDidBecomeActive(_:)") && fallback.dot.contains("Open the app"))
         // Over every comfortable level but under the maximum: `states`, with a warning.
         let slow = try DiagramBuilder.build(
-            for: spec, options: DiagramOptions(detail: .events),
+            for: spec, options: with(DiagramOptions()) { $0.detail = .events },
             limits: DiagramLimits(comfortableWeight: 1, maximumWeight: size.weight(at: .states)))
         #expect(slow.plan.effectiveDetail == .states && slow.plan.message?.contains("several seconds") == true)
         #expect(slow.graph.allEdges.allSatisfy { $0.attributes["label"] == nil })

@@ -51,7 +51,7 @@ struct DrawingWordsTests {
         var drawings = [DiagramOptions(locale: "zh-Hans")]
         for scenario in spec.document.scenarios
         where !scenario.flags.isEmpty || scenario.id == spec.document.scenarios.first?.id {
-            drawings.append(DiagramOptions(scenario: scenario.id, locale: "zh-Hans"))
+            drawings.append(with(DiagramOptions(locale: "zh-Hans")) { $0.scenario = scenario.id })
         }
         for options in drawings {
             let texts = try Self.svg(spec, options).drawnTexts
@@ -108,7 +108,7 @@ struct DrawingWordsTests {
         arguments: [("1", "Lock the device"), ("4", "Unlock the device")])
     func badgeBesideTakenEvent(_ step: String, _ event: String) throws {
         let spec = try SpecFixtures.load("Spec/ios-app-lifecycle.yaml")
-        let svg = try Self.svg(spec, DiagramOptions(scenario: "lockAndUnlock", locale: "en"))
+        let svg = try Self.svg(spec, with(DiagramOptions(locale: "en")) { $0.scenario = "lockAndUnlock" })
         let texts = try Self.placedTexts(svg)
         // The legend has a sample badge: the steps' are drawn with the arrows.
         let badges = try Self.placedTexts(svg, inArrows: true).filter { $0.fill == "white" }
@@ -128,7 +128,8 @@ struct DrawingWordsTests {
 
     @Test func scenarioTitleHeadsTheDrawing() throws {
         let spec = try SpecFixtures.load("Spec/ios-app-lifecycle.yaml")
-        let texts = try Self.placedTexts(Self.svg(spec, DiagramOptions(scenario: "lockAndUnlock", locale: "en")))
+        let texts = try Self.placedTexts(
+            Self.svg(spec, with(DiagramOptions(locale: "en")) { $0.scenario = "lockAndUnlock" }))
         let title = try #require(texts.first { $0.text.hasPrefix("Scenario: Lock and unlock the device") })
         // SVG's y grows downwards: nothing is drawn above the title.
         #expect(texts.allSatisfy { $0.y >= title.y })

@@ -124,7 +124,7 @@ struct GraphvizRendererTests {
     @Test("renders from many tasks at once all succeed and agree")
     func concurrentRenders() async throws {
         let spec = try SpecFixtures.appLifecycle
-        let dot = try DiagramBuilder.build(for: spec, options: DiagramOptions(detail: .events)).dot
+        let dot = try DiagramBuilder.build(for: spec, options: with(DiagramOptions()) { $0.detail = .events }).dot
         let expected = try GraphvizRenderer.shared.render(dot: dot, format: .svg)
         let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
             for index in 0..<12 {
@@ -210,7 +210,9 @@ struct GraphvizMemoryProbe {
             }
             dot = DOTEncoder.encode(DOTGraph(id: "ring", nodeDefaults: ["shape": "box"], statements: statements))
         case .real:
-            dot = try DiagramBuilder.build(for: SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events)).dot
+            dot = try DiagramBuilder.build(
+                for: SpecFixtures.appLifecycle, options: with(DiagramOptions()) { $0.detail = .events }
+            ).dot
         }
         print(Self.marker + String(try smallestGrowth(rendering: dot)))
     }

@@ -76,8 +76,11 @@ struct HardeningRenderTests {
                 "\(name.debugDescription)")
             #expect(lines.filter { $0 == "stateDiagram-v2" }.count == 1)
             #expect(!mermaid.unicodeScalars.contains { $0 == "\r" || $0 == "\u{2028}" })
+            var options = MarkdownOptions()
+            options.specPath = spec.path
+            options.mermaid = mermaid
             let page = MarkdownRenderer.page(
-                for: spec, locale: nil, options: MarkdownOptions(specPath: spec.path, mermaid: mermaid), others: [spec]
+                for: spec, locale: nil, options: options, others: [spec]
             ).text
             #expect(!page.contains("\n%%{"), "\(name.debugDescription)")
         }
@@ -116,13 +119,16 @@ struct HardeningRenderTests {
         #expect(warnings.count >= 7, "one LS015 per string: \(result.diagnostics)")
         #expect(warnings.allSatisfy { $0.severity == .warning && $0.message.contains("U+202E") })
         let dot = try DiagramBuilder.build(for: spec, options: DiagramOptions()).dot
-        let scenarioDot = try DiagramBuilder.build(for: spec, options: DiagramOptions(scenario: "run")).dot
+        var scenario = DiagramOptions()
+        scenario.scenario = "run"
+        let scenarioDot = try DiagramBuilder.build(for: spec, options: scenario).dot
         let svg = String(decoding: try GraphvizRenderer.shared.render(dot: dot, format: .svg), as: UTF8.self)
         let targets: [(String, String)] = [
             (
                 "Markdown",
                 MarkdownRenderer.page(
-                    for: spec, locale: nil, options: MarkdownOptions(specPath: spec.path, mermaid: nil), others: [spec]
+                    for: spec, locale: nil,
+                    options: with(MarkdownOptions()) { $0.specPath = spec.path }, others: [spec]
                 ).text
             ),
             ("Mermaid", MermaidRenderer.render(spec, options: DiagramOptions())),

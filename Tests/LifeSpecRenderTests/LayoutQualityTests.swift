@@ -101,9 +101,10 @@ struct LayoutQualityTests {
             String(decoding: try DiagramBuilder.build(for: spec, options: options).render(.svg), as: UTF8.self)
         }
         result.append(("diagram.svg", try svg(DiagramOptions())))
-        result.append(("overview.svg", try svg(DiagramOptions(detail: .overview, legend: false))))
+        result.append(("overview.svg", try svg(DiagramOptions.pageOverview)))
         for scenario in spec.document.scenarios.prefix(scenarios) {
-            result.append(("scenarios/\(scenario.id).svg", try svg(DiagramOptions(scenario: scenario.id))))
+            result.append(
+                ("scenarios/\(scenario.id).svg", try svg(with(DiagramOptions()) { $0.scenario = scenario.id })))
             if let diagram = SequenceDiagram(spec: spec, scenario: scenario.id, locale: nil) {
                 let dot = DOTEncoder.encode(SequenceLayout(diagram).graph())
                 let bytes = try GraphvizRenderer.shared.render(

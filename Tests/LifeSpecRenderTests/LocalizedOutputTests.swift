@@ -18,11 +18,12 @@ struct LocalizedOutputTests {
 
     /// The zh-Hans page as `generate` writes it (Mermaid in Chinese, the Chinese drawings).
     static func chinesePage(_ spec: LoadedSpec) -> String {
-        let options = MarkdownOptions(
-            specPath: spec.path, diagramPath: "diagram.zh-Hans.svg",
-            mermaid: MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans")),
-            scenarioDiagramPattern: "scenarios/{id}.zh-Hans.svg"
-        )
+        let options = with(MarkdownOptions()) {
+            $0.specPath = spec.path
+            $0.diagramPath = "diagram.zh-Hans.svg"
+            $0.mermaid = MermaidRenderer.render(spec, options: DiagramOptions(locale: "zh-Hans"))
+            $0.scenarioDiagramPattern = "scenarios/{id}.zh-Hans.svg"
+        }
         return MarkdownRenderer.page(for: spec, locale: "zh-Hans", options: options).text
     }
 

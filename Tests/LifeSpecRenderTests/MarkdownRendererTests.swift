@@ -46,7 +46,7 @@ private func decodeEntities(_ text: String) -> String {
 @Suite struct MarkdownGoldenTests {
     @Test func miniAppPagesMatchGoldens() throws {
         let spec = try SpecFixtures.load(miniAppPath)
-        let pages = MarkdownRenderer.pages(for: spec, options: MarkdownOptions(mermaid: sampleMermaid))
+        let pages = MarkdownRenderer.pages(for: spec, options: with(MarkdownOptions()) { $0.mermaid = sampleMermaid })
         #expect(pages.map(\.fileName) == ["README.md", "README.zh-Hans.md"])
         #expect(pages.map(\.locale) == ["en", "zh-Hans"])
         for page in pages {
@@ -56,7 +56,7 @@ private func decodeEntities(_ text: String) -> String {
 
     @Test func hostilePageMatchesGolden() throws {
         let spec = try SpecFixtures.load(hostilePath)
-        let text = MarkdownRenderer.render(spec, options: MarkdownOptions(mermaid: "a\n```\nb"))
+        let text = MarkdownRenderer.render(spec, options: with(MarkdownOptions()) { $0.mermaid = "a\n```\nb" })
         try assertMarkdownGolden(text, named: "hostile-default.md")
     }
 
@@ -375,7 +375,7 @@ private func decodeEntities(_ text: String) -> String {
     @Test func renderingTwiceGivesIdenticalBytes() throws {
         let first = try SpecFixtures.load(miniAppPath)
         let second = try SpecFixtures.load(miniAppPath)
-        let options = MarkdownOptions(mermaid: sampleMermaid)
+        let options = with(MarkdownOptions()) { $0.mermaid = sampleMermaid }
         #expect(
             MarkdownRenderer.pages(for: first, options: options)
                 == MarkdownRenderer.pages(for: second, options: options))
@@ -388,7 +388,7 @@ private func decodeEntities(_ text: String) -> String {
     @Test func noAbsolutePathReachesThePage() throws {
         let spec = try SpecFixtures.load(miniAppPath)
         let absolute = SpecFixtures.url(miniAppPath).path
-        let page = MarkdownRenderer.render(spec, options: MarkdownOptions(specPath: absolute))
+        let page = MarkdownRenderer.render(spec, options: with(MarkdownOptions()) { $0.specPath = absolute })
         #expect(!page.contains(SpecFixtures.packageRoot.path))
         #expect(page.hasPrefix("<!-- generated from mini-app.yaml by lifespec — do not edit -->\n"))
         let relative = MarkdownRenderer.render(spec)
@@ -406,7 +406,11 @@ private func decodeEntities(_ text: String) -> String {
     init() throws {
         spec = try SpecFixtures.load(hostilePath)
         page = MarkdownRenderer.render(
-            spec, options: MarkdownOptions(specPath: "Spec/--> <b>.yaml", mermaid: "a\n```\nb"))
+            spec,
+            options: with(MarkdownOptions()) {
+                $0.specPath = "Spec/--> <b>.yaml"
+                $0.mermaid = "a\n```\nb"
+            })
         html = InkHTML.html(page)
     }
 

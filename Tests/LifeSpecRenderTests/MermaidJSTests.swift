@@ -54,11 +54,23 @@ struct MermaidJSTests {
             let spec = try SpecFixtures.load(String(specURL.path.dropFirst(SpecFixtures.packageRoot.path.count + 1)))
             var variants: [(String, DiagramOptions)] = [
                 ("full", DiagramOptions()),
-                ("events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
-                ("states", DiagramOptions(detail: .states, showNotifications: false)),
+                (
+                    "events-lr",
+                    with(DiagramOptions()) {
+                        $0.detail = .events
+                        $0.direction = .leftToRight
+                    }
+                ),
+                (
+                    "states",
+                    with(DiagramOptions()) {
+                        $0.detail = .states
+                        $0.showNotifications = false
+                    }
+                ),
             ]
             if let scenario = spec.document.scenarios.last {
-                variants.append(("scenario", DiagramOptions(scenario: scenario.id)))
+                variants.append(("scenario", with(DiagramOptions()) { $0.scenario = scenario.id }))
             }
             for locale in spec.document.locales.dropFirst() {
                 variants.append((locale, DiagramOptions(locale: locale)))

@@ -10,10 +10,16 @@ struct MermaidRendererTests {
         "Mermaid goldens",
         arguments: [
             ("app-lifecycle", "full", DiagramOptions()),
-            ("app-lifecycle", "events-lr", DiagramOptions(detail: .events, direction: .leftToRight)),
-            ("app-lifecycle", "states", DiagramOptions(detail: .states)),
+            (
+                "app-lifecycle", "events-lr",
+                with(DiagramOptions()) {
+                    $0.detail = .events
+                    $0.direction = .leftToRight
+                }
+            ),
+            ("app-lifecycle", "states", with(DiagramOptions()) { $0.detail = .states }),
             ("app-lifecycle", "zh-Hans", DiagramOptions(locale: "zh-Hans")),
-            ("app-lifecycle", "scenario-coldLaunch", DiagramOptions(scenario: "coldLaunch")),
+            ("app-lifecycle", "scenario-coldLaunch", with(DiagramOptions()) { $0.scenario = "coldLaunch" }),
             ("hostile-labels", "full", DiagramOptions()),
         ])
     func goldens(fixture: String, variation: String, options: DiagramOptions) throws {
@@ -57,7 +63,10 @@ struct MermaidRendererTests {
         let spec = try SpecFixtures.load(path)
         for options in [
             DiagramOptions(),
-            DiagramOptions(detail: .events, scenario: spec.document.scenarios.first?.id, locale: "zh-Hans"),
+            with(DiagramOptions(locale: "zh-Hans")) {
+                $0.detail = .events
+                $0.scenario = spec.document.scenarios.first?.id
+            },
         ] {
             let text = MermaidRenderer.render(spec, options: options)
             var depth = 0
@@ -100,7 +109,11 @@ struct MermaidRendererTests {
     @Test("a scenario numbers its steps and marks the states it visits")
     func scenario() throws {
         let text = MermaidRenderer.render(
-            try SpecFixtures.appLifecycle, options: DiagramOptions(detail: .events, scenario: "coldLaunch"))
+            try SpecFixtures.appLifecycle,
+            options: with(DiagramOptions()) {
+                $0.detail = .events
+                $0.scenario = "coldLaunch"
+            })
         #expect(text.contains("inactive --> active : 3, 5 · becomeActive"))
         #expect(text.contains("active --> inactive : 4 · resignActive"))
         #expect(text.contains("class notRunning,launching,inactive,active lifespecPath"))

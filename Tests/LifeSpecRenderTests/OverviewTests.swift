@@ -12,7 +12,11 @@ struct OverviewTests {
 
     static func svg(_ spec: LoadedSpec, locale: String?) throws -> String {
         let bytes = try DiagramBuilder.build(
-            for: spec, options: DiagramOptions(detail: .overview, locale: locale, legend: false)
+            for: spec,
+            options: with(DiagramOptions(locale: locale)) {
+                $0.detail = .overview
+                $0.legend = false
+            }
         ).render(.svg)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -51,7 +55,7 @@ struct OverviewTests {
     func overviewSaysEventsOnly() throws {
         let spec = try SpecFixtures.flagship
         let dot = DOTEncoder.encode(
-            try DiagramBuilder.graph(for: spec, options: DiagramOptions(detail: .overview, legend: false)))
+            try DiagramBuilder.graph(for: spec, options: DiagramOptions.pageOverview))
         #expect(dot.contains("Open the app"))
         #expect(!dot.contains("<I>["), "a guard is shown")
         #expect(!dot.contains("application("), "a callback is listed")
@@ -61,7 +65,7 @@ struct OverviewTests {
     @Test("a system's overview draws each part as one box the system drives, and none of the parts' states")
     func systemOverviewDrawsPartsAsBoxes() throws {
         let spec = try SpecFixtures.load("Spec/uikit-navigation-stack.yaml")
-        let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions(detail: .overview, legend: false))
+        let graph = try DiagramBuilder.graph(for: spec, options: DiagramOptions.pageOverview)
         let dot = DOTEncoder.encode(graph)
         for part in ["A", "B"] {
             #expect(dot.contains("PORT=\"\(part)\""), "no box for part \(part)")

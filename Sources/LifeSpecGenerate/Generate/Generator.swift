@@ -172,7 +172,7 @@ package enum Generator {
         // page leaves the whole-machine image out (the Mermaid text is still there).
         let drawnWhole = !DiagramBuilder.plan(for: spec, options: options).isRefused
         // The page's first drawing, readable at its width (OverviewTests); drawn only at its own detail.
-        let overviewOptions = DiagramOptions(detail: .overview, legend: false)
+        let overviewOptions = DiagramOptions.pageOverview
         let overviewPlan = DiagramBuilder.plan(for: spec, options: overviewOptions)
         let overviewDrawn = !overviewPlan.isRefused && overviewPlan.effectiveDetail == .overview
         var pieces: [Piece] = []
@@ -196,10 +196,12 @@ package enum Generator {
                         locale == nil || locale == spec.document.defaultLocale
                         ? mermaid
                         : MermaidRenderer.render(spec, options: DiagramOptions(locale: locale))
-                    var markdown = MarkdownOptions(
-                        specPath: spec.path, diagramPath: "diagram\(suffix(locale)).svg", mermaid: localized,
-                        scenarioDiagramPattern: "scenarios/{id}\(suffix(locale)).svg",
-                        sequenceDiagramPattern: "sequences/{id}\(suffix(locale)).svg")
+                    var markdown = MarkdownOptions()
+                    markdown.specPath = spec.path
+                    markdown.mermaid = localized
+                    markdown.diagramPath = "diagram\(suffix(locale)).svg"
+                    markdown.scenarioDiagramPattern = "scenarios/{id}\(suffix(locale)).svg"
+                    markdown.sequenceDiagramPattern = "sequences/{id}\(suffix(locale)).svg"
                     if linksIndex { markdown.indexPath = "../" }
                     if overviewDrawn { markdown.overviewPath = "overview\(suffix(locale)).svg" }
                     markdown.explorerPath = ExplorerPage.fileName

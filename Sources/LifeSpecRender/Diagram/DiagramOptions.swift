@@ -1,6 +1,8 @@
 import LifeSpec
 
-/// What a state diagram shows and how it is laid out.
+/// What a state diagram shows and how it is laid out. Each option is a property with its default
+/// beside it, set by name (the style of swift-format's `Configuration`); only the locale, which
+/// every drawing of a page is asked in, is an initializer argument.
 package struct DiagramOptions: Sendable, Hashable {
     /// How much each transition says.
     package enum Detail: String, Sendable, Hashable, CaseIterable, Comparable {
@@ -30,38 +32,31 @@ package struct DiagramOptions: Sendable, Hashable {
         case leftToRight = "LR"
     }
 
-    package var detail: Detail
-    package var direction: Direction
+    package var detail: Detail = .full
+    package var direction: Direction = .topToBottom
     /// At `full` detail, list the notifications callbacks post (and `notify` actions).
-    package var showNotifications: Bool
+    package var showNotifications = true
     /// Highlight one scenario's path (by scenario id), numbering its steps.
     package var scenario: String?
     /// The locale for titles; `nil` uses the spec's default locale.
     package var locale: String?
     /// Draw the legend under the diagram.
-    package var legend: Bool
+    package var legend = true
     /// Draw only this compound state and what is inside it (per-group rendering, for machines
     /// too large to draw whole); the states its transitions lead to or come from outside it
     /// appear as dashed stand-ins. Graphviz diagrams only; Mermaid always draws the whole machine.
     package var group: String?
 
-    package init(
-        detail: Detail = .full,
-        direction: Direction = .topToBottom,
-        showNotifications: Bool = true,
-        scenario: String? = nil,
-        locale: String? = nil,
-        legend: Bool = true,
-        group: String? = nil
-    ) {
-        self.detail = detail
-        self.direction = direction
-        self.showNotifications = showNotifications
-        self.scenario = scenario
-        self.locale = locale
-        self.legend = legend
-        self.group = group
-    }
+    package init(locale: String? = nil) { self.locale = locale }
+
+    /// A page's first drawing, readable at a page's width (`OverviewTests`): overview detail,
+    /// without the legend.
+    package static let pageOverview = {
+        var options = DiagramOptions()
+        options.detail = .overview
+        options.legend = false
+        return options
+    }()
 }
 
 /// Why a diagram could not be built.

@@ -506,7 +506,7 @@ extension DocCRenderer {
                     dot: DiagramBuilder.build(for: spec, options: options).dot, format: .svg))
         ]
         // The readable drawing the article opens with, as the page does.
-        let overview = DiagramOptions(detail: .overview, legend: false)
+        let overview = DiagramOptions.pageOverview
         let overviewPlan = DiagramBuilder.plan(for: spec, options: overview)
         if !overviewPlan.isRefused, overviewPlan.effectiveDetail == .overview {
             files.append(

@@ -41,7 +41,7 @@ package enum ExplorerPage {
     /// it is readable at the pane's width); a system's full diagram, whose parts' states the page
     /// must light up (its overview draws each part as one box).
     package static func drawingOptions(for spec: LoadedSpec) -> DiagramOptions {
-        spec.document.isSystem ? DiagramOptions() : DiagramOptions(detail: .overview, legend: false)
+        spec.document.isSystem ? DiagramOptions() : .pageOverview
     }
 
     /// The spec's drawing (`drawingOptions`) in each of its locales (SVG), drawn in-process by

@@ -1,4 +1,5 @@
-/// How `MarkdownRenderer` renders one page.
+/// How `MarkdownRenderer` renders one page. Each option is a property with its default beside it,
+/// set by name, as `DiagramOptions`'s are; only the locale is an initializer argument.
 package struct MarkdownOptions: Sendable, Hashable {
     /// The page's locale: fixed phrases come from `Glossary`, spec text from its localized
     /// maps, both falling back to the spec's default locale (English for the phrases). `nil` means
@@ -9,7 +10,7 @@ package struct MarkdownOptions: Sendable, Hashable {
     /// file name so no machine path leaks into the page.
     package var specPath: String?
     /// Relative link to the rendered diagram; `nil` leaves the image out.
-    package var diagramPath: String?
+    package var diagramPath: String? = "diagram.svg"
     /// The drawing a reader sees first, readable at a page's width (`overview.svg`); the page then
     /// links to `diagramPath`, the full detail. `nil`: the page shows `diagramPath` first.
     package var overviewPath: String?
@@ -17,13 +18,13 @@ package struct MarkdownOptions: Sendable, Hashable {
     package var mermaid: String?
     /// Relative link to a scenario's highlighted diagram; `{id}` is replaced by the scenario id
     /// (percent-encoded). `nil` leaves the links out.
-    package var scenarioDiagramPattern: String?
+    package var scenarioDiagramPattern: String? = "scenarios/{id}.svg"
     /// Relative link to a scenario's sequence diagram, shown in its walkthrough; `{id}` as above.
     /// `nil` leaves them out.
     package var sequenceDiagramPattern: String?
     /// The locale variants of this page, in the order to list them (this page's own locale
     /// included, shown unlinked). Empty or a single entry: no language switcher.
-    package var localeLinks: [LocaleLink]
+    package var localeLinks: [LocaleLink] = []
     /// Pages of the specs this one names under `related:`, by spec id; an id without a page is
     /// listed unlinked.
     package var relatedPages: [String: RelatedPage] = [:]
@@ -37,23 +38,7 @@ package struct MarkdownOptions: Sendable, Hashable {
     /// The system specs that include this spec as parts (a "Used by" section).
     package var usedBy: [UsedBySystem] = []
 
-    package init(
-        locale: String? = nil,
-        specPath: String? = nil,
-        diagramPath: String? = "diagram.svg",
-        mermaid: String? = nil,
-        scenarioDiagramPattern: String? = "scenarios/{id}.svg",
-        sequenceDiagramPattern: String? = nil,
-        localeLinks: [LocaleLink] = []
-    ) {
-        self.sequenceDiagramPattern = sequenceDiagramPattern
-        self.locale = locale
-        self.specPath = specPath
-        self.diagramPath = diagramPath
-        self.mermaid = mermaid
-        self.scenarioDiagramPattern = scenarioDiagramPattern
-        self.localeLinks = localeLinks
-    }
+    package init(locale: String? = nil) { self.locale = locale }
 }
 
 /// Another spec's page, as this page links to it.
