@@ -3,9 +3,10 @@ import LifecycleEngine
 /// `simulate`'s two formats of an engine trace, beside check-trace's (`TraceCheck`).
 package enum SimulationText {
     /// `discarded`: events nothing took (a chart with SCXML's semantics discards them), each with
-    /// the number of steps before it.
+    /// the number of steps before it. Each callback is named by the object that receives it
+    /// (`callName`).
     package static func render(
-        _ steps: [Step], machine: Machine, start: String, final: String?,
+        _ steps: [Step], machine: Machine, document: SpecDocument? = nil, start: String, final: String?,
         discarded: [(position: Int, event: String)] = []
     ) -> String {
         var lines = ["start: \(start)"]
@@ -25,7 +26,7 @@ package enum SimulationText {
                     transition.isInternal ? "stays in \(transition.from)" : "\(transition.from) → \(transition.to)"
                 lines.append("\(trigger): \(change)")
             case .callback(let id):
-                lines.append("    callback      \(machine.callback(id)?.swiftName ?? id)")
+                lines.append("    callback      \(callName(id, machine: machine, document: document))")
             case .notification(let id):
                 lines.append("    notification  \(machine.notification(id)?.swiftName ?? id)")
             }
@@ -35,24 +36,34 @@ package enum SimulationText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `configurations`: every active state (atomic, compound, parallel) in document order, after
-    /// start and after each event's macrostep.
-    /// `part(id)`: in a system spec, the part a state, callback or notification belongs to; each
-    /// step of a part says which (`"part": "A"`). `receiver(id)`: the object that receives a
-    /// callback or posts a notification (`SpecDocument.receiver(of:)`: `"AppDelegate"` for an app
-    /// delegate method whichever part's region models it); each call says which. `name` stays the
-    /// machine's Swift name: the one a log, `check-trace` and the generated suites use.
-    package static func json(
-        _ steps: [Step], machine: Machine, final: String, configurations: [[String]],
-        part: (String) -> String? = { _ in nil }, receiver: (String) -> String? = { _ in nil }
-    ) -> String {
-        func withPart(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
-            .object(fields + (part(id).map { [("part", JSONValue.string($0))] } ?? []))
+    /// A callback as `simulate` names it: by the object that receives it
+    /// (`SpecDocument.traceReceiver(ofCallback:)`: `AppDelegate.applicationWillResignActive(_:)`,
+    /// `S1.sceneDidBecomeActive(_:)`), else by its Swift name alone. A system's names already
+    /// start with their object; a single-object spec's do not, as its logs record them.
+    package static func callName(_ id: String, machine: Machine, document: SpecDocument?) -> String {
+        let name = machine.callback(id)?.swiftName ?? id
+        guard let receiver = document?.traceReceiver(ofCallback: id), !name.hasPrefix(receiver + ".") else {
+            return name
         }
-        func call(_ fields: [(String, JSONValue)], of id: String) -> JSONValue {
-            .object(
-                fields + (part(id).map { [("part", JSONValue.string($0))] } ?? [])
-                    + (receiver(id).map { [("receiver", JSONValue.string($0))] } ?? []))
+        return receiver + "." + name
+    }
+
+    /// `configurations`: every active state (atomic, compound, parallel) in document order, after
+    /// start and after each event's macrostep. With the spec's `document`:
+    /// - in a system, each step of a part says which (`"part": "A"`);
+    /// - each callback says which object receives it (`"receiver"`, as `callName` prefixes it), and
+    ///   in a system each notification which object posts it (`SpecDocument.receiver(of:)`).
+    ///
+    /// `name` stays the machine's Swift name: the one a log, `check-trace` and the generated suites use.
+    package static func json(
+        _ steps: [Step], machine: Machine, document: SpecDocument? = nil, final: String, configurations: [[String]]
+    ) -> String {
+        func part(_ id: String) -> [(String, JSONValue)] {
+            document?.part(of: id).map { [("part", JSONValue.string($0.name))] } ?? []
+        }
+        func withPart(_ fields: [(String, JSONValue)], of id: String) -> JSONValue { .object(fields + part(id)) }
+        func call(_ fields: [(String, JSONValue)], of id: String, receiver: String?) -> JSONValue {
+            .object(fields + part(id) + (receiver.map { [("receiver", JSONValue.string($0))] } ?? []))
         }
         let items = steps.map { step -> JSONValue in
             switch step {
@@ -67,13 +78,13 @@ package enum SimulationText {
                     [
                         ("kind", .string("callback")), ("id", .string(id)),
                         ("name", .string(machine.callback(id)?.swiftName ?? id)),
-                    ], of: id)
+                    ], of: id, receiver: document?.traceReceiver(ofCallback: id))
             case .notification(let id):
                 call(
                     [
                         ("kind", .string("notification")), ("id", .string(id)),
                         ("name", .string(machine.notification(id)?.swiftName ?? id)),
-                    ], of: id)
+                    ], of: id, receiver: document?.receiver(of: id))
             }
         }
         return JSONValue.object([

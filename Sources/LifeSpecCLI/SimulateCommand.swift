@@ -84,7 +84,9 @@ struct SimulateCommand: ParsableCommand {
             } catch {
                 if !json {
                     StandardStreams.out(
-                        SimulationText.render(steps, machine: machine, start: start, final: nil, discarded: discarded))
+                        SimulationText.render(
+                            steps, machine: machine, document: loaded.document, start: start, final: nil,
+                            discarded: discarded))
                 }
                 StandardStreams.err("error: \(error)\n")
                 // "Not handled" where a transition exists is its guard's doing: say which, and why.
@@ -103,12 +105,13 @@ struct SimulateCommand: ParsableCommand {
         if json {
             StandardStreams.out(
                 SimulationText.json(
-                    steps, machine: machine, final: runner.state, configurations: configurations,
-                    part: { loaded.document.part(of: $0)?.name }, receiver: { loaded.document.receiver(of: $0) }))
+                    steps, machine: machine, document: loaded.document, final: runner.state,
+                    configurations: configurations))
         } else {
             StandardStreams.out(
                 SimulationText.render(
-                    steps, machine: machine, start: start, final: runner.states.joined(separator: ", "),
+                    steps, machine: machine, document: loaded.document, start: start,
+                    final: runner.states.joined(separator: ", "),
                     discarded: discarded))
         }
     }

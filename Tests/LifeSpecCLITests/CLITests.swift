@@ -74,6 +74,15 @@ struct CLITests {
         #expect(first["from"] as? String == "active")
         #expect(first["to"] as? String == "inactive")
         #expect(object["finalState"] as? String == "suspended")
+        // The app delegate receives the calls; the notifications' names say who posts them.
+        #expect(
+            steps.filter { $0["kind"] as? String == "callback" }.allSatisfy {
+                $0["receiver"] as? String == "AppDelegate"
+            })
+        let text = try CLI.run(["simulate", flagship, "pressHome", "--from", "active"])
+        #expect(
+            text.stdout.contains(
+                "pressHome: active → inactive\n    callback      AppDelegate.applicationWillResignActive(_:)\n"))
     }
 
     @Test func simulateNamesTheStateAndWhatItAcceptsForAnUnhandledEvent() throws {

@@ -132,4 +132,56 @@ struct CheckTraceReceiversTests {
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.stdout.contains("judged on: AppDelegate's callbacks and notifications (the receivers"))
     }
+
+    /// `simulate` names every call by the object that receives it, in a single-object spec too:
+    /// the catalog's owner for a method, the spec's `receiver` for a closure; a call neither names
+    /// keeps its Swift name. `--json` keeps the logs' name and says the object beside it.
+    @Test func simulateNamesEachCallsReceiverInASingleObjectSpec() throws {
+        let launch = ["simulate", Self.restoration, "tapIcon", "--set", "archiveExists=true"]
+        let text = try CLI.run(launch)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(
+            text.stdout.contains(
+                """
+                decodeState: stays in launching
+                    callback      UIViewController.viewDidLoad()
+                    callback      UIViewController.decodeRestorableState(with:)
+                    callback      AppDelegate.application(_:didDecodeRestorableStateWith:)
+
+                """), "\(text.stdout)")
+        #expect(text.stdout.contains("    notification  UIApplication.didFinishLaunchingNotification\n"))
+        let json = try CLI.run(launch + ["--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        let decode = try #require(steps.first { $0["name"] as? String == "decodeRestorableState(with:)" })
+        #expect(decode["receiver"] as? String == "UIViewController")
+        let notification = try #require(steps.first { $0["kind"] as? String == "notification" })
+        #expect(notification["receiver"] == nil)
+
+        let spec = try Scratch.folder("lifespec-simulate-receivers").appendingPathComponent("lamp.yaml")
+        try """
+        lifespec: 1
+        id: lamp
+        initial: off
+        events: {toggle: {}}
+        callbacks:
+          didLight: {swift: "lampDidLight(_:)", receiver: LampDelegate}
+          unnamed: {}
+        states: {off: {}, on: {}}
+        transitions:
+          - {from: off, on: toggle, to: on, do: [didLight, unnamed]}
+          - {from: on, on: toggle, to: off}
+        """.write(to: spec, atomically: true, encoding: .utf8)
+        let lamp = try CLI.run(["simulate", spec.path, "toggle"])
+        #expect(lamp.status == 0, "\(lamp.stderr)")
+        #expect(
+            lamp.stdout == """
+                start: off
+                toggle: off → on
+                    callback      LampDelegate.lampDidLight(_:)
+                    callback      unnamed
+                final state: on
+
+                """, "\(lamp.stdout)")
+    }
 }

@@ -185,6 +185,14 @@ struct ExplorerBrowserTests {
         let id = page.spec.document.id
         let machine = page.spec.machine
         #expect((result["errors"] as? [String] ?? ["?"]).isEmpty, "\(id): \(result["errors"] ?? "")")
+        // A system's events that its own transitions raise are folded, and the folds start closed.
+        let document = page.spec.document
+        let raisedBySystem = Set(
+            machine.transitions.filter { $0.sources.allSatisfy { document.part(of: $0) == nil } }.flatMap(\.raises)
+        ).filter { document.isSystem && (document.event($0) != nil || document.events.isEmpty) }
+        let folds = try #require(result["raised"] as? [[String: Any]], "\(id): no folds reported")
+        #expect(Set(folds.flatMap { $0["events"] as? [String] ?? [] }) == raisedBySystem, "\(id)")
+        #expect(folds.allSatisfy { $0["open"] as? Bool == false }, "\(id)")
         let walks = try #require(result["walks"] as? [[String: Any]], "\(id): no walks")
         #expect(walks.count >= 20, "\(id)")
         for (number, walk) in walks.enumerated() {

@@ -49,6 +49,54 @@ struct ExplorerTests {
         #expect(seen.count > 5)
     }
 
+    @Test(
+        "the log names each call's receiver: a single object's by the catalog's owner, a system's by the app-wide object or the part"
+    )
+    func logNamesReceivers() throws {
+        func receivers(_ path: String) throws -> [String: String] {
+            let spec = try SpecFixtures.load(path)
+            let page = ExplorerPage.render(spec: spec, graph: ExplorerGraph(spec: spec), drawings: [])
+            let items = try #require(try Self.data(page)["observations"] as? [[Any]])
+            var result: [String: String] = [:]
+            for item in items {
+                let names = try #require(item[3] as? [String: String])
+                result[try #require(item[1] as? String)] = names["en"] ?? names[""]
+            }
+            return result
+        }
+        let restoration = try receivers("Spec/ios-state-restoration.yaml")
+        #expect(restoration["willFinishLaunching"] == "AppDelegate", "\(restoration)")
+        #expect(restoration["decodeViewController"] == "UIViewController", "\(restoration)")
+        // A notification's name says who posts it; its row names the spec's object.
+        #expect(
+            restoration["didFinishLaunchingNotification"]
+                == "iOS state preservation and restoration (UIKit, app delegate)", "\(restoration)")
+        let system = try receivers("Spec/uikit-scene-based-app.yaml")
+        #expect(system["S1.sceneWillConnect"] == "Scene S1 (with the app delegate's launch)", "\(system)")
+        #expect(system["S1.willFinishLaunching"] == "AppDelegate", "\(system)")
+    }
+
+    @Test("a system's part events that its own transitions raise are marked, to be offered apart")
+    func partEventsTheSystemRaisesAreMarked() throws {
+        let spec = try SpecFixtures.load("Spec/uikit-navigation-stack.yaml")
+        let page = ExplorerPage.render(spec: spec, graph: ExplorerGraph(spec: spec), drawings: [])
+        let events = try #require(try Self.data(page)["events"] as? [[Any]])
+        var raised: [String: Bool] = [:]
+        for event in events { raised[try #require(event[0] as? String)] = try #require(event[4] as? Bool) }
+        // The stack pushes B onto A; the person creates B; pushB is the stack's own event.
+        #expect(raised["B.push"] == true, "\(raised)")
+        #expect(raised["A.pushOnTop"] == true, "\(raised)")
+        #expect(raised["B.instantiateInCode"] == false)
+        #expect(raised["pushB"] == false)
+        // The delegate's calls, which the stack's own transitions raise, are set apart too.
+        #expect(raised["showTop"] == true)
+        // A single-object spec has no part events to set apart.
+        let single = try SpecFixtures.load("Spec/uiviewcontroller-lifecycle.yaml")
+        let singlePage = ExplorerPage.render(spec: single, graph: ExplorerGraph(spec: single), drawings: [])
+        let singleEvents = try #require(try Self.data(singlePage)["events"] as? [[Any]])
+        #expect(singleEvents.allSatisfy { $0[4] as? Bool == false })
+    }
+
     @Test("a hostile spec string cannot leave its JSON string, close the script or add markup")
     func hostileStrings() throws {
         let hostile = "</script><script>alert(1)</script><!-- & \u{2028}\u{2029} \"quoted\" 'single' <b>"

@@ -98,6 +98,14 @@ Array.from(document.querySelectorAll('button[data-scenario-run]')).forEach(funct
 return found;
 """
 
+# A system's folded part events: which buttons each fold holds, and whether it starts open.
+RAISED = """
+return Array.from(document.querySelectorAll('details.raised')).map(function (details) {
+  return {part: details.getAttribute('data-part'), open: details.open,
+          events: Array.from(details.querySelectorAll('button[data-event]')).map(function (b) { return b.getAttribute('data-event'); })};
+});
+"""
+
 RESOURCES = """
 return {resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
         csp: (document.querySelector('meta[http-equiv="Content-Security-Policy"]') || {content: null}).content};
@@ -143,6 +151,7 @@ def run_page(driver, page, screenshots):
     if not start["ready"]:
         result["errors"].append("the page did not start: " + json.dumps(driver.get_log("browser")))
         return result
+    result["raised"] = driver.execute_script(RAISED)
     if screenshots:
         driver.save_screenshot(f"{screenshots}/{page['id']}.png")
     for walk in range(page["walks"]):

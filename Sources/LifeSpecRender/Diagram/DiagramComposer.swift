@@ -151,6 +151,11 @@ struct DiagramComposer {
                             "id": .string("initial-" + (parent ?? machine.id)),
                         ])))
             var edge: DOTAttributes = ["arrowsize": 0.6]
+            // An initial transition to one state deeper than a child (a system's `initial:` naming
+            // where a part starts) points at that state, not at the child that holds it, whose own
+            // initial marker would say the machine starts somewhere else.
+            let targets = parent.map { machine.state($0)?.initialTargets ?? [] } ?? machine.initialTargets
+            let initial = !isSystemOverview && targets.count == 1 ? targets[0] : initial
             let isCompound = machine.state(initial)?.isCompound ?? false
             let isParallel = machine.state(initial)?.isParallel ?? false
             if isCompound || isParallel { edge["lhead"] = .string(DiagramTopology.clusterID(initial)) }

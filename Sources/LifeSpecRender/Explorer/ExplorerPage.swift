@@ -154,11 +154,15 @@ package enum ExplorerPage {
         observations += machine.notifications.map { .notification($0.id) }
         var observationIndex: [Observation: Int] = [:]
         for (offset, observation) in observations.enumerated() { observationIndex[observation] = offset }
-        func receiver(_ id: String, locale: String?) -> String {
+        // The object a call goes to or a notification comes from: an app-wide object, a part (by
+        // its title), a single-object spec's callback by the object `simulate` names
+        // (`SpecDocument.traceReceiver(ofCallback:)`), else the spec's object by its title.
+        func receiver(_ id: String, callback: Bool, locale: String?) -> String {
             if let shared = document.sharedReceivers[id] { return shared }
             if let part = document.part(of: id) {
                 return document.text(part.title ?? part.specTitle, locale: locale) ?? part.name
             }
+            if callback, let object = document.traceReceiver(ofCallback: id) { return object }
             return document.text(document.title, locale: locale) ?? document.id
         }
         // The group check-trace judges it in without --observe (its receiver's callbacks, or notifications).
@@ -168,12 +172,12 @@ package enum ExplorerPage {
             case .callback(let id):
                 .array([
                     .string("c"), .string(id), .string(machine.callback(id)?.swiftName ?? id),
-                    localizedString { receiver(id, locale: $0) }, .int(groups[observation] ?? 0),
+                    localizedString { receiver(id, callback: true, locale: $0) }, .int(groups[observation] ?? 0),
                 ])
             case .notification(let id):
                 .array([
                     .string("n"), .string(id), .string(machine.notification(id)?.swiftName ?? id),
-                    localizedString { receiver(id, locale: $0) }, .int(groups[observation] ?? 0),
+                    localizedString { receiver(id, callback: false, locale: $0) }, .int(groups[observation] ?? 0),
                 ])
             }
         }
@@ -198,10 +202,18 @@ package enum ExplorerPage {
             ])
         }
         let declared = Set(document.events.map(\.id))
+        // In a system, the events its own transitions raise (its parts' and its own): the page
+        // offers them apart, so that the events a person or the app sends come first.
+        let raisedBySystem =
+            document.isSystem
+            ? Set(
+                machine.transitions.filter { $0.sources.allSatisfy { document.part(of: $0) == nil } }.flatMap(\.raises))
+            : []
         let events = machine.events.map { event -> JSONValue in
             .array([
                 .string(event.id), localized(document.event(event.id)?.title, event.id),
                 .bool(declared.contains(event.id) || document.events.isEmpty), .int(partIndex(event.id)),
+                .bool(raisedBySystem.contains(event.id)),
             ])
         }
         let flags = machine.flags.map { flag -> JSONValue in

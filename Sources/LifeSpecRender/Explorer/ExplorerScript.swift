@@ -24,6 +24,8 @@ enum ExplorerScript {
         h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 16px 0 6px; }
         .hint { color: var(--muted); font-size: 12px; margin: 0 0 6px; }
         h3 { font-size: 12px; margin: 6px 0 3px; font-weight: 600; }
+        details.raised { margin: 0 0 4px; }
+        details.raised summary { font-size: 12px; color: var(--muted); cursor: pointer; margin: 0 0 4px; }
         button { font: inherit; font-size: 12.5px; padding: 3px 8px; border: 1px solid var(--line); border-radius: 6px; background: white; color: var(--ink); cursor: pointer; margin: 0 4px 4px 0; }
         button:hover:not(:disabled) { border-color: var(--accent); }
         button:disabled { color: #b0b0b5; background: var(--panel); cursor: default; }
@@ -123,6 +125,8 @@ enum ExplorerScript {
           // The session: where it started (the machine's start or a scenario's), the node now, the
           // events sent, the log, and the way back.
           var S;
+          // Which parts' folded events the reader opened, kept across renders and resets.
+          var openRaised = {};
           function begin(scenario) {
             var start = scenario < 0 ? D.start : [D.scenarios[scenario][2], D.scenarios[scenario][3]];
             S = { scenario: scenario, node: start[0], sent: [], stack: [], log: [] };
@@ -236,20 +240,29 @@ enum ExplorerScript {
             reveal();
             byId('lifespec-now').textContent = active.filter(function (s) { return D.states[s][1]; })
               .map(stateTitle).join(' · ');
-            // The events by part (a system's own first), each part under its title.
+            // The events by part (a system's own first), each part under its title; the events
+            // the system's own transitions raise (event[4]) folded under their own heading.
             var buttons = byId('lifespec-events');
             buttons.textContent = '';
             for (var part = -1; part < D.parts.length; part++) {
               var group = element('div', { 'class': 'group' });
               if (part >= 0) group.appendChild(element('h3', {}, local(D.parts[part][1])));
+              var raised = element('details', { 'class': 'raised', 'data-part': String(part) });
+              raised.appendChild(element('summary', {}, t('raisedEvents')));
+              raised.appendChild(element('p', { 'class': 'hint' }, t('raisedHint')));
+              raised.open = openRaised[part] === true;
+              raised.addEventListener('toggle', function (details, part) {
+                return function () { openRaised[part] = details.open; };
+              }(raised, part));
               events.forEach(function (event, e) {
                 if (!event[2] || event[3] !== part) return;
                 var button = element('button', { type: 'button', 'data-event': event[0], title: event[0] }, local(event[1]));
                 button.disabled = !edges || !edges[e];
                 if (!edges) button.title = t('unexplored');
                 button.addEventListener('click', function () { if (send(e)) update(); });
-                group.appendChild(button);
+                (event[4] ? raised : group).appendChild(button);
               });
+              if (raised.querySelector('button')) group.appendChild(raised);
               if (group.querySelector('button')) buttons.appendChild(group);
             }
             byId('lifespec-back').disabled = S.stack.length === 0;

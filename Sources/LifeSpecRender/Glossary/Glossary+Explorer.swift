@@ -13,6 +13,13 @@ extension Glossary {
             ("now", pick("Active states", "当前状态")),
             ("events", pick("Events", "事件")),
             ("eventsHint", pick("Enabled exactly when the engine handles the event now.", "仅当引擎此刻会处理该事件时可点。")),
+            ("raisedEvents", pick("Raised by the system", "由系统引发")),
+            (
+                "raisedHint",
+                pick(
+                    "The system's own transitions raise these. Sent from here, one skips the step that raises it.",
+                    "这些事件由系统自身的转换引发。在这里直接发出，会跳过引发它的那一步。")
+            ),
             ("flags", pick("Flags", "标志")),
             ("log", pick("Callbacks and notifications", "回调与通知")),
             ("sent", pick("Events sent", "已发出的事件")),

@@ -18,7 +18,7 @@
 //
 // Cases: 7 scenarios, 3 coverage paths, 216 rejection tests, 0 ordering tests; 226 in all.
 // Transition coverage: 131 of 131 transitions (100%), eventless and internal ones included, one per source state and target,
-// in 3 paths of 145 events in all; lower bound 93 events
+// in 3 paths of 143 events in all; lower bound 93 events
 // (one per covered transition that only a sent event can trigger).
 
 import LifecycleEngine
@@ -163,12 +163,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
             ConformanceCase(
                 id: "coverage:1",
                 kind: .coverage,
-                summary: "Coverage path 1 of 3: 137 events from 'A.notCreated+B.notCreated+rootOnly', first to take 127 transitions",
-                start: "A.notCreated+B.notCreated+rootOnly",
+                summary: "Coverage path 1 of 3: 137 events from 'A.appeared+B.notCreated+rootOnly', first to take 127 transitions",
+                start: "A.appeared+B.notCreated+rootOnly",
                 flags: [:],
                 steps: [
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
-                    .send("A.showAsRoot", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                     .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
                     .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                     .send("A.dismiss", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
@@ -194,9 +192,8 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .send("A.decodeState", expect: [.callback("A.decodeRestorableState")], state: "A.appeared+B.notCreated+rootOnly"),
                     .send("A.finishRestoring", expect: [.callback("A.applicationFinishedRestoringState")], state: "A.appeared+B.notCreated+rootOnly"),
                     .send("A.processEnds", expect: [], state: "A.notCreated+B.notCreated+rootOnly"),
-                    .send("A.instantiateFromStoryboard", expect: [.callback("A.initCoder"), .callback("A.awakeFromNib")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
-                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.notCreated+rootOnly"),
-                    .send("A.dismissOnTop", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
+                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
+                    .send("A.showAsRoot", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                     .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
                     .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
                     .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.disappearing+swiping"),
@@ -239,25 +236,28 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
                     .send("A.swipeBackBegin", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.appeared+rootOnly"),
                     .send("A.finishAppearanceTransition", expect: [.callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
-                    .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
-                    .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+rootOnly"),
-                    .send("B.swipeBackCancel", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
-                    .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+rootOnly"),
-                    .send("B.swipeBackComplete", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
-                    .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
-                    .send("B.sizeChange", expect: [], state: "A.appeared+B.disappeared+rootOnly"),
-                    .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.appeared+B.appearing+rootOnly"),
-                    .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootOnly"),
-                    .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.appeared+B.appearing+rootOnly"),
-                    .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
-                    .send("B.swipeBackBegin", expect: [.callback("B.viewWillDisappear")], state: "A.appeared+B.disappearing+rootOnly"),
-                    .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidDisappear")], state: "A.appeared+B.disappeared+rootOnly"),
+                    .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+rootOnly"),
+                    .send("A.instantiateFromStoryboard", expect: [.callback("A.initCoder"), .callback("A.awakeFromNib")], state: "A.viewNotLoaded+B.appeared+rootOnly"),
+                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+rootOnly"),
+                    .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
+                    .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootOnly"),
+                    .send("B.swipeBackCancel", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
+                    .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootOnly"),
+                    .send("B.swipeBackComplete", expect: [.callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootOnly"),
+                    .send("B.pop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
+                    .send("B.sizeChange", expect: [], state: "A.disappeared+B.disappeared+rootOnly"),
+                    .send("B.swipeBackBegin", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews")], state: "A.disappeared+B.appearing+rootOnly"),
+                    .send("B.beginDisappearing", expect: [.callback("B.viewWillDisappear")], state: "A.disappeared+B.disappearing+rootOnly"),
+                    .send("B.beginAppearing", expect: [.callback("B.viewWillAppear"), .callback("B.viewIsAppearing")], state: "A.disappeared+B.appearing+rootOnly"),
+                    .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+rootOnly"),
+                    .send("B.swipeBackBegin", expect: [.callback("B.viewWillDisappear")], state: "A.disappeared+B.disappearing+rootOnly"),
+                    .send("B.finishAppearanceTransition", expect: [.callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
+                    .send("A.processEnds", expect: [], state: "A.notCreated+B.disappeared+rootOnly"),
+                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                    .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                     .send("pushB", expect: [.callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
                     .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing")], state: "A.appearing+B.disappearing+swiping"),
                     .send("swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
-                    .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+bOnTop"),
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
-                    .send("A.push", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+bOnTop"),
                     .send("A.processEnds", expect: [], state: "A.notCreated+B.appeared+bOnTop"),
                     .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+bOnTop"),
                     .send("A.present", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+bOnTop"),
@@ -312,13 +312,13 @@ enum UikitNavigationStackConformance: ConformanceSuite {
             ConformanceCase(
                 id: "coverage:2",
                 kind: .coverage,
-                summary: "Coverage path 2 of 3: 3 events from 'A.notCreated+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition",
-                start: "A.notCreated+B.notCreated+rootOnly",
-                flags: ["B.fullScreenCover": true],
+                summary: "Coverage path 2 of 3: 3 events from 'A.appeared+B.notCreated+rootOnly' with navigationDelegate=true, first to take 3 transitions",
+                start: "A.appeared+B.notCreated+rootOnly",
+                flags: ["navigationDelegate": true],
                 steps: [
-                    .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.notCreated+B.viewNotLoaded+rootOnly"),
-                    .send("B.showAsRoot", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("B.viewDidAppear")], state: "A.notCreated+B.appeared+rootOnly"),
-                    .send("B.presentOnTop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.notCreated+B.disappeared+rootOnly"),
+                    .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
+                    .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("willShow"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear"), .callback("didShow")], state: "A.disappeared+B.appeared+bOnTop"),
+                    .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("willShow")], state: "A.appearing+B.disappearing+swiping"),
                 ],
                 checks: []
             )
@@ -327,15 +327,197 @@ enum UikitNavigationStackConformance: ConformanceSuite {
             ConformanceCase(
                 id: "coverage:3",
                 kind: .coverage,
-                summary: "Coverage path 3 of 3: 5 events from 'A.notCreated+B.notCreated+rootOnly' with navigationDelegate=true, first to take 3 transitions",
-                start: "A.notCreated+B.notCreated+rootOnly",
-                flags: ["navigationDelegate": true],
+                summary: "Coverage path 3 of 3: 3 events from 'A.appeared+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition",
+                start: "A.appeared+B.notCreated+rootOnly",
+                flags: ["B.fullScreenCover": true],
                 steps: [
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
-                    .send("A.showAsRoot", expect: [.callback("A.loadView"), .callback("A.viewDidLoad"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewWillLayoutSubviews"), .callback("A.viewDidLayoutSubviews"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                     .send("B.instantiateInCode", expect: [.callback("B.initNibName")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
-                    .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("willShow"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear"), .callback("didShow")], state: "A.disappeared+B.appeared+bOnTop"),
-                    .send("swipeBackBegin", expect: [.callback("B.viewWillDisappear"), .callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("willShow")], state: "A.appearing+B.disappearing+swiping"),
+                    .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
+                    .send("B.presentOnTop", expect: [.callback("B.viewWillDisappear"), .callback("B.viewDidDisappear")], state: "A.disappeared+B.disappeared+bOnTop"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.appeared+B.notCreated+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.appeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+                start: "A.appeared+B.notCreated+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.popToThis"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.addToParent"),
+                    .reject("B.finishAddingToParent"),
+                    .reject("B.prepareRemovalFromParent"),
+                    .reject("B.completeRemovalFromParent"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .reject("B.appEntersBackground"),
+                    .reject("B.appEntersForeground"),
+                    .reject("B.memoryWarning"),
+                    .reject("B.encodeState"),
+                    .reject("B.decodeState"),
+                    .reject("B.finishRestoring"),
+                    .reject("B.processEnds"),
+                    .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.disappeared+B.notCreated+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+                start: "A.disappeared+B.notCreated+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.addToParent"),
+                    .reject("B.finishAddingToParent"),
+                    .reject("B.prepareRemovalFromParent"),
+                    .reject("B.completeRemovalFromParent"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .reject("B.appEntersBackground"),
+                    .reject("B.appEntersForeground"),
+                    .reject("B.memoryWarning"),
+                    .reject("B.encodeState"),
+                    .reject("B.decodeState"),
+                    .reject("B.finishRestoring"),
+                    .reject("B.processEnds"),
+                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.disappearing+B.notCreated+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+                start: "A.disappearing+B.notCreated+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.sizeChange"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.addToParent"),
+                    .reject("B.finishAddingToParent"),
+                    .reject("B.prepareRemovalFromParent"),
+                    .reject("B.completeRemovalFromParent"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .reject("B.appEntersBackground"),
+                    .reject("B.appEntersForeground"),
+                    .reject("B.memoryWarning"),
+                    .reject("B.encodeState"),
+                    .reject("B.decodeState"),
+                    .reject("B.finishRestoring"),
+                    .reject("B.processEnds"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
                 ],
                 checks: []
             )
@@ -413,6 +595,212 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.finishRestoring"),
                     .reject("B.processEnds"),
                     .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.notCreated+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.appeared+B.viewNotLoaded+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
+                start: "A.appeared+B.viewNotLoaded+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.popToThis"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.appearing+B.notCreated+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.appearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
+                start: "A.appearing+B.notCreated+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.sizeChange"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.addToParent"),
+                    .reject("B.finishAddingToParent"),
+                    .reject("B.prepareRemovalFromParent"),
+                    .reject("B.completeRemovalFromParent"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .reject("B.appEntersBackground"),
+                    .reject("B.appEntersForeground"),
+                    .reject("B.memoryWarning"),
+                    .reject("B.encodeState"),
+                    .reject("B.decodeState"),
+                    .reject("B.finishRestoring"),
+                    .reject("B.processEnds"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.disappeared+B.viewNotLoaded+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.disappeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
+                start: "A.disappeared+B.viewNotLoaded+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.disappearing+B.viewNotLoaded+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
+                start: "A.disappearing+B.viewNotLoaded+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
                 ],
                 checks: []
             )
@@ -541,926 +929,6 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.finishAppearanceTransition"),
                     .reject("B.sizeChange"),
                     .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.viewNotLoaded+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappeared+B.notCreated+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
-                start: "A.disappeared+B.notCreated+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.addToParent"),
-                    .reject("B.finishAddingToParent"),
-                    .reject("B.prepareRemovalFromParent"),
-                    .reject("B.completeRemovalFromParent"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .reject("B.appEntersBackground"),
-                    .reject("B.appEntersForeground"),
-                    .reject("B.memoryWarning"),
-                    .reject("B.encodeState"),
-                    .reject("B.decodeState"),
-                    .reject("B.finishRestoring"),
-                    .reject("B.processEnds"),
-                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.appeared+B.notCreated+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.appeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
-                start: "A.appeared+B.notCreated+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.popToThis"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.addToParent"),
-                    .reject("B.finishAddingToParent"),
-                    .reject("B.prepareRemovalFromParent"),
-                    .reject("B.completeRemovalFromParent"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .reject("B.appEntersBackground"),
-                    .reject("B.appEntersForeground"),
-                    .reject("B.memoryWarning"),
-                    .reject("B.encodeState"),
-                    .reject("B.decodeState"),
-                    .reject("B.finishRestoring"),
-                    .reject("B.processEnds"),
-                    .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.viewNotLoaded+B.viewNotLoaded+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
-                start: "A.viewNotLoaded+B.viewNotLoaded+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.notCreated+B.disappeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
-                start: "A.notCreated+B.disappeared+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.addToParent"),
-                    .reject("A.finishAddingToParent"),
-                    .reject("A.prepareRemovalFromParent"),
-                    .reject("A.completeRemovalFromParent"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("A.appEntersBackground"),
-                    .reject("A.appEntersForeground"),
-                    .reject("A.memoryWarning"),
-                    .reject("A.encodeState"),
-                    .reject("A.decodeState"),
-                    .reject("A.finishRestoring"),
-                    .reject("A.processEnds"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.notCreated+B.appeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
-                start: "A.notCreated+B.appeared+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.addToParent"),
-                    .reject("A.finishAddingToParent"),
-                    .reject("A.prepareRemovalFromParent"),
-                    .reject("A.completeRemovalFromParent"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("A.appEntersBackground"),
-                    .reject("A.appEntersForeground"),
-                    .reject("A.memoryWarning"),
-                    .reject("A.encodeState"),
-                    .reject("A.decodeState"),
-                    .reject("A.finishRestoring"),
-                    .reject("A.processEnds"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.popToThis"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.appearing+B.notCreated+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.appearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
-                start: "A.appearing+B.notCreated+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.sizeChange"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.addToParent"),
-                    .reject("B.finishAddingToParent"),
-                    .reject("B.prepareRemovalFromParent"),
-                    .reject("B.completeRemovalFromParent"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .reject("B.appEntersBackground"),
-                    .reject("B.appEntersForeground"),
-                    .reject("B.memoryWarning"),
-                    .reject("B.encodeState"),
-                    .reject("B.decodeState"),
-                    .reject("B.finishRestoring"),
-                    .reject("B.processEnds"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.notCreated+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappeared+B.viewNotLoaded+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
-                start: "A.disappeared+B.viewNotLoaded+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappearing+B.notCreated+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds",
-                start: "A.disappearing+B.notCreated+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.sizeChange"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.addToParent"),
-                    .reject("B.finishAddingToParent"),
-                    .reject("B.prepareRemovalFromParent"),
-                    .reject("B.completeRemovalFromParent"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .reject("B.appEntersBackground"),
-                    .reject("B.appEntersForeground"),
-                    .reject("B.memoryWarning"),
-                    .reject("B.encodeState"),
-                    .reject("B.decodeState"),
-                    .reject("B.finishRestoring"),
-                    .reject("B.processEnds"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.notCreated+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.appeared+B.viewNotLoaded+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
-                start: "A.appeared+B.viewNotLoaded+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.popToThis"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .send("pushB", expect: [.callback("B.loadView"), .callback("B.viewDidLoad"), .callback("A.viewWillDisappear"), .callback("B.viewWillAppear"), .callback("B.viewIsAppearing"), .callback("B.viewWillLayoutSubviews"), .callback("B.viewDidLayoutSubviews"), .callback("A.viewDidDisappear"), .callback("B.viewDidAppear")], state: "A.disappeared+B.appeared+bOnTop"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.viewNotLoaded+B.disappeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
-                start: "A.viewNotLoaded+B.disappeared+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.viewNotLoaded+B.appeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
-                start: "A.viewNotLoaded+B.appeared+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.popToThis"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.notCreated+B.appearing+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
-                start: "A.notCreated+B.appearing+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.addToParent"),
-                    .reject("A.finishAddingToParent"),
-                    .reject("A.prepareRemovalFromParent"),
-                    .reject("A.completeRemovalFromParent"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("A.appEntersBackground"),
-                    .reject("A.appEntersForeground"),
-                    .reject("A.memoryWarning"),
-                    .reject("A.encodeState"),
-                    .reject("A.decodeState"),
-                    .reject("A.finishRestoring"),
-                    .reject("A.processEnds"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.sizeChange"),
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appearing+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.notCreated+B.disappearing+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
-                start: "A.notCreated+B.disappearing+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.addToParent"),
-                    .reject("A.finishAddingToParent"),
-                    .reject("A.prepareRemovalFromParent"),
-                    .reject("A.completeRemovalFromParent"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("A.appEntersBackground"),
-                    .reject("A.appEntersForeground"),
-                    .reject("A.memoryWarning"),
-                    .reject("A.encodeState"),
-                    .reject("A.decodeState"),
-                    .reject("A.finishRestoring"),
-                    .reject("A.processEnds"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.sizeChange"),
-                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappearing+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.appearing+B.viewNotLoaded+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
-                start: "A.appearing+B.viewNotLoaded+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappeared+B.disappeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
-                start: "A.disappeared+B.disappeared+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappeared+B.appeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
-                start: "A.disappeared+B.appeared+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.popToThis"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappearing+B.viewNotLoaded+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
-                start: "A.disappearing+B.viewNotLoaded+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.swipeBackCancel"),
-                    .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.finishAppearanceTransition"),
-                    .reject("B.sizeChange"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.viewNotLoaded+rootOnly"),
                 ],
                 checks: []
             )
@@ -1675,112 +1143,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         )
         cases.append(
             ConformanceCase(
-                id: "rejection:A.viewNotLoaded+B.appearing+rootOnly",
+                id: "rejection:A.appearing+B.viewNotLoaded+rootOnly",
                 kind: .rejection,
-                summary: "In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
-                start: "A.viewNotLoaded+B.appearing+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.beginAppearing"),
-                    .reject("B.sizeChange"),
-                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.viewNotLoaded+B.disappearing+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
-                start: "A.viewNotLoaded+B.disappearing+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("A.sizeChange"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.sizeChange"),
-                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.appearing+B.disappeared+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
-                start: "A.appearing+B.disappeared+rootOnly",
+                summary: "In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
+                start: "A.appearing+B.viewNotLoaded+rootOnly",
                 flags: [:],
                 steps: [
                     .reject("pushB"),
@@ -1808,26 +1174,30 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("A.sizeChange"),
                     .reject("B.instantiateInCode"),
                     .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
                     .reject("B.pop"),
                     .reject("B.dismiss"),
                     .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
                     .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
                     .reject("B.swipeBackCancel"),
                     .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
                     .reject("B.beginDisappearing"),
                     .reject("B.finishAppearanceTransition"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
+                    .reject("B.sizeChange"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+rootOnly"),
                 ],
                 checks: []
             )
         )
         cases.append(
             ConformanceCase(
-                id: "rejection:A.appearing+B.appeared+rootOnly",
+                id: "rejection:A.disappeared+B.disappeared+rootOnly",
                 kind: .rejection,
-                summary: "In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
-                start: "A.appearing+B.appeared+rootOnly",
+                summary: "In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
+                start: "A.disappeared+B.disappeared+rootOnly",
                 flags: [:],
                 steps: [
                     .reject("pushB"),
@@ -1841,40 +1211,36 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("A.instantiateInCode"),
                     .reject("A.instantiateFromStoryboard"),
                     .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
                     .reject("A.pop"),
                     .reject("A.dismiss"),
                     .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
                     .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.sizeChange"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
                     .reject("B.instantiateInCode"),
                     .reject("B.instantiateFromStoryboard"),
                     .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.popToThis"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.presentOnTop"),
                     .reject("B.swipeBackCancel"),
                     .reject("B.swipeBackComplete"),
-                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
                     .reject("B.finishAppearanceTransition"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
+                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappeared+rootOnly"),
                 ],
                 checks: []
             )
         )
         cases.append(
             ConformanceCase(
-                id: "rejection:A.disappeared+B.appearing+rootOnly",
+                id: "rejection:A.disappeared+B.appeared+rootOnly",
                 kind: .rejection,
-                summary: "In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
-                start: "A.disappeared+B.appearing+rootOnly",
+                summary: "In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
+                start: "A.disappeared+B.appeared+rootOnly",
                 flags: [:],
                 steps: [
                     .reject("pushB"),
@@ -1902,63 +1268,12 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.showAsRoot"),
                     .reject("B.push"),
                     .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
                     .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
                     .reject("B.beginAppearing"),
-                    .reject("B.sizeChange"),
-                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+rootOnly"),
-                ],
-                checks: []
-            )
-        )
-        cases.append(
-            ConformanceCase(
-                id: "rejection:A.disappeared+B.disappearing+rootOnly",
-                kind: .rejection,
-                summary: "In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
-                start: "A.disappeared+B.disappearing+rootOnly",
-                flags: [:],
-                steps: [
-                    .reject("pushB"),
-                    .reject("popB"),
-                    .reject("swipeBackBegin"),
-                    .reject("swipeBackComplete"),
-                    .reject("swipeBackCancel"),
-                    .reject("presentBFullScreen"),
-                    .reject("presentBSheet"),
-                    .reject("dismissB"),
-                    .reject("A.instantiateInCode"),
-                    .reject("A.instantiateFromStoryboard"),
-                    .reject("A.accessView"),
-                    .reject("A.pop"),
-                    .reject("A.dismiss"),
-                    .reject("A.pushOnTop"),
-                    .reject("A.presentOnTop"),
-                    .reject("A.swipeBackCancel"),
-                    .reject("A.swipeBackComplete"),
-                    .reject("A.beginDisappearing"),
-                    .reject("A.finishAppearanceTransition"),
-                    .reject("B.instantiateInCode"),
-                    .reject("B.instantiateFromStoryboard"),
-                    .reject("B.accessView"),
-                    .reject("B.showAsRoot"),
-                    .reject("B.push"),
-                    .reject("B.present"),
-                    .reject("B.pop"),
-                    .reject("B.dismiss"),
-                    .reject("B.pushOnTop"),
-                    .reject("B.popToThis"),
-                    .reject("B.presentOnTop"),
-                    .reject("B.dismissOnTop"),
-                    .reject("B.swipeBackBegin"),
-                    .reject("B.beginDisappearing"),
-                    .reject("B.sizeChange"),
-                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootOnly"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
                 ],
                 checks: []
             )
@@ -2053,6 +1368,177 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.beginAppearing"),
                     .reject("B.finishAppearanceTransition"),
                     .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appeared+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.viewNotLoaded+B.viewNotLoaded+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange",
+                start: "A.viewNotLoaded+B.viewNotLoaded+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .reject("B.sizeChange"),
+                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.viewNotLoaded+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.notCreated+B.disappeared+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
+                start: "A.notCreated+B.disappeared+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.addToParent"),
+                    .reject("A.finishAddingToParent"),
+                    .reject("A.prepareRemovalFromParent"),
+                    .reject("A.completeRemovalFromParent"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("A.appEntersBackground"),
+                    .reject("A.appEntersForeground"),
+                    .reject("A.memoryWarning"),
+                    .reject("A.encodeState"),
+                    .reject("A.decodeState"),
+                    .reject("A.finishRestoring"),
+                    .reject("A.processEnds"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappeared+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.notCreated+B.appeared+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
+                start: "A.notCreated+B.appeared+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.addToParent"),
+                    .reject("A.finishAddingToParent"),
+                    .reject("A.prepareRemovalFromParent"),
+                    .reject("A.completeRemovalFromParent"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("A.appEntersBackground"),
+                    .reject("A.appEntersForeground"),
+                    .reject("A.memoryWarning"),
+                    .reject("A.encodeState"),
+                    .reject("A.decodeState"),
+                    .reject("A.finishRestoring"),
+                    .reject("A.processEnds"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.popToThis"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appeared+rootOnly"),
                 ],
                 checks: []
             )
@@ -3078,10 +2564,10 @@ enum UikitNavigationStackConformance: ConformanceSuite {
         )
         cases.append(
             ConformanceCase(
-                id: "rejection:A.appearing+B.appearing+rootOnly",
+                id: "rejection:A.appearing+B.disappeared+rootOnly",
                 kind: .rejection,
-                summary: "In 'A.appearing+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
-                start: "A.appearing+B.appearing+rootOnly",
+                summary: "In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
+                start: "A.appearing+B.disappeared+rootOnly",
                 flags: [:],
                 steps: [
                     .reject("pushB"),
@@ -3107,6 +2593,96 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("A.swipeBackBegin"),
                     .reject("A.beginAppearing"),
                     .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappeared+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.appearing+B.appeared+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
+                start: "A.appearing+B.appeared+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.popToThis"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appeared+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.disappeared+B.appearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+                start: "A.disappeared+B.appearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
                     .reject("B.instantiateInCode"),
                     .reject("B.instantiateFromStoryboard"),
                     .reject("B.accessView"),
@@ -3122,17 +2698,17 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.swipeBackBegin"),
                     .reject("B.beginAppearing"),
                     .reject("B.sizeChange"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+rootOnly"),
+                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.appearing+rootOnly"),
                 ],
                 checks: []
             )
         )
         cases.append(
             ConformanceCase(
-                id: "rejection:A.appearing+B.disappearing+rootOnly",
+                id: "rejection:A.disappeared+B.disappearing+rootOnly",
                 kind: .rejection,
-                summary: "In 'A.appearing+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
-                start: "A.appearing+B.disappearing+rootOnly",
+                summary: "In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+                start: "A.disappeared+B.disappearing+rootOnly",
                 flags: [:],
                 steps: [
                     .reject("pushB"),
@@ -3146,18 +2722,14 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("A.instantiateInCode"),
                     .reject("A.instantiateFromStoryboard"),
                     .reject("A.accessView"),
-                    .reject("A.showAsRoot"),
-                    .reject("A.push"),
-                    .reject("A.present"),
                     .reject("A.pop"),
                     .reject("A.dismiss"),
                     .reject("A.pushOnTop"),
-                    .reject("A.popToThis"),
                     .reject("A.presentOnTop"),
-                    .reject("A.dismissOnTop"),
-                    .reject("A.swipeBackBegin"),
-                    .reject("A.beginAppearing"),
-                    .reject("A.sizeChange"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
                     .reject("B.instantiateInCode"),
                     .reject("B.instantiateFromStoryboard"),
                     .reject("B.accessView"),
@@ -3173,7 +2745,7 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.swipeBackBegin"),
                     .reject("B.beginDisappearing"),
                     .reject("B.sizeChange"),
-                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+rootOnly"),
+                    .send("A.showAsRoot", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootOnly"),
                 ],
                 checks: []
             )
@@ -3276,6 +2848,228 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.beginDisappearing"),
                     .reject("B.sizeChange"),
                     .send("A.swipeBackCancel", expect: [.callback("A.viewWillAppear"), .callback("A.viewIsAppearing"), .callback("A.viewDidAppear")], state: "A.appeared+B.disappearing+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.viewNotLoaded+B.disappeared+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition",
+                start: "A.viewNotLoaded+B.disappeared+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappeared+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.viewNotLoaded+B.appeared+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition",
+                start: "A.viewNotLoaded+B.appeared+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.popToThis"),
+                    .reject("B.swipeBackCancel"),
+                    .reject("B.swipeBackComplete"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.finishAppearanceTransition"),
+                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appeared+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.notCreated+B.appearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+                start: "A.notCreated+B.appearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.addToParent"),
+                    .reject("A.finishAddingToParent"),
+                    .reject("A.prepareRemovalFromParent"),
+                    .reject("A.completeRemovalFromParent"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("A.appEntersBackground"),
+                    .reject("A.appEntersForeground"),
+                    .reject("A.memoryWarning"),
+                    .reject("A.encodeState"),
+                    .reject("A.decodeState"),
+                    .reject("A.finishRestoring"),
+                    .reject("A.processEnds"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.sizeChange"),
+                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.appearing+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.notCreated+B.disappearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+                start: "A.notCreated+B.disappearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.addToParent"),
+                    .reject("A.finishAddingToParent"),
+                    .reject("A.prepareRemovalFromParent"),
+                    .reject("A.completeRemovalFromParent"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("A.appEntersBackground"),
+                    .reject("A.appEntersForeground"),
+                    .reject("A.memoryWarning"),
+                    .reject("A.encodeState"),
+                    .reject("A.decodeState"),
+                    .reject("A.finishRestoring"),
+                    .reject("A.processEnds"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.sizeChange"),
+                    .send("A.instantiateInCode", expect: [.callback("A.initNibName")], state: "A.viewNotLoaded+B.disappearing+rootOnly"),
                 ],
                 checks: []
             )
@@ -5729,6 +5523,210 @@ enum UikitNavigationStackConformance: ConformanceSuite {
                     .reject("B.finishAppearanceTransition"),
                     .reject("B.sizeChange"),
                     .send("A.pop", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.viewNotLoaded+presentedSheet"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.appearing+B.appearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.appearing+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+                start: "A.appearing+B.appearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.sizeChange"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.appearing+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.appearing+B.disappearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.appearing+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+                start: "A.appearing+B.disappearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.accessView"),
+                    .reject("A.showAsRoot"),
+                    .reject("A.push"),
+                    .reject("A.present"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.sizeChange"),
+                    .send("A.swipeBackCancel", expect: [.callback("A.viewWillDisappear"), .callback("A.viewDidDisappear")], state: "A.disappeared+B.disappearing+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.viewNotLoaded+B.appearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange",
+                start: "A.viewNotLoaded+B.appearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.beginAppearing"),
+                    .reject("B.sizeChange"),
+                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.appearing+rootOnly"),
+                ],
+                checks: []
+            )
+        )
+        cases.append(
+            ConformanceCase(
+                id: "rejection:A.viewNotLoaded+B.disappearing+rootOnly",
+                kind: .rejection,
+                summary: "In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange",
+                start: "A.viewNotLoaded+B.disappearing+rootOnly",
+                flags: [:],
+                steps: [
+                    .reject("pushB"),
+                    .reject("popB"),
+                    .reject("swipeBackBegin"),
+                    .reject("swipeBackComplete"),
+                    .reject("swipeBackCancel"),
+                    .reject("presentBFullScreen"),
+                    .reject("presentBSheet"),
+                    .reject("dismissB"),
+                    .reject("A.instantiateInCode"),
+                    .reject("A.instantiateFromStoryboard"),
+                    .reject("A.pop"),
+                    .reject("A.dismiss"),
+                    .reject("A.pushOnTop"),
+                    .reject("A.popToThis"),
+                    .reject("A.presentOnTop"),
+                    .reject("A.dismissOnTop"),
+                    .reject("A.swipeBackBegin"),
+                    .reject("A.swipeBackCancel"),
+                    .reject("A.swipeBackComplete"),
+                    .reject("A.beginAppearing"),
+                    .reject("A.beginDisappearing"),
+                    .reject("A.finishAppearanceTransition"),
+                    .reject("A.sizeChange"),
+                    .reject("B.instantiateInCode"),
+                    .reject("B.instantiateFromStoryboard"),
+                    .reject("B.accessView"),
+                    .reject("B.showAsRoot"),
+                    .reject("B.push"),
+                    .reject("B.present"),
+                    .reject("B.pop"),
+                    .reject("B.dismiss"),
+                    .reject("B.pushOnTop"),
+                    .reject("B.popToThis"),
+                    .reject("B.presentOnTop"),
+                    .reject("B.dismissOnTop"),
+                    .reject("B.swipeBackBegin"),
+                    .reject("B.beginDisappearing"),
+                    .reject("B.sizeChange"),
+                    .send("A.accessView", expect: [.callback("A.loadView"), .callback("A.viewDidLoad")], state: "A.disappeared+B.disappearing+rootOnly"),
                 ],
                 checks: []
             )
@@ -11542,45 +11540,21 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 1 of 3: 137 events from 'A.notCreated+B.notCreated+rootOnly', first to take 127 transitions")
+    @Test("Coverage path 1 of 3: 137 events from 'A.appeared+B.notCreated+rootOnly', first to take 127 transitions")
     func coverage_path_1() throws {
         let failures = try UikitNavigationStackConformance.run("coverage:1")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 2 of 3: 3 events from 'A.notCreated+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition")
+    @Test("Coverage path 2 of 3: 3 events from 'A.appeared+B.notCreated+rootOnly' with navigationDelegate=true, first to take 3 transitions")
     func coverage_path_2() throws {
         let failures = try UikitNavigationStackConformance.run("coverage:2")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("Coverage path 3 of 3: 5 events from 'A.notCreated+B.notCreated+rootOnly' with navigationDelegate=true, first to take 3 transitions")
+    @Test("Coverage path 3 of 3: 3 events from 'A.appeared+B.notCreated+rootOnly' with B.fullScreenCover=true, first to take 1 transition")
     func coverage_path_3() throws {
         let failures = try UikitNavigationStackConformance.run("coverage:3")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.notCreated+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
-    func rejections_in_A_notCreated_B_notCreated_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.viewNotLoaded+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
-    func rejections_in_A_viewNotLoaded_B_notCreated_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.notCreated+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
-    func rejections_in_A_notCreated_B_viewNotLoaded_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
-    func rejections_in_A_disappeared_B_notCreated_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -11590,21 +11564,27 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
-    func rejections_in_A_viewNotLoaded_B_viewNotLoaded_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+rootOnly")
+    @Test("In 'A.disappeared+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_disappeared_B_notCreated_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
-    func rejections_in_A_notCreated_B_disappeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+rootOnly")
+    @Test("In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_disappearing_B_notCreated_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
-    func rejections_in_A_notCreated_B_appeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+rootOnly")
+    @Test("In 'A.notCreated+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_notCreated_B_notCreated_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.notCreated+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
+    func rejections_in_A_appeared_B_viewNotLoaded_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -11620,63 +11600,21 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.disappearing+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
-    func rejections_in_A_disappearing_B_notCreated_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.notCreated+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.appeared+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
-    func rejections_in_A_appeared_B_viewNotLoaded_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
-    func rejections_in_A_viewNotLoaded_B_disappeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
-    func rejections_in_A_viewNotLoaded_B_appeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
-    func rejections_in_A_notCreated_B_appearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
-    func rejections_in_A_notCreated_B_disappearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
-    func rejections_in_A_appearing_B_viewNotLoaded_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
-    func rejections_in_A_disappeared_B_disappeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
-    func rejections_in_A_disappeared_B_appeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
     @Test("In 'A.disappearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_disappearing_B_viewNotLoaded_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.viewNotLoaded+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.notCreated+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.addToParent, B.finishAddingToParent, B.prepareRemovalFromParent, B.completeRemovalFromParent, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange, B.appEntersBackground, B.appEntersForeground, B.memoryWarning, B.encodeState, B.decodeState, B.finishRestoring, B.processEnds")
+    func rejections_in_A_viewNotLoaded_B_notCreated_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.notCreated+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
+    func rejections_in_A_notCreated_B_viewNotLoaded_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -11710,39 +11648,21 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
-    func rejections_in_A_viewNotLoaded_B_appearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+rootOnly")
+    @Test("In 'A.appearing+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
+    func rejections_in_A_appearing_B_viewNotLoaded_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.viewNotLoaded+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
-    func rejections_in_A_viewNotLoaded_B_disappearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+rootOnly")
+    @Test("In 'A.disappeared+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
+    func rejections_in_A_disappeared_B_disappeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
-    func rejections_in_A_appearing_B_disappeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
-    func rejections_in_A_appearing_B_appeared_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
-    func rejections_in_A_disappeared_B_appearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+rootOnly")
-        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
-    }
-
-    @Test("In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
-    func rejections_in_A_disappeared_B_disappearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+rootOnly")
+    @Test("In 'A.disappeared+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
+    func rejections_in_A_disappeared_B_appeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -11755,6 +11675,24 @@ struct UikitNavigationStackConformanceTests {
     @Test("In 'A.disappearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
     func rejections_in_A_disappearing_B_appeared_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.appeared+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.viewNotLoaded+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_viewNotLoaded_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.viewNotLoaded+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
+    func rejections_in_A_notCreated_B_disappeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappeared+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
+    func rejections_in_A_notCreated_B_appeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -11884,15 +11822,27 @@ struct UikitNavigationStackConformanceTests {
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
-    func rejections_in_A_appearing_B_appearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appearing+rootOnly")
+    @Test("In 'A.appearing+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
+    func rejections_in_A_appearing_B_disappeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappeared+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
-    @Test("In 'A.appearing+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
-    func rejections_in_A_appearing_B_disappearing_rootOnly() throws {
-        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappearing+rootOnly")
+    @Test("In 'A.appearing+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
+    func rejections_in_A_appearing_B_appeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appeared+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.disappeared+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    func rejections_in_A_disappeared_B_appearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.appearing+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.disappeared+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.pop, A.dismiss, A.pushOnTop, A.presentOnTop, A.swipeBackCancel, A.swipeBackComplete, A.beginDisappearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    func rejections_in_A_disappeared_B_disappearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.disappeared+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -11905,6 +11855,30 @@ struct UikitNavigationStackConformanceTests {
     @Test("In 'A.disappearing+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginDisappearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
     func rejections_in_A_disappearing_B_disappearing_rootOnly() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.disappearing+B.disappearing+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.disappeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.pop, B.dismiss, B.pushOnTop, B.presentOnTop, B.swipeBackCancel, B.swipeBackComplete, B.beginDisappearing, B.finishAppearanceTransition")
+    func rejections_in_A_viewNotLoaded_B_disappeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappeared+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.appeared+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.popToThis, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.finishAppearanceTransition")
+    func rejections_in_A_viewNotLoaded_B_appeared_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appeared+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    func rejections_in_A_notCreated_B_appearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.appearing+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.notCreated+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.addToParent, A.finishAddingToParent, A.prepareRemovalFromParent, A.completeRemovalFromParent, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, A.appEntersBackground, A.appEntersForeground, A.memoryWarning, A.encodeState, A.decodeState, A.finishRestoring, A.processEnds, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    func rejections_in_A_notCreated_B_disappearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.notCreated+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
@@ -12187,6 +12161,30 @@ struct UikitNavigationStackConformanceTests {
     @Test("In 'A.appeared+B.viewNotLoaded+presentedSheet', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.popToThis, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.finishAppearanceTransition, B.instantiateInCode, B.instantiateFromStoryboard, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.swipeBackCancel, B.swipeBackComplete, B.beginAppearing, B.beginDisappearing, B.finishAppearanceTransition, B.sizeChange")
     func rejections_in_A_appeared_B_viewNotLoaded_presentedSheet() throws {
         let failures = try UikitNavigationStackConformance.run("rejection:A.appeared+B.viewNotLoaded+presentedSheet")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.appearing+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    func rejections_in_A_appearing_B_appearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.appearing+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.appearing+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.accessView, A.showAsRoot, A.push, A.present, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.beginAppearing, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    func rejections_in_A_appearing_B_disappearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.appearing+B.disappearing+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.appearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginAppearing, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_appearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.appearing+rootOnly")
+        #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
+    }
+
+    @Test("In 'A.viewNotLoaded+B.disappearing+rootOnly', unhandled events are rejected and change nothing: pushB, popB, swipeBackBegin, swipeBackComplete, swipeBackCancel, presentBFullScreen, presentBSheet, dismissB, A.instantiateInCode, A.instantiateFromStoryboard, A.pop, A.dismiss, A.pushOnTop, A.popToThis, A.presentOnTop, A.dismissOnTop, A.swipeBackBegin, A.swipeBackCancel, A.swipeBackComplete, A.beginAppearing, A.beginDisappearing, A.finishAppearanceTransition, A.sizeChange, B.instantiateInCode, B.instantiateFromStoryboard, B.accessView, B.showAsRoot, B.push, B.present, B.pop, B.dismiss, B.pushOnTop, B.popToThis, B.presentOnTop, B.dismissOnTop, B.swipeBackBegin, B.beginDisappearing, B.sizeChange")
+    func rejections_in_A_viewNotLoaded_B_disappearing_rootOnly() throws {
+        let failures = try UikitNavigationStackConformance.run("rejection:A.viewNotLoaded+B.disappearing+rootOnly")
         #expect(failures.isEmpty, "\(ConformanceFailure.report(failures))")
     }
 
