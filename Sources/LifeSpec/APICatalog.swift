@@ -29,13 +29,18 @@ package struct APICatalog: Sendable {
     /// Owners with one object per app (the app's delegate, the application): in a system, their
     /// calls go to that object, whichever part models them. Owner → the object's name.
     package let sharedReceivers: [String: String]
+    /// Owners whose methods every object of another owner inherits or adopts (NSObject's
+    /// `awakeFromNib()`, a protocol every view controller adopts): the call goes to whichever
+    /// object the spec is about, not to an object of that owner.
+    package let inheritedOwners: Set<String>
 
     init(
         name: String, module: String?, callbacks: [Entry], notifications: [Entry], closureHosts: [Entry] = [],
-        sharedReceivers: [String: String] = [:]
+        sharedReceivers: [String: String] = [:], inheritedOwners: Set<String> = []
     ) {
         self.name = name
         self.sharedReceivers = sharedReceivers
+        self.inheritedOwners = inheritedOwners
         self.module = module
         self.callbacks = callbacks
         self.notifications = notifications
@@ -48,18 +53,23 @@ package struct APICatalog: Sendable {
     }
 
     /// A built-in catalog: the tool's own data, covered by tests; a broken one reads as empty.
-    init(name: String, module: String?, yaml: String, sharedReceivers: [String: String] = [:]) {
+    init(
+        name: String, module: String?, yaml: String, sharedReceivers: [String: String] = [:],
+        inheritedOwners: Set<String> = []
+    ) {
         let reader = YAMLReader(path: name, limits: LoaderLimits())
         let root = try? Yams.compose(yaml: yaml, .basic, .default)
         let parsed = root.flatMap { Self.parse($0, reader: reader, defaultName: name) }
         self.init(
             name: name, module: module, callbacks: parsed?.callbacks ?? [], notifications: parsed?.notifications ?? [],
-            closureHosts: parsed?.closureHosts ?? [], sharedReceivers: sharedReceivers)
+            closureHosts: parsed?.closureHosts ?? [], sharedReceivers: sharedReceivers,
+            inheritedOwners: inheritedOwners)
     }
 
     package static let uikit = APICatalog(
         name: "UIKit", module: "UIKit", yaml: UIKitCatalog.yaml,
-        sharedReceivers: ["UIApplicationDelegate": "AppDelegate", "UIApplication": "UIApplication"])
+        sharedReceivers: ["UIApplicationDelegate": "AppDelegate", "UIApplication": "UIApplication"],
+        inheritedOwners: ["NSObject", "UIContentContainer"])
 
     /// The shared object that receives the call or posts the notification `swiftName`, if its
     /// owner has one per app.

@@ -52,7 +52,7 @@ package enum SimulationText {
     /// start and after each event's macrostep. With the spec's `document`:
     /// - in a system, each step of a part says which (`"part": "A"`);
     /// - each callback says which object receives it (`"receiver"`, as `callName` prefixes it), and
-    ///   in a system each notification which object posts it (`SpecDocument.receiver(of:)`).
+    ///   each notification which object posts it, where the spec says (`SpecDocument.poster(ofNotification:)`).
     ///
     /// `name` stays the machine's Swift name: the one a log, `check-trace` and the generated suites use.
     package static func json(
@@ -84,7 +84,7 @@ package enum SimulationText {
                     [
                         ("kind", .string("notification")), ("id", .string(id)),
                         ("name", .string(machine.notification(id)?.swiftName ?? id)),
-                    ], of: id, receiver: document?.receiver(of: id))
+                    ], of: id, receiver: document?.poster(ofNotification: id))
             }
         }
         return JSONValue.object([

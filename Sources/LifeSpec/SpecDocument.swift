@@ -301,6 +301,9 @@ public struct SpecDocument: Sendable, Hashable {
     /// the app-wide object for an owner with one per app (`AppDelegate`), else the owner itself
     /// (`UIViewController`). Callbacks no catalog knows (closures, a project's own names) are absent.
     public internal(set) var catalogReceivers: [String: String] = [:]
+    /// Outside a system, the app-wide object that posts each notification (by id) whose catalog
+    /// owner has one per app (`UIApplication`); notifications of the spec's own object are absent.
+    package internal(set) var catalogPosters: [String: String] = [:]
     /// The parts of a system spec, in the order written (empty for a single-object spec).
     public internal(set) var parts: [PartInfo] = []
 
@@ -324,6 +327,12 @@ public struct SpecDocument: Sendable, Hashable {
     /// groups a log's callbacks by when no `--observe` declares what the log records.
     package func traceReceiver(ofCallback id: String) -> String? {
         isSystem ? receiver(of: id) : catalogReceivers[id]
+    }
+
+    /// The object that posts notification `id`, as far as the spec says: in a system
+    /// `receiver(of:)`, else the app-wide object its catalog names (`catalogPosters`).
+    package func poster(ofNotification id: String) -> String? {
+        isSystem ? receiver(of: id) : catalogPosters[id]
     }
 
     public var defaultLocale: String? { locales.first }

@@ -687,6 +687,13 @@ struct SpecResolver {
                 },
                 catalogs: PlatformNamesRule.catalogs(of: raw)
             ).merging(declaredReceivers) { _, declared in declared }
+            let catalogs = PlatformNamesRule.catalogs(of: raw)
+            for notification in raw.notifications {
+                let swift = notification.swift?.value ?? notification.id.value
+                if let object = catalogs.lazy.compactMap({ $0.sharedReceiver(of: swift) }).first {
+                    withRelations.catalogPosters[notification.id.value] = object
+                }
+            }
         }
         withRelations.parts = raw.parts.map { part in
             SpecDocument.PartInfo(
@@ -746,16 +753,25 @@ extension SpecResolver {
 
     /// Outside a system, the object each method callback goes to by its catalog entry's owner: the
     /// app-wide object for an owner with one per app (`APICatalog.sharedReceivers`), else the owner.
+    /// A method every object inherits (`APICatalog.inheritedOwners`: NSObject's `awakeFromNib()`)
+    /// goes to the object the spec's other calls go to when they all go to one; else its owner.
     static func catalogReceivers(callbacks: [(id: String, swift: String)], catalogs: [APICatalog]) -> [String: String] {
         var receivers: [String: String] = [:]
+        var inherited: [(id: String, owner: String)] = []
         for callback in callbacks {
             guard
                 let (catalog, owner) = catalogs.lazy.compactMap({ catalog in
                     catalog.callbacks.first { $0.swift == callback.swift }?.owner.map { (catalog, $0) }
                 }).first
             else { continue }
-            receivers[callback.id] = catalog.sharedReceivers[owner] ?? owner
+            if catalog.inheritedOwners.contains(owner) {
+                inherited.append((callback.id, owner))
+            } else {
+                receivers[callback.id] = catalog.sharedReceivers[owner] ?? owner
+            }
         }
+        let objects = Set(receivers.values)
+        for (id, owner) in inherited { receivers[id] = objects.count == 1 ? objects.first : owner }
         return receivers
     }
 

@@ -67,10 +67,10 @@ struct ExplorerTests {
         let restoration = try receivers("Spec/ios-state-restoration.yaml")
         #expect(restoration["willFinishLaunching"] == "AppDelegate", "\(restoration)")
         #expect(restoration["decodeViewController"] == "UIViewController", "\(restoration)")
-        // A notification's name says who posts it; its row names the spec's object.
-        #expect(
-            restoration["didFinishLaunchingNotification"]
-                == "iOS state preservation and restoration (UIKit, app delegate)", "\(restoration)")
+        // UIApplication posts its notifications; a call no catalog attributes is the spec's object's.
+        #expect(restoration["didFinishLaunchingNotification"] == "UIApplication", "\(restoration)")
+        let scene = try receivers("Spec/ios-scene-lifecycle.yaml")
+        #expect(scene["sceneWillConnectNotification"] == "iOS scene life cycle (UIKit, scene delegate)", "\(scene)")
         let system = try receivers("Spec/uikit-scene-based-app.yaml")
         #expect(system["S1.sceneWillConnect"] == "Scene S1 (with the app delegate's launch)", "\(system)")
         #expect(system["S1.willFinishLaunching"] == "AppDelegate", "\(system)")

@@ -57,8 +57,19 @@ struct SequenceDiagramTests {
                             swift.hasSuffix(name), "\(id)/\(scenario.id): \(name) drawn where the engine has \(swift)")
                         // The lifeline: an app-wide object, else the part that models the call.
                         let key = diagram.lifelines[lifeline].key
+                        // A single object's calls split between the objects its catalog names, when
+                        // they are several; UIApplication's notifications then on UIApplication's.
+                        let document = spec.document
+                        let splits = !document.isSystem && Set(document.catalogReceivers.values).count > 1
+                        let object: String? =
+                            switch observation {
+                            case .callback: document.catalogReceivers[owner]
+                            case .notification: document.catalogPosters[owner]
+                            }
                         if let shared = spec.document.sharedReceivers[owner] {
                             #expect(key == "@" + shared)
+                        } else if splits, let object {
+                            #expect(key == "@" + object, "\(id)/\(scenario.id): \(swift) on \(key), not \(object)")
                         } else if let part = spec.document.part(of: owner) {
                             #expect(key == part.name, "\(id)/\(scenario.id): \(swift) on \(key), not \(part.name)")
                         } else {
@@ -111,6 +122,34 @@ struct SequenceDiagramTests {
             })
         let warning = try #require(SequenceDiagram(spec: memory, scenario: warned.id, locale: nil))
         #expect(!warning.lifelines.contains { $0.key == "@AppDelegate" })
+    }
+
+    @Test("a single object whose calls go to several objects draws each; one that calls one object keeps them")
+    func singleObjectCallsSplitByReceiver() throws {
+        func lifelines(_ id: String, _ scenario: String) throws -> (keys: [String], calls: [String: String]) {
+            let spec = try SpecFixtures.load("Spec/\(id).yaml")
+            let diagram = try #require(SequenceDiagram(spec: spec, scenario: scenario, locale: "en"))
+            var calls: [String: String] = [:]
+            for row in diagram.rows {
+                if case .call(let name, let to) = row { calls[name] = diagram.lifelines[to].key }
+            }
+            return (diagram.lifelines.map(\.key), calls)
+        }
+        let scene = try lifelines("ios-scene-lifecycle", "coldLaunch")
+        #expect(scene.keys == ["", "@AppDelegate", "@UIApplication", "@UISceneDelegate", "."])
+        #expect(scene.calls["application(_:configurationForConnecting:options:)"] == "@AppDelegate")
+        #expect(scene.calls["scene(_:willConnectTo:options:)"] == "@UISceneDelegate")
+        let restoration = try lifelines("ios-state-restoration", "launchWithArchive")
+        #expect(restoration.calls["decodeRestorableState(with:)"] == "@UIViewController")
+        #expect(restoration.calls["application(_:didDecodeRestorableStateWith:)"] == "@AppDelegate")
+        // Every call to the app delegate, or to the view controller (NSObject's awakeFromNib()
+        // included, which the controller inherits): the object's own lifeline.
+        #expect(try lifelines("ios-app-lifecycle", "coldLaunch").keys == ["", "."])
+        let storyboard = try lifelines("uiviewcontroller-lifecycle", "storyboardRoot")
+        #expect(storyboard.keys == ["", "."])
+        #expect(storyboard.calls["awakeFromNib()"] == ".")
+        let controller = try SpecFixtures.load("Spec/uiviewcontroller-lifecycle.yaml")
+        #expect(controller.document.catalogReceivers.values.allSatisfy { $0 == "UIViewController" })
     }
 
     @Test("events raised by a system come from the system's lifeline, numbered events from the sender")

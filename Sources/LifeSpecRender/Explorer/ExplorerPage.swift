@@ -162,7 +162,9 @@ package enum ExplorerPage {
             if let part = document.part(of: id) {
                 return document.text(part.title ?? part.specTitle, locale: locale) ?? part.name
             }
-            if callback, let object = document.traceReceiver(ofCallback: id) { return object }
+            if let object = callback ? document.traceReceiver(ofCallback: id) : document.poster(ofNotification: id) {
+                return object
+            }
             return document.text(document.title, locale: locale) ?? document.id
         }
         // The group check-trace judges it in without --observe (its receiver's callbacks, or notifications).

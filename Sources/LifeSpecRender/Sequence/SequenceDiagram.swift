@@ -54,19 +54,28 @@ package struct SequenceDiagram: Sendable, Hashable {
 
         let walk = ScenarioWalkthrough(scenario: scenario, machine: spec.machine)
 
-        // Lifelines: the sender; the app-wide objects this trace calls (the app delegate of a system
-        // of scenes); the object, or the system's own region; the parts.
+        // A single-object spec whose calls go to several objects (the app delegate and a scene
+        // delegate or a view controller: `SpecDocument.catalogReceivers`) draws each as a lifeline
+        // of its own, as a system draws its app-wide objects; when they all go to one object, the
+        // object's own lifeline takes them.
+        let callObjects = document.isSystem ? [:] : document.catalogReceivers
+        let splitsCalls = Set(callObjects.values).count > 1
+        func object(of observation: Observation) -> String? {
+            switch observation {
+            case .callback(let id): document.sharedReceivers[id] ?? (splitsCalls ? callObjects[id] : nil)
+            case .notification(let id):
+                document.sharedReceivers[id] ?? (splitsCalls ? document.catalogPosters[id] : nil)
+            }
+        }
+
+        // Lifelines: the sender; the objects this trace calls apart from the one it is about (the
+        // app delegate of a system of scenes); the object, or the system's own region; the parts.
         var lifelines = [Lifeline(key: "", title: strings.sequenceSender)]
         let observed =
             walk.startObservations + (walk.startMoves + walk.items.flatMap(\.moves)).flatMap(\.observations)
         for observation in observed {
-            let id: String
-            switch observation {
-            case .callback(let callback): id = callback
-            case .notification(let notification): id = notification
-            }
-            if let shared = document.sharedReceivers[id], !lifelines.contains(where: { $0.key == "@" + shared }) {
-                lifelines.append(Lifeline(key: "@" + shared, title: shared))
+            if let object = object(of: observation), !lifelines.contains(where: { $0.key == "@" + object }) {
+                lifelines.append(Lifeline(key: "@" + object, title: object))
             }
         }
         let own = document.parts.isEmpty || spec.machine.states.contains { document.part(of: $0.id) == nil }
@@ -98,12 +107,13 @@ package struct SequenceDiagram: Sendable, Hashable {
         // takes them in the order they were raised, after the step that raised them.
         var pending: [(event: String, from: Int)] = []
         func observe(_ observation: Observation) {
+            let object = object(of: observation).flatMap { object in lifelines.firstIndex { $0.key == "@" + object } }
             switch observation {
             case .callback(let id):
-                let to = lifeline(of: id)
+                let to = object ?? lifeline(of: id)
                 rows.append(.call(name: shortName(spec.machine.callback(id)?.swiftName ?? id, ofCallback: id), to: to))
             case .notification(let id):
-                let to = lifeline(of: id)
+                let to = object ?? lifeline(of: id)
                 rows.append(.post(name: shortName(spec.machine.notification(id)?.swiftName ?? id), to: to))
             }
         }
