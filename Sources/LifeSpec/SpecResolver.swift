@@ -681,13 +681,13 @@ struct SpecResolver {
         withRelations.apiModules = modules
         withRelations.sharedReceivers = receivers
         if raw.parts.isEmpty {
+            let catalogs = PlatformNamesRule.catalogs(of: raw)
             withRelations.catalogReceivers = Self.catalogReceivers(
                 callbacks: raw.callbacks.filter { $0.kind == .method }.map {
                     ($0.id.value, $0.swift?.value ?? $0.id.value)
                 },
-                catalogs: PlatformNamesRule.catalogs(of: raw)
+                catalogs: catalogs
             ).merging(declaredReceivers) { _, declared in declared }
-            let catalogs = PlatformNamesRule.catalogs(of: raw)
             for notification in raw.notifications {
                 let swift = notification.swift?.value ?? notification.id.value
                 if let object = catalogs.lazy.compactMap({ $0.sharedReceiver(of: swift) }).first {

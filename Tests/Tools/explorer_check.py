@@ -98,7 +98,7 @@ Array.from(document.querySelectorAll('button[data-scenario-run]')).forEach(funct
 return found;
 """
 
-# A system's folded part events: which buttons each fold holds, and whether it starts open.
+# A system's folded events (those its own transitions raise): which buttons each fold holds, and whether it starts open.
 RAISED = """
 return Array.from(document.querySelectorAll('details.raised')).map(function (details) {
   return {part: details.getAttribute('data-part'), open: details.open,

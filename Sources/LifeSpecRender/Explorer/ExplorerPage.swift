@@ -155,8 +155,9 @@ package enum ExplorerPage {
         var observationIndex: [Observation: Int] = [:]
         for (offset, observation) in observations.enumerated() { observationIndex[observation] = offset }
         // The object a call goes to or a notification comes from: an app-wide object, a part (by
-        // its title), a single-object spec's callback by the object `simulate` names
-        // (`SpecDocument.traceReceiver(ofCallback:)`), else the spec's object by its title.
+        // its title), in a single-object spec the object `simulate --json` names
+        // (`SpecDocument.traceReceiver(ofCallback:)`, `poster(ofNotification:)`), else the spec's
+        // object by its title.
         func receiver(_ id: String, callback: Bool, locale: String?) -> String {
             if let shared = document.sharedReceivers[id] { return shared }
             if let part = document.part(of: id) {

@@ -107,13 +107,14 @@ package struct SequenceDiagram: Sendable, Hashable {
         // takes them in the order they were raised, after the step that raised them.
         var pending: [(event: String, from: Int)] = []
         func observe(_ observation: Observation) {
-            let object = object(of: observation).flatMap { object in lifelines.firstIndex { $0.key == "@" + object } }
+            let objectLifeline = object(of: observation).flatMap { name in lifelines.firstIndex { $0.key == "@" + name }
+            }
             switch observation {
             case .callback(let id):
-                let to = object ?? lifeline(of: id)
+                let to = objectLifeline ?? lifeline(of: id)
                 rows.append(.call(name: shortName(spec.machine.callback(id)?.swiftName ?? id, ofCallback: id), to: to))
             case .notification(let id):
-                let to = object ?? lifeline(of: id)
+                let to = objectLifeline ?? lifeline(of: id)
                 rows.append(.post(name: shortName(spec.machine.notification(id)?.swiftName ?? id), to: to))
             }
         }
