@@ -97,15 +97,10 @@ enum SpecComposer {
         // `initial:` may name part states too (`A.appeared`): that part's region starts there
         // instead of at the part's own initial state, as SCXML's `initial` may list a state in each
         // region of a parallel state. The rest is the coordinator's.
-        func part(of target: Located<String>) -> String? {
-            guard let dot = target.value.firstIndex(of: ".") else { return nil }
-            let name = String(target.value[..<dot])
-            return partNames.contains(name) ? name : nil
-        }
         var partInitial: [String: [Located<String>]] = [:]
         var coordinatorInitial: [Located<String>] = []
         for target in system.initial {
-            if let name = part(of: target) {
+            if let name = part(of: target.value, among: partNames) {
                 partInitial[name, default: []].append(target)
             } else {
                 coordinatorInitial.append(target)
